@@ -1,0 +1,40 @@
+/// @brief Minimal argument parser for the CLI: positionals, valued options (repeatable) and flags.
+#pragma once
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lucent::app {
+
+/// Thrown for malformed command lines; main prints it with the usage hint and exits 2.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class CommandLine {
+public:
+    /// `valued`: options that take a value (e.g. "-o", "--series"); `flags`: those that do not.
+    CommandLine(const std::vector<std::string>& args, const std::set<std::string>& valued,
+                const std::set<std::string>& flags);
+
+    const std::vector<std::string>& positionals() const { return m_positionals; }
+    bool has(const std::string& name) const { return m_values.count(name) > 0 || m_flags.count(name) > 0; }
+    /// Last value of an option, or `fallback`.
+    std::string value(const std::string& name, const std::string& fallback = {}) const;
+    /// Every value of a repeatable option, in order.
+    std::vector<std::string> values(const std::string& name) const;
+    /// The option's value as a number; UsageError naming the option when it is not one.
+    double number(const std::string& name, double fallback) const;
+    int integer(const std::string& name, int fallback) const;
+
+private:
+    std::vector<std::string> m_positionals;
+    std::map<std::string, std::vector<std::string>> m_values;
+    std::set<std::string> m_flags;
+};
+
+}  // namespace lucent::app

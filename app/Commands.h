@@ -1,0 +1,16 @@
+/// @brief The CLI's sub-commands; each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lucent::app {
+
+int runInfo(const std::vector<std::string>& args);
+int runConvert(const std::vector<std::string>& args);
+int runVersion();
+
+/// Progress on stderr ("loading 45%"), only when stderr is a terminal.
+bool printProgress(std::size_t done, std::size_t total);
+
+}  // namespace lucent::app

@@ -1,0 +1,32 @@
+/// @brief `lucent convert PATH -o OUT [--series ID]`: writes the loaded volume in the format OUT names.
+#include "CommandLine.h"
+#include "Commands.h"
+
+#include "lucent/io/ImageSource.h"
+#include "lucent/io/VolumeFile.h"
+
+#include <iostream>
+
+namespace lucent::app {
+
+int runConvert(const std::vector<std::string>& args) {
+    const CommandLine cl(args, {"-o", "--output", "--series", "--threads"}, {});
+    if (cl.positionals().size() != 1) throw UsageError("convert takes one PATH");
+    const std::string out = cl.value("-o", cl.value("--output"));
+    if (out.empty()) throw UsageError("convert needs -o OUT.{nii,nii.gz,mha,nrrd}");
+    if (!io::isVolumeFileName(out) || out.ends_with(".nhdr"))
+        throw UsageError("output " + out + " must end in .nii, .nii.gz, .mha, .mhd or .nrrd");
+    io::DicomOptions options;
+    options.threads = static_cast<unsigned>(cl.integer("--threads", 0));
+    options.progress = printProgress;
+    std::vector<std::string> warnings;
+    const Volume volume = io::ImageSource::load(cl.positionals()[0], cl.value("--series"), options, &warnings);
+    for (const auto& w : warnings) std::cerr << "lucent convert: warning: " << w << "\n";
+    io::writeVolumeFile(volume, out);
+    const auto& g = volume.geometry();
+    std::cout << "wrote " << out << ": " << g.dims[0] << " x " << g.dims[1] << " x " << g.dims[2] << " "
+              << pixelTypeName(volume.pixelType()) << "\n";
+    return 0;
+}
+
+}  // namespace lucent::app

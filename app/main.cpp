@@ -1,0 +1,63 @@
+/// @brief The `lucent` executable: CLI sub-commands (info, convert, version); the viewer comes with the GUI build.
+#include "CommandLine.h"
+#include "Commands.h"
+
+#include "lucent/core/Errors.h"
+#include "lucent/gpu/DeviceInfo.h"
+#include "lucent/io/DicomReader.h"
+
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+namespace lucent::app {
+
+bool printProgress(std::size_t done, std::size_t total) {
+    static const bool tty = ::isatty(STDERR_FILENO);
+    if (tty && total > 0) {
+        std::fprintf(stderr, "\rloading %3zu%%", done * 100 / total);
+        if (done == total) std::fprintf(stderr, "\r            \r");
+    }
+    return true;
+}
+
+int runVersion() {
+    std::cout << "lucent 0.1.0\nDICOM: " << (io::DicomReader::available() ? "DCMTK" : "not built (no DCMTK)") << "\n"
+              << gpu::describeBackends() << "\n";
+    return 0;
+}
+
+namespace {
+const char* kUsage =
+    "usage: lucent info PATH [--json] [--threads N]\n"
+    "       lucent convert PATH -o OUT.{nii,nii.gz,mha,mhd,nrrd} [--series ID] [--threads N]\n"
+    "       lucent version\n";
+}
+
+}  // namespace lucent::app
+
+int main(int argc, char** argv) {
+    using namespace lucent::app;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << kUsage;
+        return args.empty() ? 2 : 0;
+    }
+    const std::string command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    try {
+        if (command == "info") return runInfo(rest);
+        if (command == "convert") return runConvert(rest);
+        if (command == "version" || command == "--version") return runVersion();
+        throw UsageError("unknown command '" + command + "' (the viewer is not part of this build)");
+    } catch (const UsageError& e) {
+        std::cerr << "lucent " << command << ": " << e.what() << "\n" << kUsage;
+        return 2;
+    } catch (const lucent::Cancelled&) {
+        std::cerr << "lucent " << command << ": cancelled\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "lucent " << command << ": error: " << e.what() << "\n";
+        return 1;
+    }
+}

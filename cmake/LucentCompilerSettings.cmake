@@ -1,0 +1,15 @@
+# @brief Warnings, ccache and output folders shared by every Lucent target.
+find_program(LUCENT_CCACHE ccache)
+if(LUCENT_CCACHE)
+  set(CMAKE_C_COMPILER_LAUNCHER ${LUCENT_CCACHE})
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${LUCENT_CCACHE})
+  set(CMAKE_CUDA_COMPILER_LAUNCHER ${LUCENT_CCACHE})
+endif()
+
+set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+
+# Our own code builds with these; third-party headers come in as SYSTEM so their warnings stay theirs.
+add_library(lucent_warnings INTERFACE)
+target_compile_options(lucent_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wno-missing-field-initializers>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)

@@ -1,0 +1,32 @@
+/// @brief A uint8 label per voxel on a volume's grid (0 = background).
+#pragma once
+
+#include "lucent/core/Geometry.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace lucent {
+
+class LabelMap {
+public:
+    LabelMap() = default;
+    explicit LabelMap(const Geometry& geometry) : m_geometry(geometry), m_labels(geometry.voxelCount(), 0) {}
+
+    const Geometry& geometry() const { return m_geometry; }
+    std::size_t voxelCount() const { return m_labels.size(); }
+    std::uint8_t* data() { return m_labels.data(); }
+    const std::uint8_t* data() const { return m_labels.data(); }
+    std::uint8_t at(int i, int j, int k) const { return m_labels[m_geometry.index(i, j, k)]; }
+    std::uint8_t& at(int i, int j, int k) { return m_labels[m_geometry.index(i, j, k)]; }
+    std::uint8_t operator[](std::size_t index) const { return m_labels[index]; }
+    std::uint8_t& operator[](std::size_t index) { return m_labels[index]; }
+    /// Number of voxels carrying `label`.
+    std::size_t count(std::uint8_t label) const;
+
+private:
+    Geometry m_geometry;
+    std::vector<std::uint8_t> m_labels;
+};
+
+}  // namespace lucent

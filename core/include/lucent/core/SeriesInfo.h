@@ -1,0 +1,30 @@
+/// @brief Description of one loadable volume found under a path (a DICOM series or a volume file).
+#pragma once
+
+#include "lucent/core/Geometry.h"
+
+#include <string>
+#include <vector>
+
+namespace lucent {
+
+struct SeriesInfo {
+    /// Selects this volume in `lucent convert --series`: the SeriesInstanceUID, with "#N" appended
+    /// when one series had to be split into several volumes (orientations, image sizes).
+    std::string id;
+    std::string uid;               ///< SeriesInstanceUID (volume files: the file path)
+    std::string patientName;
+    std::string patientId;
+    std::string studyDescription;
+    std::string studyUid;
+    std::string modality;
+    std::string description;
+    Geometry geometry;
+    std::string transferSyntax;    ///< name of the transfer syntax (or the file format)
+    std::string transferSyntaxUid; ///< empty for volume files
+    std::vector<std::string> files;
+    std::vector<std::string> warnings;
+    int frames = 0;                ///< image frames read (before gap filling)
+};
+
+}  // namespace lucent

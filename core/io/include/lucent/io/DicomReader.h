@@ -1,0 +1,37 @@
+/// @brief Finds DICOM series under a path and loads one into a Volume (DCMTK behind a plain API).
+#pragma once
+
+#include "lucent/core/Progress.h"
+#include "lucent/core/Volume.h"
+#include "lucent/io/DicomRecords.h"
+
+#include <string>
+#include <vector>
+
+namespace lucent::io {
+
+struct DicomOptions {
+    unsigned threads = 0;          ///< 0: all cores
+    ProgressCallback progress;     ///< (files done, files total); return false to cancel
+};
+
+struct DicomScanResult {
+    std::vector<DicomSeries> series;
+    std::vector<std::string> warnings;  ///< files skipped and why
+    std::size_t filesScanned = 0;
+};
+
+class DicomReader {
+public:
+    /// False when the build has no DCMTK: scan and load then throw IoError saying so.
+    static bool available();
+    /// Reads the headers of every file under `path` (a folder, recursively, or one file) in
+    /// parallel and assembles the series. Files that are not DICOM images are skipped; broken
+    /// DICOM files are named in the warnings. Throws Cancelled when progress returns false.
+    static DicomScanResult scan(const std::string& path, const DicomOptions& options = {});
+    /// Decodes the pixel data of every slice in parallel, rescaled to stored units (HU for CT).
+    /// Int16 when every value fits, else float32. Throws IoError naming the file on any problem.
+    static Volume load(const DicomSeries& series, const DicomOptions& options = {});
+};
+
+}  // namespace lucent::io

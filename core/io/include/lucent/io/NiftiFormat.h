@@ -1,0 +1,19 @@
+/// @brief NIfTI-1 (.nii, .nii.gz) reading and writing, world coordinates in RAS as NIfTI defines them.
+#pragma once
+
+#include "lucent/io/RawImage.h"
+
+#include <string>
+
+namespace lucent::io {
+
+class NiftiFormat {
+public:
+    /// Reads a single-file NIfTI-1 image (gzipped or not, either byte order). Geometry from the
+    /// sform when set, else the qform, else pixdim; converted from RAS to our LPS.
+    static RawImage read(const std::string& path);
+    /// Writes sform and qform (code 1, scanner) from the LPS geometry; gzip when path ends .gz.
+    static void write(const RawImage& image, const std::string& path);
+};
+
+}  // namespace lucent::io

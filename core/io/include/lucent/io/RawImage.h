@@ -1,0 +1,42 @@
+/// @brief An image as a file holds it (any scalar type, optional 4th axis), between disk and Volume.
+#pragma once
+
+#include "lucent/core/Geometry.h"
+#include "lucent/core/LabelMap.h"
+#include "lucent/core/Volume.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lucent::io {
+
+enum class ScalarType : std::uint8_t { UInt8, Int8, UInt16, Int16, UInt32, Int32, Float32, Float64 };
+
+std::size_t scalarSize(ScalarType type);
+
+/// Voxels in the file's scalar type, host byte order, x fastest; `frames` volumes one after another.
+struct RawImage {
+    Geometry geometry;
+    ScalarType type = ScalarType::Int16;
+    int frames = 1;
+    double slope = 1.0;      ///< value = stored * slope + intercept
+    double intercept = 0.0;
+    std::vector<char> bytes;
+
+    std::size_t frameBytes() const { return geometry.voxelCount() * scalarSize(type); }
+    double storedValue(std::size_t index) const;
+};
+
+/// Frame 0 as a Volume: int16 when every value is an integer that fits, else float32.
+/// `source` names the file in error messages.
+Volume toVolume(const RawImage& raw, const std::string& source);
+/// Frame 0 as labels; throws IoError naming `source` unless every value is an integer in 0..255.
+LabelMap toLabelMap(const RawImage& raw, const std::string& source);
+RawImage fromVolume(const Volume& volume);
+RawImage fromLabelMap(const LabelMap& labels);
+
+/// Reverses the byte order of `count` scalars of `size` bytes each.
+void swapBytes(char* data, std::size_t count, std::size_t size);
+
+}  // namespace lucent::io

@@ -1,0 +1,172 @@
+/// @brief DCMTK header parsing: patient/series tags, single-frame, enhanced and legacy multi-frame geometry.
+#include "DicomHeaderParser.h"
+
+#include "lucent/core/Errors.h"
+
+#include <dcmtk/dcmdata/dccodec.h>
+#include <dcmtk/dcmdata/dcrledrg.h>
+#include <dcmtk/dcmdata/dctk.h>
+#include <dcmtk/dcmjpeg/djdecode.h>
+#include <dcmtk/dcmjpls/djdecode.h>
+#include <dcmtk/oflog/oflog.h>
+
+#include <cstring>
+#include <fstream>
+#include <mutex>
+
+namespace lucent::io {
+
+void initialiseDcmtk() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        // DCMTK logs every oddity of real files (the MR sample's trailing zero bytes among them);
+        // we report what matters ourselves, once per series.
+        OFLog::configure(OFLogger::FATAL_LOG_LEVEL);
+        DJDecoderRegistration::registerCodecs();
+        DJLSDecoderRegistration::registerCodecs();
+        DcmRLEDecoderRegistration::registerCodecs();
+    });
+}
+
+namespace {
+
+std::string str(DcmItem* item, const DcmTagKey& tag) {
+    OFString v;
+    if (item && item->findAndGetOFStringArray(tag, v).good()) return std::string(v.c_str());
+    return {};
+}
+
+bool numbers(DcmItem* item, const DcmTagKey& tag, double* out, int n) {
+    if (!item) return false;
+    for (int i = 0; i < n; ++i) {
+        Float64 v;
+        if (item->findAndGetFloat64(tag, v, static_cast<unsigned long>(i)).bad()) return false;
+        out[i] = v;
+    }
+    return true;
+}
+
+int integer(DcmItem* item, const DcmTagKey& tag, int fallback) {
+    Uint16 u;
+    if (item && item->findAndGetUint16(tag, u).good()) return u;
+    Sint32 s;
+    if (item && item->findAndGetSint32(tag, s).good()) return s;
+    return fallback;
+}
+
+/// The first item of sequence `seq` within functional-group item `group`, or null.
+DcmItem* macro(DcmItem* group, const DcmTagKey& seq) {
+    DcmItem* item = nullptr;
+    if (group && group->findAndGetSequenceItem(seq, item, 0).good()) return item;
+    return nullptr;
+}
+
+/// Looks a value up in the per-frame group, then the shared group, then the top-level dataset.
+bool lookup(DcmItem* perFrame, DcmItem* shared, DcmItem* top, const DcmTagKey& seq, const DcmTagKey& tag,
+            double* out, int n) {
+    return numbers(macro(perFrame, seq), tag, out, n) || numbers(macro(shared, seq), tag, out, n) ||
+           numbers(top, tag, out, n);
+}
+
+bool hasDicmPreamble(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    char buf[132];
+    return in.read(buf, 132) && std::memcmp(buf + 128, "DICM", 4) == 0;
+}
+
+}  // namespace
+
+HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHeader>& frames) {
+    initialiseDcmtk();
+    const bool preamble = hasDicmPreamble(file);
+    DcmFileFormat ff;
+    // Values over 4 KB (pixel data) stay on disk: the header pass reads little of each file.
+    const OFCondition status = ff.loadFile(OFFilename(file.c_str()), EXS_Unknown, EGL_noChange, 4096, ERM_autoDetect);
+    DcmDataset* ds = ff.getDataset();
+    if (status.bad()) {
+        if (!preamble) return HeaderOutcome::NotDicom;
+        // Real files carry junk after the dataset (the MR sample ends in 2.4 MB of zeros): what
+        // was parsed before the junk is kept when it is a complete image header.
+        if (!ds || !ds->tagExists(DCM_PixelData) || !ds->tagExists(DCM_Rows))
+            throw IoError(file + ": not readable as DICOM (" + status.text() + ")");
+    }
+    if (!preamble && !ds->tagExists(DCM_SOPClassUID)) return HeaderOutcome::NotDicom;
+    if (!ds->tagExists(DCM_PixelData) || !ds->tagExists(DCM_Rows)) return HeaderOutcome::NotImage;
+
+    DicomFrameHeader h;
+    h.file = file;
+    h.seriesUid = str(ds, DCM_SeriesInstanceUID);
+    h.sopInstanceUid = str(ds, DCM_SOPInstanceUID);
+    h.studyUid = str(ds, DCM_StudyInstanceUID);
+    h.patientName = str(ds, DCM_PatientName);
+    h.patientId = str(ds, DCM_PatientID);
+    h.studyDescription = str(ds, DCM_StudyDescription);
+    h.seriesDescription = str(ds, DCM_SeriesDescription);
+    h.modality = str(ds, DCM_Modality);
+    const DcmXfer xfer(ds->getOriginalXfer());
+    h.transferSyntaxUid = xfer.getXferID();
+    h.transferSyntaxName = xfer.getXferName();
+    h.transferSyntaxSupported =
+        !xfer.isEncapsulated() || DcmCodecList::canChangeCoding(xfer.getXfer(), EXS_LittleEndianExplicit);
+    h.rows = integer(ds, DCM_Rows, 0);
+    h.columns = integer(ds, DCM_Columns, 0);
+    h.instanceNumber = integer(ds, DCM_InstanceNumber, 0);
+    h.bitsAllocated = integer(ds, DCM_BitsAllocated, 16);
+    h.bitsStored = integer(ds, DCM_BitsStored, h.bitsAllocated);
+    h.highBit = integer(ds, DCM_HighBit, h.bitsStored - 1);
+    h.pixelRepresentation = integer(ds, DCM_PixelRepresentation, 0);
+    h.samplesPerPixel = integer(ds, DCM_SamplesPerPixel, 1);
+    h.photometric = str(ds, DCM_PhotometricInterpretation);
+    if (h.photometric.empty()) h.photometric = "MONOCHROME2";
+    numbers(ds, DCM_SliceThickness, &h.sliceThickness, 1);
+    numbers(ds, DCM_SpacingBetweenSlices, &h.spacingBetweenSlices, 1);
+    if (h.rows <= 0 || h.columns <= 0) throw IoError(file + ": image has no Rows/Columns");
+    const int frameCount = std::max(1, integer(ds, DCM_NumberOfFrames, 1));
+    h.framesInFile = frameCount;
+
+    DcmItem* shared = macro(ds, DCM_SharedFunctionalGroupsSequence);
+    DcmSequenceOfItems* perFrameSeq = nullptr;
+    const bool enhanced =
+        ds->findAndGetSequence(DCM_PerFrameFunctionalGroupsSequence, perFrameSeq).good() && perFrameSeq &&
+        perFrameSeq->card() >= static_cast<unsigned long>(frameCount);
+
+    double v[6];
+    for (int f = 0; f < frameCount; ++f) {
+        DicomFrameHeader fh = h;
+        fh.frame = f;
+        DcmItem* perFrame = enhanced ? perFrameSeq->getItem(static_cast<unsigned long>(f)) : nullptr;
+        if (lookup(perFrame, shared, ds, DCM_PlaneOrientationSequence, DCM_ImageOrientationPatient, v, 6)) {
+            fh.hasOrientation = true;
+            fh.rowCosine = normalized({v[0], v[1], v[2]});
+            fh.columnCosine = normalized({v[3], v[4], v[5]});
+        }
+        if (lookup(perFrame, shared, ds, DCM_PixelMeasuresSequence, DCM_PixelSpacing, v, 2)) {
+            fh.hasPixelSpacing = true;
+            fh.rowSpacing = v[0];
+            fh.columnSpacing = v[1];
+        }
+        if (lookup(perFrame, shared, ds, DCM_PixelMeasuresSequence, DCM_SliceThickness, v, 1)) fh.sliceThickness = v[0];
+        if (lookup(perFrame, shared, ds, DCM_PixelMeasuresSequence, DCM_SpacingBetweenSlices, v, 1))
+            fh.spacingBetweenSlices = v[0];
+        if (lookup(perFrame, shared, ds, DCM_PixelValueTransformationSequence, DCM_RescaleSlope, v, 1) && v[0] != 0)
+            fh.slope = v[0];
+        if (lookup(perFrame, shared, ds, DCM_PixelValueTransformationSequence, DCM_RescaleIntercept, v, 1))
+            fh.intercept = v[0];
+        if (lookup(perFrame, shared, ds, DCM_PlanePositionSequence, DCM_ImagePositionPatient, v, 3)) {
+            fh.hasPosition = true;
+            fh.position = {v[0], v[1], v[2]};
+            if (frameCount > 1 && !numbers(macro(perFrame, DCM_PlanePositionSequence), DCM_ImagePositionPatient, v, 3)) {
+                // Legacy multi-frame: one position for all frames; stack along the normal.
+                const double step = fh.spacingBetweenSlices > 0 ? fh.spacingBetweenSlices
+                                                                : (fh.sliceThickness > 0 ? fh.sliceThickness : 1.0);
+                fh.position = fh.position + normalized(cross(fh.rowCosine, fh.columnCosine)) * (step * f);
+                fh.positionDerived = true;
+            }
+        }
+        fh.instanceNumber = h.instanceNumber * 100000 + f;  // orders frames when positions are absent
+        frames.push_back(std::move(fh));
+    }
+    return HeaderOutcome::Image;
+}
+
+}  // namespace lucent::io

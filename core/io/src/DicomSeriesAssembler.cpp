@@ -1,0 +1,229 @@
+/// @brief From per-frame headers to sorted, checked series: grouping, ordering, spacing, gaps.
+#include "lucent/io/DicomRecords.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace lucent::io {
+
+namespace {
+
+std::string format(const char* fmt, double a, double b = 0, double c = 0) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, fmt, a, b, c);
+    return buf;
+}
+
+/// Frames that can share one volume grid: same image size and orientation (to 1e-3).
+std::string gridKey(const DicomFrameHeader& f) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%dx%d|%.3f,%.3f,%.3f,%.3f,%.3f,%.3f|%d", f.columns, f.rows, f.rowCosine.x + 0.0,
+                  f.rowCosine.y + 0.0, f.rowCosine.z + 0.0, f.columnCosine.x + 0.0, f.columnCosine.y + 0.0,
+                  f.columnCosine.z + 0.0, f.hasPosition ? 1 : 0);
+    return buf;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+void describe(DicomSeries& s, const DicomFrameHeader& f) {
+    s.info.uid = f.seriesUid;
+    s.info.patientName = f.patientName;
+    s.info.patientId = f.patientId;
+    s.info.studyDescription = f.studyDescription;
+    s.info.studyUid = f.studyUid;
+    s.info.modality = f.modality;
+    s.info.description = f.seriesDescription;
+    s.bitsAllocated = f.bitsAllocated;
+    s.bitsStored = f.bitsStored;
+    s.highBit = f.highBit;
+    s.pixelRepresentation = f.pixelRepresentation;
+}
+
+/// Orders one grid-consistent group and builds its geometry.
+DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
+    DicomSeries s;
+    const DicomFrameHeader first = frames.front();  // a copy: frames are moved from below
+    describe(s, first);
+    auto& warn = s.info.warnings;
+    const Vec3 normal = normalized(cross(first.rowCosine, first.columnCosine));
+    if (!first.hasOrientation) warn.push_back("no ImageOrientationPatient: axial orientation assumed");
+    if (!first.hasPixelSpacing) warn.push_back("no PixelSpacing: 1 mm pixels assumed");
+
+    auto along = [&](const DicomFrameHeader& f) { return dot(f.position, normal); };
+    if (first.hasPosition) {
+        std::stable_sort(frames.begin(), frames.end(), [&](const auto& a, const auto& b) {
+            const double da = along(a), db = along(b);
+            if (std::abs(da - db) > 1e-4) return da < db;
+            return std::tie(a.instanceNumber, a.file, a.frame) < std::tie(b.instanceNumber, b.file, b.frame);
+        });
+    } else {
+        std::stable_sort(frames.begin(), frames.end(), [](const auto& a, const auto& b) {
+            return std::tie(a.instanceNumber, a.file, a.frame) < std::tie(b.instanceNumber, b.file, b.frame);
+        });
+        warn.push_back("no ImagePositionPatient: slices ordered by InstanceNumber");
+    }
+    if (std::any_of(frames.begin(), frames.end(), [](const auto& f) { return f.positionDerived; }))
+        warn.push_back(format("multi-frame image without per-frame positions: frames stacked along the slice normal "
+                              "every %.4g mm (from SpacingBetweenSlices or SliceThickness)",
+                              first.spacingBetweenSlices > 0 ? first.spacingBetweenSlices : first.sliceThickness));
+
+    // Duplicates: two frames at the same position (within 0.01 mm). Keep the first.
+    std::vector<DicomFrameHeader> unique;
+    std::vector<std::string> dropped;
+    for (auto& f : frames) {
+        if (first.hasPosition && !unique.empty() && std::abs(along(f) - along(unique.back())) < 0.01) {
+            std::string name = f.file;
+            if (f.framesInFile > 1) name.append(" frame ").append(std::to_string(f.frame));
+            dropped.push_back(std::move(name));
+            continue;
+        }
+        unique.push_back(std::move(f));
+    }
+    if (!dropped.empty()) {
+        std::string w = std::to_string(dropped.size()) + " slice(s) at an already used position dropped (the first "
+                        "of each position was kept): ";
+        for (std::size_t i = 0; i < dropped.size() && i < 5; ++i) w += (i ? ", " : "") + dropped[i];
+        if (dropped.size() > 5) w += ", ...";
+        warn.push_back(w);
+    }
+
+    Geometry& g = s.info.geometry;
+    g.dims = {first.columns, first.rows, 1};
+    g.spacing = {first.columnSpacing, first.rowSpacing, 1.0};
+    g.direction = Mat3::fromColumns(first.rowCosine, first.columnCosine, normal);
+    g.origin = unique.front().position;
+    double sliceSpacing = first.spacingBetweenSlices > 0 ? first.spacingBetweenSlices
+                                                         : (first.sliceThickness > 0 ? first.sliceThickness : 1.0);
+
+    // Slice list, with fillers where whole slices are missing.
+    auto slice = [](const DicomFrameHeader& f) { return DicomSlice{f.file, f.frame, false, f.slope, f.intercept}; };
+    s.slices.push_back(slice(unique.front()));
+    if (unique.size() > 1 && first.hasPosition) {
+        std::vector<double> steps;
+        for (std::size_t i = 1; i < unique.size(); ++i) steps.push_back(along(unique[i]) - along(unique[i - 1]));
+        const double nominal = median(steps);
+        int filled = 0;
+        bool irregular = false;
+        double minStep = steps[0], maxStep = steps[0];
+        for (std::size_t i = 1; i < unique.size(); ++i) {
+            const double r = steps[i - 1] / nominal;
+            const long whole = std::lround(r);
+            if (r > 1.5 && std::abs(r - double(whole)) < 0.15) {
+                for (long m = 1; m < whole; ++m) s.slices.push_back({{}, 0, true, 1.0, 0.0});
+                filled += int(whole - 1);
+                warn.push_back(format("missing slice(s): a gap of %.4g mm between positions %.4g and %.4g mm along "
+                                      "the normal; filled with the lowest value",
+                                      steps[i - 1], along(unique[i - 1]), along(unique[i])));
+            } else if (std::abs(r - 1.0) > 0.05) {
+                irregular = true;
+            }
+            minStep = std::min(minStep, steps[i - 1]);
+            maxStep = std::max(maxStep, steps[i - 1]);
+            s.slices.push_back(slice(unique[i]));
+        }
+        const double extent = along(unique.back()) - along(unique.front());
+        sliceSpacing = extent / double(s.slices.size() - 1);
+        if (irregular)
+            warn.push_back(format("non-uniform slice spacing (steps from %.4g to %.4g mm): the volume uses the mean "
+                                  "spacing %.4g mm, so slice positions are approximate",
+                                  minStep, maxStep, sliceSpacing));
+        if (filled > 0 && !irregular) sliceSpacing = nominal;
+        // A sheared stack (gantry tilt): positions drift within the slice plane.
+        const Vec3 offset = unique.back().position - unique.front().position;
+        const Vec3 inPlane = offset - normal * dot(offset, normal);
+        // Rounding in real headers drifts by hundredths of a mm; a quarter voxel is worth a word.
+        if (norm(inPlane) > 0.25 * std::min(first.rowSpacing, first.columnSpacing) && extent > 0) {
+            const double tilt = std::atan2(norm(inPlane), extent) * 180.0 / 3.14159265358979;
+            warn.push_back(format("slices are sheared (gantry tilt about %.3g degrees): the volume uses the slice "
+                                  "normal as its third axis, so the last slice is off by %.3g mm in its plane",
+                                  tilt, norm(inPlane)));
+        }
+        if (std::abs(first.spacingBetweenSlices) > 0 && std::abs(first.spacingBetweenSlices - sliceSpacing) > 0.01)
+            warn.push_back(format("SpacingBetweenSlices says %.4g mm but the slice positions are %.4g mm apart: "
+                                  "the positions were used",
+                                  first.spacingBetweenSlices, sliceSpacing));
+    } else if (unique.size() > 1) {
+        for (std::size_t i = 1; i < unique.size(); ++i) s.slices.push_back(slice(unique[i]));
+    }
+    g.dims[2] = static_cast<int>(s.slices.size());
+    g.spacing.z = sliceSpacing > 0 ? sliceSpacing : 1.0;
+
+    s.info.frames = static_cast<int>(unique.size());
+    std::set<std::string> seenFiles;
+    for (const auto& sl : s.slices)
+        if (!sl.filler && seenFiles.insert(sl.file).second) s.info.files.push_back(sl.file);
+    std::set<std::string> syntaxes;
+    for (const auto& f : unique) syntaxes.insert(f.transferSyntaxName);
+    s.info.transferSyntax = first.transferSyntaxName;
+    s.info.transferSyntaxUid = first.transferSyntaxUid;
+    if (syntaxes.size() > 1) {
+        std::string all;
+        for (const auto& t : syntaxes) all += (all.empty() ? "" : ", ") + t;
+        s.info.transferSyntax = "mixed: " + all;
+    }
+    for (const auto& f : unique) {
+        if (!f.transferSyntaxSupported) {
+            s.unloadableReason = f.file + ": transfer syntax " + f.transferSyntaxName + " (" + f.transferSyntaxUid +
+                                 ") is not supported by this build's DCMTK";
+            break;
+        }
+    }
+    if (first.samplesPerPixel != 1 || (first.photometric.rfind("MONOCHROME", 0) != 0))
+        s.unloadableReason = first.file + ": " + first.photometric + " colour images are not grey-scale volumes";
+    if (first.bitsAllocated != 8 && first.bitsAllocated != 16)
+        s.unloadableReason = first.file + ": BitsAllocated " + std::to_string(first.bitsAllocated) +
+                             " is not supported (8 and 16 are)";
+    if (!s.unloadableReason.empty()) warn.push_back("cannot be loaded: " + s.unloadableReason);
+    if (first.photometric == "MONOCHROME1")
+        warn.push_back("MONOCHROME1: stored values kept (low values are displayed bright by the modality)");
+    return s;
+}
+
+}  // namespace
+
+std::vector<DicomSeries> assembleDicomSeries(std::vector<DicomFrameHeader> frames) {
+    // Series in order of their first file; frames of a series keep their scan order.
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<DicomFrameHeader>> bySeries;
+    for (auto& f : frames) {
+        auto& list = bySeries[f.seriesUid];
+        if (list.empty()) order.push_back(f.seriesUid);
+        list.push_back(std::move(f));
+    }
+    std::vector<DicomSeries> out;
+    for (const auto& uid : order) {
+        auto& list = bySeries[uid];
+        std::vector<std::string> keyOrder;
+        std::map<std::string, std::vector<DicomFrameHeader>> groups;
+        for (auto& f : list) {
+            auto& g = groups[gridKey(f)];
+            if (g.empty()) keyOrder.push_back(gridKey(f));
+            g.push_back(std::move(f));
+        }
+        // Largest part first, so "#1" is the main volume of a series with a few localisers.
+        std::stable_sort(keyOrder.begin(), keyOrder.end(),
+                         [&](const auto& a, const auto& b) { return groups[a].size() > groups[b].size(); });
+        for (std::size_t p = 0; p < keyOrder.size(); ++p) {
+            DicomSeries s = buildVolume(std::move(groups[keyOrder[p]]));
+            s.info.id = uid;
+            if (keyOrder.size() > 1) {
+                s.info.id = uid + "#" + std::to_string(p + 1);
+                s.info.warnings.insert(
+                    s.info.warnings.begin(),
+                    "series is not one volume: its images differ in orientation or size (localiser or projection "
+                    "images?), so it was split into " + std::to_string(keyOrder.size()) + " volumes; this is part " +
+                        std::to_string(p + 1) + " with " + std::to_string(s.info.frames) + " image(s)");
+            }
+            out.push_back(std::move(s));
+        }
+    }
+    return out;
+}
+
+}  // namespace lucent::io

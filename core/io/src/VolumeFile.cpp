@@ -1,0 +1,77 @@
+/// @brief Extension dispatch over the NIfTI, MetaImage and NRRD codecs.
+#include "lucent/io/VolumeFile.h"
+
+#include "lucent/core/Errors.h"
+#include "lucent/io/FileUtil.h"
+#include "lucent/io/MetaImageFormat.h"
+#include "lucent/io/NiftiFormat.h"
+#include "lucent/io/NrrdFormat.h"
+
+#include <filesystem>
+
+namespace lucent::io {
+
+namespace {
+enum class Format { None, Nifti, MetaImage, Nrrd };
+
+Format formatOf(const std::string& path) {
+    const std::string p = toLower(path);
+    if (p.ends_with(".nii") || p.ends_with(".nii.gz")) return Format::Nifti;
+    if (p.ends_with(".mha") || p.ends_with(".mhd")) return Format::MetaImage;
+    if (p.ends_with(".nrrd") || p.ends_with(".nhdr")) return Format::Nrrd;
+    return Format::None;
+}
+}  // namespace
+
+bool isVolumeFileName(const std::string& path) { return formatOf(path) != Format::None; }
+
+std::string volumeFormatName(const std::string& path) {
+    switch (formatOf(path)) {
+    case Format::Nifti: return "NIfTI-1";
+    case Format::MetaImage: return "MetaImage";
+    case Format::Nrrd: return "NRRD";
+    case Format::None: break;
+    }
+    return {};
+}
+
+RawImage readRawImage(const std::string& path) {
+    if (!std::filesystem::is_regular_file(path)) throw IoError(path + ": no such file");
+    switch (formatOf(path)) {
+    case Format::Nifti: return NiftiFormat::read(path);
+    case Format::MetaImage: return MetaImageFormat::read(path);
+    case Format::Nrrd: return NrrdFormat::read(path);
+    case Format::None: break;
+    }
+    throw IoError(path + ": unknown volume file type (use .nii, .nii.gz, .mha, .mhd, .nrrd or .nhdr)");
+}
+
+void writeRawImage(const RawImage& image, const std::string& path) {
+    const auto parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent))
+        throw IoError("cannot write " + path + ": folder " + parent.string() + " does not exist");
+    switch (formatOf(path)) {
+    case Format::Nifti: return NiftiFormat::write(image, path);
+    case Format::MetaImage: return MetaImageFormat::write(image, path);
+    case Format::Nrrd:
+        if (toLower(path).ends_with(".nhdr")) break;
+        // Label maps are mostly zeros: gzip makes them tiny at little cost.
+        return NrrdFormat::write(image, path, image.type == ScalarType::UInt8);
+    case Format::None: break;
+    }
+    throw IoError("cannot write " + path + ": unknown output type (use .nii, .nii.gz, .mha, .mhd or .nrrd)");
+}
+
+Volume readVolumeFile(const std::string& path) {
+    Volume v = toVolume(readRawImage(path), path);
+    v.metadata().description = std::filesystem::path(path).filename().string();
+    return v;
+}
+
+void writeVolumeFile(const Volume& volume, const std::string& path) { writeRawImage(fromVolume(volume), path); }
+
+LabelMap readLabelMapFile(const std::string& path) { return toLabelMap(readRawImage(path), path); }
+
+void writeLabelMapFile(const LabelMap& labels, const std::string& path) { writeRawImage(fromLabelMap(labels), path); }
+
+}  // namespace lucent::io

@@ -1,0 +1,26 @@
+/// @brief Which CUDA devices this process can use (empty when built without CUDA or none present).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace lucent::gpu {
+
+struct DeviceInfo {
+    int index = 0;
+    std::string name;
+    std::size_t totalMemory = 0;  ///< bytes
+    std::size_t freeMemory = 0;   ///< bytes, at query time
+    int computeMajor = 0, computeMinor = 0;
+    int multiprocessors = 0;
+};
+
+/// True when this build has CUDA engines compiled in.
+bool cudaCompiledIn();
+/// Usable devices; empty without a driver or device (never throws).
+std::vector<DeviceInfo> listDevices();
+/// One line per backend for About boxes and `lucent version`, e.g. "CUDA: NVIDIA H100 (80 GB, sm_90)".
+std::string describeBackends();
+
+}  // namespace lucent::gpu

@@ -1,0 +1,22 @@
+/// @brief DeviceVolume for builds without CUDA: construction says why it cannot exist.
+#include "lucent/gpu/DeviceVolume.h"
+
+#include <stdexcept>
+
+namespace lucent::gpu {
+
+struct DeviceVolume::Impl {};
+
+DeviceVolume::DeviceVolume(const Volume&) {
+    throw std::runtime_error("GPU volume unavailable: this build has no CUDA support");
+}
+DeviceVolume::~DeviceVolume() = default;
+DeviceVolume::DeviceVolume(DeviceVolume&&) noexcept = default;
+DeviceVolume& DeviceVolume::operator=(DeviceVolume&&) noexcept = default;
+const Geometry& DeviceVolume::geometry() const { throw std::logic_error("no CUDA"); }
+PixelType DeviceVolume::pixelType() const { throw std::logic_error("no CUDA"); }
+void* DeviceVolume::devicePointer() const { return nullptr; }
+Volume DeviceVolume::download() const { throw std::logic_error("no CUDA"); }
+std::pair<double, double> DeviceVolume::range() const { throw std::logic_error("no CUDA"); }
+
+}  // namespace lucent::gpu

