@@ -16,7 +16,9 @@ void decodeDicomFrames(const std::string& file, const std::vector<int>& frames, 
     DcmFileFormat ff;
     OFCondition st = ff.loadFile(OFFilename(file.c_str()), EXS_Unknown, EGL_noChange, DCM_MaxReadLength, ERM_autoDetect);
     DcmDataset* ds = ff.getDataset();
-    if (st.bad() && !(ds && ds->tagExists(DCM_PixelData))) throw IoError(file + ": not readable as DICOM (" + st.text() + ")");
+    // Any failure here is fatal: a stream that ends inside the pixel data loads "successfully" in
+    // part, and a silently zero-filled slice would be lost data.
+    if (st.bad()) throw IoError(file + ": damaged or truncated DICOM file (" + std::string(st.text()) + ")");
     const DcmXfer xfer(ds->getOriginalXfer());
     if (xfer.isEncapsulated()) {
         st = ds->chooseRepresentation(EXS_LittleEndianExplicit, nullptr);
