@@ -5,6 +5,7 @@
 
 #include "lucent/core/ParallelFor.h"
 #include "lucent/io/ImageSource.h"
+#include "lucent/io/VolumeFile.h"
 
 #include <algorithm>
 #include <chrono>
@@ -83,6 +84,15 @@ int main(int argc, char** argv) {
                     if (v.geometry().dims[2] != slices) std::abort();
                 }));
             report(threads == 0 ? "lucent (all threads)" : "lucent (1 thread)", t);
+        }
+        {
+            // Like for like with dcm2niix, which always writes its output: load and write .nii.
+            const std::string out = work + "/lucent-out.nii";
+            std::vector<double> t;
+            for (int r = 0; r < runs; ++r)
+                t.push_back(seconds([&] { io::writeVolumeFile(io::ImageSource::load(dir, ""), out); }));
+            report("lucent (+ write .nii)", t);
+            fs::remove(out);
         }
         if (haveDcm2niix) {
             const std::string out = work + "/d2n";
