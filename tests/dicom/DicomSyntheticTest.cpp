@@ -185,6 +185,14 @@ struct CodecCase {
     bool isSigned;
 };
 
+std::string codecCaseName(const ::testing::TestParamInfo<CodecCase>& info) {
+    static const char* names[] = {"ExplicitLittle", "ImplicitLittle", "ExplicitBig", "Deflated",
+                                  "Rle", "JpegLossless", "JpegLs"};
+    const CodecCase& c = info.param;
+    return std::string(names[int(c.encoding)]) + "_" + std::to_string(c.bitsAllocated) + "alloc_" +
+           std::to_string(c.bitsStored) + "stored_" + (c.isSigned ? "signed" : "unsigned");
+}
+
 class DicomCodecs : public ::testing::TestWithParam<CodecCase> {};
 
 TEST_P(DicomCodecs, DecodesExactly) {
@@ -209,7 +217,8 @@ INSTANTIATE_TEST_SUITE_P(
                       CodecCase{Encoding::Deflated, 16, 12, false}, CodecCase{Encoding::Rle, 16, 16, true},
                       CodecCase{Encoding::Rle, 8, 8, false}, CodecCase{Encoding::JpegLossless, 16, 16, false},
                       CodecCase{Encoding::JpegLossless, 16, 12, true}, CodecCase{Encoding::JpegLs, 16, 16, true},
-                      CodecCase{Encoding::JpegLs, 16, 12, false}));
+                      CodecCase{Encoding::JpegLs, 16, 12, false}),
+    codecCaseName);
 
 TEST(DicomSynthetic, RescaleGivesHounsfieldOrFloat) {
     TempDir dir;
