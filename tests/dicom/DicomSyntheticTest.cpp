@@ -189,8 +189,10 @@ std::string codecCaseName(const ::testing::TestParamInfo<CodecCase>& info) {
     static const char* names[] = {"ExplicitLittle", "ImplicitLittle", "ExplicitBig", "Deflated",
                                   "Rle", "JpegLossless", "JpegLs"};
     const CodecCase& c = info.param;
-    return std::string(names[int(c.encoding)]) + "_" + std::to_string(c.bitsAllocated) + "alloc_" +
-           std::to_string(c.bitsStored) + "stored_" + (c.isSigned ? "signed" : "unsigned");
+    std::string name = names[int(c.encoding)];
+    name.append("_").append(std::to_string(c.bitsAllocated)).append("alloc_");
+    name.append(std::to_string(c.bitsStored)).append("stored_").append(c.isSigned ? "signed" : "unsigned");
+    return name;
 }
 
 class DicomCodecs : public ::testing::TestWithParam<CodecCase> {};

@@ -9,7 +9,7 @@ using namespace lucent::io;
 namespace {
 DicomFrameHeader frame(const std::string& uid, double z, int instance) {
     DicomFrameHeader f;
-    f.file = "f" + std::to_string(instance);
+    f.file = std::string("f").append(std::to_string(instance));
     f.seriesUid = uid;
     f.rows = 4;
     f.columns = 5;
