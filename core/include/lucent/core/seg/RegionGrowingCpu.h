@@ -1,0 +1,33 @@
+/// @brief Seeded region growing on the CPU (paper 004): the seeds' connected component of the
+/// threshold mask, grown front by front (one layer of neighbours per iteration) on all cores.
+#pragma once
+
+#include "lucent/core/seg/Segmenter.h"
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+namespace lucent {
+
+class RegionGrowingCpu final : public Segmenter {
+public:
+    Method method() const override { return Method::RegionGrowing; }
+    const char* backend() const override { return "cpu"; }
+    void start(const SegmentationRequest& request) override;
+    StepReport step(int maxIterations) override;
+    bool finished() const override { return m_front.empty(); }
+    void cancel() override { m_front.clear(); }
+    void result(LabelMap& out) const override;
+
+private:
+    bool inInterval(std::size_t index) const;
+
+    SegmentationRequest m_request;
+    std::vector<std::uint8_t> m_region;
+    std::vector<std::size_t> m_front;
+    int m_iterations = 0;
+    std::size_t m_grown = 0;
+};
+
+}  // namespace lucent

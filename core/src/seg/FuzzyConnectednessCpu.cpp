@@ -1,0 +1,137 @@
+/// @brief Bucket-queue max-min propagation of fuzzy connectivity; thresholding without recomputation.
+#include "lucent/core/seg/FuzzyConnectednessCpu.h"
+
+#include "lucent/core/seg/Eligibility.h"
+#include "lucent/core/seg/VoxelNeighbours.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace lucent {
+
+AffinityParams FuzzyConnectednessCpu::estimate(const Volume& volume, const std::vector<VoxelIndex>& seeds, int radius) {
+    const Geometry& g = volume.geometry();
+    double sum = 0, sum2 = 0, diff2 = 0;
+    std::size_t n = 0, nd = 0;
+    for (const auto& s : seeds) {
+        for (int k = std::max(0, s.k - radius); k <= std::min(g.dims[2] - 1, s.k + radius); ++k)
+            for (int j = std::max(0, s.j - radius); j <= std::min(g.dims[1] - 1, s.j + radius); ++j)
+                for (int i = std::max(0, s.i - radius); i <= std::min(g.dims[0] - 1, s.i + radius); ++i) {
+                    const double v = volume.value(i, j, k);
+                    sum += v;
+                    sum2 += v * v;
+                    ++n;
+                    // Face differences towards +x, +y, +z inside the cube.
+                    if (i < std::min(g.dims[0] - 1, s.i + radius)) { const double d = v - volume.value(i + 1, j, k); diff2 += d * d; ++nd; }
+                    if (j < std::min(g.dims[1] - 1, s.j + radius)) { const double d = v - volume.value(i, j + 1, k); diff2 += d * d; ++nd; }
+                    if (k < std::min(g.dims[2] - 1, s.k + radius)) { const double d = v - volume.value(i, j, k + 1); diff2 += d * d; ++nd; }
+                }
+    }
+    AffinityParams p;
+    p.mean = sum / double(n);
+    const auto [lo, hi] = volume.range();
+    // A perfectly flat seed region has no spread: floor the sigmas at 0.1 % of the value range.
+    const double floor = std::max(1e-6, 1e-3 * (hi - lo));
+    p.objectSigma = std::max(floor, std::sqrt(std::max(0.0, sum2 / double(n) - p.mean * p.mean)));
+    p.diffSigma = std::max(floor, nd ? std::sqrt(diff2 / double(nd)) : floor);
+    return p;
+}
+
+std::uint16_t FuzzyConnectednessCpu::affinity(std::size_t a, std::size_t b) const {
+    const Volume& v = *m_request.volume;
+    if (v.pixelType() == PixelType::Int16) {
+        const int va = v.int16Data()[a], vb = v.int16Data()[b];
+        return combineAffinity(m_g1[va + vb - 2 * m_minValue], m_g2[std::abs(va - vb)]);
+    }
+    const double va = v.float32Data()[a], vb = v.float32Data()[b];
+    return combineAffinity(affinityG1(va + vb, m_params), affinityG2(va - vb, m_params));
+}
+
+void FuzzyConnectednessCpu::start(const SegmentationRequest& request) {
+    validateRequest(Method::FuzzyConnectedness, request);
+    m_request = request;
+    const auto& fc = request.fuzzyConnectedness;
+    m_params = estimate(*request.volume, request.seeds, fc.estimateRadius);
+    if (fc.objectMean) m_params.mean = *fc.objectMean;
+    if (fc.objectSigma) m_params.objectSigma = *fc.objectSigma;
+    if (fc.diffSigma) m_params.diffSigma = *fc.diffSigma;
+    if (request.volume->pixelType() == PixelType::Int16) {
+        const auto [lo, hi] = request.volume->range();
+        m_minValue = int(lo);
+        const int span = int(hi - lo);
+        m_g1.resize(2 * span + 1);
+        for (int s = 0; s <= 2 * span; ++s) m_g1[s] = affinityG1(double(s + 2 * m_minValue), m_params);
+        m_g2.resize(span + 1);
+        for (int d = 0; d <= span; ++d) m_g2[d] = affinityG2(double(d), m_params);
+    }
+    const Geometry& g = request.volume->geometry();
+    if (g.voxelCount() > 0xffffffffull) throw std::invalid_argument("volume too large for the CPU fuzzy connectedness engine");
+    m_connectivity.assign(g.voxelCount(), 0);
+    m_buckets.assign(kFullStrength + 1, {});
+    m_iterations = 0;
+    m_settled = 0;
+    const Eligibility eligible(request);
+    for (const auto& s : request.seeds) {
+        const std::size_t idx = g.index(s.i, s.j, s.k);
+        if (!eligible(s.i, s.j, s.k, idx) || m_connectivity[idx] == kFullStrength) continue;
+        m_connectivity[idx] = kFullStrength;
+        m_buckets[kFullStrength].push_back(static_cast<std::uint32_t>(idx));
+    }
+    if (m_buckets[kFullStrength].empty()) throw std::invalid_argument("every seed lies outside the ROI/mask");
+    m_level = kFullStrength;
+}
+
+StepReport FuzzyConnectednessCpu::step(int maxIterations) {
+    const Geometry& g = m_request.volume->geometry();
+    const Eligibility eligible(m_request);
+    // One iteration settles up to 65536 voxels: small enough for a frame, large enough to be quick.
+    std::size_t budget = std::size_t(std::max(1, maxIterations)) << 16;
+    while (m_level > 0 && budget > 0) {
+        auto& bucket = m_buckets[m_level];
+        if (bucket.empty()) {
+            std::vector<std::uint32_t>().swap(bucket);
+            --m_level;
+            continue;
+        }
+        const std::size_t v = bucket.back();
+        bucket.pop_back();
+        if (m_connectivity[v] != m_level) continue;  // a stale entry: v was raised after it was queued
+        --budget;
+        ++m_settled;
+        const int i = int(v % g.dims[0]), j = int((v / g.dims[0]) % g.dims[1]), k = int(v / g.sliceSize());
+        for (int n = 0; n < 6; ++n) {
+            const int ni = i + kNeighbourOffsets[n][0], nj = j + kNeighbourOffsets[n][1], nk = k + kNeighbourOffsets[n][2];
+            if (!g.contains(ni, nj, nk)) continue;
+            const std::size_t u = g.index(ni, nj, nk);
+            if (m_connectivity[u] >= m_level || !eligible(ni, nj, nk, u)) continue;
+            const std::uint16_t s = std::min<std::uint16_t>(static_cast<std::uint16_t>(m_level), affinity(v, u));
+            if (s > m_connectivity[u]) {
+                m_connectivity[u] = s;
+                m_buckets[s].push_back(static_cast<std::uint32_t>(u));
+            }
+        }
+    }
+    if (m_level > 0) ++m_iterations;
+    else if (m_iterations == 0) m_iterations = 1;
+    StepReport r;
+    r.iterations = m_iterations;
+    r.convergence = double(m_settled);
+    r.finished = m_level == 0;
+    r.progress = r.finished ? 1.0 : 1.0 - double(m_level) / kFullStrength;
+    return r;
+}
+
+void FuzzyConnectednessCpu::result(LabelMap& out) const {
+    out = LabelMap(m_request.volume->geometry());
+    const std::uint16_t t = std::max<std::uint16_t>(1, quantiseStrength(float(m_request.fuzzyConnectedness.threshold)));
+    for (std::size_t i = 0; i < m_connectivity.size(); ++i) out[i] = m_connectivity[i] >= t ? 1 : 0;
+}
+
+std::vector<Volume> FuzzyConnectednessCpu::softMaps() const {
+    Volume map(m_request.volume->geometry(), PixelType::Float32);
+    for (std::size_t i = 0; i < m_connectivity.size(); ++i) map.float32Data()[i] = m_connectivity[i] / 65535.0f;
+    return {std::move(map)};
+}
+
+}  // namespace lucent

@@ -1,0 +1,74 @@
+/// @brief Request validation and the run-to-completion helper.
+#include "lucent/core/seg/Segmenter.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace lucent {
+
+const char* methodName(Method method) {
+    switch (method) {
+    case Method::RegionGrowing: return "srg";
+    case Method::FuzzyConnectedness: return "fc";
+    case Method::FuzzyCMeans: return "fcm";
+    case Method::Snake: return "snake";
+    }
+    return "?";
+}
+
+namespace {
+std::string str(const VoxelIndex& s) {
+    return std::to_string(s.i) + "," + std::to_string(s.j) + "," + std::to_string(s.k);
+}
+}  // namespace
+
+void validateRequest(Method method, const SegmentationRequest& r) {
+    if (!r.volume || r.volume->empty()) throw std::invalid_argument("no volume to segment");
+    const Geometry& g = r.volume->geometry();
+    if (r.mask && r.mask->geometry().dims != g.dims)
+        throw std::invalid_argument("mask dimensions differ from the volume's");
+    if (method == Method::RegionGrowing || method == Method::FuzzyConnectedness) {
+        if (r.seeds.empty()) throw std::invalid_argument("at least one --seed i,j,k is needed");
+        for (const auto& s : r.seeds)
+            if (!g.contains(s.i, s.j, s.k))
+                throw std::invalid_argument("seed " + str(s) + " is outside the volume (" + std::to_string(g.dims[0]) +
+                                            " x " + std::to_string(g.dims[1]) + " x " + std::to_string(g.dims[2]) + ")");
+    }
+    if (method == Method::RegionGrowing) {
+        const auto& p = r.regionGrowing;
+        if (p.connectivity != 6 && p.connectivity != 26) throw std::invalid_argument("connectivity must be 6 or 26");
+        if (p.lower > p.upper) throw std::invalid_argument("lower bound is above the upper bound");
+    }
+    if (method == Method::FuzzyConnectedness) {
+        const auto& p = r.fuzzyConnectedness;
+        if (!(p.threshold >= 0 && p.threshold <= 1)) throw std::invalid_argument("threshold must be within 0..1");
+        if ((p.objectSigma && *p.objectSigma <= 0) || (p.diffSigma && *p.diffSigma <= 0))
+            throw std::invalid_argument("object and difference sigmas must be positive");
+    }
+    if (method == Method::FuzzyCMeans) {
+        const auto& p = r.fuzzyCMeans;
+        if (p.clusters < 2 || p.clusters > 255) throw std::invalid_argument("clusters must be within 2..255");
+        if (!(p.fuzziness > 1)) throw std::invalid_argument("fuzziness must be greater than 1");
+        if (!(p.epsilon > 0)) throw std::invalid_argument("epsilon must be positive");
+        if (p.maxIterations < 1) throw std::invalid_argument("max iterations must be at least 1");
+    }
+    if (method == Method::Snake) {
+        const auto& p = r.snake;
+        if (p.slice < 0 || p.slice >= g.dims[2])
+            throw std::invalid_argument("slice " + std::to_string(p.slice) + " is outside 0.." + std::to_string(g.dims[2] - 1));
+        const auto& q = p.rect;
+        if (q[0] < 0 || q[1] < 0 || q[2] >= g.dims[0] || q[3] >= g.dims[1] || q[2] - q[0] < 2 || q[3] - q[1] < 2)
+            throw std::invalid_argument("rectangle must lie inside the slice and be at least 3 pixels wide and high");
+        if (p.stepMax < 1) throw std::invalid_argument("step-max must be at least 1");
+    }
+}
+
+StepReport Segmenter::run(int iterationsPerStep) {
+    StepReport report;
+    do {
+        report = step(iterationsPerStep);
+    } while (!report.finished);
+    return report;
+}
+
+}  // namespace lucent

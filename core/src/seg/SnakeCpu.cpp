@@ -1,0 +1,308 @@
+/// @brief Polygon evolution, region sums over the cumulated images, node insertion, slice propagation.
+#include "lucent/core/seg/SnakeCpu.h"
+
+#include "lucent/core/ParallelFor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace lucent {
+
+namespace {
+constexpr int kMoves[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+constexpr double kInvalid = std::numeric_limits<double>::infinity();
+}  // namespace
+
+void SnakeCpu::start(const SegmentationRequest& request) {
+    validateRequest(Method::Snake, request);
+    m_request = request;
+    const Geometry& g = request.volume->geometry();
+    m_width = g.dims[0];
+    m_height = g.dims[1];
+    m_done.clear();
+    m_iterations = 0;
+    m_finished = false;
+    m_direction = 0;
+    const auto& r = request.snake.rect;
+    // Clockwise in image coordinates (y down): the orientation whose region sums come out positive.
+    beginSlice(request.snake.slice, {{r[0], r[1]}, {r[2], r[1]}, {r[2], r[3]}, {r[0], r[3]}}, request.snake.stepMax);
+    m_startArea = m_target.n;
+}
+
+void SnakeCpu::beginSlice(int slice, std::vector<PixelPoint> polygon, int d) {
+    m_slice = slice;
+    const Volume& v = *m_request.volume;
+    const std::size_t base = std::size_t(slice) * std::size_t(m_width) * m_height;
+    m_cz.resize(std::size_t(m_width) * m_height);
+    m_cz2.resize(m_cz.size());
+    // C_z and C_z2 (paper 003): running sums along each row; C_1 is the column index + 1.
+    std::vector<RegionSums> rows(m_height);
+    parallelFor(m_height, m_request.threads, [&](std::size_t y) {
+        double a = 0, b = 0;
+        for (int x = 0; x < m_width; ++x) {
+            const double z = v.value(base + y * m_width + x);
+            a += z;
+            b += z * z;
+            m_cz[y * m_width + x] = a;
+            m_cz2[y * m_width + x] = b;
+        }
+        rows[y] = {double(m_width), a, b};
+    });
+    m_image = {};
+    for (const auto& r : rows) m_image += r;
+    m_polygon = std::move(polygon);
+    m_d = std::max(1, d);
+    recomputeTotals();
+    m_glHistory = {m_gl};
+}
+
+RegionSums SnakeCpu::segmentSums(PixelPoint p, PixelPoint q) const {
+    RegionSums s;
+    if (p.y == q.y) return s;
+    // Rows [min y, max y): each crossing adds +C (right end, going down) or -C (left end, going up).
+    const double sign = q.y > p.y ? 1.0 : -1.0;
+    const int y0 = std::min(p.y, q.y), y1 = std::max(p.y, q.y);
+    for (int y = y0; y < y1; ++y) {
+        const int col = std::clamp(crossingColumn(p, q, y), 0, m_width) - 1;  // last pixel left of the crossing
+        if (col < 0) continue;
+        const std::size_t at = std::size_t(y) * m_width + col;
+        s.n += sign * (col + 1);
+        s.sz += sign * m_cz[at];
+        s.sz2 += sign * m_cz2[at];
+    }
+    return s;
+}
+
+double SnakeCpu::criterion(const RegionSums& t) const {
+    const RegionSums b{m_image.n - t.n, m_image.sz - t.sz, m_image.sz2 - t.sz2};
+    if (t.n < 1 || b.n < 1) return kInvalid;
+    // A flat region has zero variance: floor it so log stays finite (noise-free test images).
+    auto variance = [](const RegionSums& r) {
+        const double mean = r.sz / r.n;
+        return std::max(r.sz2 / r.n - mean * mean, 1e-12 * (1.0 + mean * mean));
+    };
+    return 0.5 * (b.n * std::log(variance(b)) + t.n * std::log(variance(t)));
+}
+
+void SnakeCpu::recomputeTotals() {
+    const std::size_t n = m_polygon.size();
+    m_segments.resize(n);
+    m_target = {};
+    for (std::size_t i = 0; i < n; ++i) {
+        m_segments[i] = segmentSums(m_polygon[i], m_polygon[(i + 1) % n]);
+        m_target += m_segments[i];
+    }
+    m_gl = criterion(m_target);
+}
+
+bool SnakeCpu::crosses(std::size_t node, PixelPoint c) const {
+    const std::size_t n = m_polygon.size();
+    const PixelPoint p = m_polygon[(node + n - 1) % n], q = m_polygon[(node + 1) % n];
+    if (c == p || c == q) return true;
+    // Folding back onto a neighbour: the two new segments overlap.
+    if (orientation(p, c, q) == 0 && (onSegment(p, c, q) || onSegment(c, q, p))) return true;
+    for (std::size_t s = 0; s < n; ++s) {
+        const std::size_t e = (s + 1) % n;
+        if (s == node || e == node) continue;  // the two segments being replaced
+        const PixelPoint a = m_polygon[s], b = m_polygon[e];
+        // New segment p-c against segment a-b: sharing p is allowed only as the common vertex.
+        const bool sharesP = (a == p || b == p), sharesQ = (a == q || b == q);
+        auto touchesBeyond = [&](PixelPoint u, PixelPoint w, bool shares, PixelPoint common) {
+            if (!segmentsTouch(u, w, a, b)) return false;
+            if (!shares) return true;
+            // Touching only at the shared vertex is fine; collinear overlap is not.
+            const PixelPoint other = (a == common) ? b : a;
+            const PixelPoint far = (u == common) ? w : u;
+            return onSegment(u, w, other) || onSegment(a, b, far);
+        };
+        if (touchesBeyond(p, c, sharesP, p) || touchesBeyond(c, q, sharesQ, q)) return true;
+    }
+    return false;
+}
+
+bool SnakeCpu::movePhase(const std::vector<std::size_t>& nodes) {
+    const std::size_t n = m_polygon.size();
+    // Each node's best candidate against the current polygon (independent: a GPU does them at once).
+    std::vector<int> best(nodes.size(), -1);
+    parallelFor(nodes.size(), m_request.threads, [&](std::size_t t) {
+        const std::size_t i = nodes[t];
+        const PixelPoint p = m_polygon[(i + n - 1) % n], q = m_polygon[(i + 1) % n];
+        RegionSums without = m_target;
+        without -= m_segments[(i + n - 1) % n];
+        without -= m_segments[i];
+        double bestGl = m_gl;
+        for (int w = 0; w < 8; ++w) {
+            const PixelPoint c{m_polygon[i].x + kMoves[w][0] * m_d, m_polygon[i].y + kMoves[w][1] * m_d};
+            if (c.x < 0 || c.y < 0 || c.x >= m_width || c.y >= m_height) continue;
+            RegionSums moved = without;
+            moved += segmentSums(p, c);
+            moved += segmentSums(c, q);
+            const double gl = criterion(moved);
+            if (gl < bestGl && !crosses(i, c)) {  // strict: ties keep the lower candidate index
+                bestGl = gl;
+                best[t] = w;
+            }
+        }
+    });
+    // Apply in node order, each re-checked against the polygon as it now is.
+    bool moved = false;
+    for (std::size_t t = 0; t < nodes.size(); ++t) {
+        if (best[t] < 0) continue;
+        const std::size_t i = nodes[t];
+        const PixelPoint c{m_polygon[i].x + kMoves[best[t]][0] * m_d, m_polygon[i].y + kMoves[best[t]][1] * m_d};
+        const std::size_t prev = (i + n - 1) % n;
+        const RegionSums a = segmentSums(m_polygon[prev], c), b = segmentSums(c, m_polygon[(i + 1) % n]);
+        RegionSums t2 = m_target;
+        t2 -= m_segments[prev];
+        t2 -= m_segments[i];
+        t2 += a;
+        t2 += b;
+        const double gl = criterion(t2);
+        if (gl < m_gl && !crosses(i, c)) {
+            m_polygon[i] = c;
+            m_segments[prev] = a;
+            m_segments[i] = b;
+            m_target = t2;
+            m_gl = gl;
+            moved = true;
+        }
+    }
+    return moved;
+}
+
+bool SnakeCpu::addNodes() {
+    std::vector<PixelPoint> grown;
+    bool added = false;
+    const std::size_t n = m_polygon.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const PixelPoint p = m_polygon[i], q = m_polygon[(i + 1) % n];
+        grown.push_back(p);
+        const int length = std::max(std::abs(q.x - p.x), std::abs(q.y - p.y));
+        if (length >= m_request.snake.minSegment) {
+            grown.push_back({(p.x + q.x) / 2, (p.y + q.y) / 2});
+            added = true;
+        }
+    }
+    if (!added) return false;
+    const auto before = m_polygon;
+    m_polygon = grown;
+    // A midpoint rounded to the pixel grid can, rarely, make the polygon touch itself: refuse then.
+    for (std::size_t i = 0; i < m_polygon.size(); ++i) {
+        if (crosses(i, m_polygon[i])) {
+            m_polygon = before;
+            return false;
+        }
+    }
+    recomputeTotals();
+    return true;
+}
+
+void SnakeCpu::finishSlice() {
+    m_done.push_back({m_slice, m_polygon, m_glHistory});
+    if (!m_request.snake.propagate) {
+        m_finished = true;
+        return;
+    }
+    auto contrast = [&] {
+        const RegionSums& t = m_target;
+        const RegionSums b{m_image.n - t.n, m_image.sz - t.sz, m_image.sz2 - t.sz2};
+        const double mb = b.sz / b.n, sb = std::sqrt(std::max(1e-12, b.sz2 / b.n - mb * mb));
+        return std::abs(t.sz / t.n - mb) / sb;
+    };
+    if (m_direction == 0) m_startContrast = contrast();
+    const int depth = m_request.volume->geometry().dims[2];
+    // Keep going while the object is still there: enough area and contrast left.
+    const bool stillThere = m_direction == 0 ||
+                            (m_target.n >= std::max(25.0, 0.1 * m_startArea) && contrast() >= m_startContrast / 3);
+    if (m_direction != 0 && !stillThere) m_done.pop_back();  // this slice lost the object
+    int next = stillThere ? m_slice + (m_direction == 0 ? 1 : m_direction) : -1;
+    if (m_direction == 0) m_direction = 1;
+    if (!stillThere || next < 0 || next >= depth) {
+        if (m_direction == 1) {
+            m_direction = -1;
+            next = m_request.snake.slice - 1;
+        } else {
+            next = -1;
+        }
+    }
+    if (next < 0 || next >= depth) {
+        m_finished = true;
+        return;
+    }
+    // Start the neighbour from the result nearest to it.
+    const SnakeSliceResult* from = &m_done.front();
+    for (const auto& s : m_done)
+        if (std::abs(s.slice - next) < std::abs(from->slice - next)) from = &s;
+    beginSlice(next, from->polygon, std::max(1, m_request.snake.stepMax / 4));
+}
+
+StepReport SnakeCpu::step(int maxIterations) {
+    for (int it = 0; it < maxIterations && !m_finished; ++it) {
+        const std::size_t n = m_polygon.size();
+        std::vector<std::size_t> even, odd, last;
+        const std::size_t paired = n % 2 ? n - 1 : n;  // with an odd count the last node neighbours node 0
+        for (std::size_t i = 0; i < paired; ++i) (i % 2 ? odd : even).push_back(i);
+        if (n % 2) last.push_back(n - 1);
+        bool moved = movePhase(even);
+        moved = movePhase(odd) || moved;
+        if (!last.empty()) moved = movePhase(last) || moved;
+        ++m_iterations;
+        if (!moved) {
+            const bool added = addNodes();
+            if (!added && m_d == 1) {
+                m_glHistory.push_back(m_gl);
+                finishSlice();
+                continue;
+            }
+            m_d = std::max(1, m_d / 2);
+        }
+        m_glHistory.push_back(m_gl);
+    }
+    StepReport r;
+    r.iterations = m_iterations;
+    r.convergence = m_gl;
+    r.finished = m_finished;
+    r.progress = m_finished ? 1.0 : 1.0 - std::log2(double(m_d) + 1) / std::log2(double(m_request.snake.stepMax) + 2);
+    for (const auto& p : m_polygon) r.polygon.push_back({double(p.x), double(p.y)});
+    return r;
+}
+
+void SnakeCpu::cancel() {
+    if (!m_finished) m_done.push_back({m_slice, m_polygon, m_glHistory});
+    m_finished = true;
+}
+
+void SnakeCpu::result(LabelMap& out) const {
+    const Geometry& g = m_request.volume->geometry();
+    out = LabelMap(g);
+    for (const auto& s : m_done) {
+        const auto& poly = s.polygon;
+        const std::size_t n = poly.size();
+        std::vector<int> cuts;
+        for (int y = 0; y < m_height; ++y) {
+            cuts.clear();
+            for (std::size_t i = 0; i < n; ++i) {
+                const PixelPoint p = poly[i], q = poly[(i + 1) % n];
+                if (p.y == q.y || y < std::min(p.y, q.y) || y >= std::max(p.y, q.y)) continue;
+                cuts.push_back(std::clamp(crossingColumn(p, q, y), 0, m_width));
+            }
+            std::sort(cuts.begin(), cuts.end());
+            for (std::size_t c = 0; c + 1 < cuts.size(); c += 2)
+                for (int x = cuts[c]; x < cuts[c + 1]; ++x) out.at(x, y, s.slice) = 1;
+        }
+        (void)n;
+    }
+    if (m_request.roi || m_request.mask) {
+        for (int k = 0; k < g.dims[2]; ++k)
+            for (int j = 0; j < g.dims[1]; ++j)
+                for (int i = 0; i < g.dims[0]; ++i) {
+                    const std::size_t idx = g.index(i, j, k);
+                    if ((m_request.roi && !m_request.roi->contains(i, j, k)) || (m_request.mask && !(*m_request.mask)[idx]))
+                        out[idx] = 0;
+                }
+    }
+}
+
+}  // namespace lucent
