@@ -8,6 +8,7 @@ namespace lucent::app {
 
 int runInfo(const std::vector<std::string>& args);
 int runConvert(const std::vector<std::string>& args);
+int runSegment(const std::vector<std::string>& args);
 int runVersion();
 
 /// Progress on stderr ("loading 45%"), only when stderr is a terminal.

@@ -31,6 +31,14 @@ namespace {
 const char* kUsage =
     "usage: lucent info PATH [--json] [--threads N]\n"
     "       lucent convert PATH -o OUT.{nii,nii.gz,mha,mhd,nrrd} [--series ID] [--threads N]\n"
+    "       lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK.{nii,nii.gz,mha,nrrd}\n"
+    "              [--backend auto|cpu|cuda] [--stats STATS.json] [--series ID] [--roi i0,j0,k0,i1,j1,k1]\n"
+    "         srg:   --seed i,j,k (repeatable) --lower L --upper U [--connectivity 6|26]\n"
+    "         fc:    --seed i,j,k (repeatable) [--threshold T] [--object-mean M --object-sigma S --diff-sigma D]\n"
+    "                [--connectivity-map OUT]\n"
+    "         fcm:   [--clusters C] [--fuzziness M] [--epsilon E] [--max-iterations N] [--mask FILE]\n"
+    "                [--memberships OUT] [--per-voxel]\n"
+    "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
     "       lucent version\n";
 }
 
@@ -48,6 +56,7 @@ int main(int argc, char** argv) {
     try {
         if (command == "info") return runInfo(rest);
         if (command == "convert") return runConvert(rest);
+        if (command == "segment") return runSegment(rest);
         if (command == "version" || command == "--version") return runVersion();
         throw UsageError("unknown command '" + command + "' (the viewer is not part of this build)");
     } catch (const UsageError& e) {

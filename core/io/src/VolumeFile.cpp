@@ -70,6 +70,20 @@ Volume readVolumeFile(const std::string& path) {
 
 void writeVolumeFile(const Volume& volume, const std::string& path) { writeRawImage(fromVolume(volume), path); }
 
+void writeVolumeFrames(const std::vector<Volume>& volumes, const std::string& path) {
+    if (volumes.empty()) throw IoError("cannot write " + path + ": nothing to write");
+    RawImage raw;
+    raw.geometry = volumes.front().geometry();
+    raw.type = ScalarType::Float32;
+    raw.frames = static_cast<int>(volumes.size());
+    raw.bytes.resize(raw.frameBytes() * volumes.size());
+    for (std::size_t f = 0; f < volumes.size(); ++f) {
+        float* out = reinterpret_cast<float*>(raw.bytes.data() + f * raw.frameBytes());
+        for (std::size_t i = 0; i < raw.geometry.voxelCount(); ++i) out[i] = static_cast<float>(volumes[f].value(i));
+    }
+    writeRawImage(raw, path);
+}
+
 LabelMap readLabelMapFile(const std::string& path) { return toLabelMap(readRawImage(path), path); }
 
 void writeLabelMapFile(const LabelMap& labels, const std::string& path) { writeRawImage(fromLabelMap(labels), path); }

@@ -202,3 +202,13 @@ std::vector<Volume> FuzzyCMeansCpu::softMaps() const {
 }
 
 }  // namespace lucent
+
+namespace lucent {
+
+void FuzzyCMeansCpu::describe(JsonWriter& json) const {
+    json.key("centres").array(centres());
+    json.key("samples").value(m_values.size());
+    json.key("path").value(m_request.fuzzyCMeans.perVoxel ? "per-voxel" : "histogram");
+}
+
+}  // namespace lucent

@@ -128,6 +128,13 @@ void FuzzyConnectednessCpu::result(LabelMap& out) const {
     for (std::size_t i = 0; i < m_connectivity.size(); ++i) out[i] = m_connectivity[i] >= t ? 1 : 0;
 }
 
+void FuzzyConnectednessCpu::describe(JsonWriter& json) const {
+    json.key("object_mean").value(m_params.mean);
+    json.key("object_sigma").value(m_params.objectSigma);
+    json.key("diff_sigma").value(m_params.diffSigma);
+    json.key("threshold").value(m_request.fuzzyConnectedness.threshold);
+}
+
 std::vector<Volume> FuzzyConnectednessCpu::softMaps() const {
     Volume map(m_request.volume->geometry(), PixelType::Float32);
     for (std::size_t i = 0; i < m_connectivity.size(); ++i) map.float32Data()[i] = m_connectivity[i] / 65535.0f;

@@ -28,7 +28,6 @@ void SnakeCpu::start(const SegmentationRequest& request) {
     const auto& r = request.snake.rect;
     // Clockwise in image coordinates (y down): the orientation whose region sums come out positive.
     beginSlice(request.snake.slice, {{r[0], r[1]}, {r[2], r[1]}, {r[2], r[3]}, {r[0], r[3]}}, request.snake.stepMax);
-    m_startArea = m_target.n;
 }
 
 void SnakeCpu::beginSlice(int slice, std::vector<PixelPoint> polygon, int d) {
@@ -173,30 +172,52 @@ bool SnakeCpu::movePhase(const std::vector<std::size_t>& nodes) {
 }
 
 bool SnakeCpu::addNodes() {
-    std::vector<PixelPoint> grown;
+    // A node goes in the middle of every long segment. The middle rounds to the pixel grid, which can
+    // move the boundary by a pixel: of the up to four roundings, take the one with the lowest GL and
+    // insert it only if GL does not rise and nothing crosses, so GL never goes up.
     bool added = false;
-    const std::size_t n = m_polygon.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        const PixelPoint p = m_polygon[i], q = m_polygon[(i + 1) % n];
-        grown.push_back(p);
-        const int length = std::max(std::abs(q.x - p.x), std::abs(q.y - p.y));
-        if (length >= m_request.snake.minSegment) {
-            grown.push_back({(p.x + q.x) / 2, (p.y + q.y) / 2});
-            added = true;
-        }
-    }
-    if (!added) return false;
-    const auto before = m_polygon;
-    m_polygon = grown;
-    // A midpoint rounded to the pixel grid can, rarely, make the polygon touch itself: refuse then.
     for (std::size_t i = 0; i < m_polygon.size(); ++i) {
-        if (crosses(i, m_polygon[i])) {
-            m_polygon = before;
-            return false;
-        }
+        const std::size_t n = m_polygon.size();
+        const PixelPoint p = m_polygon[i], q = m_polygon[(i + 1) % n];
+        if (std::max(std::abs(q.x - p.x), std::abs(q.y - p.y)) < m_request.snake.minSegment) continue;
+        const int xs[2] = {(p.x + q.x) / 2, (p.x + q.x + 1) / 2}, ys[2] = {(p.y + q.y) / 2, (p.y + q.y + 1) / 2};
+        double bestGl = m_gl;
+        PixelPoint best{-1, -1};
+        RegionSums bestA, bestB;
+        for (int a = 0; a < 2; ++a)
+            for (int b = 0; b < 2; ++b) {
+                const PixelPoint c{xs[a], ys[b]};
+                if (c == p || c == q || (a && xs[1] == xs[0]) || (b && ys[1] == ys[0])) continue;
+                const RegionSums sa = segmentSums(p, c), sb = segmentSums(c, q);
+                RegionSums t = m_target;
+                t -= m_segments[i];
+                t += sa;
+                t += sb;
+                const double gl = criterion(t);
+                if (gl <= bestGl) {
+                    // Crossing check as if c were a node between p and q.
+                    m_polygon.insert(m_polygon.begin() + std::ptrdiff_t(i) + 1, c);
+                    const bool bad = crosses(i + 1, c);
+                    m_polygon.erase(m_polygon.begin() + std::ptrdiff_t(i) + 1);
+                    if (bad) continue;
+                    bestGl = gl;
+                    best = c;
+                    bestA = sa;
+                    bestB = sb;
+                }
+            }
+        if (best.x < 0) continue;
+        m_polygon.insert(m_polygon.begin() + std::ptrdiff_t(i) + 1, best);
+        m_target -= m_segments[i];
+        m_target += bestA;
+        m_target += bestB;
+        m_segments[i] = bestA;
+        m_segments.insert(m_segments.begin() + std::ptrdiff_t(i) + 1, bestB);
+        m_gl = bestGl;
+        added = true;
+        ++i;  // skip the new half: its length is below the old one's
     }
-    recomputeTotals();
-    return true;
+    return added;
 }
 
 void SnakeCpu::finishSlice() {
@@ -211,7 +232,10 @@ void SnakeCpu::finishSlice() {
         const double mb = b.sz / b.n, sb = std::sqrt(std::max(1e-12, b.sz2 / b.n - mb * mb));
         return std::abs(t.sz / t.n - mb) / sb;
     };
-    if (m_direction == 0) m_startContrast = contrast();
+    if (m_direction == 0) {
+        m_startContrast = contrast();
+        m_startArea = m_target.n;
+    }
     const int depth = m_request.volume->geometry().dims[2];
     // Keep going while the object is still there: enough area and contrast left.
     const bool stillThere = m_direction == 0 ||
@@ -267,6 +291,23 @@ StepReport SnakeCpu::step(int maxIterations) {
     r.progress = m_finished ? 1.0 : 1.0 - std::log2(double(m_d) + 1) / std::log2(double(m_request.snake.stepMax) + 2);
     for (const auto& p : m_polygon) r.polygon.push_back({double(p.x), double(p.y)});
     return r;
+}
+
+void SnakeCpu::describe(JsonWriter& json) const {
+    json.key("gl").value(m_gl);
+    json.key("slices").value(m_done.size());
+    json.key("nodes").value(m_polygon.size());
+}
+
+bool SnakeCpu::writeContours(JsonWriter& json) const {
+    json.beginObject().key("slices").beginArray();
+    for (const auto& slice : m_done) {
+        json.beginObject().key("slice").value(slice.slice).key("polygon").beginArray();
+        for (const auto& p : slice.polygon) json.array(std::vector<double>{double(p.x), double(p.y)});
+        json.endArray().key("gl").array(slice.glHistory).endObject();
+    }
+    json.endArray().endObject();
+    return true;
 }
 
 void SnakeCpu::cancel() {

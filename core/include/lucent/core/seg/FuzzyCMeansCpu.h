@@ -20,6 +20,7 @@ public:
     void cancel() override { m_finished = true; }
     void result(LabelMap& out) const override;
     std::vector<Volume> softMaps() const override;
+    void describe(JsonWriter& json) const override;
 
     /// Cluster centres in ascending order (label k+1 is centre k).
     std::vector<double> centres() const;

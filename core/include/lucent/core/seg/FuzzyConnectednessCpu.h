@@ -20,6 +20,7 @@ public:
     void cancel() override { m_level = 0; }
     void result(LabelMap& out) const override;
     std::vector<Volume> softMaps() const override;
+    void describe(JsonWriter& json) const override;
 
     /// The parameters used (estimated or given).
     const AffinityParams& affinity() const { return m_params; }

@@ -1,6 +1,7 @@
 /// @brief The steppable engine interface shared by every method and backend.
 #pragma once
 
+#include "lucent/core/JsonWriter.h"
 #include "lucent/core/seg/SegmentationRequest.h"
 
 #include <array>
@@ -38,6 +39,10 @@ public:
     /// Soft maps on the volume's grid: fc one connectivity map (0..1), fcm one membership map per
     /// cluster (in label order); none for srg and snake.
     virtual std::vector<Volume> softMaps() const { return {}; }
+    /// Adds method-specific figures (estimated parameters, centres) to an open JSON object.
+    virtual void describe(JsonWriter&) const {}
+    /// Snake: writes {"slices": [{"slice", "polygon", "gl"}]}; false for methods without contours.
+    virtual bool writeContours(JsonWriter&) const { return false; }
     /// Runs step() until finished; returns the last report.
     StepReport run(int iterationsPerStep = 64);
 };

@@ -37,6 +37,8 @@ public:
     bool finished() const override { return m_finished; }
     void cancel() override;
     void result(LabelMap& out) const override;
+    void describe(JsonWriter& json) const override;
+    bool writeContours(JsonWriter& json) const override;
 
     double gl() const { return m_gl; }
     const std::vector<PixelPoint>& polygon() const { return m_polygon; }

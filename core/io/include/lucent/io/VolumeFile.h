@@ -6,6 +6,7 @@
 #include "lucent/io/RawImage.h"
 
 #include <string>
+#include <vector>
 
 namespace lucent::io {
 
@@ -20,6 +21,8 @@ void writeRawImage(const RawImage& image, const std::string& path);
 
 Volume readVolumeFile(const std::string& path);
 void writeVolumeFile(const Volume& volume, const std::string& path);
+/// Writes same-grid float volumes as one 4D file (NIfTI, MetaImage or NRRD), frame f = volumes[f].
+void writeVolumeFrames(const std::vector<Volume>& volumes, const std::string& path);
 LabelMap readLabelMapFile(const std::string& path);
 void writeLabelMapFile(const LabelMap& labels, const std::string& path);
 

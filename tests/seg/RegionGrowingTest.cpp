@@ -1,0 +1,141 @@
+/// @brief Region growing: exactly the seeds' component of the threshold mask; connectivity, ROI, mask, threads.
+#include "SyntheticVolumes.h"
+
+#include "lucent/core/seg/RegionGrowingCpu.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <queue>
+
+using namespace lucent;
+using lucent::testing::shapeVolume;
+
+namespace {
+
+LabelMap grow(const Volume& v, std::vector<VoxelIndex> seeds, double lo, double hi, int connectivity = 6,
+              unsigned threads = 0, int perStep = 64) {
+    SegmentationRequest r;
+    r.volume = &v;
+    r.seeds = std::move(seeds);
+    r.regionGrowing = {lo, hi, connectivity};
+    r.threads = threads;
+    RegionGrowingCpu engine;
+    engine.start(r);
+    engine.run(perStep);
+    LabelMap out;
+    engine.result(out);
+    return out;
+}
+
+bool same(const LabelMap& a, const LabelMap& b) {
+    return a.voxelCount() == b.voxelCount() && std::memcmp(a.data(), b.data(), a.voxelCount()) == 0;
+}
+
+}  // namespace
+
+TEST(RegionGrowing, NoisySphereExactlyAndNotItsTwin) {
+    // Two spheres of the same intensity; only the seeded one may grow. Noise (+-20) never crosses
+    // the interval edge (50): the answer is exactly the seeded sphere.
+    LabelMap truth;
+    auto sphereA = [](int i, int j, int k) { return (i - 14) * (i - 14) + (j - 16) * (j - 16) + (k - 12) * (k - 12) <= 81; };
+    auto sphereB = [](int i, int j, int k) { return (i - 40) * (i - 40) + (j - 16) * (j - 16) + (k - 12) * (k - 12) <= 64; };
+    const Volume v = shapeVolume({56, 32, 24}, [&](int i, int j, int k) { return sphereA(i, j, k) || sphereB(i, j, k); },
+                                 100, 0, 20, nullptr);
+    const LabelMap got = grow(v, {{14, 16, 12}}, 50, 200);
+    std::size_t wrong = 0;
+    for (int k = 0; k < 24; ++k)
+        for (int j = 0; j < 32; ++j)
+            for (int i = 0; i < 56; ++i) wrong += got.at(i, j, k) != (sphereA(i, j, k) ? 1 : 0);
+    EXPECT_EQ(wrong, 0u);
+}
+
+TEST(RegionGrowing, BentTubeFollowedToItsEnd) {
+    // A tube that turns twice: reached only through 6-connected steps along its axis.
+    auto tube = [](int i, int j, int k) {
+        const bool leg1 = k < 20 && (i - 8) * (i - 8) + (j - 8) * (j - 8) <= 4;
+        const bool leg2 = k >= 18 && k <= 22 && (j - 8) * (j - 8) + (k - 20) * (k - 20) <= 4 && i >= 8 && i <= 30;
+        const bool leg3 = i >= 28 && i <= 32 && k <= 22 && (i - 30) * (i - 30) + (j - 8) * (j - 8) <= 4 && k >= 2;
+        return leg1 || leg2 || leg3;
+    };
+    LabelMap truth;
+    const Volume v = shapeVolume({40, 16, 26}, tube, 300, 0, 40, &truth);
+    EXPECT_TRUE(same(grow(v, {{8, 8, 0}}, 200, 400), truth));
+}
+
+TEST(RegionGrowing, CornerContactNeeds26Connectivity) {
+    Geometry g;
+    g.dims = {4, 4, 4};
+    Volume v(g, PixelType::Int16);
+    v.setValue(g.index(1, 1, 1), 10);
+    v.setValue(g.index(2, 2, 2), 10);  // touches (1,1,1) only by a corner
+    EXPECT_EQ(grow(v, {{1, 1, 1}}, 5, 20, 6).count(1), 1u);
+    EXPECT_EQ(grow(v, {{1, 1, 1}}, 5, 20, 26).count(1), 2u);
+}
+
+TEST(RegionGrowing, ThreadsAndStepSizesGiveTheSameRegion) {
+    LabelMap truth;
+    const Volume v = shapeVolume({48, 48, 40}, [](int i, int j, int k) { return (i * 7 + j * 3 + k * 5) % 11 < 7; }, 100,
+                                 0, 10, &truth);
+    const LabelMap a = grow(v, {{0, 0, 0}}, 50, 150, 6, 1, 1000);
+    EXPECT_TRUE(same(a, grow(v, {{0, 0, 0}}, 50, 150, 6, 4, 1)));
+    EXPECT_TRUE(same(a, grow(v, {{0, 0, 0}}, 50, 150, 6, 2, 3)));
+}
+
+TEST(RegionGrowing, RoiAndMaskLimitTheRegion) {
+    const Volume v = shapeVolume({20, 20, 20}, [](int, int, int) { return true; }, 100, 0, 0);
+    SegmentationRequest r;
+    r.volume = &v;
+    r.seeds = {{5, 5, 5}};
+    r.regionGrowing = {50, 150, 6};
+    r.roi = VoxelBox{{2, 2, 2}, {9, 9, 9}};
+    RegionGrowingCpu engine;
+    engine.start(r);
+    engine.run();
+    LabelMap out;
+    engine.result(out);
+    EXPECT_EQ(out.count(1), 8u * 8u * 8u);
+
+    LabelMap mask(v.geometry());
+    for (int k = 0; k < 20; ++k)
+        for (int j = 0; j < 20; ++j)
+            for (int i = 0; i < 10; ++i) mask.at(i, j, k) = 1;
+    r.roi.reset();
+    r.mask = &mask;
+    engine.start(r);
+    engine.run();
+    engine.result(out);
+    EXPECT_EQ(out.count(1), 10u * 20u * 20u);
+}
+
+TEST(RegionGrowing, BadRequestsAreClearErrors) {
+    const Volume v = shapeVolume({8, 8, 8}, [](int, int, int) { return false; }, 100, 0, 0);
+    RegionGrowingCpu engine;
+    SegmentationRequest r;
+    r.volume = &v;
+    r.regionGrowing = {50, 150, 6};
+    EXPECT_THROW(engine.start(r), std::invalid_argument);  // no seed
+    r.seeds = {{9, 0, 0}};
+    EXPECT_THROW(engine.start(r), std::invalid_argument);  // outside
+    r.seeds = {{1, 1, 1}};
+    EXPECT_THROW(engine.start(r), std::invalid_argument);  // seed value 0 is outside [50, 150]
+    r.regionGrowing = {50, 150, 8};
+    EXPECT_THROW(engine.start(r), std::invalid_argument);  // connectivity
+}
+
+TEST(RegionGrowing, StepsShowTheFrontAdvancing) {
+    const Volume v = shapeVolume({30, 30, 30}, [](int, int, int) { return true; }, 100, 0, 0);
+    SegmentationRequest r;
+    r.volume = &v;
+    r.seeds = {{0, 0, 0}};
+    r.regionGrowing = {50, 150, 6};
+    RegionGrowingCpu engine;
+    engine.start(r);
+    const StepReport first = engine.step(1);
+    EXPECT_EQ(first.iterations, 1);
+    EXPECT_EQ(first.convergence, 3.0);  // the three face neighbours of a corner
+    EXPECT_FALSE(first.finished);
+    const StepReport last = engine.run(5);
+    EXPECT_TRUE(last.finished);
+    EXPECT_EQ(last.iterations, 3 * 29 + 1);  // the far corner is 87 steps away; one more finds nothing
+}

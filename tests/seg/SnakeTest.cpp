@@ -1,0 +1,144 @@
+/// @brief Region snake: Dice against a known shape in Gaussian noise, GL never rising, region sums equal
+/// to the rasterised mask's, determinism across threads, propagation through slices.
+#include "SyntheticVolumes.h"
+
+#include "lucent/core/seg/SnakeCpu.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace lucent;
+
+namespace {
+
+bool ellipse(int i, int j) {
+    const double a = (i - 82) / 45.0, b = (j - 66) / 30.0;
+    const double c = std::cos(0.5), s = std::sin(0.5);
+    const double u = a * c + b * s, v = -a * s + b * c;
+    return u * u + v * v <= 1.0;
+}
+
+/// One slice (or `depth` slices) with the ellipse at 120 over 80, Gaussian noise of `sigma`.
+Volume scene(int depth, double sigma, LabelMap* truth, const std::function<bool(int, int, int)>& inside) {
+    Geometry g;
+    g.dims = {160, 140, depth};
+    Volume v(g, PixelType::Float32);
+    if (truth) *truth = LabelMap(g);
+    std::mt19937 rng(11);
+    std::normal_distribution<double> noise(0, sigma);
+    for (int k = 0; k < depth; ++k)
+        for (int j = 0; j < 140; ++j)
+            for (int i = 0; i < 160; ++i) {
+                const bool in = inside(i, j, k);
+                v.setValue(g.index(i, j, k), (in ? 120 : 80) + noise(rng));
+                if (truth) truth->at(i, j, k) = in;
+            }
+    return v;
+}
+
+SegmentationRequest snakeRequest(const Volume& v, int slice, unsigned threads = 0) {
+    SegmentationRequest r;
+    r.volume = &v;
+    r.threads = threads;
+    r.snake.slice = slice;
+    r.snake.rect = {10, 10, 150, 130};
+    return r;
+}
+
+}  // namespace
+
+TEST(Snake, FindsAnEllipseInNoiseAndGlNeverRises) {
+    LabelMap truth;
+    const Volume v = scene(1, 15.0, &truth, [](int i, int j, int) { return ellipse(i, j); });
+    SnakeCpu engine;
+    engine.start(snakeRequest(v, 0));
+    double previous = engine.gl();
+    int steps = 0;
+    while (!engine.finished()) {
+        const StepReport r = engine.step(1);  // one step at a time, as a viewer draws it
+        EXPECT_LE(r.convergence, previous + 1e-9 * std::abs(previous));
+        EXPECT_GE(r.polygon.size(), 4u);
+        previous = r.convergence;
+        ASSERT_LT(++steps, 5000);
+    }
+    LabelMap out;
+    engine.result(out);
+    const double d = lucent::testing::dice(out, truth);
+    std::printf("snake ellipse: Dice %.4f, %zu nodes, %d steps\n", d, engine.polygon().size(), steps);
+    EXPECT_GE(d, 0.95);
+    const auto& history = engine.slices().at(0).glHistory;
+    for (std::size_t s = 1; s < history.size(); ++s) EXPECT_LE(history[s], history[s - 1] + 1e-9 * std::abs(history[s - 1]));
+}
+
+TEST(Snake, RegionSumsEqualTheRasterisedMask) {
+    const Volume v = scene(1, 15.0, nullptr, [](int i, int j, int) { return ellipse(i, j); });
+    SnakeCpu engine;
+    engine.start(snakeRequest(v, 0));
+    for (int round = 0; round < 4; ++round) {
+        engine.step(round == 3 ? 10000 : 3);
+        LabelMap out;
+        engine.cancel();  // freezes the current polygon as the result
+        engine.result(out);
+        double n = 0, sz = 0, sz2 = 0;
+        for (std::size_t i = 0; i < out.voxelCount(); ++i)
+            if (out[i]) {
+                n += 1;
+                sz += v.value(i);
+                sz2 += v.value(i) * v.value(i);
+            }
+        const RegionSums t = engine.targetSums();
+        EXPECT_EQ(t.n, n);
+        EXPECT_NEAR(t.sz, sz, 1e-6 * std::abs(sz));
+        EXPECT_NEAR(t.sz2, sz2, 1e-6 * std::abs(sz2));
+        engine.start(snakeRequest(v, 0));
+        engine.step(3 * (round + 1));
+    }
+}
+
+TEST(Snake, SamePolygonsOnOneOrManyThreads) {
+    const Volume v = scene(1, 20.0, nullptr, [](int i, int j, int) { return ellipse(i, j); });
+    SnakeCpu a, b;
+    a.start(snakeRequest(v, 0, 1));
+    b.start(snakeRequest(v, 0, 4));
+    while (!a.finished() || !b.finished()) {
+        const StepReport ra = a.step(1), rb = b.step(1);
+        ASSERT_EQ(ra.polygon, rb.polygon);
+        ASSERT_EQ(ra.convergence, rb.convergence);
+    }
+}
+
+TEST(Snake, PropagatesThroughTheSlicesHoldingTheObject) {
+    // A tapering cylinder on slices 3..12 of 16.
+    auto inside = [](int i, int j, int k) {
+        if (k < 3 || k > 12) return false;
+        const double r = 28 - 1.5 * std::abs(k - 8);
+        return (i - 80) * (i - 80) + (j - 70) * (j - 70) <= r * r;
+    };
+    LabelMap truth;
+    const Volume v = scene(16, 12.0, &truth, inside);
+    SegmentationRequest r = snakeRequest(v, 8);
+    r.snake.propagate = true;
+    SnakeCpu engine;
+    engine.start(r);
+    engine.run();
+    LabelMap out;
+    engine.result(out);
+    std::vector<int> slices;
+    for (const auto& s : engine.slices()) slices.push_back(s.slice);
+    std::sort(slices.begin(), slices.end());
+    EXPECT_EQ(slices.front(), 3);
+    EXPECT_EQ(slices.back(), 12);
+    EXPECT_GE(lucent::testing::dice(out, truth), 0.93);
+}
+
+TEST(Snake, BadRectangleIsAClearError) {
+    const Volume v = scene(1, 5.0, nullptr, [](int i, int j, int) { return ellipse(i, j); });
+    SegmentationRequest r = snakeRequest(v, 0);
+    r.snake.rect = {10, 10, 500, 20};
+    SnakeCpu engine;
+    EXPECT_THROW(engine.start(r), std::invalid_argument);
+    r = snakeRequest(v, 3);
+    EXPECT_THROW(engine.start(r), std::invalid_argument);
+}
