@@ -126,6 +126,113 @@ def volume_file_contract(lucent, tmp):
     check(not any(n.startswith("x.png") or ".partial-" in n for n in os.listdir(tmp)), "no partial files left")
 
 
+def read_label_nrrd(path):
+    """(sizes, bytes) of a gzip or raw uchar NRRD mask as Lucent writes it."""
+    raw = open(path, "rb").read()
+    head, _, body = raw.partition(b"\n\n")
+    fields = dict(l.split(": ", 1) for l in head.decode().splitlines()[1:] if ": " in l)
+    if fields.get("encoding") == "gzip":
+        body = gzip.decompress(body)
+    return [int(v) for v in fields["sizes"].split()], body
+
+
+def segment_contract(lucent, tmp):
+    """`lucent segment` as issue 3 writes it, on volume files (runs without DCMTK too)."""
+    dims = (24, 20, 16)
+    # A bright box (200) inside a dark volume (0), with a gradient bump so FCM has three classes.
+    values = []
+    for k in range(dims[2]):
+        for j in range(dims[1]):
+            for i in range(dims[0]):
+                inside = 6 <= i < 14 and 5 <= j < 13 and 4 <= k < 10
+                values.append(200 + (i % 3) if inside else (100 if i >= 18 else 0) + (j % 2))
+    src = os.path.join(tmp, "seg_src.nii")
+    write_nifti(src, dims, (1.0, 1.0, 2.0), values)
+    box = 8 * 8 * 6
+    stats = os.path.join(tmp, "srg.json")
+    mask = os.path.join(tmp, "srg.nii.gz")
+    rc, out, err = run(lucent, "segment", src, "--method", "srg", "--seed", "8,8,5", "--lower", "150", "--upper",
+                       "300", "-o", mask, "--backend", "cpu", "--stats", stats)
+    check(rc == 0, "segment srg exits 0: " + err)
+    doc = json.load(open(stats))
+    for key in ("method", "backend", "voxels", "volume_ml", "iterations", "ms_compute", "ms_total"):
+        check(key in doc, "stats has " + key)
+    check(doc["method"] == "srg" and doc["backend"] == "cpu", "stats method/backend")
+    check(doc["voxels"] == box, "srg finds the box exactly: %s voxels" % doc.get("voxels"))
+    check(abs(doc["volume_ml"] - box * 2.0 / 1000) < 1e-9, "volume_ml from the spacing")
+    mdims, _, mdata = read_nifti(mask)
+    check(tuple(mdims) == dims and sum(mdata) == box and set(mdata) <= {0, 1}, "mask on the volume's grid, labels 0/1")
+
+    rc, _, err = run(lucent, "segment", src, "--method", "srg", "--seed", "8,8,5", "--seed", "20,2,2", "--lower",
+                     "150", "--upper", "300", "--connectivity", "26", "-o", os.path.join(tmp, "srg26.nrrd"))
+    check(rc == 0, "repeatable --seed and --connectivity 26: " + err)
+    sizes, body = read_label_nrrd(os.path.join(tmp, "srg26.nrrd"))
+    check(sizes == list(dims) and sum(body) == box, "NRRD mask holds the box")
+
+    conn = os.path.join(tmp, "conn.nii")
+    rc, _, err = run(lucent, "segment", src, "--method", "fc", "--seed", "8,8,5", "--threshold", "0.5",
+                     "--connectivity-map", conn, "-o", os.path.join(tmp, "fc.mha"), "--stats", stats)
+    check(rc == 0 and os.path.exists(conn), "segment fc with --connectivity-map: " + err)
+    _, _, cdata = read_nifti(conn)
+    check(abs(max(cdata) - 1.0) < 1e-6, "connectivity map peaks at 1 at the seed")
+    check(json.load(open(stats))["voxels"] == box, "fc finds the box")
+    rc, _, err = run(lucent, "segment", src, "--method", "fc", "--seed", "8,8,5", "--object-mean", "201",
+                     "--object-sigma", "5", "--diff-sigma", "3", "-o", os.path.join(tmp, "fc2.nii"))
+    check(rc == 0, "fc with given M, S, D: " + err)
+
+    mem = os.path.join(tmp, "mem.nii.gz")
+    rc, _, err = run(lucent, "segment", src, "--method", "fcm", "--clusters", "3", "--fuzziness", "2", "--epsilon",
+                     "0.001", "--max-iterations", "50", "--memberships", mem, "-o", os.path.join(tmp, "fcm.nii"),
+                     "--stats", stats)
+    check(rc == 0, "segment fcm: " + err)
+    raw = gzip.decompress(open(mem, "rb").read())
+    check(struct.unpack("<8h", raw[40:56])[:5] == (4, 24, 20, 16, 3), "memberships: one 4D file, a frame per cluster")
+    _, _, labels = read_nifti(os.path.join(tmp, "fcm.nii"))
+    check(set(labels) == {1, 2, 3} and labels[0] == 1, "fcm labels 1..C, darkest first")
+    fmask = os.path.join(tmp, "half.nii")
+    write_nifti(fmask, dims, (1.0, 1.0, 2.0), [1 if v < len(values) // 2 else 0 for v in range(len(values))])
+    rc, _, err = run(lucent, "segment", src, "--method", "fcm", "--mask", fmask, "-o", os.path.join(tmp, "fcm2.nii"))
+    _, _, labels = read_nifti(os.path.join(tmp, "fcm2.nii"))
+    check(rc == 0 and all(v == 0 for v in labels[len(labels) // 2:]), "fcm --mask leaves label 0 outside: " + err)
+
+    # The snake's model is two Gaussian regions: give it a box on a plain background.
+    src = os.path.join(tmp, "snake_src.nii")
+    write_nifti(src, dims, (1.0, 1.0, 2.0), [v if v >= 200 else (v % 2) for v in values])
+    poly = os.path.join(tmp, "poly.json")
+    rc, _, err = run(lucent, "segment", src, "--method", "snake", "--slice", "6", "--rect", "2,2,21,17",
+                     "--step-max", "8", "--polygon", poly, "-o", os.path.join(tmp, "snake.nii"), "--stats", stats)
+    check(rc == 0, "segment snake: " + err)
+    slices = json.load(open(poly))["slices"]
+    check(len(slices) == 1 and slices[0]["slice"] == 6 and len(slices[0]["polygon"]) >= 4, "polygon JSON")
+    gl = slices[0]["gl"]
+    check(all(b <= a + 1e-9 * abs(a) for a, b in zip(gl, gl[1:])), "GL never rises")
+    got = json.load(open(stats))["voxels"]
+    check(abs(got - 64) <= 16, "snake finds the 8x8 square on slice 6 (%d pixels)" % got)
+    rc, _, err = run(lucent, "segment", src, "--method", "snake", "--slice", "6", "--rect", "2,2,21,17",
+                     "--propagate", "-o", os.path.join(tmp, "snake3d.nii"), "--stats", stats)
+    got = json.load(open(stats))["voxels"]
+    check(rc == 0 and abs(got - box) <= 6 * 16, "snake --propagate covers the box's slices (%d voxels)" % got)
+
+    # Failures: one line, non-zero exit, nothing written.
+    out_path = os.path.join(tmp, "never.nii")
+    for args, what in (
+            (["--method", "srg", "--seed", "99,1,1", "--lower", "0", "--upper", "1"], "seed outside the volume"),
+            (["--method", "srg", "--seed", "8,8,5", "--lower", "500", "--upper", "600"], "seed outside the interval"),
+            (["--method", "fc", "--seed", "8,8,5", "--threshold", "1.5"], "threshold out of range"),
+            (["--method", "fcm", "--clusters", "1"], "one cluster"),
+            (["--method", "snake", "--slice", "99", "--rect", "1,1,5,5"], "slice outside"),
+            (["--method", "srg", "--seed", "8,8,5", "--lower", "150", "--upper", "300", "--backend", "cuda"],
+             "cuda backend without a CUDA engine")):
+        rc, _, err = run(lucent, "segment", src, *args, "-o", out_path)
+        check(rc != 0 and len(err.strip().splitlines()) == 1 and not os.path.exists(out_path),
+              "%s: exit %d, %r" % (what, rc, err))
+    rc, _, err = run(lucent, "segment", src, "--method", "srg", "--seed", "8,8", "--lower", "0", "--upper", "1", "-o",
+                     out_path)
+    check(rc == 2 and "--seed" in err, "malformed --seed is a usage error")
+    rc, _, err = run(lucent, "segment", src, "--method", "watershed", "-o", out_path)
+    check(rc == 2, "unknown method is a usage error")
+
+
 def dicom_contract(lucent, make_series, tmp):
     series = os.path.join(tmp, "ct")
     run(make_series, series, "--size", "32", "24", "10", "--oblique", "--localiser")
@@ -220,6 +327,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="lucent-cli-")
     try:
         volume_file_contract(a.lucent, tmp)
+        segment_contract(a.lucent, tmp)
         if a.make_series:
             dicom_contract(a.lucent, a.make_series, tmp)
             dcm2niix_positions(a.lucent, a.data, tmp)

@@ -232,14 +232,19 @@ void SnakeCpu::finishSlice() {
         const double mb = b.sz / b.n, sb = std::sqrt(std::max(1e-12, b.sz2 / b.n - mb * mb));
         return std::abs(t.sz / t.n - mb) / sb;
     };
+    const double mean = m_target.sz / m_target.n;
     if (m_direction == 0) {
         m_startContrast = contrast();
         m_startArea = m_target.n;
+        m_startMean = mean;
+        m_startSigma = std::sqrt(std::max(0.0, m_target.sz2 / m_target.n - mean * mean));
     }
     const int depth = m_request.volume->geometry().dims[2];
-    // Keep going while the object is still there: enough area and contrast left.
-    const bool stillThere = m_direction == 0 ||
-                            (m_target.n >= std::max(25.0, 0.1 * m_startArea) && contrast() >= m_startContrast / 3);
+    // Keep going while the same object is still there: enough area, enough contrast, and a target
+    // whose mean stays within 3 sigma of the first slice's (not another structure the snake found).
+    const bool sameObject = std::abs(mean - m_startMean) <= 3.0 * m_startSigma + 0.02 * std::abs(m_startMean);
+    const bool stillThere = m_direction == 0 || (m_target.n >= std::max(25.0, 0.1 * m_startArea) &&
+                                                 contrast() >= m_startContrast / 3 && sameObject);
     if (m_direction != 0 && !stillThere) m_done.pop_back();  // this slice lost the object
     int next = stillThere ? m_slice + (m_direction == 0 ? 1 : m_direction) : -1;
     if (m_direction == 0) m_direction = 1;

@@ -72,7 +72,7 @@ private:
     std::vector<SnakeSliceResult> m_done;
     // Propagation to neighbouring slices.
     int m_direction = 0;  // 0: first slice; +1 / -1: propagating
-    double m_startArea = 0, m_startContrast = 0;
+    double m_startArea = 0, m_startContrast = 0, m_startMean = 0, m_startSigma = 0;
 };
 
 }  // namespace lucent
