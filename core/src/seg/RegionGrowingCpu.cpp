@@ -12,32 +12,41 @@
 
 namespace lucent {
 
-bool RegionGrowingCpu::inInterval(std::size_t index) const {
-    const double v = m_request.volume->value(index);
-    return v >= m_request.regionGrowing.lower && v <= m_request.regionGrowing.upper;
-}
-
 void RegionGrowingCpu::start(const SegmentationRequest& request) {
     validateRequest(Method::RegionGrowing, request);
     m_request = request;
     const Geometry& g = request.volume->geometry();
-    m_region.assign(g.voxelCount(), 0);
+    if (g.voxelCount() >= 0xffffffffull)
+        throw std::invalid_argument("volume too large for the CPU region-growing engine (over 4G voxels)");
+    m_state.assign(g.voxelCount(), kOutside);
     m_front.clear();
     m_iterations = 0;
     m_grown = 0;
     const Eligibility eligible(request);
+    const double lo = request.regionGrowing.lower, hi = request.regionGrowing.upper;
+    const Volume& v = *request.volume;
+    const bool plain = !request.roi && !request.mask;
+    parallelFor(std::size_t(g.dims[2]), request.threads, [&](std::size_t k) {
+        const std::size_t base = k * g.sliceSize();
+        for (int j = 0; j < g.dims[1]; ++j)
+            for (int i = 0; i < g.dims[0]; ++i) {
+                const std::size_t idx = base + std::size_t(j) * g.dims[0] + i;
+                const double val = v.pixelType() == PixelType::Int16 ? v.int16Data()[idx] : v.float32Data()[idx];
+                if (val >= lo && val <= hi && (plain || eligible(i, j, int(k), idx))) m_state[idx] = kCandidate;
+            }
+    });
     std::string rejected;
     for (const auto& s : request.seeds) {
         const std::size_t idx = g.index(s.i, s.j, s.k);
-        if (!eligible(s.i, s.j, s.k, idx) || !inInterval(idx)) {
+        if (m_state[idx] == kOutside) {
             if (rejected.empty())
                 rejected = "seed " + std::to_string(s.i) + "," + std::to_string(s.j) + "," + std::to_string(s.k) +
                            " has value " + std::to_string(request.volume->value(idx));
             continue;
         }
-        if (!m_region[idx]) {
-            m_region[idx] = 1;
-            m_front.push_back(idx);
+        if (m_state[idx] == kCandidate) {
+            m_state[idx] = kGrown;
+            m_front.push_back(static_cast<std::uint32_t>(idx));
             ++m_grown;
         }
     }
@@ -49,30 +58,42 @@ void RegionGrowingCpu::start(const SegmentationRequest& request) {
 
 StepReport RegionGrowingCpu::step(int maxIterations) {
     const Geometry& g = m_request.volume->geometry();
-    const Eligibility eligible(m_request);
     const int neighbours = m_request.regionGrowing.connectivity == 26 ? 26 : 6;
     const unsigned threads = m_request.threads ? m_request.threads : defaultThreadCount();
+    const int nx = g.dims[0], ny = g.dims[1], nz = g.dims[2];
+    const std::ptrdiff_t sx = 1, sy = nx, sz = std::ptrdiff_t(nx) * ny;
     for (int it = 0; it < maxIterations && !m_front.empty(); ++it) {
-        // Split the front into chunks; each chunk collects the voxels it claims.
-        const std::size_t chunks = std::min<std::size_t>(m_front.size() / 4096 + 1, threads * 4);
-        std::vector<std::vector<std::size_t>> next(chunks);
+        // Small fronts stay on one thread: starting threads costs more than the layer.
+        const std::size_t chunks = m_front.size() < 32768 ? 1 : std::min<std::size_t>(m_front.size() / 8192, threads * 4);
+        std::vector<std::vector<std::uint32_t>> next(chunks);
         parallelFor(chunks, threads, [&](std::size_t c) {
             const std::size_t begin = m_front.size() * c / chunks, end = m_front.size() * (c + 1) / chunks;
             auto& out = next[c];
+            // A relaxed load and store, not a CAS: two threads may both claim a voxel on the
+            // boundary of their chunks and list it twice in the next front, which changes nothing
+            // but a little repeated work; a CAS per voxel costs more than those rare repeats.
+            auto claim = [&](std::size_t n) {
+                std::atomic_ref<std::uint8_t> cell(m_state[n]);
+                if (cell.load(std::memory_order_relaxed) != kCandidate) return;
+                cell.store(kGrown, std::memory_order_relaxed);
+                out.push_back(static_cast<std::uint32_t>(n));
+            };
             for (std::size_t f = begin; f < end; ++f) {
                 const std::size_t idx = m_front[f];
-                const int i = int(idx % g.dims[0]), j = int((idx / g.dims[0]) % g.dims[1]),
-                          k = int(idx / g.sliceSize());
-                for (int n = 0; n < neighbours; ++n) {
+                const int i = int(idx % nx), j = int((idx / nx) % ny), k = int(idx / std::size_t(sz));
+                if (neighbours == 6) {
+                    if (i > 0) claim(idx - sx);
+                    if (i + 1 < nx) claim(idx + sx);
+                    if (j > 0) claim(idx - sy);
+                    if (j + 1 < ny) claim(idx + sy);
+                    if (k > 0) claim(idx - sz);
+                    if (k + 1 < nz) claim(idx + sz);
+                    continue;
+                }
+                for (int n = 0; n < 26; ++n) {
                     const int ni = i + kNeighbourOffsets[n][0], nj = j + kNeighbourOffsets[n][1],
                               nk = k + kNeighbourOffsets[n][2];
-                    if (!g.contains(ni, nj, nk)) continue;
-                    const std::size_t nidx = g.index(ni, nj, nk);
-                    std::atomic_ref<std::uint8_t> cell(m_region[nidx]);
-                    if (cell.load(std::memory_order_relaxed) || !eligible(ni, nj, nk, nidx) || !inInterval(nidx))
-                        continue;
-                    std::uint8_t expected = 0;
-                    if (cell.compare_exchange_strong(expected, 1, std::memory_order_relaxed)) out.push_back(nidx);
+                    if (ni >= 0 && nj >= 0 && nk >= 0 && ni < nx && nj < ny && nk < nz) claim(g.index(ni, nj, nk));
                 }
             }
         });
@@ -92,7 +113,10 @@ StepReport RegionGrowingCpu::step(int maxIterations) {
 
 void RegionGrowingCpu::result(LabelMap& out) const {
     out = LabelMap(m_request.volume->geometry());
-    std::copy(m_region.begin(), m_region.end(), out.data());
+    const std::size_t n = m_state.size();
+    parallelFor(64, m_request.threads, [&](std::size_t c) {
+        for (std::size_t i = n * c / 64; i < n * (c + 1) / 64; ++i) out[i] = m_state[i] == kGrown ? 1 : 0;
+    });
 }
 
 }  // namespace lucent

@@ -21,11 +21,13 @@ public:
     void result(LabelMap& out) const override;
 
 private:
-    bool inInterval(std::size_t index) const;
+    // One byte per voxel: kOutside (ineligible or outside the interval), kCandidate, kGrown. Made in
+    // one streaming pass, so the propagation reads a single byte per neighbour.
+    static constexpr std::uint8_t kOutside = 0, kCandidate = 1, kGrown = 2;
 
     SegmentationRequest m_request;
-    std::vector<std::uint8_t> m_region;
-    std::vector<std::size_t> m_front;
+    std::vector<std::uint8_t> m_state;
+    std::vector<std::uint32_t> m_front;
     int m_iterations = 0;
     std::size_t m_grown = 0;
 };
