@@ -10,6 +10,8 @@ int runInfo(const std::vector<std::string>& args);
 int runConvert(const std::vector<std::string>& args);
 int runSegment(const std::vector<std::string>& args);
 int runVersion();
+/// The Qt viewer (or its screenshot mode); argv as main received it.
+int runViewer(int argc, char** argv);
 
 /// Progress on stderr ("loading 45%"), only when stderr is a terminal.
 bool printProgress(std::size_t done, std::size_t total);

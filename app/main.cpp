@@ -1,4 +1,4 @@
-/// @brief The `lucent` executable: CLI sub-commands (info, convert, version); the viewer comes with the GUI build.
+/// @brief The `lucent` executable: CLI sub-commands (info, convert, segment, version), else the viewer.
 #include "CommandLine.h"
 #include "Commands.h"
 
@@ -29,7 +29,8 @@ int runVersion() {
 
 namespace {
 const char* kUsage =
-    "usage: lucent info PATH [--json] [--threads N]\n"
+    "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
+    "       lucent info PATH [--json] [--threads N]\n"
     "       lucent convert PATH -o OUT.{nii,nii.gz,mha,mhd,nrrd} [--series ID] [--threads N]\n"
     "       lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK.{nii,nii.gz,mha,nrrd}\n"
     "              [--backend auto|cpu|cuda] [--stats STATS.json] [--series ID] [--roi i0,j0,k0,i1,j1,k1]\n"
@@ -47,10 +48,11 @@ const char* kUsage =
 int main(int argc, char** argv) {
     using namespace lucent::app;
     std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
         std::cout << kUsage;
-        return args.empty() ? 2 : 0;
+        return 0;
     }
+    if (args.empty()) args.push_back("");  // no arguments: the viewer with no volume
     const std::string command = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     try {
@@ -58,7 +60,8 @@ int main(int argc, char** argv) {
         if (command == "convert") return runConvert(rest);
         if (command == "segment") return runSegment(rest);
         if (command == "version" || command == "--version") return runVersion();
-        throw UsageError("unknown command '" + command + "' (the viewer is not part of this build)");
+        // Anything else is the viewer's command line: lucent [PATH] [--screenshot OUT.png] ...
+        return runViewer(argc, argv);
     } catch (const UsageError& e) {
         std::cerr << "lucent " << command << ": " << e.what() << "\n" << kUsage;
         return 2;

@@ -6,6 +6,8 @@
 #include "lucent/core/Errors.h"
 #include "lucent/core/ParallelFor.h"
 
+#include <dcmtk/dcmdata/dctk.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -19,6 +21,41 @@ namespace fs = std::filesystem;
 namespace lucent::io {
 
 bool DicomReader::available() { return true; }
+
+std::vector<DicomTag> DicomReader::dumpTags(const std::string& file) {
+    initialiseDcmtk();
+    DcmFileFormat ff;
+    const OFCondition st = ff.loadFile(OFFilename(file.c_str()), EXS_Unknown, EGL_noChange, 256, ERM_autoDetect);
+    if (st.bad()) throw IoError(file + ": not readable as DICOM (" + std::string(st.text()) + ")");
+    std::vector<DicomTag> tags;
+    auto add = [&](DcmItem* item, const std::string& prefix) {
+        DcmStack stack;
+        while (item->nextObject(stack, OFTrue).good()) {
+            DcmObject* obj = stack.top();
+            DcmTag tag = obj->getTag();
+            DicomTag t;
+            t.tag = prefix;
+            t.tag.append(tag.toString().c_str());
+            t.vr = tag.getVRName();
+            t.name = tag.getTagName();
+            if (obj->isLeaf()) {
+                OFString value;
+                if (obj->getLength() > 256)
+                    t.value.append("(").append(std::to_string(obj->getLength())).append(" bytes)");
+                else if (static_cast<DcmElement*>(obj)->getOFStringArray(value).good())
+                    t.value = value.c_str();
+            } else if (obj->ident() == EVR_SQ) {
+                t.value.append("(sequence of ")
+                    .append(std::to_string(static_cast<DcmSequenceOfItems*>(obj)->card()))
+                    .append(" items)");
+            }
+            tags.push_back(std::move(t));
+        }
+    };
+    add(ff.getMetaInfo(), "");
+    add(ff.getDataset(), "");
+    return tags;
+}
 
 namespace {
 
@@ -167,6 +204,7 @@ Volume DicomReader::load(const DicomSeries& series, const DicomOptions& options)
     m.patientName = series.info.patientName;
     m.studyDescription = series.info.studyDescription;
     m.sourcePath = series.info.files.empty() ? std::string() : fs::path(series.info.files.front()).parent_path().string();
+    for (const auto& slice : series.slices) m.sliceFiles.push_back(slice.filler ? std::string() : slice.file);
     return volume;
 }
 

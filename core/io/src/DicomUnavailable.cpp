@@ -11,6 +11,11 @@ DicomScanResult DicomReader::scan(const std::string& path, const DicomOptions&) 
                          "volume files (.nii, .nii.gz, .mha, .mhd, .nrrd) can be read");
 }
 
+std::vector<DicomTag> DicomReader::dumpTags(const std::string& file) {
+    scan(file, {});
+    return {};
+}
+
 Volume DicomReader::load(const DicomSeries& series, const DicomOptions& options) {
     return scan(series.info.files.empty() ? series.info.id : series.info.files.front(), options), Volume{};
 }

@@ -22,6 +22,7 @@ struct VolumeMetadata {
     std::string patientName;
     std::string studyDescription;
     std::string sourcePath;        ///< folder or file it was read from
+    std::vector<std::string> sliceFiles;  ///< DICOM: the file of each slice k (empty for gaps)
 };
 
 /// Voxels in stored units after rescale (HU for CT), x fastest, then y, then z.

@@ -21,6 +21,14 @@ struct DicomScanResult {
     std::size_t filesScanned = 0;
 };
 
+/// One row of a tag browser.
+struct DicomTag {
+    std::string tag;    ///< "(0010,0010)"
+    std::string vr;     ///< "PN"
+    std::string name;   ///< "PatientName"
+    std::string value;  ///< as text; large values summarised
+};
+
 class DicomReader {
 public:
     /// False when the build has no DCMTK: scan and load then throw IoError saying so.
@@ -32,6 +40,8 @@ public:
     /// Decodes the pixel data of every slice in parallel, rescaled to stored units (HU for CT).
     /// Int16 when every value fits, else float32. Throws IoError naming the file on any problem.
     static Volume load(const DicomSeries& series, const DicomOptions& options = {});
+    /// Every element of `file` (meta header, dataset, nested items depth-first) for a tag browser.
+    static std::vector<DicomTag> dumpTags(const std::string& file);
 };
 
 }  // namespace lucent::io

@@ -1,0 +1,36 @@
+/// @brief Draws one resliced view into the current GL context: window/level, label overlay and
+/// crosshair, all in one fragment shader over a full-viewport triangle.
+#pragma once
+
+#include "lucent/render/SliceViewGeometry.h"
+#include "lucent/render/VolumeTextures.h"
+#include "lucent/render/WindowLevel.h"
+
+#include <string>
+
+namespace lucent::render {
+
+struct SliceStyle {
+    WindowLevel window;
+    float overlayOpacity = 0.5f;
+    bool showCrosshair = true;
+    std::array<float, 3> crosshairColour{1.0f, 0.85f, 0.1f};
+};
+
+class SliceRenderer {
+public:
+    /// Compiles the shader (needs a current context); false with `error` on failure.
+    bool initialise(std::string& error);
+    /// Draws the view; the viewport is the geometry's width x height.
+    void draw(const SliceViewGeometry& view, const VolumeTextures& textures, const SliceStyle& style);
+    /// Frees the program and vertex array (with this renderer's context current).
+    void release();
+
+private:
+    unsigned m_program = 0, m_vao = 0;
+    int m_uOrigin = -1, m_uDx = -1, m_uDy = -1, m_uDims = -1, m_uHeight = -1, m_uScale = -1, m_uWindow = -1,
+        m_uOpacity = -1, m_uHasLabels = -1, m_uCross = -1, m_uCrossColour = -1, m_uVolume = -1, m_uLabels = -1,
+        m_uColours = -1;
+};
+
+}  // namespace lucent::render

@@ -1,0 +1,29 @@
+/// @brief Window/level: presets by name and an automatic window from the histogram (for MR).
+#pragma once
+
+#include "lucent/core/Volume.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lucent::render {
+
+struct WindowLevel {
+    double level = 40, width = 400;
+};
+
+struct WindowPreset {
+    std::string name;   ///< "lung", "mediastinum", "bone", "brain", "abdomen", "auto"
+    std::string label;  ///< for menus
+    WindowLevel window; ///< unused for "auto"
+};
+
+/// The CT presets and "auto", in menu / number-key order (1..6).
+const std::vector<WindowPreset>& windowPresets();
+/// The preset's window for this volume ("auto": from its histogram); nullopt for an unknown name.
+std::optional<WindowLevel> presetWindow(const std::string& name, const Volume& volume);
+/// 1st to 99th percentile of the voxels (skipping the lowest value, often padding or air).
+WindowLevel autoWindow(const Volume& volume);
+
+}  // namespace lucent::render

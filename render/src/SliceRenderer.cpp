@@ -1,0 +1,169 @@
+/// @brief GLSL 3.30 reslicing shader and its uniforms.
+#include "lucent/render/SliceRenderer.h"
+
+#include "Gl.h"
+
+#include <vector>
+
+namespace lucent::render {
+
+namespace {
+
+const char* kVertex = R"(#version 330 core
+// A triangle that covers the viewport; no vertex buffer needed.
+void main() {
+    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);
+    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}
+)";
+
+const char* kFragment = R"(#version 330 core
+uniform sampler3D u_volume;
+uniform usampler3D u_labels;
+uniform sampler2D u_colours;
+uniform vec3 u_origin;   // voxel index at screen (0, 0)
+uniform vec3 u_dx;       // voxel step per screen pixel to the right
+uniform vec3 u_dy;       // voxel step per screen pixel downwards
+uniform vec3 u_dims;
+uniform float u_height;
+uniform float u_scale;   // texel -> stored value
+uniform vec2 u_window;   // level, width
+uniform float u_opacity;
+uniform int u_hasLabels;
+uniform vec2 u_cross;    // crosshair in screen pixels (x, y from the top)
+uniform vec3 u_crossColour;
+out vec4 colour;
+
+void main() {
+    vec2 s = vec2(gl_FragCoord.x, u_height - gl_FragCoord.y);  // top-left origin, pixel centres
+    vec3 v = u_origin + s.x * u_dx + s.y * u_dy;               // continuous voxel index
+    vec3 t = (v + 0.5) / u_dims;
+    vec3 rgb = vec3(0.0);
+    if (all(greaterThanEqual(t, vec3(0.0))) && all(lessThanEqual(t, vec3(1.0)))) {
+        float value = texture(u_volume, t).r * u_scale;
+        float g = clamp((value - (u_window.x - 0.5 * u_window.y)) / u_window.y, 0.0, 1.0);
+        rgb = vec3(g);
+        if (u_hasLabels == 1) {
+            ivec3 i = clamp(ivec3(floor(v + 0.5)), ivec3(0), ivec3(u_dims) - 1);
+            uint label = texelFetch(u_labels, i, 0).r;
+            if (label != 0u) {
+                vec4 c = texelFetch(u_colours, ivec2(int(label), 0), 0);
+                rgb = mix(rgb, c.rgb, u_opacity);
+            }
+        }
+    }
+    if (u_cross.x >= 0.0 && (abs(s.x - u_cross.x) < 0.5 || abs(s.y - u_cross.y) < 0.5)) rgb = u_crossColour;
+    colour = vec4(rgb, 1.0);
+}
+)";
+
+GLuint compile(GLenum type, const char* source, std::string& error) {
+    const GLuint shader = glCreateShader(type);
+    glShaderSource(shader, 1, &source, nullptr);
+    glCompileShader(shader);
+    GLint ok = 0;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        std::vector<char> log(4096);
+        glGetShaderInfoLog(shader, GLsizei(log.size()), nullptr, log.data());
+        error = std::string("shader compilation failed: ") + log.data();
+        glDeleteShader(shader);
+        return 0;
+    }
+    return shader;
+}
+
+}  // namespace
+
+bool SliceRenderer::initialise(std::string& error) {
+    const GLuint vs = compile(GL_VERTEX_SHADER, kVertex, error);
+    if (!vs) return false;
+    const GLuint fs = compile(GL_FRAGMENT_SHADER, kFragment, error);
+    if (!fs) return false;
+    m_program = glCreateProgram();
+    glAttachShader(m_program, vs);
+    glAttachShader(m_program, fs);
+    glLinkProgram(m_program);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = 0;
+    glGetProgramiv(m_program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        error = "shader link failed";
+        return false;
+    }
+    glGenVertexArrays(1, &m_vao);
+    auto loc = [&](const char* n) { return glGetUniformLocation(m_program, n); };
+    m_uOrigin = loc("u_origin");
+    m_uDx = loc("u_dx");
+    m_uDy = loc("u_dy");
+    m_uDims = loc("u_dims");
+    m_uHeight = loc("u_height");
+    m_uScale = loc("u_scale");
+    m_uWindow = loc("u_window");
+    m_uOpacity = loc("u_opacity");
+    m_uHasLabels = loc("u_hasLabels");
+    m_uCross = loc("u_cross");
+    m_uCrossColour = loc("u_crossColour");
+    m_uVolume = loc("u_volume");
+    m_uLabels = loc("u_labels");
+    m_uColours = loc("u_colours");
+    return true;
+}
+
+void SliceRenderer::release() {
+    if (m_program) glDeleteProgram(m_program);
+    if (m_vao) glDeleteVertexArrays(1, &m_vao);
+    m_program = m_vao = 0;
+}
+
+void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& textures, const SliceStyle& style) {
+    glViewport(0, 0, view.width(), view.height());
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (!textures.hasVolume() || !m_program) return;
+    // Draw into whatever context is current and leave its bindings as found (QPainter, ImGui and
+    // VTK keep their own vertex arrays and programs bound across our call).
+    GLint previousVao = 0, previousProgram = 0, previousUnit = 0;
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &previousVao);
+    glGetIntegerv(GL_CURRENT_PROGRAM, &previousProgram);
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &previousUnit);
+    glUseProgram(m_program);
+    Vec3 o, dx, dy;
+    view.shaderMapping(o, dx, dy);
+    glUniform3f(m_uOrigin, float(o.x), float(o.y), float(o.z));
+    glUniform3f(m_uDx, float(dx.x), float(dx.y), float(dx.z));
+    glUniform3f(m_uDy, float(dy.x), float(dy.y), float(dy.z));
+    const auto d = textures.dims();
+    glUniform3f(m_uDims, float(d[0]), float(d[1]), float(d[2]));
+    glUniform1f(m_uHeight, float(view.height()));
+    glUniform1f(m_uScale, textures.valueScale());
+    glUniform2f(m_uWindow, float(style.window.level), float(std::max(1e-6, style.window.width)));
+    glUniform1f(m_uOpacity, style.overlayOpacity);
+    glUniform1i(m_uHasLabels, textures.hasLabels() ? 1 : 0);
+    if (style.showCrosshair) {
+        const auto c = view.voxelToScreen(view.cursor());
+        glUniform2f(m_uCross, float(c[0]), float(c[1]));
+    } else {
+        glUniform2f(m_uCross, -1.0f, -1.0f);
+    }
+    glUniform3f(m_uCrossColour, style.crosshairColour[0], style.crosshairColour[1], style.crosshairColour[2]);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_3D, textures.volumeTexture());
+    glUniform1i(m_uVolume, 0);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_3D, textures.labelTexture());
+    glUniform1i(m_uLabels, 1);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, textures.colourTable());
+    glUniform1i(m_uColours, 2);
+    glBindVertexArray(m_vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(GLuint(previousVao));
+    glUseProgram(GLuint(previousProgram));
+    glActiveTexture(GLenum(previousUnit));
+}
+
+}  // namespace lucent::render

@@ -1,0 +1,53 @@
+/// @brief The three slice views and the free pane (for the 3D view) in switchable layouts.
+#pragma once
+
+#include "lucent/ui/SliceViewWidget.h"
+
+#include <QFrame>
+#include <QWidget>
+
+#include <array>
+
+class QGridLayout;
+
+namespace lucent::ui {
+
+enum class Layout { Single, Grid2x2, OnePlusThree };
+
+/// "1x1", "2x2", "1+3" <-> Layout; false for an unknown name.
+bool parseLayout(const QString& name, Layout& layout);
+QString layoutName(Layout layout);
+
+class ViewGrid : public QWidget {
+    Q_OBJECT
+public:
+    ViewGrid(ViewerModel* model, QWidget* parent = nullptr);
+
+    void setLayoutMode(Layout layout);
+    Layout layoutMode() const { return m_layout; }
+    /// Shows only the active view (toggle); the layout comes back when called again.
+    void toggleMaximised();
+    bool maximised() const { return m_maximised; }
+    SliceViewWidget* view(render::Orientation o) const { return m_views[int(o)]; }
+    SliceViewWidget* activeView() const { return m_active; }
+    void setActiveView(SliceViewWidget* view);
+    QWidget* freePane() const { return m_free; }
+    SharedTextures& textures() { return m_textures; }
+
+signals:
+    void hovered(const QString& text);
+    void renderError(const QString& message);
+
+private:
+    void arrange();
+
+    SharedTextures m_textures;
+    std::array<SliceViewWidget*, 3> m_views{};
+    QFrame* m_free = nullptr;
+    QGridLayout* m_grid = nullptr;
+    SliceViewWidget* m_active = nullptr;
+    Layout m_layout = Layout::Grid2x2;
+    bool m_maximised = false;
+};
+
+}  // namespace lucent::ui

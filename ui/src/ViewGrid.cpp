@@ -1,0 +1,104 @@
+/// @brief Layout switching and maximising for the view grid.
+#include "lucent/ui/ViewGrid.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace lucent::ui {
+
+bool parseLayout(const QString& name, Layout& layout) {
+    if (name == "1x1") layout = Layout::Single;
+    else if (name == "2x2") layout = Layout::Grid2x2;
+    else if (name == "1+3") layout = Layout::OnePlusThree;
+    else return false;
+    return true;
+}
+
+QString layoutName(Layout layout) {
+    switch (layout) {
+    case Layout::Single: return "1x1";
+    case Layout::Grid2x2: return "2x2";
+    case Layout::OnePlusThree: return "1+3";
+    }
+    return "2x2";
+}
+
+ViewGrid::ViewGrid(ViewerModel* model, QWidget* parent) : QWidget(parent) {
+    m_grid = new QGridLayout(this);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(2);
+    for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal}) {
+        auto* v = new SliceViewWidget(model, &m_textures, o, this);
+        m_views[int(o)] = v;
+        connect(v, &SliceViewWidget::activated, this, &ViewGrid::setActiveView);
+        connect(v, &SliceViewWidget::hovered, this, &ViewGrid::hovered);
+        connect(v, &SliceViewWidget::renderError, this, &ViewGrid::renderError);
+    }
+    m_free = new QFrame(this);
+    m_free->setObjectName("freePane");
+    m_free->setStyleSheet("#freePane { background: #101418; }");
+    auto* label = new QLabel("3D view", m_free);
+    label->setStyleSheet("color: #607080;");
+    label->setAlignment(Qt::AlignCenter);
+    (new QVBoxLayout(m_free))->addWidget(label);
+    setStyleSheet("background: #202428;");
+    m_active = m_views[0];
+    arrange();
+}
+
+void ViewGrid::setActiveView(SliceViewWidget* view) {
+    if (m_active == view) return;
+    m_active = view;
+    if (m_layout != Layout::Grid2x2 || m_maximised) arrange();
+}
+
+void ViewGrid::setLayoutMode(Layout layout) {
+    m_layout = layout;
+    m_maximised = false;
+    arrange();
+}
+
+void ViewGrid::toggleMaximised() {
+    m_maximised = !m_maximised;
+    arrange();
+}
+
+void ViewGrid::arrange() {
+    for (QWidget* w : {static_cast<QWidget*>(m_views[0]), static_cast<QWidget*>(m_views[1]),
+                       static_cast<QWidget*>(m_views[2]), static_cast<QWidget*>(m_free)}) {
+        m_grid->removeWidget(w);
+        w->hide();
+    }
+    for (int r = 0; r < 3; ++r) m_grid->setRowStretch(r, 0);
+    for (int c = 0; c < 2; ++c) m_grid->setColumnStretch(c, 0);
+    if (m_maximised || m_layout == Layout::Single) {
+        m_grid->addWidget(m_active, 0, 0);
+        m_active->show();
+        return;
+    }
+    if (m_layout == Layout::Grid2x2) {
+        m_grid->addWidget(m_views[0], 0, 0);
+        m_grid->addWidget(m_views[1], 0, 1);
+        m_grid->addWidget(m_views[2], 1, 0);
+        m_grid->addWidget(m_free, 1, 1);
+        for (int i = 0; i < 2; ++i) {
+            m_grid->setRowStretch(i, 1);
+            m_grid->setColumnStretch(i, 1);
+        }
+    } else {
+        // 1+3: the active view large on the left, the other two views and the free pane stacked right.
+        m_grid->addWidget(m_active, 0, 0, 3, 1);
+        int row = 0;
+        for (auto* v : m_views)
+            if (v != m_active) m_grid->addWidget(v, row++, 1);
+        m_grid->addWidget(m_free, row, 1);
+        m_grid->setColumnStretch(0, 3);
+        m_grid->setColumnStretch(1, 1);
+        for (int r = 0; r < 3; ++r) m_grid->setRowStretch(r, 1);
+    }
+    for (auto* v : m_views) v->show();
+    m_free->show();
+}
+
+}  // namespace lucent::ui
