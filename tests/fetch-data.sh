@@ -23,22 +23,24 @@ if [[ ! -f cranium/.done ]]; then
   rm -rf cranium && mkdir -p cranium
   tar xzf "$work"/x/usr/share/doc/invesalius-examples/examples/Cranium.inv3 -C "$work"
   cp "$work"/tmp*/matrix.dat "$work"/tmp*/main.plist cranium/
-  # A MetaImage header around the raw matrix, with the geometry main.plist gives (shape z,y,x).
-  cat > cranium/cranium.mhd <<MHD
+  touch cranium/.done
+fi
+# A MetaImage header around the raw matrix, with the geometry main.plist gives (shape z,y,x).
+# InVesalius stores rows from posterior to anterior (the head rest, posterior, is row 0), so the
+# row axis points anterior: -y in LPS. Rewritten every time so a corrected header reaches old caches.
+cat > cranium/cranium.mhd <<MHD
 ObjectType = Image
 NDims = 3
 BinaryData = True
 BinaryDataByteOrderMSB = False
 CompressedData = False
-TransformMatrix = 1 0 0 0 1 0 0 0 1
+TransformMatrix = 1 0 0 0 -1 0 0 0 1
 Offset = 0 0 0
 ElementSpacing = 0.95703119999999997 0.95703119999999997 1.5
 DimSize = 256 256 108
 ElementType = MET_SHORT
 ElementDataFile = matrix.dat
 MHD
-  touch cranium/.done
-fi
 
 # ITK T1 brain 128x128x62, skull-strip mask and 6-class label map (Debian insighttoolkit5-examples).
 if [[ ! -f itk/.done ]]; then

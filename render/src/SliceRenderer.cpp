@@ -52,7 +52,8 @@ void main() {
             }
         }
     }
-    if (u_cross.x >= 0.0 && (abs(s.x - u_cross.x) < 0.5 || abs(s.y - u_cross.y) < 0.5)) rgb = u_crossColour;
+    // The one pixel column and row that contain the crosshair point (never none, never two).
+    if (u_cross.x >= 0.0 && (floor(s.x) == floor(u_cross.x) || floor(s.y) == floor(u_cross.y))) rgb = u_crossColour;
     colour = vec4(rgb, 1.0);
 }
 )";

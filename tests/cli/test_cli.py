@@ -318,16 +318,58 @@ def dcm2niix_positions(lucent, data, tmp):
     check(mismatched == 0, "values at the same world positions as dcm2niix (%d mismatched)" % mismatched)
 
 
+def png_size(path):
+    raw = open(path, "rb").read(32)
+    if raw[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return struct.unpack(">II", raw[16:24])
+
+
+def viewer_contract(lucent, xvfb, tmp):
+    """`lucent PATH --screenshot OUT.png [--layout] [--mask] [--preset]` (issue 4), under Xvfb."""
+    def shot(*args):
+        return run(xvfb, "-a", "-s", "-screen 0 1600x1200x24", lucent, *args)
+
+    dims = (40, 36, 24)
+    values = [1000 if (i - 20) ** 2 + (j - 18) ** 2 < 64 else -1000 for k in range(dims[2]) for j in range(dims[1])
+              for i in range(dims[0])]
+    src = os.path.join(tmp, "view_src.nii")
+    write_nifti(src, dims, (1.0, 1.0, 2.0), values)
+    mask = os.path.join(tmp, "view_mask.nii")
+    rc, _, err = run(lucent, "segment", src, "--method", "srg", "--seed", "20,18,12", "--lower", "500", "--upper",
+                     "2000", "-o", mask)
+    for layout in ("1x1", "2x2", "1+3"):
+        out = os.path.join(tmp, "shot_%s.png" % layout.replace("+", "p"))
+        rc, _, err = shot(src, "--screenshot", out, "--layout", layout, "--mask", mask, "--preset", "bone")
+        check(rc == 0 and png_size(out) is not None, "screenshot with --layout %s: %r" % (layout, err[-300:]))
+    bad = os.path.join(tmp, "never.png")
+    rc, _, err = shot(os.path.join(tmp, "absent.nii"), "--screenshot", bad)
+    lines = [l for l in err.strip().splitlines() if l.startswith("lucent")]
+    check(rc == 1 and len(lines) == 1 and "absent.nii" in lines[0] and not os.path.exists(bad),
+          "screenshot of a missing file: exit %d, %r" % (rc, err))
+    rc, _, err = shot(src, "--screenshot", bad, "--layout", "3x3")
+    check(rc == 2 and not os.path.exists(bad), "unknown layout is a usage error")
+    rc, _, err = shot(src, "--screenshot", bad, "--preset", "kidney")
+    check(rc == 1 and "kidney" in err and not os.path.exists(bad), "unknown preset named")
+    other = os.path.join(tmp, "other_mask.nii")
+    write_nifti(other, (40, 36, 23), (1.0, 1.0, 2.0), [0] * (40 * 36 * 23))
+    rc, _, err = shot(src, "--screenshot", bad, "--mask", other)
+    check(rc == 1 and "other_mask.nii" in err and not os.path.exists(bad), "mask on another grid refused: %r" % err)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lucent", required=True)
     ap.add_argument("--make-series", default="")
     ap.add_argument("--data", default="")
+    ap.add_argument("--xvfb", default="", help="xvfb-run, to check the viewer's screenshot mode")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="lucent-cli-")
     try:
         volume_file_contract(a.lucent, tmp)
         segment_contract(a.lucent, tmp)
+        if a.xvfb:
+            viewer_contract(a.lucent, a.xvfb, tmp)
         if a.make_series:
             dicom_contract(a.lucent, a.make_series, tmp)
             dcm2niix_positions(a.lucent, a.data, tmp)

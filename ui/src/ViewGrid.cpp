@@ -48,7 +48,8 @@ ViewGrid::ViewGrid(ViewerModel* model, QWidget* parent) : QWidget(parent) {
 }
 
 void ViewGrid::setActiveView(SliceViewWidget* view) {
-    if (m_active == view) return;
+    // Hiding views while arranging moves the keyboard focus; that is not the user choosing a view.
+    if (m_arranging || m_active == view) return;
     m_active = view;
     if (m_layout != Layout::Grid2x2 || m_maximised) arrange();
 }
@@ -65,6 +66,12 @@ void ViewGrid::toggleMaximised() {
 }
 
 void ViewGrid::arrange() {
+    m_arranging = true;
+    arrangeWidgets();
+    m_arranging = false;
+}
+
+void ViewGrid::arrangeWidgets() {
     for (QWidget* w : {static_cast<QWidget*>(m_views[0]), static_cast<QWidget*>(m_views[1]),
                        static_cast<QWidget*>(m_views[2]), static_cast<QWidget*>(m_free)}) {
         m_grid->removeWidget(w);

@@ -40,6 +40,7 @@ signals:
 
 private:
     void arrange();
+    void arrangeWidgets();
 
     SharedTextures m_textures;
     std::array<SliceViewWidget*, 3> m_views{};
@@ -48,6 +49,7 @@ private:
     SliceViewWidget* m_active = nullptr;
     Layout m_layout = Layout::Grid2x2;
     bool m_maximised = false;
+    bool m_arranging = false;
 };
 
 }  // namespace lucent::ui

