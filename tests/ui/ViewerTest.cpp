@@ -3,7 +3,12 @@
 #include "TempDir.h"
 
 #include "lucent/io/VolumeFile.h"
+#include "lucent/io/DicomReader.h"
+#include "lucent/ui/DicomTagDialog.h"
 #include "lucent/ui/MainWindow.h"
+
+#include <QSettings>
+#include <QTableWidget>
 
 #include <QApplication>
 #include <QSurfaceFormat>
@@ -278,6 +283,44 @@ TEST_F(Viewer, BadPathIsAnErrorAndKeepsTheVolume) {
     EXPECT_FALSE(window->openPath("/nonexistent/folder", {}, true, &error));
     EXPECT_TRUE(error.contains("/nonexistent/folder"));
     EXPECT_TRUE(window->model().hasVolume());
+}
+
+TEST_F(Viewer, DicomTagsOfTheCurrentSlice) {
+    const std::string series = realSeries();
+    if (series.empty()) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
+    ASSERT_TRUE(window->openPath(QString::fromStdString(series), {}, true));
+    window->model().setCursor({10, 10, 4});
+    const QString file = window->model().sliceFile(4);
+    ASSERT_FALSE(file.isEmpty());
+    const auto tags = io::DicomReader::dumpTags(file.toStdString());
+    DicomTagDialog dialog(file, tags, window.get());
+    auto* table = dialog.findChild<QTableWidget*>("tagTable");
+    ASSERT_NE(table, nullptr);
+    EXPECT_GT(table->rowCount(), 50);
+    // The file of slice 4 is the one whose position is slice 4's.
+    QString position;
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->item(r, 2)->text() == "ImagePositionPatient") position = table->item(r, 3)->text();
+    const QStringList xyz = position.split('\\');
+    ASSERT_EQ(xyz.size(), 3);
+    const Vec3 p{xyz[0].toDouble(), xyz[1].toDouble(), xyz[2].toDouble()};
+    EXPECT_NEAR(window->model().volume()->geometry().patientToVoxel(p).z, 4.0, 0.15);
+}
+
+TEST_F(Viewer, RemembersLayoutPresetAndRecentFiles) {
+    lucent::testing::TempDir dir;
+    const std::string path = dir.file("ct.nii.gz");
+    io::writeVolumeFile(*phantom(), path);
+    window->setLayoutMode(Layout::OnePlusThree);
+    ASSERT_TRUE(window->openPath(QString::fromStdString(path), {}, true));
+    window->applyPreset("bone");
+    window->close();
+    MainWindow again;
+    EXPECT_EQ(again.grid().layoutMode(), Layout::OnePlusThree);
+    EXPECT_EQ(again.recentFiles().value(0), QString::fromStdString(path));
+    ASSERT_TRUE(again.openPath(QString::fromStdString(path), {}, true));
+    // A volume file carries no modality, so CT presets are not forced on it; the preset is remembered.
+    EXPECT_EQ(QSettings().value("view/preset").toString(), "bone");
 }
 
 TEST(ViewerModel, PresetsFollowTheModality) {
