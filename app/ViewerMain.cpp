@@ -4,6 +4,7 @@
 #include "Commands.h"
 
 #include "lucent/ui/MainWindow.h"
+#include "lucent/ui/OpenGlSetup.h"
 
 #include <QApplication>
 #include <QImage>
@@ -27,12 +28,7 @@ int runViewer(int argc, char** argv) {
     if (!screenshot.isEmpty() && !screenshot.endsWith(".png", Qt::CaseInsensitive))
         throw UsageError("--screenshot writes a .png file");
 
-    // A 3.3 core context for every view, and one share group so the volume is uploaded once.
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    QSurfaceFormat::setDefaultFormat(format);
-    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    ui::prepareOpenGl();
     int qtArgc = 1;
     QApplication app(qtArgc, argv);
     // Screenshots must not depend on, nor change, the user's remembered settings.

@@ -4,6 +4,7 @@
 /// usage: xvfb-run -a -s "-screen 0 1920x1080x24" lucent_bench_viewer [--frames N] [--size X,Y,Z]
 #include "lucent/core/ParallelFor.h"
 #include "lucent/ui/MainWindow.h"
+#include "lucent/ui/OpenGlSetup.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -57,11 +58,7 @@ int main(int argc, char** argv) {
         if (!std::strcmp(argv[a], "--frames")) frames = std::atoi(argv[a + 1]);
         if (!std::strcmp(argv[a], "--size")) std::sscanf(argv[a + 1], "%d,%d,%d", &nx, &ny, &nz);
     }
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    QSurfaceFormat::setDefaultFormat(format);
-    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    lucent::ui::prepareOpenGl();
     QApplication app(argc, argv);
     app.setOrganizationName("Lucent-bench");
     ui::MainWindow window;

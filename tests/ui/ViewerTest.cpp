@@ -6,6 +6,7 @@
 #include "lucent/io/DicomReader.h"
 #include "lucent/ui/DicomTagDialog.h"
 #include "lucent/ui/MainWindow.h"
+#include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SeriesChooser.h"
 
 #include <QMessageBox>
@@ -443,11 +444,7 @@ TEST(ViewerModel, PresetsFollowTheModality) {
 }
 
 int main(int argc, char** argv) {
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    QSurfaceFormat::setDefaultFormat(format);
-    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    lucent::ui::prepareOpenGl();
     QApplication app(argc, argv);
     app.setOrganizationName("Lucent-tests");  // never touch the user's settings
     ::testing::InitGoogleTest(&argc, argv);

@@ -208,33 +208,13 @@ bool MainWindow::openPath(const QString& path, const QString& seriesId, bool syn
         }
     }
     // Interactive: list in the background, let the user choose, then load in the background.
-    auto progress = std::make_shared<LoadProgress>();
-    m_cancel = false;
-    auto* dialog = new QProgressDialog("Reading " + path, "Cancel", 0, 1000, this);
-    dialog->setWindowModality(Qt::WindowModal);
-    dialog->setMinimumDuration(300);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    auto* timer = new QTimer(dialog);
-    connect(timer, &QTimer::timeout, dialog, [dialog, progress] {
-        const std::size_t total = progress->total.load();
-        if (total) dialog->setValue(int(1000 * progress->done.load() / total));
-    });
-    timer->start(50);
-    connect(dialog, &QProgressDialog::canceled, this, [this] { m_cancel = true; });
-    auto callback = [this, progress](std::size_t done, std::size_t total) {
-        progress->done = done;
-        progress->total = total;
-        return !m_cancel.load();
-    };
+    QProgressDialog* dialog = nullptr;
+    const ProgressCallback callback = startProgress("Reading " + path, 300, dialog);
     auto* watcher = new QFutureWatcher<ListResult>(this);
     connect(watcher, &QFutureWatcher<ListResult>::finished, this, [=, this] {
         const ListResult r = watcher->result();
         watcher->deleteLater();
-        // Closing a QProgressDialog emits canceled(): read the user's choice first, then disconnect.
-        const bool cancelled = m_cancel.load();
-        disconnect(dialog, &QProgressDialog::canceled, this, nullptr);
-        dialog->close();
-        if (cancelled) return;
+        if (finishProgress(dialog)) return;
         if (!r.error.isEmpty()) return showError("Cannot open " + path, r.error);
         if (r.listing.series.empty()) return showError("Cannot open " + path, "No image series found in " + path + ".");
         std::size_t pick = 0;
@@ -261,13 +241,14 @@ bool MainWindow::openPath(const QString& path, const QString& seriesId, bool syn
     return true;
 }
 
-void MainWindow::loadInBackground(const QString& path, const SeriesInfo& info, const QString& seriesId) {
+ProgressCallback MainWindow::startProgress(const QString& text, int delayMs, QProgressDialog*& dialog) {
+    // The worker reports through atomics; a timer in the GUI thread moves the bar, and Cancel sets
+    // the flag the worker's callback returns, so the window never blocks and no Qt call crosses threads.
     auto progress = std::make_shared<LoadProgress>();
     m_cancel = false;
-    auto* dialog = new QProgressDialog("Loading " + QString::fromStdString(info.description.empty() ? info.id : info.description),
-                                       "Cancel", 0, 1000, this);
+    dialog = new QProgressDialog(text, "Cancel", 0, 1000, this);
     dialog->setWindowModality(Qt::WindowModal);
-    dialog->setMinimumDuration(200);
+    dialog->setMinimumDuration(delayMs);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     auto* timer = new QTimer(dialog);
     connect(timer, &QTimer::timeout, dialog, [dialog, progress] {
@@ -276,17 +257,30 @@ void MainWindow::loadInBackground(const QString& path, const SeriesInfo& info, c
     });
     timer->start(50);
     connect(dialog, &QProgressDialog::canceled, this, [this] { m_cancel = true; });
-    auto callback = [this, progress](std::size_t done, std::size_t total) {
+    return [this, progress](std::size_t done, std::size_t total) {
         progress->done = done;
         progress->total = total;
         return !m_cancel.load();
     };
+}
+
+bool MainWindow::finishProgress(QProgressDialog* dialog) {
+    // Closing a QProgressDialog emits canceled(): read the user's choice first, then disconnect.
+    const bool cancelled = m_cancel.load();
+    disconnect(dialog, &QProgressDialog::canceled, this, nullptr);
+    dialog->close();
+    return cancelled;
+}
+
+void MainWindow::loadInBackground(const QString& path, const SeriesInfo& info, const QString& seriesId) {
+    QProgressDialog* dialog = nullptr;
+    const ProgressCallback callback =
+        startProgress("Loading " + QString::fromStdString(info.description.empty() ? info.id : info.description), 200, dialog);
     auto* watcher = new QFutureWatcher<LoadResult>(this);
     connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [=, this] {
         const LoadResult r = watcher->result();
         watcher->deleteLater();
-        disconnect(dialog, &QProgressDialog::canceled, this, nullptr);
-        dialog->close();
+        finishProgress(dialog);
         if (r.cancelled) return statusBar()->showMessage("Loading cancelled; the previous volume is kept.", 5000);
         if (!r.error.isEmpty()) return showError("Cannot open " + path, r.error);
         onVolumeLoaded(r.volume, info, r.warnings, path);

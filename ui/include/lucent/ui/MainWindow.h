@@ -1,6 +1,7 @@
 /// @brief The viewer window: menus, view grid, status bar, loading with progress, masks, settings.
 #pragma once
 
+#include "lucent/core/Progress.h"
 #include "lucent/core/SeriesInfo.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
@@ -12,6 +13,7 @@
 
 class QLabel;
 class QMenu;
+class QProgressDialog;
 class QSlider;
 
 namespace lucent::ui {
@@ -49,6 +51,10 @@ private:
     void onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo& info, const QStringList& warnings,
                         const QString& path);
     void loadInBackground(const QString& path, const SeriesInfo& info, const QString& seriesId);
+    /// A progress dialog fed by the returned callback (callable from worker threads).
+    ProgressCallback startProgress(const QString& text, int delayMs, QProgressDialog*& dialog);
+    /// Closes it; true when the user pressed Cancel.
+    bool finishProgress(QProgressDialog* dialog);
     void showTags();
     void showAbout();
 
