@@ -8,7 +8,6 @@
 
 #include <QApplication>
 #include <QImage>
-#include <QSurfaceFormat>
 #include <QTimer>
 
 #include <iostream>
@@ -28,6 +27,13 @@ int runViewer(int argc, char** argv) {
     if (!screenshot.isEmpty() && !screenshot.endsWith(".png", Qt::CaseInsensitive))
         throw UsageError("--screenshot writes a .png file");
 
+    // Without a display Qt would abort with a page about platform plugins: say it in one line.
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        std::cerr << "lucent: error: no display (DISPLAY is not set); run the viewer on a desktop, or render it with "
+                     "xvfb-run lucent PATH --screenshot OUT.png, or use lucent info/convert/segment\n";
+        return 1;
+    }
     ui::prepareOpenGl();
     int qtArgc = 1;
     QApplication app(qtArgc, argv);

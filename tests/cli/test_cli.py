@@ -347,6 +347,12 @@ def viewer_contract(lucent, xvfb, tmp):
     lines = [l for l in err.strip().splitlines() if l.startswith("lucent")]
     check(rc == 1 and len(lines) == 1 and "absent.nii" in lines[0] and not os.path.exists(bad),
           "screenshot of a missing file: exit %d, %r" % (rc, err))
+    env = dict(os.environ)
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        env.pop(var, None)
+    p = subprocess.run([lucent, src], capture_output=True, text=True, env=env)
+    check(p.returncode == 1 and len(p.stderr.strip().splitlines()) == 1 and "display" in p.stderr,
+          "viewer without a display: one line: %r" % p.stderr)
     rc, _, err = shot(src, "--screenshot", bad, "--layout", "3x3")
     check(rc == 2 and not os.path.exists(bad), "unknown layout is a usage error")
     rc, _, err = shot(src, "--screenshot", bad, "--preset", "kidney")

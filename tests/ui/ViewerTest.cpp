@@ -18,7 +18,6 @@
 #include <QTableWidget>
 
 #include <QApplication>
-#include <QSurfaceFormat>
 #include <QTest>
 #include <QWheelEvent>
 #include <gtest/gtest.h>
