@@ -9,6 +9,7 @@
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SeriesChooser.h"
 
+#include <QAction>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
@@ -24,6 +25,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <functional>
 
 using namespace lucent;
@@ -245,6 +247,26 @@ TEST_F(Viewer, ClickSetsTheCrosshairInAllViews) {
     // The status bar describes the voxel under the mouse, in HU for CT.
     QTest::mouseMove(axial, at);
     EXPECT_TRUE(window->model().describeVoxel(c).contains("HU"));
+}
+
+TEST_F(Viewer, LinearInterpolationFromTheViewMenu) {
+    loadPhantom();
+    SliceViewWidget* axial = view(Orientation::Axial);
+    wheel(axial, {axial->width() / 2, axial->height() / 2}, 10, Qt::ControlModifier);  // voxels many pixels wide
+    auto distinctGreys = [](const QImage& img) {
+        std::set<int> greys;
+        for (int y = 0; y < img.height(); y += 2)
+            for (int x = 0; x < img.width(); x += 2) greys.insert(qGray(img.pixel(x, y)));
+        return greys.size();
+    };
+    const std::size_t nearest = distinctGreys(frame(Orientation::Axial));
+    QAction* linear = window->findChild<QAction*>("linearInterpolation");
+    ASSERT_NE(linear, nullptr);
+    linear->trigger();
+    const std::size_t smooth = distinctGreys(frame(Orientation::Axial));
+    EXPECT_GT(smooth, nearest + 20);  // blending makes intermediate greys at every voxel edge
+    linear->trigger();
+    EXPECT_EQ(distinctGreys(frame(Orientation::Axial)), nearest);
 }
 
 TEST_F(Viewer, LayoutsAndMaximise) {

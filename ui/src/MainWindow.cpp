@@ -126,6 +126,7 @@ void MainWindow::buildMenus() {
             m_grid->view(o)->update();
     });
     linear->setCheckable(true);
+    linear->setObjectName("linearInterpolation");
 
     QMenu* window = menuBar()->addMenu("&Window/Level");
     int key = 1;
