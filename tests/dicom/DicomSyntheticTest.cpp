@@ -61,6 +61,13 @@ void expectValues(const Volume& v, const SeriesSpec& s) {
     EXPECT_EQ(wrong, 0u);
 }
 
+/// prefix + k; built with append because GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+std::string sliceName(const char* prefix, int k) {
+    std::string name(prefix);
+    name.append(std::to_string(k));
+    return name;
+}
+
 Volume loadOnly(const std::string& path, std::vector<std::string>* warnings = nullptr) {
     return ImageSource::load(path, "", {}, warnings);
 }
@@ -99,7 +106,7 @@ TEST(DicomSynthetic, MissingSliceIsFilledAndReported) {
     TempDir dir;
     SeriesSpec spec;
     for (int k = 0; k < spec.slices; ++k)
-        if (k != 3) lucent::testing::writeSlice(spec, k, spec.position(k), k + 1, dir.file("s" + std::to_string(k)));
+        if (k != 3) lucent::testing::writeSlice(spec, k, spec.position(k), k + 1, dir.file(sliceName("s", k)));
     const auto scan = DicomReader::scan(dir.path());
     ASSERT_EQ(scan.series.size(), 1u);
     EXPECT_EQ(scan.series[0].info.geometry.dims[2], spec.slices);
@@ -128,7 +135,7 @@ TEST(DicomSynthetic, NonUniformSpacingIsReported) {
     spec.slices = 5;
     const double z[] = {0, 2.5, 5, 8, 10.5};
     for (int k = 0; k < 5; ++k)
-        lucent::testing::writeSlice(spec, k, spec.origin + spec.normal() * z[k], k + 1, dir.file("s" + std::to_string(k)));
+        lucent::testing::writeSlice(spec, k, spec.origin + spec.normal() * z[k], k + 1, dir.file(sliceName("s", k)));
     const auto scan = DicomReader::scan(dir.path());
     ASSERT_EQ(scan.series.size(), 1u);
     EXPECT_TRUE(hasWarning(scan.series[0].info, "non-uniform slice spacing"));
@@ -144,7 +151,7 @@ TEST(DicomSynthetic, MixedOrientationsSplitIntoVolumes) {
     localiser.columnCosine = {0, 0, -1};
     localiser.slices = 2;
     for (int k = 0; k < 2; ++k)
-        lucent::testing::writeSlice(localiser, k, localiser.position(k), 100 + k, dir.file("loc" + std::to_string(k)));
+        lucent::testing::writeSlice(localiser, k, localiser.position(k), 100 + k, dir.file(sliceName("loc", k)));
     const auto listing = ImageSource::list(dir.path());
     ASSERT_EQ(listing.series.size(), 2u);
     EXPECT_EQ(listing.series[0].id, axial.seriesUid + "#1");
