@@ -4,20 +4,21 @@
 
 namespace lucent::io {
 
-bool DicomReader::available() { return false; }
-
-DicomScanResult DicomReader::scan(const std::string& path, const DicomOptions&) {
+namespace {
+[[noreturn]] void unavailable(const std::string& path) {
     throw IoError(path + ": this build of Lucent has no DICOM support (DCMTK was not found at configure time); "
                          "volume files (.nii, .nii.gz, .mha, .mhd, .nrrd) can be read");
 }
+}  // namespace
 
-std::vector<DicomTag> DicomReader::dumpTags(const std::string& file) {
-    scan(file, {});
-    return {};
-}
+bool DicomReader::available() { return false; }
 
-Volume DicomReader::load(const DicomSeries& series, const DicomOptions& options) {
-    return scan(series.info.files.empty() ? series.info.id : series.info.files.front(), options), Volume{};
+DicomScanResult DicomReader::scan(const std::string& path, const DicomOptions&) { unavailable(path); }
+
+std::vector<DicomTag> DicomReader::dumpTags(const std::string& file) { unavailable(file); }
+
+Volume DicomReader::load(const DicomSeries& series, const DicomOptions&) {
+    unavailable(series.info.files.empty() ? series.info.id : series.info.files.front());
 }
 
 }  // namespace lucent::io

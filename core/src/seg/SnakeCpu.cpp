@@ -338,7 +338,6 @@ void SnakeCpu::result(LabelMap& out) const {
             for (std::size_t c = 0; c + 1 < cuts.size(); c += 2)
                 for (int x = cuts[c]; x < cuts[c + 1]; ++x) out.at(x, y, s.slice) = 1;
         }
-        (void)n;
     }
     if (m_request.roi || m_request.mask) {
         for (int k = 0; k < g.dims[2]; ++k)
