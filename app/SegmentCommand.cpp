@@ -134,7 +134,11 @@ int runSegment(const std::vector<std::string>& args) {
         throw std::runtime_error(e.what());
     }
     const StepReport report = engine->run(64);
-    const double msCompute = millisecondsSince(tTotal);
+    const MethodFigures figures = engine->figures();
+    // CUDA engines time their own device work with CUDA events (the upload is ms_upload).
+    const double msCompute = figures.msDevice ? *figures.msDevice : millisecondsSince(tTotal);
+    const std::string notice = gpu::fallbackNotice(*engine);
+    if (!notice.empty()) std::cerr << "lucent segment: warning: " << notice << "\n";
     LabelMap labels;
     engine->result(labels);
     std::vector<Volume> soft;
@@ -181,7 +185,8 @@ int runSegment(const std::vector<std::string>& args) {
             for (int c = 1; c <= request.fuzzyCMeans.clusters; ++c) counts.push_back(double(labels.count(std::uint8_t(c))));
             json.key("cluster_voxels").array(counts);
         }
-        engine->describe(json);
+        if (!notice.empty()) json.key("fallback").value(notice);
+        writeFigures(json, figures);
         json.endObject();
         const std::string text = s.str();
         io::writeFileAtomically(cl.value("--stats"), {text});

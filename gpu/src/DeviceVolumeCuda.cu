@@ -1,40 +1,70 @@
-/// @brief Device-resident volume: allocation with a clear out-of-memory message, copies, CUB min/max.
+/// @brief Device-resident volume: chunked pinned upload with progress, copies, CUB min/max.
 #include "CudaCheck.h"
+#include "DeviceBuffer.h"
 #include "lucent/gpu/DeviceVolume.h"
 
 #include <cub/device/device_reduce.cuh>
 
-#include <cstdio>
+#include <algorithm>
+#include <cstring>
 
 namespace lucent::gpu {
 
 struct DeviceVolume::Impl {
     Geometry geometry;
     PixelType type = PixelType::Int16;
-    std::size_t bytes = 0;
-    void* data = nullptr;
-    ~Impl() {
-        if (data) cudaFree(data);
-    }
+    DeviceBuffer data;
 };
 
-DeviceVolume::DeviceVolume(const Volume& volume) : m_impl(std::make_unique<Impl>()) {
+namespace {
+
+/// Two pinned staging buffers: the CPU fills one while the copy engine drains the other, so the
+/// upload runs at PCIe speed without pinning the caller's (pageable, possibly huge) volume.
+void uploadStaged(void* device, const void* host, std::size_t bytes, cudaStream_t stream, const ProgressCallback& progress) {
+    constexpr std::size_t kChunk = std::size_t(32) << 20;
+    void* staging[2] = {nullptr, nullptr};
+    cudaEvent_t drained[2] = {nullptr, nullptr};
+    auto cleanup = [&] {
+        for (int b = 0; b < 2; ++b) {
+            if (drained[b]) cudaEventDestroy(drained[b]);
+            if (staging[b]) cudaFreeHost(staging[b]);
+        }
+    };
+    try {
+        const std::size_t chunk = std::min(kChunk, bytes);
+        for (int b = 0; b < 2; ++b) {
+            cudaCheck(cudaHostAlloc(&staging[b], chunk, cudaHostAllocDefault), "pinned staging buffer for the GPU volume");
+            cudaCheck(cudaEventCreateWithFlags(&drained[b], cudaEventDisableTiming), "GPU volume upload");
+        }
+        int b = 0;
+        for (std::size_t done = 0; done < bytes; done += chunk, b ^= 1) {
+            const std::size_t n = std::min(chunk, bytes - done);
+            cudaCheck(cudaEventSynchronize(drained[b]), "GPU volume upload");
+            std::memcpy(staging[b], static_cast<const char*>(host) + done, n);
+            cudaCheck(cudaMemcpyAsync(static_cast<char*>(device) + done, staging[b], n, cudaMemcpyHostToDevice, stream),
+                      "GPU volume upload");
+            cudaCheck(cudaEventRecord(drained[b], stream), "GPU volume upload");
+            if (progress && !progress(done + n, bytes)) {
+                cudaStreamSynchronize(stream);
+                throw Cancelled();
+            }
+        }
+        cudaCheck(cudaStreamSynchronize(stream), "GPU volume upload");
+    } catch (...) {
+        cleanup();
+        throw;
+    }
+    cleanup();
+}
+
+}  // namespace
+
+DeviceVolume::DeviceVolume(const Volume& volume, void* stream, const ProgressCallback& progress)
+    : m_impl(std::make_unique<Impl>()) {
     m_impl->geometry = volume.geometry();
     m_impl->type = volume.pixelType();
-    m_impl->bytes = volume.byteSize();
-    const cudaError_t status = cudaMalloc(&m_impl->data, m_impl->bytes);
-    if (status == cudaErrorMemoryAllocation) {
-        cudaGetLastError();
-        std::size_t freeBytes = 0, total = 0;
-        cudaMemGetInfo(&freeBytes, &total);
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "GPU out of memory: the volume needs %.1f MiB, %.1f MiB of %.1f MiB are free",
-                      m_impl->bytes / 1048576.0, freeBytes / 1048576.0, total / 1048576.0);
-        m_impl->data = nullptr;
-        throw std::runtime_error(buf);
-    }
-    cudaCheck(status, "GPU volume allocation");
-    cudaCheck(cudaMemcpy(m_impl->data, volume.data(), m_impl->bytes, cudaMemcpyHostToDevice), "GPU volume upload");
+    m_impl->data = DeviceBuffer(volume.byteSize(), "the volume");
+    uploadStaged(m_impl->data.get(), volume.data(), volume.byteSize(), static_cast<cudaStream_t>(stream), progress);
 }
 
 DeviceVolume::~DeviceVolume() = default;
@@ -43,34 +73,29 @@ DeviceVolume& DeviceVolume::operator=(DeviceVolume&&) noexcept = default;
 
 const Geometry& DeviceVolume::geometry() const { return m_impl->geometry; }
 PixelType DeviceVolume::pixelType() const { return m_impl->type; }
-void* DeviceVolume::devicePointer() const { return m_impl->data; }
+void* DeviceVolume::devicePointer() const { return m_impl->data.get(); }
 
 Volume DeviceVolume::download() const {
     Volume v(m_impl->geometry, m_impl->type);
     void* dst = m_impl->type == PixelType::Int16 ? static_cast<void*>(v.int16Data()) : static_cast<void*>(v.float32Data());
-    cudaCheck(cudaMemcpy(dst, m_impl->data, m_impl->bytes, cudaMemcpyDeviceToHost), "GPU volume download");
+    cudaCheck(cudaMemcpy(dst, m_impl->data.get(), m_impl->data.bytes(), cudaMemcpyDeviceToHost), "GPU volume download");
     return v;
 }
 
 namespace {
 template <typename T>
 std::pair<double, double> minMax(const T* data, std::size_t n) {
-    T* out = nullptr;
-    cudaCheck(cudaMalloc(&out, 2 * sizeof(T)), "GPU range");
+    DeviceBuffer out(2 * sizeof(T), "the volume's range");
     std::size_t tempBytes = 0, tempMax = 0;
-    cub::DeviceReduce::Min(nullptr, tempBytes, data, out, static_cast<int>(n));
+    cub::DeviceReduce::Min(nullptr, tempBytes, data, out.as<T>(), static_cast<int>(n));
     tempMax = tempBytes;
-    cub::DeviceReduce::Max(nullptr, tempBytes, data, out + 1, static_cast<int>(n));
+    cub::DeviceReduce::Max(nullptr, tempBytes, data, out.as<T>() + 1, static_cast<int>(n));
     tempMax = std::max(tempMax, tempBytes);
-    void* temp = nullptr;
-    cudaCheck(cudaMalloc(&temp, tempMax), "GPU range");
-    cub::DeviceReduce::Min(temp, tempMax, data, out, static_cast<int>(n));
-    cub::DeviceReduce::Max(temp, tempMax, data, out + 1, static_cast<int>(n));
+    DeviceBuffer temp(tempMax, "the volume's range");
+    cub::DeviceReduce::Min(temp.get(), tempMax, data, out.as<T>(), static_cast<int>(n));
+    cub::DeviceReduce::Max(temp.get(), tempMax, data, out.as<T>() + 1, static_cast<int>(n));
     T host[2];
-    const cudaError_t status = cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
-    cudaFree(temp);
-    cudaFree(out);
-    cudaCheck(status, "GPU range");
+    cudaCheck(cudaMemcpy(host, out.get(), sizeof host, cudaMemcpyDeviceToHost), "GPU range");
     return {double(host[0]), double(host[1])};
 }
 }  // namespace
@@ -78,8 +103,8 @@ std::pair<double, double> minMax(const T* data, std::size_t n) {
 std::pair<double, double> DeviceVolume::range() const {
     const std::size_t n = m_impl->geometry.voxelCount();
     if (n == 0) return {0.0, 0.0};
-    if (m_impl->type == PixelType::Int16) return minMax(static_cast<const std::int16_t*>(m_impl->data), n);
-    return minMax(static_cast<const float*>(m_impl->data), n);
+    if (m_impl->type == PixelType::Int16) return minMax(static_cast<const std::int16_t*>(m_impl->data.get()), n);
+    return minMax(static_cast<const float*>(m_impl->data.get()), n);
 }
 
 }  // namespace lucent::gpu

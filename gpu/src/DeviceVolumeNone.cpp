@@ -1,14 +1,16 @@
 /// @brief DeviceVolume for builds without CUDA: construction says why it cannot exist.
 #include "lucent/gpu/DeviceVolume.h"
 
+#include "lucent/core/Errors.h"
+
 #include <stdexcept>
 
 namespace lucent::gpu {
 
 struct DeviceVolume::Impl {};
 
-DeviceVolume::DeviceVolume(const Volume&) {
-    throw std::runtime_error("GPU volume unavailable: this build has no CUDA support");
+DeviceVolume::DeviceVolume(const Volume&, void*, const ProgressCallback&) {
+    throw GpuError("GPU volume unavailable: this build has no CUDA support");
 }
 DeviceVolume::~DeviceVolume() = default;
 DeviceVolume::DeviceVolume(DeviceVolume&&) noexcept = default;

@@ -1,5 +1,5 @@
-/// @brief Engine selection. The CUDA engines are the next step of the GPU layer; until one exists for
-/// a method, auto gives the CPU engine and an explicit cuda request is refused with the reason.
+/// @brief Engine selection: CUDA engines where this build and machine have them, CPU otherwise;
+/// auto wraps the CUDA engine so that a GPU fault falls back to the CPU engine.
 #include "lucent/gpu/SegmenterFactory.h"
 
 #include "lucent/core/seg/FuzzyCMeansCpu.h"
@@ -7,10 +7,16 @@
 #include "lucent/core/seg/RegionGrowingCpu.h"
 #include "lucent/core/seg/SnakeCpu.h"
 #include "lucent/gpu/DeviceInfo.h"
+#include "lucent/gpu/GpuContext.h"
+
+#include "FallbackSegmenter.h"
 
 #include <stdexcept>
 
 namespace lucent::gpu {
+
+/// The CUDA engine for `method`, or null (defined in CudaEngines.cpp / CudaEnginesNone.cpp).
+std::unique_ptr<Segmenter> createCuda(Method method, std::shared_ptr<GpuContext> context);
 
 Backend parseBackend(const std::string& name) {
     if (name == "auto") return Backend::Auto;
@@ -27,6 +33,8 @@ Method parseMethod(const std::string& name) {
     throw std::invalid_argument("method must be srg, fc, fcm or snake, not '" + name + "'");
 }
 
+bool hasCudaEngine(Method method) { return createCuda(method, nullptr) != nullptr; }
+
 namespace {
 std::unique_ptr<Segmenter> createCpu(Method method) {
     switch (method) {
@@ -39,14 +47,25 @@ std::unique_ptr<Segmenter> createCpu(Method method) {
 }
 }  // namespace
 
-std::unique_ptr<Segmenter> createSegmenter(Method method, Backend backend) {
+std::unique_ptr<Segmenter> createSegmenter(Method method, Backend backend, std::shared_ptr<GpuContext> context) {
+    if (backend == Backend::Cpu) return createCpu(method);
+    const bool compiled = cudaCompiledIn(), device = compiled && !listDevices().empty();
+    std::unique_ptr<Segmenter> cuda = device ? createCuda(method, std::move(context)) : nullptr;
     if (backend == Backend::Cuda) {
-        if (!cudaCompiledIn()) throw std::invalid_argument("backend cuda: this build has no CUDA support");
-        if (listDevices().empty()) throw std::invalid_argument("backend cuda: no CUDA device or driver found");
-        throw std::invalid_argument(std::string("backend cuda: no CUDA engine for ") + methodName(method) +
-                                    " yet (use --backend cpu or auto)");
+        if (!compiled) throw std::invalid_argument("backend cuda: this build has no CUDA support");
+        if (!device) throw std::invalid_argument("backend cuda: no CUDA device or driver found");
+        if (!cuda)
+            throw std::invalid_argument(std::string("backend cuda: no CUDA engine for ") + methodName(method) +
+                                        " yet (use --backend cpu or auto)");
+        return cuda;
     }
-    return createCpu(method);
+    if (!cuda) return createCpu(method);
+    return std::make_unique<FallbackSegmenter>(std::move(cuda), createCpu(method));
+}
+
+std::string fallbackNotice(const Segmenter& engine) {
+    const auto* wrapper = dynamic_cast<const FallbackSegmenter*>(&engine);
+    return wrapper ? wrapper->notice() : std::string();
 }
 
 }  // namespace lucent::gpu

@@ -221,16 +221,54 @@ def segment_contract(lucent, tmp):
             (["--method", "fc", "--seed", "8,8,5", "--threshold", "1.5"], "threshold out of range"),
             (["--method", "fcm", "--clusters", "1"], "one cluster"),
             (["--method", "snake", "--slice", "99", "--rect", "1,1,5,5"], "slice outside"),
-            (["--method", "srg", "--seed", "8,8,5", "--lower", "150", "--upper", "300", "--backend", "cuda"],
-             "cuda backend without a CUDA engine")):
+            (["--method", "fcm", "--backend", "cuda"], "cuda backend without a CUDA engine for fcm")):
         rc, _, err = run(lucent, "segment", src, *args, "-o", out_path)
         check(rc != 0 and len(err.strip().splitlines()) == 1 and not os.path.exists(out_path),
               "%s: exit %d, %r" % (what, rc, err))
+    cuda_contract(lucent, tmp, os.path.join(tmp, "seg_src.nii"), box)
     rc, _, err = run(lucent, "segment", src, "--method", "srg", "--seed", "8,8", "--lower", "0", "--upper", "1", "-o",
                      out_path)
     check(rc == 2 and "--seed" in err, "malformed --seed is a usage error")
     rc, _, err = run(lucent, "segment", src, "--method", "watershed", "-o", out_path)
     check(rc == 2, "unknown method is a usage error")
+
+
+def cuda_contract(lucent, tmp, src, box):
+    """`--backend cuda` runs the CUDA engines where a device exists (issue 7), else fails with the reason."""
+    _, version, _ = run(lucent, "version")
+    stats = os.path.join(tmp, "cuda.json")
+    srg = ["--method", "srg", "--seed", "8,8,5", "--lower", "150", "--upper", "300"]
+    fc = ["--method", "fc", "--seed", "8,8,5", "--threshold", "0.5"]
+    if "CUDA device" not in version:
+        out_path = os.path.join(tmp, "never_cuda.nii")
+        rc, _, err = run(lucent, "segment", src, *srg, "--backend", "cuda", "-o", out_path)
+        check(rc == 1 and len(err.strip().splitlines()) == 1 and "cuda" in err and not os.path.exists(out_path),
+              "--backend cuda without a device: exit 1 and the reason (%r)" % err)
+        rc, _, err = run(lucent, "segment", src, *srg, "--backend", "auto", "-o", out_path, "--stats", stats)
+        check(rc == 0 and json.load(open(stats))["backend"] == "cpu", "--backend auto runs on the CPU: " + err)
+        return
+    for args, name in ((srg, "srg"), (fc, "fc")):
+        out_path = os.path.join(tmp, "cuda_%s.nii" % name)
+        rc, _, err = run(lucent, "segment", src, *args, "--backend", "cuda", "-o", out_path, "--stats", stats)
+        check(rc == 0, "segment %s --backend cuda: %s" % (name, err))
+        doc = json.load(open(stats))
+        check(doc["backend"] == "cuda" and doc["voxels"] == box, "%s on CUDA finds the box: %s" % (name, doc))
+        check(doc["ms_compute"] == doc["ms_device"] and "ms_upload" in doc, "%s: ms_compute from CUDA events" % name)
+        _, _, labels = read_nifti(out_path)
+        check(sum(labels) == box, "%s CUDA mask holds the box" % name)
+        rc, _, err = run(lucent, "segment", src, *args, "--backend", "auto", "-o", out_path, "--stats", stats)
+        check(rc == 0 and json.load(open(stats))["backend"] == "cuda", "%s --backend auto picks CUDA" % name)
+    env = dict(os.environ, LUCENT_GPU_MEMORY_LIMIT_MB="0.0001")
+    out_path = os.path.join(tmp, "fallback.nii")
+    p = subprocess.run([lucent, "segment", src, *srg, "--backend", "auto", "-o", out_path, "--stats", stats],
+                       capture_output=True, text=True, env=env)
+    doc = json.load(open(stats)) if p.returncode == 0 else {}
+    check(p.returncode == 0 and doc.get("backend") == "cpu" and "out of memory" in doc.get("fallback", "")
+          and "out of memory" in p.stderr, "auto falls back to the CPU when the GPU is out of memory: %r" % p.stderr)
+    p = subprocess.run([lucent, "segment", src, *srg, "--backend", "cuda", "-o", out_path + ".2.nii"],
+                       capture_output=True, text=True, env=env)
+    check(p.returncode == 1 and "out of memory" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+          and not os.path.exists(out_path + ".2.nii"), "--backend cuda out of memory: one line %r" % p.stderr)
 
 
 def dicom_contract(lucent, make_series, tmp):

@@ -88,7 +88,8 @@ TEST(FuzzyConnectedness, ObjectIsTheComponentOverStrongEdges) {
     engine.run();
     const Geometry& g = v.geometry();
     for (double t : {0.2, 0.5, 0.8, 0.95}) {
-        engine.setThreshold(t);
+        r.fuzzyConnectedness.threshold = t;
+        ASSERT_EQ(engine.update(r), UpdateOutcome::Relabelled);
         LabelMap object;
         engine.result(object);
         // BFS from the seed over face edges whose affinity is at least T (quantised).

@@ -15,12 +15,21 @@ TEST(SegmenterFactory, AutoAndCpuGiveEveryMethod) {
     }
 }
 
-TEST(SegmenterFactory, CudaRequestExplainsWhyItCannotRun) {
-    try {
-        gpu::createSegmenter(Method::RegionGrowing, gpu::Backend::Cuda);
-        ADD_FAILURE() << "no CUDA engine exists yet";
-    } catch (const std::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();
+TEST(SegmenterFactory, CudaRequestRunsOrExplainsWhyItCannot) {
+    const bool device = !gpu::listDevices().empty();
+    for (Method m : {Method::RegionGrowing, Method::FuzzyConnectedness, Method::FuzzyCMeans, Method::Snake}) {
+        const bool engine = gpu::hasCudaEngine(m);
+        EXPECT_EQ(engine, gpu::cudaCompiledIn() && (m == Method::RegionGrowing || m == Method::FuzzyConnectedness));
+        if (device && engine) {
+            EXPECT_STREQ(gpu::createSegmenter(m, gpu::Backend::Cuda)->backend(), "cuda");
+            continue;
+        }
+        try {
+            gpu::createSegmenter(m, gpu::Backend::Cuda);
+            ADD_FAILURE() << methodName(m) << ": cuda cannot run here";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();
+        }
     }
     EXPECT_THROW(gpu::parseBackend("opencl"), std::invalid_argument);
     EXPECT_THROW(gpu::parseMethod("watershed"), std::invalid_argument);

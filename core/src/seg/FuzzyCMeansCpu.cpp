@@ -165,7 +165,10 @@ std::vector<double> FuzzyCMeansCpu::centres() const {
     return sorted;
 }
 
-void FuzzyCMeansCpu::result(LabelMap& out) const {
+void FuzzyCMeansCpu::writeLabels(const LabelSink& sink, const VoxelBox*) const {
+    // Every voxel is written (the box is only a lower bound on what callers need).
+    if (sink.onDevice) throw std::invalid_argument("the CPU fuzzy C-means engine writes host labels only");
+    std::uint8_t* out = sink.data;
     const Volume& v = *m_request.volume;
     const int c = int(m_centres.size());
     const auto rank = ranks();
@@ -180,7 +183,6 @@ void FuzzyCMeansCpu::result(LabelMap& out) const {
         }
         labelOf[m_values[s]] = static_cast<std::uint8_t>(rank[best] + 1);
     }
-    out = LabelMap(v.geometry());
     if (v.pixelType() == PixelType::Int16) {
         // A direct table for int16: the per-voxel pass is the bulk of the work on large volumes.
         std::vector<std::uint8_t> table(65536, 0);
@@ -216,10 +218,12 @@ std::vector<Volume> FuzzyCMeansCpu::softMaps() const {
 
 namespace lucent {
 
-void FuzzyCMeansCpu::describe(JsonWriter& json) const {
-    json.key("centres").array(centres());
-    json.key("samples").value(m_values.size());
-    json.key("path").value(m_request.fuzzyCMeans.perVoxel ? "per-voxel" : "histogram");
+MethodFigures FuzzyCMeansCpu::figures() const {
+    MethodFigures f;
+    f.centres = centres();
+    f.samples = m_values.size();
+    f.path = m_request.fuzzyCMeans.perVoxel ? "per-voxel" : "histogram";
+    return f;
 }
 
 }  // namespace lucent

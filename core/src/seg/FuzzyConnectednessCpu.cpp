@@ -10,7 +10,8 @@
 
 namespace lucent {
 
-AffinityParams FuzzyConnectednessCpu::estimate(const Volume& volume, const std::vector<VoxelIndex>& seeds, int radius) {
+AffinityParams FuzzyConnectednessCpu::estimate(const Volume& volume, const std::vector<VoxelIndex>& seeds, int radius,
+                                               std::pair<double, double> range) {
     const Geometry& g = volume.geometry();
     double sum = 0, sum2 = 0, diff2 = 0;
     std::size_t n = 0, nd = 0;
@@ -30,7 +31,7 @@ AffinityParams FuzzyConnectednessCpu::estimate(const Volume& volume, const std::
     }
     AffinityParams p;
     p.mean = sum / double(n);
-    const auto [lo, hi] = volume.range();
+    const auto [lo, hi] = range;
     // A perfectly flat seed region has no spread: floor the sigmas at 0.1 % of the value range.
     const double floor = std::max(1e-6, 1e-3 * (hi - lo));
     p.objectSigma = std::max(floor, std::sqrt(std::max(0.0, sum2 / double(n) - p.mean * p.mean)));
@@ -52,12 +53,13 @@ void FuzzyConnectednessCpu::start(const SegmentationRequest& request) {
     validateRequest(Method::FuzzyConnectedness, request);
     m_request = request;
     const auto& fc = request.fuzzyConnectedness;
-    m_params = estimate(*request.volume, request.seeds, fc.estimateRadius);
+    const auto range = request.volume->range();
+    m_params = estimate(*request.volume, request.seeds, fc.estimateRadius, range);
     if (fc.objectMean) m_params.mean = *fc.objectMean;
     if (fc.objectSigma) m_params.objectSigma = *fc.objectSigma;
     if (fc.diffSigma) m_params.diffSigma = *fc.diffSigma;
     if (request.volume->pixelType() == PixelType::Int16) {
-        const auto [lo, hi] = request.volume->range();
+        const auto [lo, hi] = range;
         m_minValue = int(lo);
         const int span = int(hi - lo);
         m_g1.resize(2 * span + 1);
@@ -87,6 +89,7 @@ StepReport FuzzyConnectednessCpu::step(int maxIterations) {
     const Eligibility eligible(m_request);
     // One iteration settles up to 65536 voxels: small enough for a frame, large enough to be quick.
     std::size_t budget = std::size_t(std::max(1, maxIterations)) << 16;
+    VoxelBox changed = VoxelBox::none();
     while (m_level > 0 && budget > 0) {
         auto& bucket = m_buckets[m_level];
         if (bucket.empty()) {
@@ -108,6 +111,7 @@ StepReport FuzzyConnectednessCpu::step(int maxIterations) {
             const std::uint16_t s = std::min<std::uint16_t>(static_cast<std::uint16_t>(m_level), affinity(v, u));
             if (s > m_connectivity[u]) {
                 m_connectivity[u] = s;
+                changed.add(ni, nj, nk);
                 m_buckets[s].push_back(static_cast<std::uint32_t>(u));
             }
         }
@@ -118,21 +122,43 @@ StepReport FuzzyConnectednessCpu::step(int maxIterations) {
     r.iterations = m_iterations;
     r.convergence = double(m_settled);
     r.finished = m_level == 0;
+    if (!changed.empty()) r.changed = changed;
     r.progress = r.finished ? 1.0 : 1.0 - double(m_level) / kFullStrength;
     return r;
 }
 
-void FuzzyConnectednessCpu::result(LabelMap& out) const {
-    out = LabelMap(m_request.volume->geometry());
+void FuzzyConnectednessCpu::writeLabels(const LabelSink& sink, const VoxelBox* box) const {
+    if (sink.onDevice) throw std::invalid_argument("the CPU fuzzy connectedness engine writes host labels only");
+    const Geometry& g = m_request.volume->geometry();
+    const VoxelBox b = box ? *box : wholeBox(g);
     const std::uint16_t t = std::max<std::uint16_t>(1, quantiseStrength(float(m_request.fuzzyConnectedness.threshold)));
-    for (std::size_t i = 0; i < m_connectivity.size(); ++i) out[i] = m_connectivity[i] >= t ? 1 : 0;
+    for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+        for (int j = b.lo[1]; j <= b.hi[1]; ++j) {
+            const std::size_t row = g.index(0, j, k);
+            for (int i = b.lo[0]; i <= b.hi[0]; ++i) sink.data[row + i] = m_connectivity[row + i] >= t ? 1 : 0;
+        }
 }
 
-void FuzzyConnectednessCpu::describe(JsonWriter& json) const {
-    json.key("object_mean").value(m_params.mean);
-    json.key("object_sigma").value(m_params.objectSigma);
-    json.key("diff_sigma").value(m_params.diffSigma);
-    json.key("threshold").value(m_request.fuzzyConnectedness.threshold);
+MethodFigures FuzzyConnectednessCpu::figures() const {
+    MethodFigures f;
+    f.affinity = m_params;
+    f.threshold = m_request.fuzzyConnectedness.threshold;
+    return f;
+}
+
+UpdateOutcome FuzzyConnectednessCpu::update(const SegmentationRequest& request) {
+    const auto& now = m_request.fuzzyConnectedness;
+    const auto& next = request.fuzzyConnectedness;
+    const bool sameMap = !m_connectivity.empty() && sameScope(m_request, request) && request.seeds == m_request.seeds &&
+                         next.objectMean == now.objectMean && next.objectSigma == now.objectSigma &&
+                         next.diffSigma == now.diffSigma && next.estimateRadius == now.estimateRadius;
+    if (!sameMap) {
+        start(request);
+        return UpdateOutcome::Restarted;
+    }
+    validateRequest(Method::FuzzyConnectedness, request);
+    m_request.fuzzyConnectedness.threshold = next.threshold;
+    return UpdateOutcome::Relabelled;
 }
 
 std::vector<Volume> FuzzyConnectednessCpu::softMaps() const {

@@ -22,26 +22,41 @@ void RegionGrowingCpu::start(const SegmentationRequest& request) {
     m_front.clear();
     m_iterations = 0;
     m_grown = 0;
-    const Eligibility eligible(request);
-    const double lo = request.regionGrowing.lower, hi = request.regionGrowing.upper;
-    const Volume& v = *request.volume;
-    const bool plain = !request.roi && !request.mask;
-    parallelFor(std::size_t(g.dims[2]), request.threads, [&](std::size_t k) {
+    classify();
+    const std::string rejected = plantSeeds(request.seeds);
+    if (m_front.empty())
+        throw std::invalid_argument("no seed lies within [" + std::to_string(request.regionGrowing.lower) + ", " +
+                                    std::to_string(request.regionGrowing.upper) + "] inside the ROI/mask (" + rejected +
+                                    ")");
+}
+
+void RegionGrowingCpu::classify() {
+    const Geometry& g = m_request.volume->geometry();
+    const Eligibility eligible(m_request);
+    const double lo = m_request.regionGrowing.lower, hi = m_request.regionGrowing.upper;
+    const Volume& v = *m_request.volume;
+    const bool plain = !m_request.roi && !m_request.mask;
+    parallelFor(std::size_t(g.dims[2]), m_request.threads, [&](std::size_t k) {
         const std::size_t base = k * g.sliceSize();
         for (int j = 0; j < g.dims[1]; ++j)
             for (int i = 0; i < g.dims[0]; ++i) {
                 const std::size_t idx = base + std::size_t(j) * g.dims[0] + i;
+                if (m_state[idx] == kGrown) continue;
                 const double val = v.pixelType() == PixelType::Int16 ? v.int16Data()[idx] : v.float32Data()[idx];
-                if (val >= lo && val <= hi && (plain || eligible(i, j, int(k), idx))) m_state[idx] = kCandidate;
+                m_state[idx] = val >= lo && val <= hi && (plain || eligible(i, j, int(k), idx)) ? kCandidate : kOutside;
             }
     });
+}
+
+std::string RegionGrowingCpu::plantSeeds(const std::vector<VoxelIndex>& seeds) {
+    const Geometry& g = m_request.volume->geometry();
     std::string rejected;
-    for (const auto& s : request.seeds) {
+    for (const auto& s : seeds) {
         const std::size_t idx = g.index(s.i, s.j, s.k);
         if (m_state[idx] == kOutside) {
             if (rejected.empty())
                 rejected = "seed " + std::to_string(s.i) + "," + std::to_string(s.j) + "," + std::to_string(s.k) +
-                           " has value " + std::to_string(request.volume->value(idx));
+                           " has value " + std::to_string(m_request.volume->value(idx));
             continue;
         }
         if (m_state[idx] == kCandidate) {
@@ -50,10 +65,31 @@ void RegionGrowingCpu::start(const SegmentationRequest& request) {
             ++m_grown;
         }
     }
-    if (m_front.empty())
-        throw std::invalid_argument("no seed lies within [" + std::to_string(request.regionGrowing.lower) + ", " +
-                                    std::to_string(request.regionGrowing.upper) + "] inside the ROI/mask (" + rejected +
-                                    ")");
+    return rejected;
+}
+
+UpdateOutcome RegionGrowingCpu::update(const SegmentationRequest& request) {
+    const auto& now = m_request.regionGrowing;
+    const auto& next = request.regionGrowing;
+    const bool wider = next.lower <= now.lower && next.upper >= now.upper && next.connectivity == now.connectivity;
+    bool keepsSeeds = true;
+    for (const auto& s : m_request.seeds)
+        keepsSeeds = keepsSeeds && std::find(request.seeds.begin(), request.seeds.end(), s) != request.seeds.end();
+    if (m_state.empty() || !wider || !keepsSeeds || !sameScope(m_request, request)) {
+        start(request);
+        return UpdateOutcome::Restarted;
+    }
+    validateRequest(Method::RegionGrowing, request);
+    m_request = request;
+    classify();
+    // The grown region is connected to the seeds, so growing on from every grown voxel (as a front)
+    // reaches exactly what a fresh run over the wider interval would.
+    const std::size_t n = m_state.size();
+    m_front.clear();
+    for (std::size_t idx = 0; idx < n; ++idx)
+        if (m_state[idx] == kGrown) m_front.push_back(static_cast<std::uint32_t>(idx));
+    plantSeeds(request.seeds);
+    return UpdateOutcome::Continued;
 }
 
 StepReport RegionGrowingCpu::step(int maxIterations) {
@@ -62,13 +98,16 @@ StepReport RegionGrowingCpu::step(int maxIterations) {
     const unsigned threads = m_request.threads ? m_request.threads : defaultThreadCount();
     const int nx = g.dims[0], ny = g.dims[1], nz = g.dims[2];
     const std::ptrdiff_t sx = 1, sy = nx, sz = std::ptrdiff_t(nx) * ny;
+    std::optional<VoxelBox> changed;
     for (int it = 0; it < maxIterations && !m_front.empty(); ++it) {
         // Small fronts stay on one thread: starting threads costs more than the layer.
         const std::size_t chunks = m_front.size() < 32768 ? 1 : std::min<std::size_t>(m_front.size() / 8192, threads * 4);
         std::vector<std::vector<std::uint32_t>> next(chunks);
+        std::vector<VoxelBox> boxes(chunks, VoxelBox::none());
         parallelFor(chunks, threads, [&](std::size_t c) {
             const std::size_t begin = m_front.size() * c / chunks, end = m_front.size() * (c + 1) / chunks;
             auto& out = next[c];
+            VoxelBox& box = boxes[c];
             // A relaxed load and store, not a CAS: two threads may both claim a voxel on the
             // boundary of their chunks and list it twice in the next front, which changes nothing
             // but a little repeated work; a CAS per voxel costs more than those rare repeats.
@@ -77,6 +116,7 @@ StepReport RegionGrowingCpu::step(int maxIterations) {
                 if (cell.load(std::memory_order_relaxed) != kCandidate) return;
                 cell.store(kGrown, std::memory_order_relaxed);
                 out.push_back(static_cast<std::uint32_t>(n));
+                box.add(int(n % nx), int((n / nx) % ny), int(n / std::size_t(sz)));
             };
             for (std::size_t f = begin; f < end; ++f) {
                 const std::size_t idx = m_front[f];
@@ -99,6 +139,7 @@ StepReport RegionGrowingCpu::step(int maxIterations) {
         });
         m_front.clear();
         for (auto& part : next) m_front.insert(m_front.end(), part.begin(), part.end());
+        for (const auto& b : boxes) changed = merge(changed, b);
         m_grown += m_front.size();
         ++m_iterations;
     }
@@ -106,16 +147,21 @@ StepReport RegionGrowingCpu::step(int maxIterations) {
     r.iterations = m_iterations;
     r.convergence = double(m_front.size());
     r.finished = m_front.empty();
+    r.changed = changed;
     // Unknown final size: progress from the front shrinking relative to what has grown.
     r.progress = r.finished ? 1.0 : double(m_grown) / double(m_grown + 8 * m_front.size());
     return r;
 }
 
-void RegionGrowingCpu::result(LabelMap& out) const {
-    out = LabelMap(m_request.volume->geometry());
-    const std::size_t n = m_state.size();
-    parallelFor(64, m_request.threads, [&](std::size_t c) {
-        for (std::size_t i = n * c / 64; i < n * (c + 1) / 64; ++i) out[i] = m_state[i] == kGrown ? 1 : 0;
+void RegionGrowingCpu::writeLabels(const LabelSink& sink, const VoxelBox* box) const {
+    if (sink.onDevice) throw std::invalid_argument("the CPU region-growing engine writes host labels only");
+    const Geometry& g = m_request.volume->geometry();
+    const VoxelBox b = box ? *box : wholeBox(g);
+    parallelFor(std::size_t(b.hi[2] - b.lo[2] + 1), m_request.threads, [&](std::size_t dk) {
+        for (int j = b.lo[1]; j <= b.hi[1]; ++j) {
+            const std::size_t row = g.index(0, j, b.lo[2] + int(dk));
+            for (int i = b.lo[0]; i <= b.hi[0]; ++i) sink.data[row + i] = m_state[row + i] == kGrown ? 1 : 0;
+        }
     });
 }
 

@@ -63,6 +63,42 @@ void validateRequest(Method method, const SegmentationRequest& r) {
     }
 }
 
+UpdateOutcome Segmenter::update(const SegmentationRequest& request) {
+    start(request);
+    return UpdateOutcome::Restarted;
+}
+
+void Segmenter::result(LabelMap& out) const {
+    const Geometry& g = grid();
+    if (out.voxelCount() != g.voxelCount() || !out.geometry().sameGrid(g)) out = LabelMap(g);
+    writeLabels(LabelSink::host(out));
+}
+
+void writeFigures(JsonWriter& json, const MethodFigures& f) {
+    if (f.affinity) {
+        json.key("object_mean").value(f.affinity->mean);
+        json.key("object_sigma").value(f.affinity->objectSigma);
+        json.key("diff_sigma").value(f.affinity->diffSigma);
+    }
+    if (f.threshold) json.key("threshold").value(*f.threshold);
+    if (!f.centres.empty()) json.key("centres").array(f.centres);
+    if (f.samples) json.key("samples").value(*f.samples);
+    if (!f.path.empty()) json.key("path").value(f.path);
+    if (f.gl) json.key("gl").value(*f.gl);
+    if (f.slices) json.key("slices").value(*f.slices);
+    if (f.nodes) json.key("nodes").value(*f.nodes);
+    if (f.msDevice) json.key("ms_device").value(*f.msDevice);
+    if (f.msUpload) json.key("ms_upload").value(*f.msUpload);
+    if (f.rounds) json.key("rounds").value(*f.rounds);
+}
+
+bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b) {
+    auto sameRoi = [](const std::optional<VoxelBox>& x, const std::optional<VoxelBox>& y) {
+        return x.has_value() == y.has_value() && (!x || (x->lo == y->lo && x->hi == y->hi));
+    };
+    return a.volume == b.volume && a.mask == b.mask && sameRoi(a.roi, b.roi);
+}
+
 StepReport Segmenter::run(int iterationsPerStep) {
     StepReport report;
     do {

@@ -298,10 +298,12 @@ StepReport SnakeCpu::step(int maxIterations) {
     return r;
 }
 
-void SnakeCpu::describe(JsonWriter& json) const {
-    json.key("gl").value(m_gl);
-    json.key("slices").value(m_done.size());
-    json.key("nodes").value(m_polygon.size());
+MethodFigures SnakeCpu::figures() const {
+    MethodFigures f;
+    f.gl = m_gl;
+    f.slices = m_done.size();
+    f.nodes = m_polygon.size();
+    return f;
 }
 
 bool SnakeCpu::writeContours(JsonWriter& json) const {
@@ -320,9 +322,11 @@ void SnakeCpu::cancel() {
     m_finished = true;
 }
 
-void SnakeCpu::result(LabelMap& out) const {
+void SnakeCpu::writeLabels(const LabelSink& sink, const VoxelBox*) const {
+    // Every voxel is written (the box is only a lower bound on what callers need).
+    if (sink.onDevice) throw std::invalid_argument("the CPU snake engine writes host labels only");
     const Geometry& g = m_request.volume->geometry();
-    out = LabelMap(g);
+    std::fill(sink.data, sink.data + g.voxelCount(), std::uint8_t(0));
     for (const auto& s : m_done) {
         const auto& poly = s.polygon;
         const std::size_t n = poly.size();
@@ -336,7 +340,7 @@ void SnakeCpu::result(LabelMap& out) const {
             }
             std::sort(cuts.begin(), cuts.end());
             for (std::size_t c = 0; c + 1 < cuts.size(); c += 2)
-                for (int x = cuts[c]; x < cuts[c + 1]; ++x) out.at(x, y, s.slice) = 1;
+                for (int x = cuts[c]; x < cuts[c + 1]; ++x) sink.data[g.index(x, y, s.slice)] = 1;
         }
     }
     if (m_request.roi || m_request.mask) {
@@ -345,7 +349,7 @@ void SnakeCpu::result(LabelMap& out) const {
                 for (int i = 0; i < g.dims[0]; ++i) {
                     const std::size_t idx = g.index(i, j, k);
                     if ((m_request.roi && !m_request.roi->contains(i, j, k)) || (m_request.mask && !(*m_request.mask)[idx]))
-                        out[idx] = 0;
+                        sink.data[idx] = 0;
                 }
     }
 }

@@ -12,6 +12,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// A GPU fault (no device, out of memory, a failed launch); what() says what was being done.
+/// Engines chosen with backend auto fall back to the CPU on it.
+class GpuError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 /// The user cancelled a long operation.
 class Cancelled : public std::runtime_error {
 public:

@@ -1,6 +1,7 @@
 /// @brief A volume resident in GPU memory (no CUDA types here: callers need not be built with nvcc).
 #pragma once
 
+#include "lucent/core/Progress.h"
 #include "lucent/core/Volume.h"
 
 #include <memory>
@@ -11,9 +12,11 @@ namespace lucent::gpu {
 /// Owns a device copy of a Volume's voxels. Move-only.
 class DeviceVolume {
 public:
-    /// Copies the voxels to the current device. Throws std::runtime_error with a clear message
-    /// (device missing, out of memory with the sizes involved) when it cannot.
-    explicit DeviceVolume(const Volume& volume);
+    /// Copies the voxels to the current device through pinned staging buffers, asynchronously on
+    /// `stream` (a cudaStream_t; null: the default stream) in chunks, reporting progress in bytes;
+    /// returns when the copy is done. Throws GpuError with a clear message (device missing, out of
+    /// memory with the sizes involved), Cancelled when `progress` returns false.
+    explicit DeviceVolume(const Volume& volume, void* stream = nullptr, const ProgressCallback& progress = {});
     ~DeviceVolume();
     DeviceVolume(DeviceVolume&&) noexcept;
     DeviceVolume& operator=(DeviceVolume&&) noexcept;

@@ -8,15 +8,25 @@
 
 namespace lucent::gpu {
 
+class GpuContext;
+
 enum class Backend { Auto, Cpu, Cuda };
 
 /// "auto", "cpu" or "cuda"; std::invalid_argument otherwise.
 Backend parseBackend(const std::string& name);
 /// "srg", "fc", "fcm" or "snake"; std::invalid_argument otherwise.
 Method parseMethod(const std::string& name);
+/// True when this build has a CUDA engine for `method`.
+bool hasCudaEngine(Method method);
 
-/// The engine for `method` on `backend`. Asking for cuda where it cannot run throws
-/// std::invalid_argument saying why (no CUDA in this build, no device, or no CUDA engine yet).
-std::unique_ptr<Segmenter> createSegmenter(Method method, Backend backend);
+/// The engine for `method` on `backend`. CUDA engines run on `context` when it holds the
+/// request's volume, else make their own (uploading the volume). Asking for cuda where it cannot
+/// run throws std::invalid_argument saying why (no CUDA in this build, no device, no CUDA engine
+/// for the method). With auto, a GPU fault during the run moves it to the CPU engine (see
+/// fallbackNotice).
+std::unique_ptr<Segmenter> createSegmenter(Method method, Backend backend, std::shared_ptr<GpuContext> context = nullptr);
+
+/// For an engine made with Backend::Auto: why it left the GPU (empty when it did not).
+std::string fallbackNotice(const Segmenter& engine);
 
 }  // namespace lucent::gpu

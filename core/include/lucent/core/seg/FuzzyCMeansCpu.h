@@ -18,13 +18,16 @@ public:
     StepReport step(int maxIterations) override;
     bool finished() const override { return m_finished; }
     void cancel() override { m_finished = true; }
-    void result(LabelMap& out) const override;
+    void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     std::vector<Volume> softMaps() const override;
-    void describe(JsonWriter& json) const override;
+    MethodFigures figures() const override;
 
     /// Cluster centres in ascending order (label k+1 is centre k).
     std::vector<double> centres() const;
     int iterations() const { return m_iterations; }
+
+protected:
+    const Geometry& grid() const override { return m_request.volume->geometry(); }
 
 private:
     bool included(std::size_t index, int i, int j, int k) const;

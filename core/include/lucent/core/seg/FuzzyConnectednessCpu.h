@@ -18,19 +18,24 @@ public:
     StepReport step(int maxIterations) override;
     bool finished() const override { return m_level == 0; }
     void cancel() override { m_level = 0; }
-    void result(LabelMap& out) const override;
+    void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     std::vector<Volume> softMaps() const override;
-    void describe(JsonWriter& json) const override;
+    MethodFigures figures() const override;
+    /// A new threshold relabels from the stored map; anything else restarts.
+    UpdateOutcome update(const SegmentationRequest& request) override;
 
     /// The parameters used (estimated or given).
     const AffinityParams& affinity() const { return m_params; }
     /// Connectivity, quantised: 65535 at the seeds.
     const std::vector<std::uint16_t>& connectivity() const { return m_connectivity; }
-    /// Relabels at another threshold without recomputing the map.
-    void setThreshold(double threshold) { m_request.fuzzyConnectedness.threshold = threshold; }
 
-    /// M, S and D from the voxels within `radius` of the seeds (S and D floored so flat regions work).
-    static AffinityParams estimate(const Volume& volume, const std::vector<VoxelIndex>& seeds, int radius);
+    /// M, S and D from the voxels within `radius` of the seeds (S and D floored at 0.1 % of the
+    /// volume's value range `range`, so flat regions work).
+    static AffinityParams estimate(const Volume& volume, const std::vector<VoxelIndex>& seeds, int radius,
+                                   std::pair<double, double> range);
+
+protected:
+    const Geometry& grid() const override { return m_request.volume->geometry(); }
 
 private:
     std::uint16_t affinity(std::size_t a, std::size_t b) const;

@@ -18,9 +18,20 @@ public:
     StepReport step(int maxIterations) override;
     bool finished() const override { return m_front.empty(); }
     void cancel() override { m_front.clear(); }
-    void result(LabelMap& out) const override;
+    void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
+    /// A wider interval or added seeds (same volume, ROI, mask, connectivity) grow on from the
+    /// current region; anything else restarts.
+    UpdateOutcome update(const SegmentationRequest& request) override;
+
+protected:
+    const Geometry& grid() const override { return m_request.volume->geometry(); }
 
 private:
+    /// Marks eligible voxels of the interval kCandidate (grown voxels stay kGrown).
+    void classify();
+    /// Seeds that are candidates become grown and join the front; returns the first rejection.
+    std::string plantSeeds(const std::vector<VoxelIndex>& seeds);
+
     // One byte per voxel: kOutside (ineligible or outside the interval), kCandidate, kGrown. Made in
     // one streaming pass, so the propagation reads a single byte per neighbour.
     static constexpr std::uint8_t kOutside = 0, kCandidate = 1, kGrown = 2;

@@ -3,6 +3,7 @@
 
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/Volume.h"
+#include "lucent/core/seg/HostDevice.h"
 
 #include <array>
 #include <optional>
@@ -23,10 +24,29 @@ struct VoxelIndex {
 /// Inclusive voxel box [lo, hi] limiting where an engine may label voxels.
 struct VoxelBox {
     std::array<int, 3> lo{0, 0, 0}, hi{0, 0, 0};
-    bool contains(int i, int j, int k) const {
+    LUCENT_HD bool contains(int i, int j, int k) const {
         return i >= lo[0] && i <= hi[0] && j >= lo[1] && j <= hi[1] && k >= lo[2] && k <= hi[2];
     }
+    LUCENT_HD bool empty() const { return lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2]; }
+    /// Widens the box to hold voxel (i, j, k).
+    void add(int i, int j, int k) {
+        lo = {i < lo[0] ? i : lo[0], j < lo[1] ? j : lo[1], k < lo[2] ? k : lo[2]};
+        hi = {i > hi[0] ? i : hi[0], j > hi[1] ? j : hi[1], k > hi[2] ? k : hi[2]};
+    }
+    /// A box that holds nothing (lo > hi), to add() voxels to.
+    static VoxelBox none() { return {{1 << 30, 1 << 30, 1 << 30}, {-1, -1, -1}}; }
 };
+
+/// The smallest box holding `a` and `b`; an empty `b` adds nothing.
+inline std::optional<VoxelBox> merge(std::optional<VoxelBox> a, const VoxelBox& b) {
+    if (b.empty()) return a;
+    if (!a) return b;
+    for (int d = 0; d < 3; ++d) {
+        a->lo[d] = a->lo[d] < b.lo[d] ? a->lo[d] : b.lo[d];
+        a->hi[d] = a->hi[d] > b.hi[d] ? a->hi[d] : b.hi[d];
+    }
+    return a;
+}
 
 struct RegionGrowingParams {
     double lower = 0, upper = 0;  ///< inclusion interval in stored units (HU for CT)
@@ -73,5 +93,12 @@ struct SegmentationRequest {
 /// Throws std::invalid_argument with a one-line message when the request cannot be run
 /// (no volume, seeds outside it, bad parameters, mask on another grid).
 void validateRequest(Method method, const SegmentationRequest& request);
+
+/// True when both requests segment the same volume inside the same ROI and mask (what every
+/// incremental update() needs before it can keep its state).
+bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b);
+
+/// The box of the whole grid.
+inline VoxelBox wholeBox(const Geometry& g) { return {{0, 0, 0}, {g.dims[0] - 1, g.dims[1] - 1, g.dims[2] - 1}}; }
 
 }  // namespace lucent

@@ -2,10 +2,13 @@
 #pragma once
 
 #include "lucent/core/JsonWriter.h"
+#include "lucent/core/seg/LabelSink.h"
+#include "lucent/core/seg/MethodFigures.h"
 #include "lucent/core/seg/SegmentationRequest.h"
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,13 +16,23 @@ namespace lucent {
 
 /// What one call of step() did; cheap to make every frame.
 struct StepReport {
-    int iterations = 0;          ///< iterations done since start()
+    int iterations = 0;          ///< iterations (CPU: fronts; CUDA: rounds of tiles) done since start()
     double progress = 0.0;       ///< 0..1, an estimate
     double convergence = 0.0;    ///< method's figure: front size (srg), voxels settled (fc),
                                  ///< largest membership change (fcm), GL criterion (snake)
     bool finished = false;
+    /// Voxels whose label may have changed in this step (a superset; empty when none did), so a
+    /// frame re-uploads or redraws only that box.
+    std::optional<VoxelBox> changed;
     /// Snake: the current polygon (pixel coordinates on the slice); empty for other methods.
     std::vector<std::array<double, 2>> polygon;
+};
+
+/// How update() took a parameter change.
+enum class UpdateOutcome {
+    Relabelled,  ///< nothing to recompute: labels follow the new parameters (fc threshold)
+    Continued,   ///< the stored state grows further (srg: wider interval, added seeds); step() again
+    Restarted,   ///< the change needs a new run: start() was called with the new request
 };
 
 class Segmenter {
@@ -27,24 +40,36 @@ public:
     virtual ~Segmenter() = default;
     virtual Method method() const = 0;
     virtual const char* backend() const = 0;  ///< "cpu" or "cuda"
-    /// Validates and prepares; throws std::invalid_argument with a clear message.
+    /// Validates and prepares; throws std::invalid_argument with a clear message (GpuError for
+    /// device faults).
     virtual void start(const SegmentationRequest& request) = 0;
     /// Advances by up to maxIterations of the method's own iterations.
     virtual StepReport step(int maxIterations) = 0;
     virtual bool finished() const = 0;
-    /// Stops early; result() then holds the state reached so far.
+    /// Stops early; labels then hold the state reached so far.
     virtual void cancel() = 0;
-    /// Labels: 0/1 (srg, fc, snake) or 0..C (fcm), on the volume's grid.
-    virtual void result(LabelMap& out) const = 0;
+    /// Writes labels (0/1 for srg, fc, snake; 0..C for fcm) on the volume's grid into `sink`: at
+    /// least the voxels of `box` (all when null); others are left as they are. CPU engines take
+    /// host sinks only; CUDA engines take both.
+    virtual void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const = 0;
     /// Soft maps on the volume's grid: fc one connectivity map (0..1), fcm one membership map per
     /// cluster (in label order); none for srg and snake.
     virtual std::vector<Volume> softMaps() const { return {}; }
-    /// Adds method-specific figures (estimated parameters, centres) to an open JSON object.
-    virtual void describe(JsonWriter&) const {}
+    /// The method's figures (estimated parameters, centres, GL, device time).
+    virtual MethodFigures figures() const { return {}; }
+    /// Takes new parameters, keeping what the method allows (see UpdateOutcome); the default restarts.
+    virtual UpdateOutcome update(const SegmentationRequest& request);
     /// Snake: writes {"slices": [{"slice", "polygon", "gl"}]}; false for methods without contours.
     virtual bool writeContours(JsonWriter&) const { return false; }
+
+    /// All labels into `out`, reusing its storage when it is already on the volume's grid.
+    void result(LabelMap& out) const;
     /// Runs step() until finished; returns the last report.
     StepReport run(int iterationsPerStep = 64);
+
+protected:
+    /// The geometry of the volume of the running request (for result()).
+    virtual const Geometry& grid() const = 0;
 };
 
 }  // namespace lucent

@@ -36,8 +36,8 @@ public:
     StepReport step(int maxIterations) override;
     bool finished() const override { return m_finished; }
     void cancel() override;
-    void result(LabelMap& out) const override;
-    void describe(JsonWriter& json) const override;
+    void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
+    MethodFigures figures() const override;
     bool writeContours(JsonWriter& json) const override;
 
     double gl() const { return m_gl; }
@@ -45,6 +45,9 @@ public:
     const std::vector<SnakeSliceResult>& slices() const { return m_done; }
     /// Region sums inside the current polygon (for tests: equal to the rasterised mask's).
     RegionSums targetSums() const { return m_target; }
+
+protected:
+    const Geometry& grid() const override { return m_request.volume->geometry(); }
 
 private:
     void beginSlice(int slice, std::vector<PixelPoint> polygon, int d);

@@ -1,0 +1,34 @@
+/// @brief The figures a method reports (estimated parameters, centres, GL, device time) as data;
+/// the CLI's --stats JSON and the viewer's HUD are built from it.
+#pragma once
+
+#include "lucent/core/JsonWriter.h"
+#include "lucent/core/seg/FuzzyAffinity.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lucent {
+
+struct MethodFigures {
+    // fuzzy connectedness
+    std::optional<AffinityParams> affinity;  ///< M, S, D used (estimated or given)
+    std::optional<double> threshold;
+    // fuzzy C-means
+    std::vector<double> centres;  ///< ascending
+    std::optional<std::size_t> samples;
+    std::string path;  ///< "histogram" or "per-voxel"
+    // snake
+    std::optional<double> gl;
+    std::optional<std::size_t> slices, nodes;
+    // CUDA engines: device time from CUDA events (volume already resident), and the upload
+    std::optional<double> msDevice, msUpload;
+    std::optional<int> rounds;  ///< tile rounds the CUDA propagation used
+};
+
+/// Adds the figures that are set to an open JSON object (keys as in `lucent segment --stats`).
+void writeFigures(JsonWriter& json, const MethodFigures& figures);
+
+}  // namespace lucent

@@ -1,0 +1,15 @@
+/// @brief The CUDA engines this build has.
+#include "FuzzyConnectednessCuda.h"
+#include "RegionGrowingCuda.h"
+
+namespace lucent::gpu {
+
+std::unique_ptr<Segmenter> createCuda(Method method, std::shared_ptr<GpuContext> context) {
+    switch (method) {
+    case Method::RegionGrowing: return std::make_unique<RegionGrowingCuda>(std::move(context));
+    case Method::FuzzyConnectedness: return std::make_unique<FuzzyConnectednessCuda>(std::move(context));
+    default: return nullptr;
+    }
+}
+
+}  // namespace lucent::gpu

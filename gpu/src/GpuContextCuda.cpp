@@ -1,0 +1,89 @@
+/// @brief The per-volume GPU context: stream, resident volume, label buffer, scratch slots.
+#include "lucent/gpu/GpuContext.h"
+
+#include "CudaCheck.h"
+#include "CudaEngineBase.h"
+#include "DeviceBuffer.h"
+#include "lucent/gpu/DeviceVolume.h"
+
+#include <chrono>
+#include <map>
+#include <optional>
+
+namespace lucent::gpu {
+
+struct GpuContext::Impl {
+    const Volume* volume = nullptr;
+    cudaStream_t stream = nullptr;
+    std::unique_ptr<DeviceVolume> device;
+    DeviceBuffer labels;
+    std::map<int, DeviceBuffer> scratch;
+    double uploadMs = 0;
+    mutable std::optional<std::pair<double, double>> range;
+    ~Impl() {
+        // Buffers are freed after the stream's work is done.
+        if (stream) {
+            cudaStreamSynchronize(stream);
+            cudaStreamDestroy(stream);
+        }
+    }
+};
+
+GpuContext::GpuContext(const Volume& volume, const ProgressCallback& progress) : m_impl(std::make_unique<Impl>()) {
+    m_impl->volume = &volume;
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        cudaGetLastError();
+        throw GpuError("no CUDA device or driver found");
+    }
+    cudaCheck(cudaStreamCreateWithFlags(&m_impl->stream, cudaStreamNonBlocking), "GPU stream");
+    const auto t0 = std::chrono::steady_clock::now();
+    m_impl->device = std::make_unique<DeviceVolume>(volume, m_impl->stream, progress);
+    m_impl->uploadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+GpuContext::~GpuContext() = default;
+
+const Volume& GpuContext::volume() const { return *m_impl->volume; }
+const DeviceVolume& GpuContext::deviceVolume() const { return *m_impl->device; }
+void* GpuContext::stream() const { return m_impl->stream; }
+std::pair<double, double> GpuContext::range() const {
+    if (!m_impl->range) m_impl->range = m_impl->device->range();
+    return *m_impl->range;
+}
+
+double GpuContext::uploadMs() const { return m_impl->uploadMs; }
+
+LabelSink GpuContext::labelSink() {
+    const std::size_t n = m_impl->volume->voxelCount();
+    if (!m_impl->labels.get()) {
+        m_impl->labels = DeviceBuffer(n, "the label buffer");
+        cudaCheck(cudaMemsetAsync(m_impl->labels.get(), 0, n, m_impl->stream), "label buffer");
+    }
+    return LabelSink::device(m_impl->labels.as<std::uint8_t>(), n);
+}
+
+void GpuContext::downloadLabels(LabelMap& out, const VoxelBox* box) {
+    const Geometry& g = m_impl->volume->geometry();
+    const LabelSink sink = labelSink();
+    if (out.voxelCount() != g.voxelCount() || !out.geometry().sameGrid(g)) out = LabelMap(g);
+    copyLabelsToHost(*this, sink.data, LabelSink::host(out), box ? *box : wholeBox(g));
+}
+
+void GpuContext::uploadLabels(const LabelMap& labels) {
+    const LabelSink sink = labelSink();
+    if (labels.voxelCount() != sink.voxels) throw GpuError("label upload: the labels are not on the volume's grid");
+    cudaCheck(cudaMemcpyAsync(sink.data, labels.data(), sink.voxels, cudaMemcpyHostToDevice, m_impl->stream),
+              "label upload");
+    cudaCheck(cudaStreamSynchronize(m_impl->stream), "label upload");
+}
+
+void* GpuContext::scratch(int slot, std::size_t bytes) {
+    DeviceBuffer& buffer = m_impl->scratch[slot];
+    buffer.reserve(bytes, "scratch memory");
+    return buffer.get();
+}
+
+void GpuContext::synchronize() const { cudaCheck(cudaStreamSynchronize(m_impl->stream), "GPU work"); }
+
+}  // namespace lucent::gpu

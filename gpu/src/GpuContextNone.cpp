@@ -1,0 +1,26 @@
+/// @brief GpuContext for builds without CUDA: construction says why it cannot exist.
+#include "lucent/gpu/GpuContext.h"
+
+#include "lucent/core/Errors.h"
+#include "lucent/gpu/DeviceVolume.h"
+
+namespace lucent::gpu {
+
+struct GpuContext::Impl {};
+
+GpuContext::GpuContext(const Volume&, const ProgressCallback&) {
+    throw GpuError("GPU context unavailable: this build has no CUDA support");
+}
+GpuContext::~GpuContext() = default;
+const Volume& GpuContext::volume() const { throw GpuError("no CUDA"); }
+const DeviceVolume& GpuContext::deviceVolume() const { throw GpuError("no CUDA"); }
+void* GpuContext::stream() const { return nullptr; }
+double GpuContext::uploadMs() const { return 0; }
+std::pair<double, double> GpuContext::range() const { throw GpuError("no CUDA"); }
+LabelSink GpuContext::labelSink() { throw GpuError("no CUDA"); }
+void GpuContext::downloadLabels(LabelMap&, const VoxelBox*) { throw GpuError("no CUDA"); }
+void GpuContext::uploadLabels(const LabelMap&) { throw GpuError("no CUDA"); }
+void* GpuContext::scratch(int, std::size_t) { throw GpuError("no CUDA"); }
+void GpuContext::synchronize() const {}
+
+}  // namespace lucent::gpu

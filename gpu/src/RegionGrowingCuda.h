@@ -1,0 +1,56 @@
+/// @brief Seeded region growing on the device: the threshold mask and the region as bits (32
+/// voxels along x a word), grown tile by tile in shared memory with a worklist of active tiles.
+/// Same voxels as RegionGrowingCpu (both are the seeds' component of the mask).
+#pragma once
+
+#include "CudaEngineBase.h"
+#include "DeviceBuffer.h"
+#include "TileQueue.h"
+#include "TileRounds.h"
+
+namespace lucent::gpu {
+
+/// Bit-tile layout: a tile is one 32-voxel word along x by 32 rows (y) by 32 slices (z), stored
+/// contiguously (1024 words) so a block loads its tile in one coalesced sweep.
+struct BitGrid {
+    int nx = 0, ny = 0, nz = 0;
+    int tx = 0, ty = 0, tz = 0;  // tiles along x (words), y, z
+    std::uint32_t tiles() const { return std::uint32_t(tx) * ty * tz; }
+    std::size_t words() const { return std::size_t(tiles()) * 1024; }
+};
+
+class RegionGrowingCuda final : public Segmenter {
+public:
+    explicit RegionGrowingCuda(std::shared_ptr<GpuContext> context) : m_context(std::move(context)) {}
+    Method method() const override { return Method::RegionGrowing; }
+    const char* backend() const override { return "cuda"; }
+    void start(const SegmentationRequest& request) override;
+    StepReport step(int maxIterations) override;
+    bool finished() const override { return m_finished; }
+    void cancel() override { m_finished = true; }
+    void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
+    MethodFigures figures() const override;
+    UpdateOutcome update(const SegmentationRequest& request) override;
+
+protected:
+    const Geometry& grid() const override { return m_request.volume->geometry(); }
+
+private:
+    void threshold();  // (re)builds the mask bits from the interval, ROI and mask
+    /// Sets the bits of the seeds that lie in the mask and queues their tiles; returns how many.
+    std::size_t plantSeeds(const std::vector<VoxelIndex>& seeds, std::string* rejected);
+    void queueAllTiles();
+
+    std::shared_ptr<GpuContext> m_context;
+    SegmentationRequest m_request;
+    BitGrid m_grid;
+    DeviceBuffer m_mask, m_region, m_userMask, m_seeds;
+    TileQueue m_queue;
+    RoundFigures m_figures;
+    mutable DeviceTimer m_timer;
+    bool m_finished = true;
+    int m_rounds = 0;
+    double m_msUpload = 0;
+};
+
+}  // namespace lucent::gpu

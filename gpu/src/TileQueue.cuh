@@ -1,0 +1,58 @@
+/// @brief A worklist of active tiles for rounds of tile-wise propagation, kept entirely on the
+/// device: round r reads queue r%3 and appends the tiles it activates to queue (r+1)%3, and
+/// empties queue (r+2)%3 for the round after (three queues, so no round waits on the host).
+#pragma once
+
+#include "TileQueue.h"
+
+#include <cstdint>
+
+namespace lucent::gpu {
+
+/// Device view of the queues; passed by value to kernels.
+struct TileQueueView {
+    std::uint32_t* items[3];
+    std::uint32_t* counts;  // [3]
+    std::uint32_t* stamp;   // per tile: the last round it was queued for
+    int round;              // the round being run (>= 1)
+
+    __device__ std::uint32_t size() const { return counts[round % 3]; }
+    __device__ std::uint32_t at(std::uint32_t i) const { return items[round % 3][i]; }
+    /// Queues `tile` for round + 1 once, however many neighbours ask.
+    __device__ void activate(std::uint32_t tile) const {
+        const std::uint32_t next = std::uint32_t(round + 1);
+        if (atomicMax(&stamp[tile], next) < next) items[(round + 1) % 3][atomicAdd(&counts[(round + 1) % 3], 1u)] = tile;
+    }
+    /// Queues the tile at (tx, ty, tz) and the 26 around it (those inside the grid of `tiles`): a
+    /// seed on a tile's face is in its neighbour's halo, and only gains would queue the neighbour.
+    __device__ void activateAround(int tx, int ty, int tz, int tilesX, int tilesY, int tilesZ) const {
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const int x = tx + dx, y = ty + dy, z = tz + dz;
+                    if (x >= 0 && y >= 0 && z >= 0 && x < tilesX && y < tilesY && z < tilesZ)
+                        activate((std::uint32_t(z) * tilesY + std::uint32_t(y)) * tilesX + std::uint32_t(x));
+                }
+    }
+    /// Called by one thread of the round: empties the queue of round + 2.
+    __device__ void resetAfterNext() const { counts[(round + 2) % 3] = 0; }
+};
+
+/// Widens the changed box of RoundFigures to hold voxels lo..hi.
+__device__ inline void addChangedBox(std::uint32_t* figures, int x0, int y0, int z0, int x1, int y1, int z1) {
+    atomicMin(&figures[0], std::uint32_t(x0));
+    atomicMin(&figures[1], std::uint32_t(y0));
+    atomicMin(&figures[2], std::uint32_t(z0));
+    atomicMax(&figures[3], std::uint32_t(x1));
+    atomicMax(&figures[4], std::uint32_t(y1));
+    atomicMax(&figures[5], std::uint32_t(z1));
+}
+
+/// Called by one thread of a round: counts it when it has tiles, and empties the queue of
+/// the round after next.
+__device__ inline void beginRound(const TileQueueView& queue, std::uint32_t* figures) {
+    if (queue.size() > 0) atomicAdd(&figures[7], 1u);
+    queue.resetAfterNext();
+}
+
+}  // namespace lucent::gpu

@@ -1,0 +1,339 @@
+/// @brief CUDA engines against the CPU reference engines on the same inputs: identical voxels for
+/// region growing and identical quantised connectivity for fuzzy connectedness, on random,
+/// adversarial (serpentines across many tiles, checkerboards, odd sizes, corner seeds) and real
+/// volumes, step by step and after parameter changes; GPU faults fall back to the CPU. Skipped
+/// without a CUDA device.
+#include "SyntheticVolumes.h"
+
+#include "lucent/core/Errors.h"
+#include "lucent/gpu/DeviceInfo.h"
+#include "lucent/gpu/GpuContext.h"
+#include "lucent/gpu/SegmenterFactory.h"
+#include "lucent/io/VolumeFile.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+using namespace lucent;
+
+namespace {
+
+bool haveDevice() { return !gpu::listDevices().empty(); }
+
+#define REQUIRE_DEVICE() \
+    if (!haveDevice()) GTEST_SKIP() << "no CUDA device"
+
+Volume noiseVolume(std::array<int, 3> dims, PixelType type, unsigned seed, double sigma = 30) {
+    Geometry g;
+    g.dims = dims;
+    Volume v(g, type);
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> noise(0, sigma);
+    for (int k = 0; k < dims[2]; ++k)
+        for (int j = 0; j < dims[1]; ++j)
+            for (int i = 0; i < dims[0]; ++i) {
+                const double base = (i + 2 * j + 3 * k) % 40 < 22 ? 100 : 20;
+                double value = base + noise(rng);
+                if (type == PixelType::Float32) value = value * 0.37 + 0.013;
+                else value = std::round(value);
+                v.setValue(g.index(i, j, k), value);
+            }
+    return v;
+}
+
+/// One path winding through the whole volume: rows alternate direction in each slice (walls of
+/// 0 between rows), slices join at alternating ends. The only way along is every row in turn,
+/// so the front crosses tile borders thousands of times.
+Volume serpentine(std::array<int, 3> dims) {
+    Geometry g;
+    g.dims = dims;
+    Volume v(g, PixelType::Int16);
+    for (int k = 0; k < dims[2]; ++k) {
+        if (k % 2) continue;  // odd slices are walls but for one connecting voxel
+        for (int j = 0; j < dims[1]; j += 2) {
+            for (int i = 0; i < dims[0]; ++i) v.setValue(g.index(i, j, k), 100 + (i * 7 + j * 3 + k) % 23);
+            const int row = j / 2, turn = row % 2 ? 0 : dims[0] - 1;  // joins row j and j + 2
+            if (j + 2 < dims[1]) v.setValue(g.index(turn, j + 1, k), 100 + (j % 11));
+        }
+        if (k + 2 < dims[2]) {
+            const int lastRow = (dims[1] - 1) / 2 * 2;
+            v.setValue(g.index((k / 2) % 2 ? 0 : dims[0] - 1, (k / 2) % 2 ? 0 : lastRow, k + 1), 105);
+        }
+    }
+    return v;
+}
+
+struct Outcome {
+    LabelMap labels;
+    std::vector<Volume> soft;
+    std::string backend;
+    int steps = 0;
+};
+
+Outcome run(Method method, gpu::Backend backend, const SegmentationRequest& r, int perStep = 64) {
+    auto engine = gpu::createSegmenter(method, backend);
+    engine->start(r);
+    Outcome out;
+    for (StepReport rep; !rep.finished; ++out.steps) rep = engine->step(perStep);
+    engine->result(out.labels);
+    out.soft = engine->softMaps();
+    out.backend = engine->backend();
+    return out;
+}
+
+std::size_t differing(const LabelMap& a, const LabelMap& b) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < a.voxelCount(); ++i) n += a[i] != b[i];
+    return n;
+}
+
+std::size_t differing(const Volume& a, const Volume& b) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < a.voxelCount(); ++i) n += a.float32Data()[i] != b.float32Data()[i];
+    return n;
+}
+
+void expectSameRegion(const SegmentationRequest& r, const std::string& what) {
+    const Outcome cpu = run(Method::RegionGrowing, gpu::Backend::Cpu, r);
+    const Outcome cuda = run(Method::RegionGrowing, gpu::Backend::Cuda, r);
+    EXPECT_EQ(cuda.backend, "cuda");
+    EXPECT_GT(cpu.labels.count(1), 0u) << what;
+    EXPECT_EQ(differing(cpu.labels, cuda.labels), 0u) << what << ": " << cpu.labels.count(1) << " voxels on the CPU";
+}
+
+void expectSameConnectivity(const SegmentationRequest& r, const std::string& what) {
+    const Outcome cpu = run(Method::FuzzyConnectedness, gpu::Backend::Cpu, r);
+    const Outcome cuda = run(Method::FuzzyConnectedness, gpu::Backend::Cuda, r);
+    ASSERT_EQ(cpu.soft.size(), 1u);
+    ASSERT_EQ(cuda.soft.size(), 1u);
+    EXPECT_EQ(differing(cpu.soft[0], cuda.soft[0]), 0u) << what;
+    EXPECT_EQ(differing(cpu.labels, cuda.labels), 0u) << what;
+}
+
+SegmentationRequest srg(const Volume& v, std::vector<VoxelIndex> seeds, double lo, double hi, int connectivity = 6) {
+    SegmentationRequest r;
+    r.volume = &v;
+    r.seeds = std::move(seeds);
+    r.regionGrowing = {lo, hi, connectivity};
+    return r;
+}
+
+SegmentationRequest fc(const Volume& v, std::vector<VoxelIndex> seeds, double threshold = 0.5) {
+    SegmentationRequest r;
+    r.volume = &v;
+    r.seeds = std::move(seeds);
+    r.fuzzyConnectedness.threshold = threshold;
+    return r;
+}
+
+}  // namespace
+
+TEST(CudaRegionGrowing, RandomVolumesOddSizesBothConnectivities) {
+    REQUIRE_DEVICE();
+    for (unsigned seed = 1; seed <= 4; ++seed)
+        for (int conn : {6, 26}) {
+            const std::array<int, 3> dims{37 + 29 * int(seed), 45 + 7 * int(seed), 13 + 11 * int(seed)};
+            const Volume v = noiseVolume(dims, PixelType::Int16, seed);
+            const VoxelIndex s{dims[0] / 2, dims[1] / 2, dims[2] / 2};
+            const double centre = v.value(s.i, s.j, s.k);
+            expectSameRegion(srg(v, {s}, centre - 60, centre + 60, conn),
+                             "seed " + std::to_string(seed) + " connectivity " + std::to_string(conn));
+        }
+}
+
+TEST(CudaRegionGrowing, SerpentineAcrossThousandsOfTileBorders) {
+    REQUIRE_DEVICE();
+    const Volume v = serpentine({70, 66, 21});
+    const auto r = srg(v, {{0, 0, 0}}, 90, 200);
+    const Outcome cpu = run(Method::RegionGrowing, gpu::Backend::Cpu, r);
+    // Every path voxel is reached: the serpentine is one component.
+    std::size_t path = 0;
+    for (std::size_t i = 0; i < v.voxelCount(); ++i) path += v.value(i) >= 90;
+    EXPECT_EQ(cpu.labels.count(1), path);
+    expectSameRegion(r, "serpentine 6");
+    expectSameRegion(srg(v, {{0, 0, 0}}, 90, 200, 26), "serpentine 26");
+}
+
+TEST(CudaRegionGrowing, CheckerboardSeparatesFacesJoinsCorners) {
+    REQUIRE_DEVICE();
+    Geometry g;
+    g.dims = {65, 33, 34};
+    Volume v(g, PixelType::Int16);
+    for (int k = 0; k < 34; ++k)
+        for (int j = 0; j < 33; ++j)
+            for (int i = 0; i < 65; ++i) v.setValue(g.index(i, j, k), (i + j + k) % 2 ? 0 : 50);
+    const auto six = srg(v, {{0, 0, 0}}, 40, 60, 6);
+    EXPECT_EQ(run(Method::RegionGrowing, gpu::Backend::Cuda, six).labels.count(1), 1u);
+    expectSameRegion(srg(v, {{64, 32, 33}, {0, 0, 0}}, 40, 60, 26), "checkerboard 26");
+}
+
+TEST(CudaRegionGrowing, SeedsOnCornersAndFacesRoiMaskFloat) {
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({97, 40, 33}, PixelType::Int16, 9, 5);
+    const std::vector<VoxelIndex> corners{{0, 0, 0}, {96, 39, 32}, {96, 0, 0}, {0, 39, 32}, {48, 0, 16}, {96, 20, 16}};
+    std::vector<VoxelIndex> seeds;
+    for (const auto& s : corners)
+        if (v.value(s.i, s.j, s.k) > 60) seeds.push_back(s);
+    ASSERT_FALSE(seeds.empty());
+    expectSameRegion(srg(v, seeds, 60, 200), "corner seeds");
+    auto withRoi = srg(v, seeds, 60, 200);
+    withRoi.roi = VoxelBox{{0, 0, 0}, {70, 35, 30}};
+    withRoi.seeds = {seeds.front()};
+    expectSameRegion(withRoi, "roi");
+    LabelMap mask(v.geometry());
+    for (std::size_t i = 0; i < mask.voxelCount(); ++i) mask[i] = (i / 7) % 5 != 0;
+    auto withMask = srg(v, {seeds.front()}, 60, 200);
+    withMask.mask = &mask;
+    if (mask[v.geometry().index(seeds.front().i, seeds.front().j, seeds.front().k)]) expectSameRegion(withMask, "mask");
+    const Volume f = noiseVolume({50, 61, 29}, PixelType::Float32, 3);
+    const double centre = f.value(25, 30, 14);
+    expectSameRegion(srg(f, {{25, 30, 14}}, centre - 20.5, centre + 20.5, 26), "float");
+}
+
+TEST(CudaRegionGrowing, StepsGrowMonotonicallyInsideTheirChangedBoxes) {
+    REQUIRE_DEVICE();
+    const Volume v = serpentine({70, 66, 9});
+    auto engine = gpu::createSegmenter(Method::RegionGrowing, gpu::Backend::Cuda);
+    engine->start(srg(v, {{0, 0, 0}}, 90, 200));
+    LabelMap before, after;
+    engine->result(before);
+    int steps = 0;
+    for (StepReport rep; !rep.finished; ++steps) {
+        rep = engine->step(1);
+        engine->result(after);
+        for (std::size_t i = 0; i < v.voxelCount(); ++i) {
+            ASSERT_GE(after[i], before[i]) << "a voxel left the region";
+            if (after[i] != before[i]) {
+                ASSERT_TRUE(rep.changed.has_value());
+                const Geometry& g = v.geometry();
+                const int x = int(i % g.dims[0]), y = int(i / g.dims[0] % g.dims[1]), z = int(i / g.sliceSize());
+                ASSERT_TRUE(rep.changed->contains(x, y, z)) << "change outside the reported box";
+            }
+        }
+        before = after;
+    }
+    EXPECT_GT(steps, 10);
+    EXPECT_EQ(differing(after, run(Method::RegionGrowing, gpu::Backend::Cpu, srg(v, {{0, 0, 0}}, 90, 200)).labels), 0u);
+}
+
+TEST(CudaRegionGrowing, WiderIntervalAndNewSeedGrowOnLikeAFreshRun) {
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({90, 70, 40}, PixelType::Int16, 5);
+    for (const char* backend : {"cpu", "cuda"}) {
+        auto engine = gpu::createSegmenter(Method::RegionGrowing, gpu::parseBackend(backend));
+        auto r = srg(v, {{45, 35, 20}}, 60, 140);
+        engine->start(r);
+        engine->run();
+        r.regionGrowing.lower = 30;
+        r.regionGrowing.upper = 170;
+        r.seeds.push_back({1, 1, 1});
+        ASSERT_EQ(engine->update(r), UpdateOutcome::Continued) << backend;
+        engine->run();
+        LabelMap grown;
+        engine->result(grown);
+        EXPECT_EQ(differing(grown, run(Method::RegionGrowing, gpu::Backend::Cpu, r).labels), 0u) << backend;
+        r.regionGrowing.upper = 100;  // narrower: a new run
+        EXPECT_EQ(engine->update(r), UpdateOutcome::Restarted) << backend;
+    }
+}
+
+TEST(CudaRegionGrowing, WritesTheContextLabelBufferOnTheDevice) {
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({64, 64, 32}, PixelType::Int16, 2);
+    auto context = std::make_shared<gpu::GpuContext>(v);
+    auto engine = gpu::createSegmenter(Method::RegionGrowing, gpu::Backend::Cuda, context);
+    const auto r = srg(v, {{32, 32, 16}}, v.value(32, 32, 16) - 50, v.value(32, 32, 16) + 50);
+    engine->start(r);
+    engine->run();
+    engine->writeLabels(context->labelSink());
+    LabelMap onDevice;
+    context->downloadLabels(onDevice);
+    EXPECT_EQ(differing(onDevice, run(Method::RegionGrowing, gpu::Backend::Cpu, r).labels), 0u);
+    EXPECT_FALSE(engine->figures().msUpload.has_value()) << "the given context was used, nothing re-uploaded";
+}
+
+TEST(CudaFuzzyConnectedness, EqualMapsOnRandomVolumes) {
+    REQUIRE_DEVICE();
+    for (unsigned seed = 1; seed <= 3; ++seed)
+        for (PixelType type : {PixelType::Int16, PixelType::Float32}) {
+            const std::array<int, 3> dims{33 + 17 * int(seed), 19 + 13 * int(seed), 9 + 8 * int(seed)};
+            const Volume v = noiseVolume(dims, type, seed + 10);
+            expectSameConnectivity(fc(v, {{dims[0] / 3, dims[1] / 3, dims[2] / 3}, {0, 0, 0}}),
+                                   std::string(pixelTypeName(type)) + " seed " + std::to_string(seed));
+        }
+}
+
+TEST(CudaFuzzyConnectedness, SerpentineRoiMaskAndGivenParameters) {
+    REQUIRE_DEVICE();
+    const Volume s = serpentine({70, 34, 11});
+    expectSameConnectivity(fc(s, {{0, 0, 0}}), "serpentine");
+    const Volume v = noiseVolume({81, 47, 26}, PixelType::Int16, 4);
+    auto r = fc(v, {{40, 20, 13}}, 0.3);
+    r.roi = VoxelBox{{5, 3, 2}, {70, 40, 20}};
+    r.fuzzyConnectedness.objectMean = 90;
+    r.fuzzyConnectedness.objectSigma = 25;
+    r.fuzzyConnectedness.diffSigma = 15;
+    expectSameConnectivity(r, "roi and given M, S, D");
+    LabelMap mask(v.geometry());
+    for (std::size_t i = 0; i < mask.voxelCount(); ++i) mask[i] = (i / 3) % 7 != 0;
+    auto m = fc(v, {{40, 20, 13}}, 0.3);
+    m.mask = &mask;
+    if (mask[v.geometry().index(40, 20, 13)]) expectSameConnectivity(m, "mask");
+}
+
+TEST(CudaFuzzyConnectedness, NewThresholdRelabelsTheStoredMap) {
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({64, 48, 40}, PixelType::Int16, 8);
+    auto engine = gpu::createSegmenter(Method::FuzzyConnectedness, gpu::Backend::Cuda);
+    auto r = fc(v, {{30, 20, 20}});
+    engine->start(r);
+    engine->run();
+    const int rounds = *engine->figures().rounds;
+    for (double t : {0.1, 0.35, 0.6, 0.9}) {
+        r.fuzzyConnectedness.threshold = t;
+        ASSERT_EQ(engine->update(r), UpdateOutcome::Relabelled);
+        EXPECT_TRUE(engine->finished());
+        LabelMap labels;
+        engine->result(labels);
+        EXPECT_EQ(differing(labels, run(Method::FuzzyConnectedness, gpu::Backend::Cpu, r).labels), 0u) << t;
+    }
+    EXPECT_EQ(*engine->figures().rounds, rounds) << "no round ran for a new threshold";
+}
+
+TEST(CudaEngines, RealCtHeadEqualsCpu) {
+    REQUIRE_DEVICE();
+    const char* data = std::getenv("LUCENT_DATA");
+    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
+    if (!data || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    const Volume v = io::readVolumeFile(path);
+    expectSameRegion(srg(v, {{128, 128, 54}}, 300, 3000, 6), "CT bone (6)");
+    expectSameRegion(srg(v, {{128, 128, 54}}, 300, 3000, 26), "CT bone (26)");
+    expectSameConnectivity(fc(v, {{128, 128, 54}}, 0.4), "CT bone fc");
+}
+
+TEST(CudaEngines, OutOfMemoryFallsBackToTheCpuWithTheReason) {
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({128, 128, 128}, PixelType::Int16, 1);  // 4 MiB
+    ::setenv("LUCENT_GPU_MEMORY_LIMIT_MB", "1", 1);
+    const auto r = srg(v, {{64, 64, 64}}, v.value(64, 64, 64) - 40, v.value(64, 64, 64) + 40);
+    auto automatic = gpu::createSegmenter(Method::RegionGrowing, gpu::Backend::Auto);
+    automatic->start(r);
+    automatic->run();
+    EXPECT_STREQ(automatic->backend(), "cpu");
+    EXPECT_NE(gpu::fallbackNotice(*automatic).find("out of memory"), std::string::npos) << gpu::fallbackNotice(*automatic);
+    auto forced = gpu::createSegmenter(Method::FuzzyConnectedness, gpu::Backend::Cuda);
+    try {
+        forced->start(fc(v, {{64, 64, 64}}));
+        ADD_FAILURE() << "a 1 MiB cap cannot hold a 4 MiB volume";
+    } catch (const GpuError& e) {
+        EXPECT_NE(std::string(e.what()).find("MiB"), std::string::npos) << e.what();
+    }
+    ::unsetenv("LUCENT_GPU_MEMORY_LIMIT_MB");
+    LabelMap labels;
+    automatic->result(labels);
+    EXPECT_EQ(differing(labels, run(Method::RegionGrowing, gpu::Backend::Cuda, r).labels), 0u);
+}
