@@ -27,7 +27,7 @@ export LUCENT_DATA=$data
   echo "== compute-sanitizer"
   small='CudaRegionGrowing.CheckerboardSeparatesFacesJoinsCorners:CudaRegionGrowing.SeedsOnCornersAndFacesRoiMaskFloat:CudaFuzzyConnectedness.SerpentineRoiMaskAndGivenParameters:CudaRegionGrowing.WiderIntervalAndNewSeedGrowOnLikeAFreshRun'
   for tool in memcheck racecheck; do
-    timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 build-device/bin/lucent_gpu_tests --gtest_filter="$small" \
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-device/bin/lucent_gpu_tests --gtest_filter="$small" \
       >"$out/sanitizer-$tool.log" 2>&1
     echo "$tool exit $? ($(grep -cE '^========= (Invalid|Race|Error)' "$out/sanitizer-$tool.log") reports): $(tail -1 "$out/sanitizer-$tool.log")"
   done
