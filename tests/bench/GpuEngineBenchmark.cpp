@@ -230,7 +230,7 @@ int main(int argc, char** argv) {
     cases.push_back(chestPhantom(512, 512, 576));
     if (const char* data = std::getenv("LUCENT_DATA")) {
         const std::string path = std::string(data) + "/cranium/cranium.mhd";
-        if (std::filesystem::exists(path)) cases.push_back({"CT head 256x256x108", io::readVolumeFile(path), {128, 128, 54}, 300, 3000});
+        if (std::filesystem::exists(path)) cases.push_back({"CT head 256x256x108", io::readVolumeFile(path), {66, 128, 54}, 300, 3100});
     }
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case& c = cases[i];

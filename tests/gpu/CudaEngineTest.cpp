@@ -236,7 +236,8 @@ TEST(CudaRegionGrowing, WiderIntervalAndNewSeedGrowOnLikeAFreshRun) {
         LabelMap grown;
         engine->result(grown);
         EXPECT_EQ(differing(grown, run(Method::RegionGrowing, gpu::Backend::Cpu, r).labels), 0u) << backend;
-        r.regionGrowing.upper = 100;  // narrower: a new run
+        r.regionGrowing.lower = 50;  // narrower, still holding the first seed: a new run
+        r.regionGrowing.upper = 160;
         EXPECT_EQ(engine->update(r), UpdateOutcome::Restarted) << backend;
     }
 }
@@ -310,9 +311,10 @@ TEST(CudaEngines, RealCtHeadEqualsCpu) {
     const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
     if (!data || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
     const Volume v = io::readVolumeFile(path);
-    expectSameRegion(srg(v, {{128, 128, 54}}, 300, 3000, 6), "CT bone (6)");
-    expectSameRegion(srg(v, {{128, 128, 54}}, 300, 3000, 26), "CT bone (26)");
-    expectSameConnectivity(fc(v, {{128, 128, 54}}, 0.4), "CT bone fc");
+    expectSameRegion(srg(v, {{66, 128, 54}}, 300, 3100, 6), "CT bone (6)");  // in the skull, 1045 HU
+    expectSameRegion(srg(v, {{66, 128, 54}}, 300, 3100, 26), "CT bone (26)");
+    expectSameRegion(srg(v, {{128, 200, 54}}, -1100, -400, 6), "CT air");  // outside the head
+    expectSameConnectivity(fc(v, {{66, 128, 54}}, 0.3), "CT bone fc");
 }
 
 TEST(CudaEngines, OutOfMemoryFallsBackToTheCpuWithTheReason) {
