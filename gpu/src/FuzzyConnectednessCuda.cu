@@ -16,6 +16,7 @@ namespace {
 // A tile is 32 x 8 x 8 voxels: rows of 32 along x keep the loads coalesced; a block of 32 x 8
 // threads holds it, each thread a column of 8 voxels along z.
 constexpr int TX = 32, TY = 8, TZ = 8;
+static_assert(TZ == 8, "the relaxation spells out a column of 8");
 
 struct FcGrid {
     int nx, ny, nz;
@@ -60,8 +61,8 @@ template <> struct Affinity<float> {
 
 /// One round: each block takes active tiles, loads voxels and connectivity with a one-voxel halo,
 /// computes the tile's face affinities once, relaxes conn = max(conn, min(conn_nb, affinity))
-/// until nothing rises (Gauss-Seidel along each thread's z column, Jacobi across threads with
-/// barriers between reads and writes), writes back and queues the face neighbours whose shared
+/// until nothing rises (rows by shuffles and column sweeps, rows with rows through shared memory
+/// with barriers between reads and writes), writes back and queues the face neighbours whose shared
 /// face rose. Neighbouring tiles' values only rise, so a halo read while they are written is
 /// merely stale, and the writer queues us again.
 template <typename T>
@@ -114,30 +115,51 @@ __global__ void __launch_bounds__(TX * TY) relaxRound(FcGrid g, const T* volume,
         }
         az[TZ][y][x] = edge(TZ, y + 1, x + 1, TZ + 1, y + 1, x + 1);
         __syncthreads();
-        std::uint16_t first[TZ], now[TZ];
+        // Relaxation: the rows of the tile (one warp each, a lane per x) converge by themselves
+        // with shuffles along x and sweeps along each thread's z column, no barrier; rows then
+        // exchange values along y through shared memory, with barriers, until nothing rises.
+        std::uint16_t first[TZ], now[TZ], haloLeft[TZ], haloRight[TZ];
 #pragma unroll
-        for (int z = 0; z < TZ; ++z) first[z] = now[z] = sC[z + 1][y + 1][x + 1];
+        for (int z = 0; z < TZ; ++z) {
+            first[z] = now[z] = sC[z + 1][y + 1][x + 1];
+            haloLeft[z] = min(sC[z + 1][y + 1][0], ax[z][y][0]);        // used by lane 0
+            haloRight[z] = min(sC[z + 1][y + 1][TX + 1], ax[z][y][TX]);  // used by lane 31
+        }
+        const std::uint16_t fromBelow = min(sC[0][y + 1][x + 1], az[0][y][x]);
+        const std::uint16_t fromAbove = min(sC[TZ + 1][y + 1][x + 1], az[TZ][y][x]);
         for (;;) {
-            std::uint16_t next[TZ];
+            std::uint16_t across[TZ];  // the best offer of the rows y - 1 and y + 1 (constant below)
 #pragma unroll
-            for (int z = 0; z < TZ; ++z) {
-                std::uint16_t best = now[z];
-                best = max(best, min(sC[z + 1][y + 1][x], ax[z][y][x]));
-                best = max(best, min(sC[z + 1][y + 1][x + 2], ax[z][y][x + 1]));
-                best = max(best, min(sC[z + 1][y][x + 1], ay[z][y][x]));
-                best = max(best, min(sC[z + 1][y + 2][x + 1], ay[z][y + 1][x]));
-                best = max(best, min(z == 0 ? sC[0][y + 1][x + 1] : next[z - 1], az[z][y][x]));
-                best = max(best, min(z == TZ - 1 ? sC[TZ + 1][y + 1][x + 1] : now[z + 1], az[z + 1][y][x]));
-                next[z] = best;
+            for (int z = 0; z < TZ; ++z)
+                across[z] = max(min(sC[z + 1][y][x + 1], ay[z][y][x]), min(sC[z + 1][y + 2][x + 1], ay[z][y + 1][x]));
+            const std::uint16_t before[TZ] = {now[0], now[1], now[2], now[3], now[4], now[5], now[6], now[7]};
+            for (;;) {
+                std::uint16_t next[TZ];
+#pragma unroll
+                for (int z = 0; z < TZ; ++z) {
+                    std::uint16_t left = std::uint16_t(__shfl_up_sync(0xffffffffu, unsigned(now[z]), 1));
+                    std::uint16_t right = std::uint16_t(__shfl_down_sync(0xffffffffu, unsigned(now[z]), 1));
+                    left = x == 0 ? haloLeft[z] : min(left, ax[z][y][x]);
+                    right = x == TX - 1 ? haloRight[z] : min(right, ax[z][y][x + 1]);
+                    next[z] = max(max(now[z], across[z]), max(left, right));
+                }
+                next[0] = max(next[0], fromBelow);
+#pragma unroll
+                for (int z = 1; z < TZ; ++z) next[z] = max(next[z], min(next[z - 1], az[z][y][x]));
+                next[TZ - 1] = max(next[TZ - 1], fromAbove);
+#pragma unroll
+                for (int z = TZ - 2; z >= 0; --z) next[z] = max(next[z], min(next[z + 1], az[z + 1][y][x]));
+                bool grew = false;
+#pragma unroll
+                for (int z = 0; z < TZ; ++z) {
+                    grew = grew || next[z] != now[z];
+                    now[z] = next[z];
+                }
+                if (!__any_sync(0xffffffffu, grew)) break;
             }
-#pragma unroll
-            for (int z = TZ - 2; z >= 0; --z) next[z] = max(next[z], min(next[z + 1], az[z + 1][y][x]));
             bool changed = false;
 #pragma unroll
-            for (int z = 0; z < TZ; ++z) {
-                changed = changed || next[z] != now[z];
-                now[z] = next[z];
-            }
+            for (int z = 0; z < TZ; ++z) changed = changed || now[z] != before[z];
             __syncthreads();
 #pragma unroll
             for (int z = 0; z < TZ; ++z) sC[z + 1][y + 1][x + 1] = now[z];

@@ -108,23 +108,51 @@ __global__ void __launch_bounds__(1024) growRound(BitGrid g, const std::uint32_t
         }
         if (tid == 0) sFaces = 0;
         __syncthreads();
+        // Bits of the words beside this tile along x, for bit 0 and bit 31: constant during the
+        // tile (6: this row; 26: the 3 x 3 rows around it).
+        std::uint32_t xEdge = 0;
+        if (k26) {
+#pragma unroll
+            for (int dz = 0; dz < 3; ++dz)
+#pragma unroll
+                for (int dy = 0; dy < 3; ++dy)
+                    xEdge |= std::uint32_t(sLeft[lz + dz][ly + dy]) | (std::uint32_t(sRight[lz + dz][ly + dy]) << 31);
+        } else {
+            xEdge = std::uint32_t(sLeft[lz + 1][ly + 1]) | (std::uint32_t(sRight[lz + 1][ly + 1]) << 31);
+        }
+        const std::uint32_t rowBelow = sR[lz + 1][0], rowAbove = sR[lz + 1][33];  // y halo of lanes 0 and 31
         std::uint32_t r = r0;
         for (;;) {
-            std::uint32_t s = r;
+            // Across slices: the words of slices z - 1 and z + 1 from shared memory (dilated along x
+            // and y for 26-connectivity).
+            std::uint32_t s = r | xEdge;
             if (k26) {
 #pragma unroll
-                for (int dz = 0; dz < 3; ++dz)
+                for (int dz = 0; dz < 3; dz += 2)
 #pragma unroll
                     for (int dy = 0; dy < 3; ++dy) {
                         const std::uint32_t w = sR[lz + dz][ly + dy];
-                        s |= w | (w << 1) | (w >> 1) | std::uint32_t(sLeft[lz + dz][ly + dy]) |
-                             (std::uint32_t(sRight[lz + dz][ly + dy]) << 31);
+                        s |= w | (w << 1) | (w >> 1);
                     }
             } else {
-                s |= sR[lz][ly + 1] | sR[lz + 2][ly + 1] | sR[lz + 1][ly] | sR[lz + 1][ly + 2] |
-                     std::uint32_t(sLeft[lz + 1][ly + 1]) | (std::uint32_t(sRight[lz + 1][ly + 1]) << 31);
+                s |= sR[lz][ly + 1] | sR[lz + 2][ly + 1];
             }
             s = fillRuns(s & m, m);
+            // Within the slice (one warp, a lane per row): rows exchange words by shuffles until the
+            // slice has converged, with no barrier.
+            for (;;) {
+                std::uint32_t below = __shfl_up_sync(kFull, s, 1), above = __shfl_down_sync(kFull, s, 1);
+                if (ly == 0) below = rowBelow;
+                if (ly == 31) above = rowAbove;
+                if (k26) {
+                    below |= (below << 1) | (below >> 1);
+                    above |= (above << 1) | (above >> 1);
+                }
+                const std::uint32_t t = fillRuns((s | below | above) & m, m);
+                const bool grew = t != s;
+                s = t;
+                if (!__any_sync(kFull, grew)) break;
+            }
             const bool changed = s != r;
             r = s;
             __syncthreads();

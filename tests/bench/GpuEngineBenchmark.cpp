@@ -3,7 +3,7 @@
 /// ms (volume resident, median of --repeats after warm-up, wall clock and CUDA events), end to
 /// end with the upload, GB/s over the bytes that must move, voxels, rounds; the CPU engine on
 /// the same input with every core; the labels of both compared voxel for voxel.
-/// usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--sizes 512,576] [--cpu-fc]
+/// usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--no-cpu-fc]  (the CPU fc is sequential: seconds)
 /// --dump writes each input as raw int16 plus a line of JSON, for tests/bench/gpu_peers.py.
 #include "lucent/core/ParallelFor.h"
 #include "lucent/gpu/DeviceInfo.h"
@@ -204,14 +204,14 @@ void dump(const Case& c, const std::string& dir, const std::string& file) {
 int main(int argc, char** argv) {
     int repeats = 20;
     std::string dumpDir;
-    bool cpuFcBig = false;
+    bool cpuFc = true;
     for (int a = 1; a < argc; ++a) {
         const std::string arg = argv[a];
         if (arg == "--repeats" && a + 1 < argc) repeats = std::max(1, std::atoi(argv[++a]));
         else if (arg == "--dump" && a + 1 < argc) dumpDir = argv[++a];
-        else if (arg == "--cpu-fc") cpuFcBig = true;
+        else if (arg == "--no-cpu-fc") cpuFc = false;
         else {
-            std::fprintf(stderr, "usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--cpu-fc]\n");
+            std::fprintf(stderr, "usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--no-cpu-fc]\n");
             return 2;
         }
     }
@@ -245,8 +245,7 @@ int main(int argc, char** argv) {
         row26.what += " (26)";
         print(row26);
         r.fuzzyConnectedness.threshold = 0.5;
-        const bool big = c.volume.voxelCount() > 100'000'000;
-        print(measure(c, Method::FuzzyConnectedness, r, repeats, big && !cpuFcBig ? 0 : 1));
+        print(measure(c, Method::FuzzyConnectedness, r, repeats, cpuFc ? 1 : 0));
         std::printf("%-44s %10.3f\n", (c.name + " fc new threshold").c_str(), thresholdChangeMs(c, r, repeats));
     }
     return 0;

@@ -305,6 +305,23 @@ TEST(CudaFuzzyConnectedness, NewThresholdRelabelsTheStoredMap) {
     EXPECT_EQ(*engine->figures().rounds, rounds) << "no round ran for a new threshold";
 }
 
+TEST(CudaEngines, SmallCasesForTheSanitizers) {
+    // What device-check.sh runs under compute-sanitizer (memcheck, racecheck): every kernel, a few
+    // tiles, partial tiles on every axis, a seed on a tile face, ROI and mask paths.
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({45, 37, 19}, PixelType::Int16, 6);
+    const Volume f = noiseVolume({40, 9, 10}, PixelType::Float32, 7);
+    const VoxelIndex s{31, 16, 8};
+    const double centre = v.value(s.i, s.j, s.k);
+    expectSameRegion(srg(v, {s}, centre - 70, centre + 70, 6), "small 6");
+    expectSameRegion(srg(v, {s}, centre - 70, centre + 70, 26), "small 26");
+    auto roi = srg(v, {s}, centre - 70, centre + 70, 6);
+    roi.roi = VoxelBox{{2, 2, 2}, {40, 30, 15}};
+    expectSameRegion(roi, "small roi");
+    expectSameConnectivity(fc(v, {s}), "small fc");
+    expectSameConnectivity(fc(f, {{8, 7, 7}}), "small float fc");
+}
+
 TEST(CudaEngines, RealCtHeadEqualsCpu) {
     REQUIRE_DEVICE();
     const char* data = std::getenv("LUCENT_DATA");

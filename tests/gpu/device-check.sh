@@ -25,10 +25,11 @@ export LUCENT_DATA=$data
   echo "== GPU tests, one line each"
   build-device/bin/lucent_gpu_tests 2>&1 | grep -E "^\[ +(OK|SKIPPED|FAILED) +\]" | head -40
   echo "== compute-sanitizer"
-  small='CudaRegionGrowing.CheckerboardSeparatesFacesJoinsCorners:CudaRegionGrowing.SeedsOnCornersAndFacesRoiMaskFloat:CudaFuzzyConnectedness.SerpentineRoiMaskAndGivenParameters:CudaRegionGrowing.WiderIntervalAndNewSeedGrowOnLikeAFreshRun'
+  small='CudaEngines.SmallCasesForTheSanitizers:CudaRegionGrowing.CheckerboardSeparatesFacesJoinsCorners'
   for tool in memcheck racecheck; do
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-device/bin/lucent_gpu_tests --gtest_filter="$small" \
       >"$out/sanitizer-$tool.log" 2>&1
+    grep -E "^\[ +(OK|FAILED) +\]" "$out/sanitizer-$tool.log"
     echo "$tool exit $? ($(grep -cE '^========= (Invalid|Race|Error)' "$out/sanitizer-$tool.log") reports): $(tail -1 "$out/sanitizer-$tool.log")"
   done
 } 2>&1 | tee "$out/device-check.log"
