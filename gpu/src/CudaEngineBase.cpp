@@ -33,6 +33,12 @@ void DeviceTimer::end(void* stream) {
     m_total += ms;
 }
 
+void checkGridLimits(const Geometry& g) {
+    if (g.dims[1] > 65535 || g.dims[2] > 65535)
+        throw GpuError("the CUDA engines take at most 65535 rows and slices; this volume has " + std::to_string(g.dims[1]) +
+                       " x " + std::to_string(g.dims[2]));
+}
+
 std::shared_ptr<GpuContext> contextFor(const std::shared_ptr<GpuContext>& given, const SegmentationRequest& request) {
     if (given && &given->volume() == request.volume) return given;
     return std::make_shared<GpuContext>(*request.volume);

@@ -41,6 +41,7 @@ private:
     mutable DeviceTimer m_timer;
     bool m_finished = true;
     int m_rounds = 0;
+    long long m_visits = 0;
     double m_msUpload = 0;
 };
 

@@ -16,7 +16,7 @@ namespace lucent::gpu {
 
 namespace {
 
-constexpr int kWordsPerWarp = 8;
+constexpr int kWordsPerWarp = 8, kWarpsPerRowBlock = 2;
 constexpr unsigned kFull = 0xffffffffu;
 
 struct Scope {
@@ -24,36 +24,30 @@ struct Scope {
     const std::uint8_t* mask = nullptr;  // device copy of the request's mask, or null
 };
 
-/// One warp makes kWordsPerWarp consecutive words (volume order, so the reads stream): each lane
-/// tests one voxel per word and a ballot packs the 32 answers. Loads come first so that eight
-/// are in flight per lane.
+/// A block holds one row (y = blockIdx.y, z = blockIdx.z) or a part of it: each warp makes
+/// kWordsPerWarp consecutive words, each lane testing one voxel per word and a ballot packing the
+/// 32 answers. The eight loads come first, so that they are in flight together; no division.
 template <typename T>
 __global__ void thresholdKernel(const T* volume, BitGrid g, double lo, double hi, Scope scope, std::uint32_t* maskBits) {
-    const int lane = threadIdx.x & 31;
-    const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-    const std::size_t rowWords = std::size_t(g.tx), words = rowWords * g.ny * g.nz;
+    const int lane = threadIdx.x, y = blockIdx.y, z = blockIdx.z;
+    const int first = (blockIdx.x * blockDim.y + threadIdx.y) * kWordsPerWarp;
+    const std::size_t rowStart = (std::size_t(z) * g.ny + y) * g.nx;
+    const bool rowIn = y >= scope.roi.lo[1] && y <= scope.roi.hi[1] && z >= scope.roi.lo[2] && z <= scope.roi.hi[2];
     bool inside[kWordsPerWarp];
-    std::size_t word[kWordsPerWarp];
 #pragma unroll
     for (int u = 0; u < kWordsPerWarp; ++u) {
-        word[u] = warp * kWordsPerWarp + u;
+        const int x = (first + u) * 32 + lane;
         inside[u] = false;
-        if (word[u] >= words) continue;
-        const int wx = int(word[u] % rowWords);
-        const std::size_t row = word[u] / rowWords;
-        const int y = int(row % g.ny), z = int(row / g.ny), x = wx * 32 + lane;
-        if (x >= g.nx) continue;
-        const std::size_t idx = row * g.nx + x;
-        const double v = double(volume[idx]);
-        inside[u] = v >= lo && v <= hi && scope.roi.contains(x, y, z) && (!scope.mask || scope.mask[idx] != 0);
+        if (x < g.nx && rowIn) {
+            const double v = double(volume[rowStart + x]);
+            inside[u] = v >= lo && v <= hi && x >= scope.roi.lo[0] && x <= scope.roi.hi[0] &&
+                        (!scope.mask || scope.mask[rowStart + x] != 0);
+        }
     }
 #pragma unroll
     for (int u = 0; u < kWordsPerWarp; ++u) {
         const std::uint32_t bits = __ballot_sync(kFull, inside[u]);
-        if (lane == 0 && word[u] < words) {
-            const std::size_t row = word[u] / rowWords;
-            maskBits[bitWord(g, int(word[u] % rowWords), int(row % g.ny), int(row / g.ny))] = bits;
-        }
+        if (lane == 0 && first + u < g.tx) maskBits[bitWord(g, first + u, y, z)] = bits;
     }
 }
 
@@ -72,15 +66,16 @@ __global__ void seedKernel(BitGrid g, const int3* seeds, int count, std::uint32_
 /// bits, so a halo read while they are written is merely stale, and they queue us again.
 template <bool k26>
 __global__ void __launch_bounds__(1024) growRound(BitGrid g, const std::uint32_t* maskBits, std::uint32_t* region,
-                                                   TileQueueView queue, std::uint32_t* stats) {
+                                                   TileQueueView queue, std::uint32_t* figures) {
     __shared__ std::uint32_t sR[34][34];  // [lz + 1][ly + 1]
     __shared__ std::uint8_t sLeft[34][34], sRight[34][34];  // bit 31 of the word at wx - 1, bit 0 at wx + 1
     __shared__ std::uint32_t sFaces;
     const int ly = threadIdx.x, lz = threadIdx.y, tid = lz * 32 + ly;
-    if (blockIdx.x == 0 && tid == 0) beginRound(queue, stats);
+    if (blockIdx.x == 0 && tid == 0) beginRound(queue, figures);
     const std::uint32_t active = queue.size();
     for (std::uint32_t qi = blockIdx.x; qi < active; qi += gridDim.x) {
         const std::uint32_t tile = queue.at(qi);
+        if (tid == 0) countVisit(figures);
         const int wx = int(tile % g.tx), ty = int((tile / g.tx) % g.ty), tz = int(tile / (std::uint32_t(g.tx) * g.ty));
         const int y0 = ty * 32, z0 = tz * 32;
         const std::size_t own = std::size_t(tile) * 1024 + tid;
@@ -187,19 +182,24 @@ __global__ void __launch_bounds__(1024) growRound(BitGrid g, const std::uint32_t
                 queue.activate((std::uint32_t(nz) * g.ty + std::uint32_t(ny)) * g.tx + std::uint32_t(nx));
         }
         if (faces && tid == 13)
-            addChangedBox(stats, wx * 32, y0, z0, min(g.nx - 1, wx * 32 + 31), min(g.ny - 1, y0 + 31), min(g.nz - 1, z0 + 31));
+            addChangedBox(figures, wx * 32, y0, z0, min(g.nx - 1, wx * 32 + 31), min(g.ny - 1, y0 + 31), min(g.nz - 1, z0 + 31));
         __syncthreads();  // sR and sFaces are reused by the next tile
     }
 }
 
+/// Labels of `box` (its x range starting at a multiple of 4): a thread writes 4 voxels, as one
+/// 32-bit store where the address allows.
 __global__ void labelKernel(BitGrid g, const std::uint32_t* region, VoxelBox box, std::uint8_t* out) {
-    const int bx = box.hi[0] - box.lo[0] + 1, by = box.hi[1] - box.lo[1] + 1;
-    const std::size_t n = std::size_t(bx) * by * (box.hi[2] - box.lo[2] + 1);
-    for (std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; t < n; t += std::size_t(gridDim.x) * blockDim.x) {
-        const int i = box.lo[0] + int(t % bx), j = box.lo[1] + int((t / bx) % by), k = box.lo[2] + int(t / (std::size_t(bx) * by));
-        const std::uint32_t w = region[bitWord(g, i >> 5, j, k)];
-        out[(std::size_t(k) * g.ny + j) * g.nx + i] = std::uint8_t((w >> (i & 31)) & 1u);
+    const int y = box.lo[1] + int(blockIdx.y), z = box.lo[2] + int(blockIdx.z);
+    const int x = box.lo[0] + 4 * int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x > box.hi[0]) return;
+    const std::uint32_t bits = (region[bitWord(g, x >> 5, y, z)] >> (x & 31)) & 0xfu;
+    std::uint8_t* o = out + (std::size_t(z) * g.ny + y) * g.nx + x;
+    if (x + 3 < g.nx && (reinterpret_cast<std::uintptr_t>(o) & 3u) == 0) {
+        *reinterpret_cast<std::uint32_t*>(o) = (bits & 1u) | ((bits & 2u) << 7) | ((bits & 4u) << 14) | ((bits & 8u) << 21);
+        return;
     }
+    for (int q = 0; q < 4 && x + q < g.nx; ++q) o[q] = std::uint8_t((bits >> q) & 1u);
 }
 
 __global__ void queueAllKernel(TileQueueView queue, std::uint32_t tiles) {
@@ -212,6 +212,7 @@ int gridFor(std::size_t threads, int block) { return int(std::min<std::size_t>((
 
 void RegionGrowingCuda::start(const SegmentationRequest& request) {
     validateRequest(Method::RegionGrowing, request);
+    checkGridLimits(request.volume->geometry());
     const bool fresh = !m_context || &m_context->volume() != request.volume;
     m_context = contextFor(m_context, request);
     m_msUpload = fresh ? m_context->uploadMs() : 0;
@@ -239,6 +240,7 @@ void RegionGrowingCuda::start(const SegmentationRequest& request) {
         throw std::invalid_argument("no seed lies within [" + std::to_string(request.regionGrowing.lower) + ", " +
                                     std::to_string(request.regionGrowing.upper) + "] inside the ROI/mask (" + rejected + ")");
     m_rounds = 0;
+    m_visits = 0;
     m_finished = false;
 }
 
@@ -247,15 +249,15 @@ void RegionGrowingCuda::threshold() {
     cudaCheck(cudaMemsetAsync(m_mask.get(), 0, m_grid.words() * 4, stream), "mask bits");
     Scope scope{m_request.roi ? *m_request.roi : wholeBox(m_request.volume->geometry()),
                 m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
-    const std::size_t words = std::size_t(m_grid.tx) * m_grid.ny * m_grid.nz;
-    const int blocks = gridFor((words + kWordsPerWarp - 1) / kWordsPerWarp * 32, 256);
+    const dim3 blocks((m_grid.tx + kWordsPerWarp * kWarpsPerRowBlock - 1) / (kWordsPerWarp * kWarpsPerRowBlock), m_grid.ny, m_grid.nz);
+    const dim3 threads(32, kWarpsPerRowBlock);
     const auto& p = m_request.regionGrowing;
     const void* voxels = m_context->deviceVolume().devicePointer();
     if (m_request.volume->pixelType() == PixelType::Int16)
-        thresholdKernel<<<blocks, 256, 0, stream>>>(static_cast<const std::int16_t*>(voxels), m_grid, p.lower, p.upper, scope,
+        thresholdKernel<<<blocks, threads, 0, stream>>>(static_cast<const std::int16_t*>(voxels), m_grid, p.lower, p.upper, scope,
                                                     m_mask.as<std::uint32_t>());
     else
-        thresholdKernel<<<blocks, 256, 0, stream>>>(static_cast<const float*>(voxels), m_grid, p.lower, p.upper, scope,
+        thresholdKernel<<<blocks, threads, 0, stream>>>(static_cast<const float*>(voxels), m_grid, p.lower, p.upper, scope,
                                                     m_mask.as<std::uint32_t>());
     launchCheck("region-growing threshold");
 }
@@ -304,6 +306,7 @@ StepReport RegionGrowingCuda::step(int maxIterations) {
         });
         m_timer.end(stream);
         m_rounds += done.rounds;
+        m_visits += done.visits;
         m_finished = done.tilesLeft == 0;
         report.convergence = double(done.tilesLeft);
         report.changed = done.changed;
@@ -321,9 +324,8 @@ void RegionGrowingCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) 
     if (b.empty()) return;
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, geo.voxelCount()));
-    const std::size_t n = std::size_t(b.hi[0] - b.lo[0] + 1) * (b.hi[1] - b.lo[1] + 1) * (b.hi[2] - b.lo[2] + 1);
     m_timer.begin(stream);
-    labelKernel<<<gridFor(n, 256), 256, 0, stream>>>(m_grid, m_region.as<std::uint32_t>(), b, out);
+    labelKernel<<<labelGrid(b), 128, 0, stream>>>(m_grid, m_region.as<std::uint32_t>(), alignedBox(b), out);
     launchCheck("region-growing labels");
     m_timer.end(stream);
     if (!sink.onDevice) copyLabelsToHost(*m_context, out, sink, b);
@@ -334,6 +336,7 @@ MethodFigures RegionGrowingCuda::figures() const {
     f.msDevice = m_timer.totalMs();
     if (m_msUpload > 0) f.msUpload = m_msUpload;
     f.rounds = m_rounds;
+    f.tileVisits = m_visits;
     return f;
 }
 

@@ -11,17 +11,19 @@ namespace lucent::gpu {
 
 /// Device view of the queues; passed by value to kernels.
 struct TileQueueView {
-    std::uint32_t* items[3];
+    std::uint32_t* items;   // three queues of `tiles` entries, one after the other
     std::uint32_t* counts;  // [3]
     std::uint32_t* stamp;   // per tile: the last round it was queued for
+    std::uint32_t tiles;
     int round;              // the round being run (>= 1)
 
     __device__ std::uint32_t size() const { return counts[round % 3]; }
-    __device__ std::uint32_t at(std::uint32_t i) const { return items[round % 3][i]; }
+    __device__ std::uint32_t at(std::uint32_t i) const { return items[std::size_t(round % 3) * tiles + i]; }
     /// Queues `tile` for round + 1 once, however many neighbours ask.
     __device__ void activate(std::uint32_t tile) const {
         const std::uint32_t next = std::uint32_t(round + 1);
-        if (atomicMax(&stamp[tile], next) < next) items[(round + 1) % 3][atomicAdd(&counts[(round + 1) % 3], 1u)] = tile;
+        const int slot = (round + 1) % 3;
+        if (atomicMax(&stamp[tile], next) < next) items[std::size_t(slot) * tiles + atomicAdd(&counts[slot], 1u)] = tile;
     }
     /// Queues the tile at (tx, ty, tz) and the 26 around it (those inside the grid of `tiles`): a
     /// seed on a tile's face is in its neighbour's halo, and only gains would queue the neighbour.
@@ -47,6 +49,9 @@ __device__ inline void addChangedBox(std::uint32_t* figures, int x0, int y0, int
     atomicMax(&figures[4], std::uint32_t(y1));
     atomicMax(&figures[5], std::uint32_t(z1));
 }
+
+/// Called by one thread per tile a block works on: counts the visits (figures[6]).
+__device__ inline void countVisit(std::uint32_t* figures) { atomicAdd(&figures[6], 1u); }
 
 /// Called by one thread of a round: counts it when it has tiles, and empties the queue of
 /// the round after next.

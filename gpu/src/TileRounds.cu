@@ -12,7 +12,7 @@ namespace lucent::gpu {
 TileQueueView TileQueue::view() const {
     auto* base = m_memory.as<std::uint32_t>();
     const std::size_t n = m_tiles;
-    return {{base, base + n, base + 2 * n}, base + 3 * n, base + 3 * n + 3, m_round};
+    return {base, base + 3 * n, base + 3 * n + 3, m_tiles, m_round};
 }
 
 TileQueueView TileQueue::advance() {
@@ -38,7 +38,7 @@ RoundFigures::~RoundFigures() {
 void RoundFigures::allocate() {
     if (m_host) return;
     m_device = std::make_unique<DeviceBuffer>(8 * sizeof(std::uint32_t), "round figures");
-    cudaCheck(cudaHostAlloc(reinterpret_cast<void**>(&m_host), 8 * sizeof(std::uint32_t), cudaHostAllocDefault), "pinned memory");
+    cudaCheck(cudaHostAlloc(reinterpret_cast<void**>(&m_host), 9 * sizeof(std::uint32_t), cudaHostAllocDefault), "pinned memory");
 }
 
 std::uint32_t* RoundFigures::device() const { return m_device->as<std::uint32_t>(); }
@@ -59,14 +59,15 @@ RoundsDone runRounds(TileQueue& queue, RoundFigures& figures, void* streamHandle
         for (int b = 0; b < n; ++b) launch(queue.advance());
         launchCheck("propagation round");
         left -= n;
-        cudaCheck(cudaMemcpyAsync(host + 6, queue.nextCount(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream), "tile queue");
+        cudaCheck(cudaMemcpyAsync(host + 8, queue.nextCount(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream), "tile queue");
         cudaCheck(cudaStreamSynchronize(stream), "propagation");
-        converged = host[6] == 0;
+        converged = host[8] == 0;
     }
-    const std::uint32_t next = host[6];
+    const std::uint32_t next = host[8];
     cudaCheck(cudaMemcpyAsync(host, figures.device(), 8 * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream), "round figures");
     cudaCheck(cudaStreamSynchronize(stream), "propagation");
     done.tilesLeft = next;
+    done.visits = host[6];
     done.rounds = int(host[7]);
     if (host[0] != ~0u)
         done.changed = VoxelBox{{int(host[0]), int(host[1]), int(host[2])}, {int(host[3]), int(host[4]), int(host[5])}};

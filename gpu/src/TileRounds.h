@@ -19,6 +19,7 @@ class DeviceBuffer;
 struct RoundsDone {
     int rounds = 0;               ///< rounds that had tiles to work on
     std::uint32_t tilesLeft = 0;  ///< tiles queued for the next round (0: converged)
+    std::uint32_t visits = 0;     ///< tiles worked on, all rounds together
     std::optional<VoxelBox> changed;
 };
 
@@ -31,8 +32,8 @@ public:
     RoundFigures& operator=(const RoundFigures&) = delete;
     /// Allocates on first use (engines are made before anything touches the device).
     void allocate();
-    /// Device array: [0..2] lowest and [3..5] highest voxel of the changed tiles, [7] rounds that
-    /// had work (kernels add to them: addChangedBox, countRound).
+    /// Device array: [0..2] lowest and [3..5] highest voxel of the changed tiles, [6] tile visits,
+    /// [7] rounds that had work (kernels add to them: addChangedBox, countVisit, beginRound).
     std::uint32_t* device() const;
     std::uint32_t* host() const { return m_host; }
 

@@ -27,6 +27,7 @@ using namespace lucent;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+bool g_quick = false;  // --quick: the first case, resident figures only
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
 double median(std::vector<double> v) {
@@ -107,12 +108,16 @@ struct Row {
     double residentMs = 0, deviceMs = 0, endToEndMs = 0, gbps = 0, cpuMs = 0;
     std::size_t voxels = 0;
     int rounds = 0;
+    long long visits = 0;
+    double startMs = 0, runMs = 0, labelsMs = 0;  // resident phases (medians)
     std::string equal = "n/a";  // labels of CPU and CUDA identical ("n/a": the CPU did not run)
 };
 
 void print(const Row& r) {
     std::printf("%-44s %10.3f %10.3f %10.2f %8.1f %11zu %7d %10.1f %6s\n", r.what.c_str(), r.residentMs, r.deviceMs,
                 r.endToEndMs, r.gbps, r.voxels, r.rounds, r.cpuMs, r.equal.c_str());
+    std::printf("    phases: start %.3f ms (threshold or tables, seeds), rounds %.3f ms, labels %.3f ms; %lld tile visits\n",
+                r.startMs, r.runMs, r.labelsMs, r.visits);
     std::fflush(stdout);
 }
 
@@ -125,14 +130,22 @@ Row measure(const Case& c, Method method, const SegmentationRequest& request, in
     row.what = c.name + " " + methodName(method);
     auto context = std::make_shared<gpu::GpuContext>(c.volume);
     auto engine = gpu::createSegmenter(method, gpu::Backend::Cuda, context);
-    std::vector<double> resident, device;
+    std::vector<double> resident, device, starts, runs, labels;
     for (int r = 0; r < repeats + 2; ++r) {
         const auto t0 = Clock::now();
         engine->start(request);
+        const auto t1 = Clock::now();
         engine->run(64);
+        const auto t2 = Clock::now();
         engine->writeLabels(context->labelSink());
         context->synchronize();
-        const double wall = ms(t0, Clock::now());
+        const auto t3 = Clock::now();
+        const double wall = ms(t0, t3);
+        if (r >= 2) {
+            starts.push_back(ms(t0, t1));
+            runs.push_back(ms(t1, t2));
+            labels.push_back(ms(t2, t3));
+        }
         if (r == 0 && wall > 500) repeats = std::min(repeats, 3);  // keep a slow case inside the device lease
         if (r < 2) continue;
         resident.push_back(wall);
@@ -141,6 +154,11 @@ Row measure(const Case& c, Method method, const SegmentationRequest& request, in
     row.residentMs = median(resident);
     row.deviceMs = median(device);
     row.rounds = *engine->figures().rounds;
+    row.visits = *engine->figures().tileVisits;
+    row.startMs = median(starts);
+    row.runMs = median(runs);
+    row.labelsMs = median(labels);
+    if (g_quick) return row;
     const double n = double(c.volume.voxelCount());
     const double bytes = double(c.volume.byteSize()) + n + (method == Method::FuzzyConnectedness ? 2 * n : 0);
     row.gbps = bytes / (row.deviceMs * 1e6);
@@ -210,8 +228,9 @@ int main(int argc, char** argv) {
         if (arg == "--repeats" && a + 1 < argc) repeats = std::max(1, std::atoi(argv[++a]));
         else if (arg == "--dump" && a + 1 < argc) dumpDir = argv[++a];
         else if (arg == "--no-cpu-fc") cpuFc = false;
+        else if (arg == "--quick") g_quick = true;
         else {
-            std::fprintf(stderr, "usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--no-cpu-fc]\n");
+            std::fprintf(stderr, "usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--no-cpu-fc] [--quick]\n");
             return 2;
         }
     }
@@ -227,8 +246,8 @@ int main(int argc, char** argv) {
 
     std::vector<Case> cases;
     cases.push_back(chestPhantom(512, 512, 512));
-    cases.push_back(chestPhantom(512, 512, 576));
-    if (const char* data = std::getenv("LUCENT_DATA")) {
+    if (!g_quick) cases.push_back(chestPhantom(512, 512, 576));
+    if (const char* data = std::getenv("LUCENT_DATA"); data && !g_quick) {
         const std::string path = std::string(data) + "/cranium/cranium.mhd";
         if (std::filesystem::exists(path)) cases.push_back({"CT head 256x256x108", io::readVolumeFile(path), {66, 128, 54}, 300, 3100});
     }

@@ -90,6 +90,7 @@ void writeFigures(JsonWriter& json, const MethodFigures& f) {
     if (f.msDevice) json.key("ms_device").value(*f.msDevice);
     if (f.msUpload) json.key("ms_upload").value(*f.msUpload);
     if (f.rounds) json.key("rounds").value(*f.rounds);
+    if (f.tileVisits) json.key("tile_visits").value(*f.tileVisits);
 }
 
 bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b) {

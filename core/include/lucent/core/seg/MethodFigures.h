@@ -25,7 +25,8 @@ struct MethodFigures {
     std::optional<std::size_t> slices, nodes;
     // CUDA engines: device time from CUDA events (volume already resident), and the upload
     std::optional<double> msDevice, msUpload;
-    std::optional<int> rounds;  ///< tile rounds the CUDA propagation used
+    std::optional<int> rounds;              ///< tile rounds the CUDA propagation used
+    std::optional<long long> tileVisits;    ///< tiles worked on in those rounds
 };
 
 /// Adds the figures that are set to an open JSON object (keys as in `lucent segment --stats`).
