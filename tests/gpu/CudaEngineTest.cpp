@@ -7,6 +7,7 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/gpu/DeviceInfo.h"
+#include "lucent/gpu/DeviceVolume.h"
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/VolumeFile.h"
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <algorithm>
 #include <random>
 
 using namespace lucent;
@@ -303,6 +305,22 @@ TEST(CudaFuzzyConnectedness, NewThresholdRelabelsTheStoredMap) {
         EXPECT_EQ(differing(labels, run(Method::FuzzyConnectedness, gpu::Backend::Cpu, r).labels), 0u) << t;
     }
     EXPECT_EQ(*engine->figures().rounds, rounds) << "no round ran for a new threshold";
+}
+
+TEST(GpuContext, UploadReportsProgressAndCanBeCancelled) {
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({256, 256, 300}, PixelType::Int16, 3);  // 37.5 MiB: two staging chunks
+    std::vector<std::size_t> seen;
+    gpu::GpuContext context(v, [&](std::size_t done, std::size_t total) {
+        EXPECT_EQ(total, v.byteSize());
+        seen.push_back(done);
+        return true;
+    });
+    ASSERT_GE(seen.size(), 2u);
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    EXPECT_EQ(seen.back(), v.byteSize());
+    EXPECT_EQ(context.deviceVolume().range(), v.range());
+    EXPECT_THROW(gpu::GpuContext(v, [](std::size_t, std::size_t) { return false; }), Cancelled);
 }
 
 TEST(CudaEngines, SmallCasesForTheSanitizers) {
