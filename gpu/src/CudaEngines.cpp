@@ -1,4 +1,5 @@
 /// @brief The CUDA engines this build has.
+#include "FuzzyCMeansCuda.h"
 #include "FuzzyConnectednessCuda.h"
 #include "RegionGrowingCuda.h"
 
@@ -8,6 +9,7 @@ std::unique_ptr<Segmenter> createCuda(Method method, std::shared_ptr<GpuContext>
     switch (method) {
     case Method::RegionGrowing: return std::make_unique<RegionGrowingCuda>(std::move(context));
     case Method::FuzzyConnectedness: return std::make_unique<FuzzyConnectednessCuda>(std::move(context));
+    case Method::FuzzyCMeans: return std::make_unique<FuzzyCMeansCuda>(std::move(context));
     default: return nullptr;
     }
 }

@@ -221,7 +221,8 @@ def segment_contract(lucent, tmp):
             (["--method", "fc", "--seed", "8,8,5", "--threshold", "1.5"], "threshold out of range"),
             (["--method", "fcm", "--clusters", "1"], "one cluster"),
             (["--method", "snake", "--slice", "99", "--rect", "1,1,5,5"], "slice outside"),
-            (["--method", "fcm", "--backend", "cuda"], "cuda backend without a CUDA engine for fcm")):
+            (["--method", "snake", "--slice", "6", "--rect", "2,2,21,17", "--backend", "cuda"],
+             "cuda backend without a CUDA engine for the snake")):
         rc, _, err = run(lucent, "segment", src, *args, "-o", out_path)
         check(rc != 0 and len(err.strip().splitlines()) == 1 and not os.path.exists(out_path),
               "%s: exit %d, %r" % (what, rc, err))
@@ -258,6 +259,17 @@ def cuda_contract(lucent, tmp, src, box):
         check(sum(labels) == box, "%s CUDA mask holds the box" % name)
         rc, _, err = run(lucent, "segment", src, *args, "--backend", "auto", "-o", out_path, "--stats", stats)
         check(rc == 0 and json.load(open(stats))["backend"] == "cuda", "%s --backend auto picks CUDA" % name)
+    # FCM on CUDA: the CPU engine's labels, centres within 1e-6.
+    labels = {}
+    for backend in ("cpu", "cuda"):
+        out_path = os.path.join(tmp, "fcm_%s.nii" % backend)
+        rc, _, err = run(lucent, "segment", src, "--method", "fcm", "--clusters", "3", "--backend", backend, "-o", out_path,
+                         "--stats", stats)
+        doc = json.load(open(stats)) if rc == 0 else {}
+        check(rc == 0 and doc.get("backend") == backend, "fcm --backend %s: %s" % (backend, err))
+        labels[backend] = (read_nifti(out_path)[2], doc.get("centres", []))
+    check(labels["cpu"][0] == labels["cuda"][0], "fcm: CUDA labels equal the CPU's")
+    check(all(abs(a - b) < 1e-6 * (1 + abs(a)) for a, b in zip(labels["cpu"][1], labels["cuda"][1])), "fcm centres agree")
     env = dict(os.environ, LUCENT_GPU_MEMORY_LIMIT_MB="0.0001")
     out_path = os.path.join(tmp, "fallback.nii")
     p = subprocess.run([lucent, "segment", src, *srg, "--backend", "auto", "-o", out_path, "--stats", stats],

@@ -307,6 +307,80 @@ TEST(CudaFuzzyConnectedness, NewThresholdRelabelsTheStoredMap) {
     EXPECT_EQ(*engine->figures().rounds, rounds) << "no round ran for a new threshold";
 }
 
+namespace {
+
+/// FCM on the CPU and on CUDA: the same labels, memberships within 1e-5, centres within 1e-6.
+void expectSameFcm(const SegmentationRequest& r, const std::string& what) {
+    auto cpu = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Cpu);
+    auto cuda = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Cuda);
+    cpu->start(r);
+    cuda->start(r);
+    const StepReport a = cpu->run(), b = cuda->run(7);  // other step sizes: the same sequence
+    EXPECT_EQ(a.iterations, b.iterations) << what;
+    const auto ca = cpu->figures().centres, cb = cuda->figures().centres;
+    ASSERT_EQ(ca.size(), cb.size());
+    for (std::size_t k = 0; k < ca.size(); ++k) EXPECT_NEAR(ca[k], cb[k], 1e-6 * (1 + std::abs(ca[k]))) << what;
+    EXPECT_EQ(cpu->figures().samples, cuda->figures().samples) << what;
+    LabelMap la, lb;
+    cpu->result(la);
+    cuda->result(lb);
+    EXPECT_EQ(differing(la, lb), 0u) << what;
+    const auto ua = cpu->softMaps(), ub = cuda->softMaps();
+    ASSERT_EQ(ua.size(), ub.size());
+    double worst = 0;
+    for (std::size_t k = 0; k < ua.size(); ++k)
+        for (std::size_t i = 0; i < ua[k].voxelCount(); ++i)
+            worst = std::max(worst, double(std::abs(ua[k].float32Data()[i] - ub[k].float32Data()[i])));
+    EXPECT_LT(worst, 1e-5) << what;
+}
+
+SegmentationRequest fcmRequest(const Volume& v, int clusters) {
+    SegmentationRequest r;
+    r.volume = &v;
+    r.fuzzyCMeans.clusters = clusters;
+    return r;
+}
+
+}  // namespace
+
+TEST(CudaFuzzyCMeans, EqualToCpuOnRandomTinyTwoLevelAndRoiVolumes) {
+    REQUIRE_DEVICE();
+    for (unsigned seed = 1; seed <= 3; ++seed) {
+        const Volume v = noiseVolume({31 + 20 * int(seed), 17 + 9 * int(seed), 5 + 7 * int(seed)}, PixelType::Int16, seed + 20, 20);
+        for (int c : {2, 3, 5}) expectSameFcm(fcmRequest(v, c), "random " + std::to_string(seed) + " c=" + std::to_string(c));
+    }
+    const Volume tiny = noiseVolume({3, 2, 1}, PixelType::Int16, 1, 40);
+    expectSameFcm(fcmRequest(tiny, 2), "tiny");
+    Geometry g;
+    g.dims = {33, 9, 7};
+    Volume two(g, PixelType::Int16);
+    for (std::size_t i = 0; i < two.voxelCount(); ++i) two.setValue(i, i % 3 ? -1000 : 400);
+    expectSameFcm(fcmRequest(two, 2), "two levels");
+    auto cpuTwo = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Cuda);
+    EXPECT_THROW(cpuTwo->start(fcmRequest(two, 3)), std::invalid_argument) << "two values cannot make three clusters";
+    const Volume v = noiseVolume({70, 50, 30}, PixelType::Int16, 9, 25);
+    auto roi = fcmRequest(v, 3);
+    roi.roi = VoxelBox{{5, 4, 3}, {60, 44, 25}};
+    expectSameFcm(roi, "roi");
+    LabelMap mask(v.geometry());
+    for (std::size_t i = 0; i < mask.voxelCount(); ++i) mask[i] = (i / 5) % 3 != 0;
+    auto masked = fcmRequest(v, 4);
+    masked.mask = &mask;
+    expectSameFcm(masked, "mask");
+}
+
+TEST(CudaFuzzyCMeans, FloatVolumesAndThePerVoxelPathStayOnTheCpu) {
+    REQUIRE_DEVICE();
+    const Volume f = noiseVolume({20, 20, 10}, PixelType::Float32, 2);
+    auto cuda = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Cuda);
+    EXPECT_THROW(cuda->start(fcmRequest(f, 3)), GpuError);
+    auto automatic = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Auto);
+    automatic->start(fcmRequest(f, 3));
+    automatic->run();
+    EXPECT_STREQ(automatic->backend(), "cpu");
+    EXPECT_NE(gpu::fallbackNotice(*automatic).find("int16"), std::string::npos);
+}
+
 TEST(GpuContext, UploadReportsProgressAndCanBeCancelled) {
     REQUIRE_DEVICE();
     const Volume v = noiseVolume({256, 256, 300}, PixelType::Int16, 3);  // 37.5 MiB: two staging chunks
@@ -338,6 +412,7 @@ TEST(CudaEngines, SmallCasesForTheSanitizers) {
     expectSameRegion(roi, "small roi");
     expectSameConnectivity(fc(v, {s}), "small fc");
     expectSameConnectivity(fc(f, {{8, 7, 7}}), "small float fc");
+    expectSameFcm(fcmRequest(v, 3), "small fcm");
 }
 
 TEST(CudaEngines, RealCtHeadEqualsCpu) {
@@ -350,6 +425,16 @@ TEST(CudaEngines, RealCtHeadEqualsCpu) {
     expectSameRegion(srg(v, {{66, 128, 54}}, 300, 3100, 26), "CT bone (26)");
     expectSameRegion(srg(v, {{128, 200, 54}}, -1100, -400, 6), "CT air");  // outside the head
     expectSameConnectivity(fc(v, {{66, 128, 54}}, 0.3), "CT bone fc");
+    expectSameFcm(fcmRequest(v, 4), "CT fcm");
+    const std::string t1 = std::string(data) + "/itk/KmeansTest_T1UCharRaw.nii.gz";
+    const std::string strip = std::string(data) + "/itk/KmeansTest_T1RawSkullStrip.nii.gz";
+    if (std::filesystem::exists(t1) && std::filesystem::exists(strip)) {
+        const Volume brain = io::readVolumeFile(t1);
+        const LabelMap mask = io::readLabelMapFile(strip);
+        auto r = fcmRequest(brain, 3);
+        r.mask = &mask;
+        expectSameFcm(r, "ITK T1 brain in its skull-strip mask");
+    }
 }
 
 TEST(CudaEngines, OutOfMemoryFallsBackToTheCpuWithTheReason) {

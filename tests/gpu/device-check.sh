@@ -11,7 +11,7 @@ bench=1
 mkdir -p "$out"
 cd "$(dirname "$0")/../.."
 export PATH=/usr/local/cuda/bin:$PATH
-data=/nonexistent
+data=${LUCENT_DATA:-/nonexistent}
 [[ -d .carry/data ]] && data=$(pwd)/.carry/data
 export LUCENT_DATA=$data
 {

@@ -68,30 +68,37 @@ void FuzzyCMeansCpu::start(const SegmentationRequest& request) {
         m_weights = counts;
     }
     const int c = request.fuzzyCMeans.clusters;
-    if (distinct.size() < std::size_t(c))
-        throw std::invalid_argument("only " + std::to_string(distinct.size()) + " distinct intensities for " +
-                                    std::to_string(c) + " clusters");
-    // Deterministic start: centres at the (k + 1/2)/c quantiles of the included intensities.
-    m_centres.assign(c, 0.0);
-    double cumulative = 0.0;
-    int next = 0;
-    for (std::size_t d = 0; d < distinct.size(); ++d) {
-        cumulative += counts[d];
-        while (next < c && cumulative >= (next + 0.5) / c * double(count)) m_centres[next++] = distinct[d];
-    }
-    // A value holding many voxels (background) can take several quantiles: move repeats up to the
-    // next distinct values so the clusters start apart (there are at least c distinct values).
-    for (int k = 1; k < c; ++k) {
-        if (m_centres[k] > m_centres[k - 1]) continue;
-        auto above = std::upper_bound(distinct.begin(), distinct.end(), m_centres[k - 1]);
-        m_centres[k] = above != distinct.end() ? *above : m_centres[k - 1] + 1.0;
-    }
+    m_centres = startCentres(distinct, counts, c);
     m_memberships.assign(m_values.size() * c, 0.0);
     for (std::size_t s = 0; s < m_values.size(); ++s)
         fcmMemberships(m_values[s], m_centres.data(), c, request.fuzzyCMeans.fuzziness, &m_memberships[s * c]);
     m_iterations = 0;
     m_finished = false;
     m_lastChange = 1.0;
+}
+
+std::vector<double> FuzzyCMeansCpu::startCentres(const std::vector<double>& distinct, const std::vector<double>& counts,
+                                                 int c) {
+    if (distinct.size() < std::size_t(c))
+        throw std::invalid_argument("only " + std::to_string(distinct.size()) + " distinct intensities for " +
+                                    std::to_string(c) + " clusters");
+    const double count = std::accumulate(counts.begin(), counts.end(), 0.0);
+    // Deterministic start: centres at the (k + 1/2)/c quantiles of the included intensities.
+    std::vector<double> centres(c, 0.0);
+    double cumulative = 0.0;
+    int next = 0;
+    for (std::size_t d = 0; d < distinct.size(); ++d) {
+        cumulative += counts[d];
+        while (next < c && cumulative >= (next + 0.5) / c * count) centres[next++] = distinct[d];
+    }
+    // A value holding many voxels (background) can take several quantiles: move repeats up to the
+    // next distinct values so the clusters start apart (there are at least c distinct values).
+    for (int k = 1; k < c; ++k) {
+        if (centres[k] > centres[k - 1]) continue;
+        auto above = std::upper_bound(distinct.begin(), distinct.end(), centres[k - 1]);
+        centres[k] = above != distinct.end() ? *above : centres[k - 1] + 1.0;
+    }
+    return centres;
 }
 
 double FuzzyCMeansCpu::iterate() {
@@ -105,7 +112,7 @@ double FuzzyCMeansCpu::iterate() {
     parallelFor(chunks, threads, [&](std::size_t ch) {
         for (std::size_t s = n * ch / chunks; s < n * (ch + 1) / chunks; ++s)
             for (int k = 0; k < c; ++k) {
-                const double w = m_weights[s] * std::pow(m_memberships[s * c + k], m);
+                const double w = m_weights[s] * fcmPow(m_memberships[s * c + k], m);
                 num[ch * c + k] += w * m_values[s];
                 den[ch * c + k] += w;
             }

@@ -7,6 +7,10 @@
 
 namespace lucent {
 
+/// base^exponent, with the usual m = 2 (exponent 2) as one correctly rounded product: what libm's
+/// pow gives for it on the host, and not always what CUDA's pow gives on the device.
+LUCENT_HD inline double fcmPow(double base, double exponent) { return exponent == 2.0 ? base * base : pow(base, exponent); }
+
 /// Eq. 4: memberships of value x to c centres, fuzziness m. A value equal to a centre belongs to
 /// it fully (the equation divides by that distance); ties go to the lowest index.
 LUCENT_HD inline void fcmMemberships(double x, const double* centres, int c, double m, double* u) {
@@ -20,7 +24,7 @@ LUCENT_HD inline void fcmMemberships(double x, const double* centres, int c, dou
     for (int k = 0; k < c; ++k) {
         const double dk = fabs(x - centres[k]);
         double s = 0.0;
-        for (int j = 0; j < c; ++j) s += pow(dk / fabs(x - centres[j]), power);
+        for (int j = 0; j < c; ++j) s += fcmPow(dk / fabs(x - centres[j]), power);
         u[k] = 1.0 / s;
     }
 }

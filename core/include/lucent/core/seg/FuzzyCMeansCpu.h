@@ -25,6 +25,9 @@ public:
     /// Cluster centres in ascending order (label k+1 is centre k).
     std::vector<double> centres() const;
     int iterations() const { return m_iterations; }
+    /// Starting centres from the sorted distinct values and their counts: the (k + 1/2)/c quantiles,
+    /// repeats moved up to the next distinct values. Throws when there are fewer than c values.
+    static std::vector<double> startCentres(const std::vector<double>& distinct, const std::vector<double>& counts, int c);
 
 protected:
     const Geometry& grid() const override { return m_request.volume->geometry(); }

@@ -1,0 +1,366 @@
+/// @brief FCM kernels: privatised histogram, the iterations in one persistent block, label table
+/// and labelling pass.
+#include "CudaCheck.h"
+#include "FuzzyCMeansCuda.h"
+#include "lucent/core/seg/FcmMath.h"
+#include "lucent/core/seg/FuzzyCMeansCpu.h"
+#include "lucent/gpu/DeviceVolume.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace lucent::gpu {
+
+constexpr int kMaxClusters = 255;
+constexpr int kIterateThreads = 1024;
+constexpr int kSharedBins = 16384;  // histograms up to this many bins are privatised in shared memory
+
+/// Device-side iteration state, mirrored in pinned memory after each step.
+struct FcmState {
+    int iterations;
+    int finished;
+    int current;  // which of the two membership buffers holds the latest memberships
+    int maxIterations;
+    double change;
+    double centres[kMaxClusters];
+};
+
+namespace {
+
+struct Scope {
+    int nx, ny, nz;
+    VoxelBox roi;
+    const std::uint8_t* mask;
+    __device__ bool included(int x, int y, int z, std::size_t idx) const {
+        return roi.contains(x, y, z) && (!mask || mask[idx] != 0);
+    }
+};
+
+/// Each block counts `rowsPerBlock` rows (linear row index z * ny + y) into a shared histogram
+/// when it fits, then adds its non-zero bins to the global one.
+__global__ void histogramKernel(const std::int16_t* volume, Scope s, int minValue, int bins, int rowsPerBlock,
+                                std::uint32_t* histogram) {
+    extern __shared__ std::uint32_t local[];
+    const bool shared = bins <= kSharedBins;
+    if (shared)
+        for (int b = threadIdx.x; b < bins; b += blockDim.x) local[b] = 0;
+    __syncthreads();
+    std::uint32_t* target = shared ? local : histogram;
+    const int rows = s.ny * s.nz;
+    const int first = blockIdx.x * rowsPerBlock, last = min(rows, first + rowsPerBlock);
+    for (int row = first; row < last; ++row) {
+        const int y = row % s.ny, z = row / s.ny;
+        const std::size_t base = std::size_t(row) * s.nx;
+        for (int x = threadIdx.x; x < s.nx; x += blockDim.x)
+            if (s.included(x, y, z, base + x)) atomicAdd(&target[volume[base + x] - minValue], 1u);
+    }
+    __syncthreads();
+    if (shared)
+        for (int b = threadIdx.x; b < bins; b += blockDim.x)
+            if (local[b]) atomicAdd(&histogram[b], local[b]);
+}
+
+__device__ double blockSum(double v, double* scratch) {
+    scratch[threadIdx.x] = v;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) scratch[threadIdx.x] += scratch[threadIdx.x + half];
+        __syncthreads();
+    }
+    const double total = scratch[0];
+    __syncthreads();
+    return total;
+}
+
+__device__ double blockMax(double v, double* scratch) {
+    scratch[threadIdx.x] = v;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) scratch[threadIdx.x] = fmax(scratch[threadIdx.x], scratch[threadIdx.x + half]);
+        __syncthreads();
+    }
+    const double total = scratch[0];
+    __syncthreads();
+    return total;
+}
+
+/// Memberships of every sample for the state's centres (iteration 0).
+__global__ void initialMemberships(const double* values, int samples, int c, double m, const void* stateMemory,
+                                   double* memberships) {
+    const auto* state = static_cast<const FcmState*>(stateMemory);
+    for (int s = blockIdx.x * blockDim.x + threadIdx.x; s < samples; s += gridDim.x * blockDim.x)
+        fcmMemberships(values[s], state->centres, c, m, memberships + std::size_t(s) * c);
+}
+
+/// Up to `budget` iterations in one block (Eq. 3 then Eq. 4, the largest change), stopping on the
+/// device at epsilon or the iteration limit: no host round trip per iteration.
+__global__ void __launch_bounds__(kIterateThreads) iterateKernel(const double* values, const double* weights, int samples,
+                                                                 int c, double m, double epsilon, int budget,
+                                                                 double* membershipsA, double* membershipsB,
+                                                                 void* stateMemory) {
+    auto* state = static_cast<FcmState*>(stateMemory);
+    __shared__ double scratch[kIterateThreads];
+    __shared__ double centres[kMaxClusters];
+    __shared__ int stop;
+    for (int k = threadIdx.x; k < c; k += blockDim.x) centres[k] = state->centres[k];
+    if (threadIdx.x == 0) stop = state->finished;
+    __syncthreads();
+    for (int it = 0; it < budget && !stop; ++it) {
+        double* old = state->current ? membershipsB : membershipsA;
+        double* next = state->current ? membershipsA : membershipsB;
+        for (int k = 0; k < c; ++k) {  // Eq. 3
+            double num = 0, den = 0;
+            for (int s = threadIdx.x; s < samples; s += blockDim.x) {
+                const double w = weights[s] * fcmPow(old[std::size_t(s) * c + k], m);
+                num += w * values[s];
+                den += w;
+            }
+            num = blockSum(num, scratch);
+            den = blockSum(den, scratch);
+            if (threadIdx.x == 0 && den > 0) centres[k] = num / den;
+        }
+        __syncthreads();
+        double change = 0;  // Eq. 4
+        for (int s = threadIdx.x; s < samples; s += blockDim.x) {
+            double* u = next + std::size_t(s) * c;
+            fcmMemberships(values[s], centres, c, m, u);
+            for (int k = 0; k < c; ++k) change = fmax(change, fabs(u[k] - old[std::size_t(s) * c + k]));
+        }
+        change = blockMax(change, scratch);
+        if (threadIdx.x == 0) {
+            state->current ^= 1;
+            state->iterations += 1;
+            state->change = change;
+            if (change < epsilon || state->iterations >= state->maxIterations) state->finished = 1;
+            stop = state->finished;
+        }
+        __syncthreads();
+    }
+    for (int k = threadIdx.x; k < c; k += blockDim.x) state->centres[k] = centres[k];
+}
+
+/// Label of each histogram bin: the rank (by centre, ties by index as std::stable_sort) of the
+/// cluster of largest membership, ties to the lower rank, plus 1; as the CPU engine.
+__global__ void labelTableKernel(const double* values, int samples, int c, int minValue, const double* memberships,
+                                 const void* stateMemory, std::uint8_t* binLabel) {
+    const auto* state = static_cast<const FcmState*>(stateMemory);
+    __shared__ int rank[kMaxClusters];
+    for (int k = threadIdx.x; k < c; k += blockDim.x) {
+        int r = 0;
+        for (int j = 0; j < c; ++j)
+            r += state->centres[j] < state->centres[k] || (state->centres[j] == state->centres[k] && j < k);
+        rank[k] = r;
+    }
+    __syncthreads();
+    for (int s = blockIdx.x * blockDim.x + threadIdx.x; s < samples; s += gridDim.x * blockDim.x) {
+        const double* u = memberships + std::size_t(s) * c;
+        int best = 0;
+        for (int k = 1; k < c; ++k)
+            if (u[k] > u[best] || (u[k] == u[best] && rank[k] < rank[best])) best = k;
+        binLabel[int(values[s]) - minValue] = std::uint8_t(rank[best] + 1);
+    }
+}
+
+/// Labels of `box` (x from a multiple of 4), 4 voxels a thread through the bin table.
+__global__ void labelKernel(const std::int16_t* volume, Scope s, int minValue, const std::uint8_t* binLabel, VoxelBox box,
+                            std::uint8_t* out) {
+    const int y = box.lo[1] + int(blockIdx.y), z = box.lo[2] + int(blockIdx.z);
+    const int x = box.lo[0] + 4 * int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x > box.hi[0]) return;
+    const std::size_t idx = (std::size_t(z) * s.ny + y) * s.nx + x;
+    std::uint8_t l[4] = {0, 0, 0, 0};
+    for (int q = 0; q < 4 && x + q < s.nx; ++q)
+        if (s.included(x + q, y, z, idx + q)) l[q] = binLabel[volume[idx + q] - minValue];
+    std::uint8_t* o = out + idx;
+    if (x + 3 < s.nx && (reinterpret_cast<std::uintptr_t>(o) & 3u) == 0) {
+        *reinterpret_cast<std::uint32_t*>(o) = l[0] | (l[1] << 8) | (l[2] << 16) | (std::uint32_t(l[3]) << 24);
+        return;
+    }
+    for (int q = 0; q < 4 && x + q < s.nx; ++q) o[q] = l[q];
+}
+
+int gridFor(std::size_t threads, int block) { return int(std::min<std::size_t>((threads + block - 1) / block, 1u << 30)); }
+
+}  // namespace
+
+FuzzyCMeansCuda::~FuzzyCMeansCuda() {
+    if (m_host) cudaFreeHost(m_host);
+}
+
+void FuzzyCMeansCuda::start(const SegmentationRequest& request) {
+    validateRequest(Method::FuzzyCMeans, request);
+    if (request.volume->pixelType() != PixelType::Int16)
+        throw GpuError("the CUDA fuzzy C-means engine works on int16 volumes (float volumes run on the CPU engine)");
+    if (request.fuzzyCMeans.perVoxel) throw GpuError("the per-voxel FCM path runs on the CPU engine");
+    checkGridLimits(request.volume->geometry());
+    const bool fresh = !m_context || &m_context->volume() != request.volume;
+    m_context = contextFor(m_context, request);
+    m_msUpload = fresh ? m_context->uploadMs() : 0;
+    m_request = request;
+    m_labelsReady = false;
+    const Geometry& g = request.volume->geometry();
+    const auto range = m_context->range();
+    m_minValue = int(range.first);
+    m_bins = int(range.second - range.first) + 1;
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    if (!m_host) cudaCheck(cudaHostAlloc(reinterpret_cast<void**>(&m_host), sizeof(FcmState), cudaHostAllocDefault), "pinned memory");
+    m_histogram.reserve(std::size_t(m_bins) * 4, "the FCM histogram");
+    m_binLabel.reserve(std::size_t(m_bins), "the FCM label table");
+    m_state.reserve(sizeof(FcmState), "the FCM state");
+    if (request.mask) {
+        m_userMask.reserve(request.mask->voxelCount(), "the mask");
+        cudaCheck(cudaMemcpyAsync(m_userMask.get(), request.mask->data(), request.mask->voxelCount(), cudaMemcpyHostToDevice, stream),
+                  "mask upload");
+    }
+    const Scope scope{g.dims[0], g.dims[1], g.dims[2], request.roi ? *request.roi : wholeBox(g),
+                      request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
+    m_timer.reset();
+    m_timer.begin(stream);
+    cudaCheck(cudaMemsetAsync(m_histogram.get(), 0, std::size_t(m_bins) * 4, stream), "FCM histogram");
+    const int rows = g.dims[1] * g.dims[2], rowsPerBlock = std::max(1, (rows + 1023) / 1024);
+    const int sharedBytes = m_bins <= kSharedBins ? m_bins * 4 : 0;
+    cudaCheck(cudaFuncSetAttribute(histogramKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBins * 4), "FCM histogram");
+    histogramKernel<<<(rows + rowsPerBlock - 1) / rowsPerBlock, 256, sharedBytes, stream>>>(
+        static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()), scope, m_minValue, m_bins, rowsPerBlock,
+        m_histogram.as<std::uint32_t>());
+    launchCheck("FCM histogram");
+    std::vector<std::uint32_t> histogram(m_bins);
+    cudaCheck(cudaMemcpyAsync(histogram.data(), m_histogram.get(), histogram.size() * 4, cudaMemcpyDeviceToHost, stream), "FCM histogram");
+    cudaCheck(cudaStreamSynchronize(stream), "FCM histogram");
+
+    // The distinct values and their counts; the starting centres as the CPU engine picks them.
+    std::vector<double> values, weights;
+    for (int b = 0; b < m_bins; ++b)
+        if (histogram[b]) {
+            values.push_back(double(b + m_minValue));
+            weights.push_back(double(histogram[b]));
+        }
+    if (values.empty()) throw std::invalid_argument("no voxel lies inside the ROI/mask");
+    const int c = request.fuzzyCMeans.clusters;
+    const std::vector<double> centres = FuzzyCMeansCpu::startCentres(values, weights, c);
+    m_samples = values.size();
+    m_values.reserve(m_samples * sizeof(double), "the FCM samples");
+    m_weights.reserve(m_samples * sizeof(double), "the FCM samples");
+    m_memberships.reserve(2 * m_samples * c * sizeof(double), "the FCM memberships");
+    *m_host = FcmState{};
+    m_host->maxIterations = request.fuzzyCMeans.maxIterations;
+    std::copy(centres.begin(), centres.end(), m_host->centres);
+    cudaCheck(cudaMemcpyAsync(m_values.get(), values.data(), m_samples * sizeof(double), cudaMemcpyHostToDevice, stream), "FCM samples");
+    cudaCheck(cudaMemcpyAsync(m_weights.get(), weights.data(), m_samples * sizeof(double), cudaMemcpyHostToDevice, stream), "FCM samples");
+    cudaCheck(cudaMemcpyAsync(m_state.get(), m_host, sizeof(FcmState), cudaMemcpyHostToDevice, stream), "FCM state");
+    initialMemberships<<<gridFor(m_samples, 256), 256, 0, stream>>>(m_values.as<double>(), int(m_samples), c,
+                                                                    request.fuzzyCMeans.fuzziness, m_state.get(),
+                                                                    m_memberships.as<double>());
+    launchCheck("FCM memberships");
+    m_timer.end(stream);  // waits: `values` and `weights` are copied from pageable memory
+}
+
+StepReport FuzzyCMeansCuda::step(int maxIterations) {
+    const auto& p = m_request.fuzzyCMeans;
+    if (!m_host->finished) {
+        auto stream = static_cast<cudaStream_t>(m_context->stream());
+        const int c = p.clusters;
+        double* a = m_memberships.as<double>();
+        m_timer.begin(stream);
+        iterateKernel<<<1, kIterateThreads, 0, stream>>>(m_values.as<double>(), m_weights.as<double>(), int(m_samples), c,
+                                                         p.fuzziness, p.epsilon, std::max(1, maxIterations), a,
+                                                         a + m_samples * c, m_state.get());
+        launchCheck("FCM iterations");
+        cudaCheck(cudaMemcpyAsync(m_host, m_state.get(), sizeof(FcmState), cudaMemcpyDeviceToHost, stream), "FCM state");
+        m_timer.end(stream);
+        m_labelsReady = false;
+    }
+    StepReport r;
+    r.iterations = m_host->iterations;
+    r.convergence = m_host->iterations ? m_host->change : 1.0;
+    r.finished = m_host->finished != 0;
+    r.progress = r.finished ? 1.0 : std::clamp(std::log(r.convergence) / std::log(p.epsilon), 0.0, 0.99);
+    if (r.iterations) r.changed = wholeBox(m_request.volume->geometry());  // every voxel may change cluster
+    return r;
+}
+
+bool FuzzyCMeansCuda::finished() const { return !m_host || m_host->finished != 0; }
+
+void FuzzyCMeansCuda::cancel() {
+    if (m_host) m_host->finished = 1;
+    // The device state keeps its own flag; a cancelled engine is not stepped again.
+}
+
+void FuzzyCMeansCuda::buildLabelTable() const {
+    if (m_labelsReady) return;
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    const int c = m_request.fuzzyCMeans.clusters;
+    const double* latest = m_memberships.as<double>() + (m_host->current ? m_samples * c : 0);
+    labelTableKernel<<<gridFor(m_samples, 256), 256, 0, stream>>>(m_values.as<double>(), int(m_samples), c, m_minValue, latest,
+                                                                  m_state.get(), m_binLabel.as<std::uint8_t>());
+    launchCheck("FCM label table");
+    m_labelsReady = true;
+}
+
+void FuzzyCMeansCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) const {
+    const Geometry& g = m_request.volume->geometry();
+    if (sink.voxels != g.voxelCount()) throw std::invalid_argument("label sink is not on the volume's grid");
+    const VoxelBox b = box ? *box : wholeBox(g);
+    if (b.empty()) return;
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, g.voxelCount()));
+    const Scope scope{g.dims[0], g.dims[1], g.dims[2], m_request.roi ? *m_request.roi : wholeBox(g),
+                      m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
+    m_timer.begin(stream);
+    buildLabelTable();
+    labelKernel<<<labelGrid(b), 128, 0, stream>>>(static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()),
+                                                  scope, m_minValue, m_binLabel.as<std::uint8_t>(), alignedBox(b), out);
+    launchCheck("FCM labels");
+    m_timer.end(stream);
+    if (!sink.onDevice) copyLabelsToHost(*m_context, out, sink, b);
+}
+
+std::vector<double> FuzzyCMeansCuda::sortedCentres() const {
+    std::vector<double> c(m_host->centres, m_host->centres + m_request.fuzzyCMeans.clusters);
+    std::sort(c.begin(), c.end());
+    return c;
+}
+
+std::vector<Volume> FuzzyCMeansCuda::softMaps() const {
+    const int c = m_request.fuzzyCMeans.clusters;
+    std::vector<double> u(m_samples * c), values(m_samples);
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    const double* latest = m_memberships.as<double>() + (m_host->current ? m_samples * c : 0);
+    cudaCheck(cudaMemcpyAsync(u.data(), latest, u.size() * sizeof(double), cudaMemcpyDeviceToHost, stream), "FCM memberships");
+    cudaCheck(cudaMemcpyAsync(values.data(), m_values.get(), values.size() * sizeof(double), cudaMemcpyDeviceToHost, stream),
+              "FCM memberships");
+    cudaCheck(cudaStreamSynchronize(stream), "FCM memberships");
+    // Map order: by centre (label order), as the CPU engine.
+    std::vector<int> order(c);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m_host->centres[a] < m_host->centres[b]; });
+    std::vector<int> sampleOfBin(m_bins, -1);
+    for (std::size_t s = 0; s < m_samples; ++s) sampleOfBin[int(values[s]) - m_minValue] = int(s);
+    const Volume& v = *m_request.volume;
+    const Geometry& g = v.geometry();
+    std::vector<Volume> maps;
+    for (int k = 0; k < c; ++k) maps.emplace_back(g, PixelType::Float32);
+    for (int z = 0; z < g.dims[2]; ++z)
+        for (int y = 0; y < g.dims[1]; ++y)
+            for (int x = 0; x < g.dims[0]; ++x) {
+                const std::size_t idx = g.index(x, y, z);
+                if ((m_request.roi && !m_request.roi->contains(x, y, z)) || (m_request.mask && !(*m_request.mask)[idx])) continue;
+                const int s = sampleOfBin[v.int16Data()[idx] - m_minValue];
+                for (int r = 0; r < c; ++r) maps[r].float32Data()[idx] = float(u[std::size_t(s) * c + order[r]]);
+            }
+    return maps;
+}
+
+MethodFigures FuzzyCMeansCuda::figures() const {
+    MethodFigures f;
+    f.centres = sortedCentres();
+    f.samples = m_samples;
+    f.path = "histogram";
+    f.msDevice = m_timer.totalMs();
+    if (m_msUpload > 0) f.msUpload = m_msUpload;
+    return f;
+}
+
+}  // namespace lucent::gpu

@@ -1,0 +1,48 @@
+/// @brief Fuzzy C-means on the device (paper 000) for int16 volumes: a histogram of the resident
+/// volume in one pass (shared-memory privatised), every iteration over its distinct values in one
+/// persistent block with the convergence test on the device, then one labelling pass through a
+/// lookup table. Memberships stay on the device, one row per distinct value.
+#pragma once
+
+#include "CudaEngineBase.h"
+#include "DeviceBuffer.h"
+
+namespace lucent::gpu {
+
+struct FcmState;
+
+class FuzzyCMeansCuda final : public Segmenter {
+public:
+    explicit FuzzyCMeansCuda(std::shared_ptr<GpuContext> context) : m_context(std::move(context)) {}
+    ~FuzzyCMeansCuda() override;
+    Method method() const override { return Method::FuzzyCMeans; }
+    const char* backend() const override { return "cuda"; }
+    /// GpuError for float volumes and the per-voxel path (the CPU engine runs those).
+    void start(const SegmentationRequest& request) override;
+    StepReport step(int maxIterations) override;
+    bool finished() const override;
+    void cancel() override;
+    void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
+    std::vector<Volume> softMaps() const override;
+    MethodFigures figures() const override;
+
+protected:
+    const Geometry& grid() const override { return m_request.volume->geometry(); }
+
+private:
+    /// The label of each distinct value, on the device (argmax membership, ties to the lower centre).
+    void buildLabelTable() const;
+    std::vector<double> sortedCentres() const;
+
+    std::shared_ptr<GpuContext> m_context;
+    SegmentationRequest m_request;
+    int m_minValue = 0, m_bins = 0;  // the histogram covers [min, min + bins)
+    std::size_t m_samples = 0;       // distinct values
+    DeviceBuffer m_histogram, m_values, m_weights, m_memberships, m_state, m_userMask, m_binLabel;
+    FcmState* m_host = nullptr;  // pinned mirror of the device state after each step
+    mutable DeviceTimer m_timer;
+    mutable bool m_labelsReady = false;
+    double m_msUpload = 0;
+};
+
+}  // namespace lucent::gpu
