@@ -153,8 +153,8 @@ Row measure(const Case& c, Method method, const SegmentationRequest& request, in
     }
     row.residentMs = median(resident);
     row.deviceMs = median(device);
-    row.rounds = *engine->figures().rounds;
-    row.visits = *engine->figures().tileVisits;
+    row.rounds = engine->figures().rounds.value_or(0);
+    row.visits = engine->figures().tileVisits.value_or(0);
     row.startMs = median(starts);
     row.runMs = median(runs);
     row.labelsMs = median(labels);
