@@ -1,0 +1,81 @@
+/// @brief A segmentation as the viewer runs it, Qt-free (ITK-SNAP's "models step, widgets tick"):
+/// owns the engine and its state (idle, running, paused, finished), advances it within a time
+/// budget that one UI timer gives it every frame (never from paintGL: three views would step three
+/// times), gathers the boxes the steps changed for the renderer, keeps the snake's polygon after
+/// every step so any earlier one can be shown again, and accepts the result into a label layer as
+/// one undoable change, or cancels it.
+#pragma once
+
+#include "lucent/core/LabelHistory.h"
+#include "lucent/core/seg/Segmenter.h"
+
+#include <array>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lucent {
+
+enum class SessionState { Idle, Running, Paused, Finished };
+
+const char* sessionStateName(SessionState state);  ///< "idle", "running", "paused", "finished"
+
+class SegmentationSession {
+public:
+    using Polygon = std::vector<std::array<double, 2>>;
+
+    /// Starts `engine` on `request` (what start() throws passes through; the session stays idle).
+    void begin(std::unique_ptr<Segmenter> engine, const SegmentationRequest& request, int iterationsPerStep = 1);
+    /// While running: steps until `budget` is spent (at least one step) or the engine finishes.
+    /// Returns the steps made.
+    int advance(std::chrono::microseconds budget);
+    /// One step, from running or paused (the single-step button); the session is paused after it.
+    void stepOnce();
+    void play();
+    void pause();
+    void setIterationsPerStep(int n) { m_perStep = n < 1 ? 1 : n; }
+    /// New parameters for the running method (a slider): the engine keeps what it can; the result
+    /// may change anywhere, so the whole volume counts as changed. Restarted or continued runs play.
+    UpdateOutcome update(const SegmentationRequest& request);
+
+    /// Union of the boxes changed since the last call (what the renderer must upload), or none.
+    std::optional<VoxelBox> takeChanges();
+    /// Snake: the polygon before the first step and after every step since (for the scrubber).
+    const std::vector<Polygon>& polygons() const { return m_polygons; }
+    /// GL (snake) or the method's convergence figure after every step, for the HUD's plot.
+    const std::vector<double>& convergence() const { return m_convergence; }
+    const StepReport& lastReport() const { return m_last; }
+    /// Mean wall-clock milliseconds of a step over the last advance (for the HUD).
+    double msPerStep() const { return m_msPerStep; }
+
+    /// Writes the result into `layer`: voxels whose result label r is non-zero get labelFor[r]
+    /// (0 leaves the voxel as it is), as one step of `history` named `description`. Ends the
+    /// session (idle). Returns false, changing nothing, when the result adds nothing.
+    bool accept(LabelMap& layer, LabelHistory& history, const std::array<std::uint8_t, 256>& labelFor,
+                const std::string& description);
+    /// The usual case: every non-zero result voxel gets `label`.
+    bool accept(LabelMap& layer, LabelHistory& history, std::uint8_t label, const std::string& description);
+    /// Drops the run and its result (idle).
+    void cancel();
+
+    SessionState state() const { return m_state; }
+    Segmenter* engine() const { return m_engine.get(); }
+
+private:
+    void afterStep(const StepReport& report);
+    void markAllChanged();
+
+    std::unique_ptr<Segmenter> m_engine;
+    SegmentationRequest m_request;
+    SessionState m_state = SessionState::Idle;
+    int m_perStep = 1;
+    StepReport m_last;
+    std::optional<VoxelBox> m_changes;
+    std::vector<Polygon> m_polygons;
+    std::vector<double> m_convergence;
+    double m_msPerStep = 0;
+};
+
+}  // namespace lucent

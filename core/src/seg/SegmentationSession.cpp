@@ -1,0 +1,126 @@
+/// @brief State machine, time-boxed stepping, change boxes, polygon history, accept and cancel.
+#include "lucent/core/seg/SegmentationSession.h"
+
+#include <stdexcept>
+
+namespace lucent {
+
+const char* sessionStateName(SessionState state) {
+    switch (state) {
+    case SessionState::Idle: return "idle";
+    case SessionState::Running: return "running";
+    case SessionState::Paused: return "paused";
+    case SessionState::Finished: return "finished";
+    }
+    return "?";
+}
+
+void SegmentationSession::begin(std::unique_ptr<Segmenter> engine, const SegmentationRequest& request, int iterationsPerStep) {
+    cancel();
+    engine->start(request);
+    m_engine = std::move(engine);
+    m_request = request;
+    setIterationsPerStep(iterationsPerStep);
+    m_last = {};
+    m_polygons.clear();
+    m_convergence.clear();
+    // The start state is the first thing drawn: seeds (srg, fc), the starting rectangle (snake).
+    markAllChanged();
+    if (m_request.snake.rect != std::array<int, 4>{0, 0, 0, 0} && m_engine->method() == Method::Snake) {
+        const auto& r = m_request.snake.rect;
+        m_polygons.push_back({{double(r[0]), double(r[1])}, {double(r[2]), double(r[1])}, {double(r[2]), double(r[3])},
+                              {double(r[0]), double(r[3])}});
+    }
+    m_state = m_engine->finished() ? SessionState::Finished : SessionState::Running;
+}
+
+void SegmentationSession::afterStep(const StepReport& report) {
+    m_last = report;
+    if (report.changed) m_changes = merge(m_changes, *report.changed);
+    if (!report.polygon.empty()) m_polygons.push_back(report.polygon);
+    m_convergence.push_back(report.convergence);
+    if (report.finished) m_state = SessionState::Finished;
+}
+
+int SegmentationSession::advance(std::chrono::microseconds budget) {
+    if (m_state != SessionState::Running) return 0;
+    const auto start = std::chrono::steady_clock::now();
+    int steps = 0;
+    do {
+        afterStep(m_engine->step(m_perStep));
+        ++steps;
+    } while (m_state == SessionState::Running && std::chrono::steady_clock::now() - start < budget);
+    m_msPerStep = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / steps;
+    return steps;
+}
+
+void SegmentationSession::stepOnce() {
+    if (m_state != SessionState::Running && m_state != SessionState::Paused) return;
+    afterStep(m_engine->step(m_perStep));
+    if (m_state != SessionState::Finished) m_state = SessionState::Paused;
+}
+
+void SegmentationSession::play() {
+    if (m_state == SessionState::Paused) m_state = SessionState::Running;
+}
+
+void SegmentationSession::pause() {
+    if (m_state == SessionState::Running) m_state = SessionState::Paused;
+}
+
+UpdateOutcome SegmentationSession::update(const SegmentationRequest& request) {
+    if (!m_engine) throw std::logic_error("segmentation session: update without a run");
+    const UpdateOutcome outcome = m_engine->update(request);
+    m_request = request;
+    markAllChanged();
+    if (outcome != UpdateOutcome::Relabelled) {
+        if (outcome == UpdateOutcome::Restarted) {
+            m_polygons.clear();
+            m_convergence.clear();
+        }
+        m_state = m_engine->finished() ? SessionState::Finished : SessionState::Running;
+    }
+    return outcome;
+}
+
+void SegmentationSession::markAllChanged() {
+    if (m_request.volume) m_changes = merge(m_changes, wholeBox(m_request.volume->geometry()));
+}
+
+std::optional<VoxelBox> SegmentationSession::takeChanges() {
+    auto out = m_changes;
+    m_changes.reset();
+    return out;
+}
+
+bool SegmentationSession::accept(LabelMap& layer, LabelHistory& history, const std::array<std::uint8_t, 256>& labelFor,
+                                 const std::string& description) {
+    if (!m_engine) return false;
+    if (layer.voxelCount() != m_request.volume->voxelCount())
+        throw std::invalid_argument("the label layer is not on the volume's grid");
+    LabelMap result;
+    m_engine->result(result);
+    LabelMap after = layer;
+    for (std::size_t i = 0; i < result.voxelCount(); ++i)
+        if (result[i] && labelFor[result[i]]) after[i] = labelFor[result[i]];
+    const bool changed = history.record(layer, after, description);
+    if (changed) layer = std::move(after);
+    cancel();
+    return changed;
+}
+
+bool SegmentationSession::accept(LabelMap& layer, LabelHistory& history, std::uint8_t label, const std::string& description) {
+    std::array<std::uint8_t, 256> labelFor{};
+    labelFor.fill(label);
+    labelFor[0] = 0;
+    return accept(layer, history, labelFor, description);
+}
+
+void SegmentationSession::cancel() {
+    if (m_engine) m_engine->cancel();
+    m_engine.reset();
+    m_state = SessionState::Idle;
+    m_changes.reset();
+}
+
+}  // namespace lucent

@@ -1,0 +1,138 @@
+/// @brief The viewer's segmentation session without a window: states, time-boxed advance, change
+/// boxes, the snake's polygon history, parameter updates, accept into an undoable label layer.
+#include "SyntheticVolumes.h"
+
+#include "lucent/core/seg/FuzzyCMeansCpu.h"
+#include "lucent/core/seg/FuzzyConnectednessCpu.h"
+#include "lucent/core/seg/RegionGrowingCpu.h"
+#include "lucent/core/seg/SegmentationSession.h"
+#include "lucent/core/seg/SnakeCpu.h"
+
+#include <gtest/gtest.h>
+
+using namespace lucent;
+using lucent::testing::shapeVolume;
+using namespace std::chrono_literals;
+
+namespace {
+
+Volume ball() {
+    return shapeVolume({48, 40, 32}, [](int i, int j, int k) { return (i - 20) * (i - 20) + (j - 20) * (j - 20) + (k - 16) * (k - 16) <= 144; },
+                       200, 0, 10);
+}
+
+SegmentationRequest srgRequest(const Volume& v) {
+    SegmentationRequest r;
+    r.volume = &v;
+    r.seeds = {{20, 20, 16}};
+    r.regionGrowing = {150, 250, 6};
+    r.fuzzyConnectedness.threshold = 0.5;
+    return r;
+}
+
+}  // namespace
+
+TEST(SegmentationSession, RunsPausesStepsAndFinishesWithinBudgets) {
+    const Volume v = ball();
+    SegmentationSession session;
+    EXPECT_EQ(session.state(), SessionState::Idle);
+    session.begin(std::make_unique<RegionGrowingCpu>(), srgRequest(v));
+    EXPECT_EQ(session.state(), SessionState::Running);
+    EXPECT_TRUE(session.takeChanges().has_value()) << "the start is drawn";
+    EXPECT_EQ(session.advance(0us), 1) << "a zero budget still makes one step";
+    session.pause();
+    EXPECT_EQ(session.advance(1s), 0) << "paused: no step";
+    session.stepOnce();
+    EXPECT_EQ(session.state(), SessionState::Paused);
+    EXPECT_EQ(session.lastReport().iterations, 2);
+    session.play();
+    int frames = 0;
+    while (session.state() == SessionState::Running && frames < 1000) {
+        session.advance(50us);
+        ++frames;
+    }
+    EXPECT_EQ(session.state(), SessionState::Finished);
+    EXPECT_GT(session.msPerStep(), 0.0);
+    const auto changes = session.takeChanges();
+    ASSERT_TRUE(changes.has_value());
+    EXPECT_TRUE(changes->contains(8, 20, 16) && changes->contains(32, 20, 16)) << "the ball's extent changed";
+    EXPECT_FALSE(session.takeChanges().has_value()) << "taken once";
+}
+
+TEST(SegmentationSession, AcceptIsOneUndoableChangeAndEndsTheSession) {
+    const Volume v = ball();
+    LabelMap layer(v.geometry());
+    layer.at(0, 0, 0) = 9;  // an earlier label stays
+    LabelHistory history;
+    SegmentationSession session;
+    session.begin(std::make_unique<RegionGrowingCpu>(), srgRequest(v), 64);
+    while (session.state() == SessionState::Running) session.advance(10ms);
+    LabelMap result;
+    session.engine()->result(result);
+    ASSERT_TRUE(session.accept(layer, history, 3, "Accept region growing"));
+    EXPECT_EQ(session.state(), SessionState::Idle);
+    EXPECT_EQ(layer.count(3), result.count(1));
+    EXPECT_EQ(layer.at(0, 0, 0), 9);
+    EXPECT_EQ(history.undoText(), "Accept region growing");
+    history.undo(layer);
+    EXPECT_EQ(layer.count(3), 0u);
+    EXPECT_EQ(layer.at(0, 0, 0), 9);
+}
+
+TEST(SegmentationSession, ThresholdUpdateRelabelsWithoutRunning) {
+    const Volume v = ball();
+    SegmentationSession session;
+    auto r = srgRequest(v);
+    session.begin(std::make_unique<FuzzyConnectednessCpu>(), r, 64);
+    while (session.state() == SessionState::Running) session.advance(10ms);
+    session.takeChanges();
+    const int iterations = session.lastReport().iterations;
+    r.fuzzyConnectedness.threshold = 0.9;
+    EXPECT_EQ(session.update(r), UpdateOutcome::Relabelled);
+    EXPECT_EQ(session.state(), SessionState::Finished);
+    const auto changes = session.takeChanges();
+    ASSERT_TRUE(changes.has_value());
+    EXPECT_EQ(changes->hi[0], 47) << "the whole volume may change";
+    EXPECT_EQ(session.lastReport().iterations, iterations);
+}
+
+TEST(SegmentationSession, SnakeKeepsEveryPolygonAndItsFallingCriterion) {
+    LabelMap truth;
+    const Volume v = shapeVolume({80, 70, 1}, [](int i, int j, int) { return i >= 25 && i < 55 && j >= 20 && j < 50; }, 150, 50, 8,
+                                 &truth);
+    SegmentationRequest r;
+    r.volume = &v;
+    r.snake.slice = 0;
+    r.snake.rect = {5, 5, 74, 64};
+    r.snake.stepMax = 16;
+    SegmentationSession session;
+    session.begin(std::make_unique<SnakeCpu>(), r);
+    ASSERT_EQ(session.polygons().size(), 1u) << "the starting rectangle";
+    while (session.state() == SessionState::Running) session.advance(5ms);
+    EXPECT_EQ(session.polygons().size(), std::size_t(session.lastReport().iterations) + 1);
+    const auto& gl = session.convergence();
+    for (std::size_t s = 1; s < gl.size(); ++s) EXPECT_LE(gl[s], gl[s - 1] + 1e-9 * std::abs(gl[s - 1])) << "GL rose at step " << s;
+    EXPECT_NE(session.polygons().front(), session.polygons().back());
+}
+
+TEST(SegmentationSession, FcmClustersMapToChosenLabelsAndBadRequestsStayIdle) {
+    const Volume v = shapeVolume({30, 30, 10}, [](int i, int, int) { return i >= 15; }, 300, 0, 20);
+    SegmentationRequest r;
+    r.volume = &v;
+    r.fuzzyCMeans.clusters = 2;
+    SegmentationSession session;
+    session.begin(std::make_unique<FuzzyCMeansCpu>(), r, 10);
+    while (session.state() == SessionState::Running) session.advance(10ms);
+    LabelMap layer(v.geometry());
+    LabelHistory history;
+    std::array<std::uint8_t, 256> labelFor{};
+    labelFor[2] = 5;  // only the bright cluster
+    ASSERT_TRUE(session.accept(layer, history, labelFor, "Accept FCM cluster 2"));
+    EXPECT_EQ(layer.count(5), 15u * 30 * 10);
+    EXPECT_EQ(layer.count(0), 15u * 30 * 10);
+
+    r.fuzzyCMeans.clusters = 1;  // invalid
+    EXPECT_THROW(session.begin(std::make_unique<FuzzyCMeansCpu>(), r), std::invalid_argument);
+    EXPECT_EQ(session.state(), SessionState::Idle);
+    EXPECT_EQ(session.engine(), nullptr);
+}
