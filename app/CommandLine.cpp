@@ -3,8 +3,18 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <utility>
 
 namespace lucent::app {
+
+namespace {
+
+/// Options whose range is the same in every command, checked once when the line is parsed (so a
+/// command cannot forget them). --threads: 0 means "all cores" only as the default, never typed.
+const std::map<std::string, std::pair<long long, long long>> kRanges = {{"--threads", {1, 1024}}};
+
+}  // namespace
 
 CommandLine::CommandLine(const std::vector<std::string>& args, const std::set<std::string>& valued,
                          const std::set<std::string>& flags) {
@@ -32,6 +42,13 @@ CommandLine::CommandLine(const std::vector<std::string>& args, const std::set<st
             m_positionals.push_back(args[i]);
         }
     }
+    for (const auto& [name, range] : kRanges) {
+        if (!m_values.count(name)) continue;
+        const double v = number(name, 0);
+        if (v != std::floor(v) || v < double(range.first) || v > double(range.second))
+            throw UsageError(name + " needs a whole number from " + std::to_string(range.first) + " to " +
+                             std::to_string(range.second) + ", got '" + value(name) + "'");
+    }
 }
 
 std::string CommandLine::value(const std::string& name, const std::string& fallback) const {
@@ -56,7 +73,13 @@ double CommandLine::number(const std::string& name, double fallback) const {
 int CommandLine::integer(const std::string& name, int fallback) const {
     const double d = number(name, fallback);
     if (d != std::floor(d)) throw UsageError(name + " needs a whole number, got '" + value(name) + "'");
+    // Checked before the cast: 2147483648 must not wrap into a negative count.
+    if (d < std::numeric_limits<int>::min() || d > std::numeric_limits<int>::max())
+        throw UsageError(name + " needs a whole number from " + std::to_string(std::numeric_limits<int>::min()) +
+                         " to " + std::to_string(std::numeric_limits<int>::max()) + ", got '" + value(name) + "'");
     return static_cast<int>(d);
 }
+
+unsigned CommandLine::threads() const { return static_cast<unsigned>(integer("--threads", 0)); }
 
 }  // namespace lucent::app

@@ -29,7 +29,10 @@ public:
     std::vector<std::string> values(const std::string& name) const;
     /// The option's value as a number; UsageError naming the option when it is not one.
     double number(const std::string& name, double fallback) const;
+    /// A whole number that fits an int; UsageError naming the option otherwise (no wrap-around).
     int integer(const std::string& name, int fallback) const;
+    /// --threads, already checked to be 1..1024 by the constructor; 0 (all cores) when absent.
+    unsigned threads() const;
 
 private:
     std::vector<std::string> m_positionals;

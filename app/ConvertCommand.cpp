@@ -2,6 +2,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 
+#include "lucent/io/FileUtil.h"
 #include "lucent/io/ImageSource.h"
 #include "lucent/io/VolumeFile.h"
 
@@ -17,11 +18,11 @@ int runConvert(const std::vector<std::string>& args) {
     if (!io::isVolumeFileName(out) || out.ends_with(".nhdr"))
         throw UsageError("output " + out + " must end in .nii, .nii.gz, .mha, .mhd or .nrrd");
     io::DicomOptions options;
-    options.threads = static_cast<unsigned>(cl.integer("--threads", 0));
+    options.threads = cl.threads();
     options.progress = printProgress;
     std::vector<std::string> warnings;
     const Volume volume = io::ImageSource::load(cl.positionals()[0], cl.value("--series"), options, &warnings);
-    for (const auto& w : warnings) std::cerr << "lucent convert: warning: " << w << "\n";
+    for (const auto& w : warnings) std::cerr << "lucent convert: warning: " << io::printable(w) << "\n";
     io::writeVolumeFile(volume, out);
     const auto& g = volume.geometry();
     std::cout << "wrote " << out << ": " << g.dims[0] << " x " << g.dims[1] << " x " << g.dims[2] << " "

@@ -5,6 +5,7 @@
 #include "lucent/core/Errors.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/DicomReader.h"
+#include "lucent/io/FileUtil.h"
 
 #include <cstdio>
 #include <iostream>
@@ -63,13 +64,14 @@ int main(int argc, char** argv) {
         // Anything else is the viewer's command line: lucent [PATH] [--screenshot OUT.png] ...
         return runViewer(argc, argv);
     } catch (const UsageError& e) {
-        std::cerr << "lucent " << command << ": " << e.what() << "\n" << kUsage;
+        std::cerr << "lucent " << command << ": " << lucent::io::printable(e.what()) << "\n" << kUsage;
         return 2;
     } catch (const lucent::Cancelled&) {
         std::cerr << "lucent " << command << ": cancelled\n";
         return 1;
     } catch (const std::exception& e) {
-        std::cerr << "lucent " << command << ": error: " << e.what() << "\n";
+        // Messages quote file names and header bytes: escaped, they stay one line and inert.
+        std::cerr << "lucent " << command << ": error: " << lucent::io::printable(e.what()) << "\n";
         return 1;
     }
 }

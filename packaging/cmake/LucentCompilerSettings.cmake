@@ -13,3 +13,14 @@ add_library(lucent_warnings INTERFACE)
 target_compile_options(lucent_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wno-missing-field-initializers>
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+
+# -DLUCENT_SANITIZE=address,undefined instruments our own C++ code (libraries, tests, CLI) with
+# those sanitizers; third-party libraries stay as they are. Any report aborts the run, so a test
+# that triggers one fails instead of printing and passing.
+set(LUCENT_SANITIZE "" CACHE STRING "Sanitizers for Lucent's own targets (e.g. address,undefined); empty: none")
+if(LUCENT_SANITIZE)
+  message(STATUS "Lucent: building with -fsanitize=${LUCENT_SANITIZE}")
+  target_compile_options(lucent_warnings INTERFACE
+    $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=${LUCENT_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer>)
+  target_link_options(lucent_warnings INTERFACE -fsanitize=${LUCENT_SANITIZE})
+endif()

@@ -126,6 +126,127 @@ def volume_file_contract(lucent, tmp):
     check(not any(n.startswith("x.png") or ".partial-" in n for n in os.listdir(tmp)), "no partial files left")
 
 
+def crafted_dicom(path, rows, columns, frames, pixel_bytes):
+    """An explicit-VR little-endian CT image whose header claims rows x columns x frames over `pixel_bytes`."""
+    def el(group, elem, vr, value):
+        if len(value) % 2:
+            value += b"\0" if vr == b"UI" else b" "
+        head = struct.pack("<HH", group, elem) + vr
+        if vr in (b"OB", b"OW"):
+            return head + struct.pack("<HI", 0, len(value)) + value
+        return head + struct.pack("<H", len(value)) + value
+    sop, uid = b"1.2.840.10008.5.1.4.1.1.2", b"9.8.7.6.5"
+    meta = el(2, 1, b"OB", b"\0\1") + el(2, 2, b"UI", sop) + el(2, 3, b"UI", uid + b".1") + \
+        el(2, 0x10, b"UI", b"1.2.840.10008.1.2.1")
+    ds = el(8, 0x16, b"UI", sop) + el(8, 0x18, b"UI", uid + b".1") + el(8, 0x60, b"CS", b"CT") + \
+        el(0x20, 0xd, b"UI", b"9.8.7") + el(0x20, 0xe, b"UI", uid) + el(0x28, 2, b"US", struct.pack("<H", 1)) + \
+        el(0x28, 4, b"CS", b"MONOCHROME2") + el(0x28, 8, b"IS", str(frames).encode()) + \
+        el(0x28, 0x10, b"US", struct.pack("<H", rows)) + el(0x28, 0x11, b"US", struct.pack("<H", columns)) + \
+        el(0x28, 0x100, b"US", struct.pack("<H", 16)) + el(0x28, 0x101, b"US", struct.pack("<H", 16)) + \
+        el(0x28, 0x102, b"US", struct.pack("<H", 15)) + el(0x28, 0x103, b"US", struct.pack("<H", 1)) + \
+        el(0x7fe0, 0x10, b"OW", b"\1" * pixel_bytes)
+    with open(path, "wb") as f:
+        f.write(b"\0" * 128 + b"DICM" + el(2, 0, b"UL", struct.pack("<I", len(meta))) + meta + ds)
+
+
+def hostile_dicom_contract(lucent, make_series, tmp):
+    """Bad DICOM files beside a good series: skipped with a warning; named as the error when asked for."""
+    folder = os.path.join(tmp, "hostile_dicom")
+    run(make_series, folder, "--size", "16", "16", "6")
+    crafted_dicom(os.path.join(folder, "frames.dcm"), 16, 16, 2 ** 31 - 1, 512)
+    crafted_dicom(os.path.join(folder, "huge.dcm"), 65535, 65535, 1, 128 * 1024)
+    rc, out, err = run(lucent, "info", folder, "--json")
+    doc = json.loads(out) if rc == 0 else {"series": [], "warnings": []}
+    check(rc == 0 and len(doc["series"]) == 1, "good series beside hostile files is listed: exit %d, %r" % (rc, err))
+    check(sum("frames.dcm" in w or "huge.dcm" in w for w in doc["warnings"]) == 2, "hostile files named in warnings")
+    out_path = os.path.join(tmp, "good_beside_bad.nii")
+    uid = doc["series"][0]["uid"] if doc["series"] else ""
+    rc, _, err = run(lucent, "convert", folder, "--series", uid, "-o", out_path)
+    check(rc == 0 and os.path.exists(out_path), "good series converts with --series: %r" % err)
+    bad_out = os.path.join(tmp, "bad_dicom.nii")
+    rc, _, err = run(lucent, "convert", os.path.join(folder, "frames.dcm"), "-o", bad_out)
+    check(rc == 1 and len(err.strip().splitlines()) == 1 and "frames.dcm" in err and not os.path.exists(bad_out),
+          "the hostile file alone: exit 1, one line naming it: %r" % err)
+
+
+def hostile_input_contract(lucent, tmp):
+    """Crafted headers (issue 12): exit 1, one stderr line naming the file, no output, within time and memory."""
+    import resource
+    hostile = os.path.join(tmp, "hostile")
+    os.makedirs(hostile)
+    out = os.path.join(hostile, "out.nii")
+
+    def nrrd(name, fields, data=b"\x01" * 64):
+        path = os.path.join(hostile, name)
+        with open(path, "wb") as f:
+            f.write(b"NRRD0004\ntype: uchar\ndimension: 3\n" + fields + b"\n\n" + data)
+        return path
+
+    def nifti(name, dims, vox_offset=352.0, data=b"\0" * 128):
+        hdr = bytearray(352)
+        struct.pack_into("<i", hdr, 0, 348)
+        struct.pack_into("<8h", hdr, 40, 3, *dims, 1, 1, 1, 1)
+        struct.pack_into("<hh", hdr, 70, 4, 16)
+        struct.pack_into("<8f", hdr, 76, 1, 1, 1, 1, 1, 1, 1, 1)
+        struct.pack_into("<f", hdr, 108, vox_offset)
+        hdr[344:348] = b"n+1\0"
+        path = os.path.join(hostile, name)
+        raw = bytes(hdr) + data
+        with open(path, "wb") as f:
+            f.write(gzip.compress(raw) if name.endswith(".gz") else raw)
+        return path
+
+    cases = [
+        (nrrd("skip.nrrd", b"sizes: 4 4 4\nencoding: raw\nbyte skip: 100000000000"), "truncated"),
+        (nrrd("negskip.nrrd", b"sizes: 4 4 4\nencoding: raw\nbyte skip: -7"), "byte skip"),
+        (nrrd("size32.nrrd", b"sizes: 4294967296 1 1\nencoding: raw"), "sizes"),
+        (nrrd("size0.nrrd", b"sizes: 4 0 4\nencoding: raw"), "sizes"),
+        (nrrd("endian.nrrd", b"sizes: 4 4 4\nencoding: raw\nendian: \x1b[2J\nmiddle"), "endian"),
+        (nrrd("huge.nrrd", b"sizes: 100000 100000 1000\nencoding: raw"), "more than"),
+        (nifti("negdim.nii", (4, 4, -5)), "dim[3]"),
+        (nifti("voxoff.nii", (4, 4, 4), vox_offset=3e38), "vox_offset"),
+        (nifti("claim.nii.gz", (2000, 2000, 1500), data=b"\0" * (1 << 20)), "claim.nii.gz"),
+        ("/dev/zero", "not a regular file"),
+    ]
+    fifo = os.path.join(hostile, "pipe.nii")
+    os.mkfifo(fifo)
+    cases.append((fifo, "not a regular file"))
+    for path, needle in cases:
+        name = os.path.basename(path)
+        for cmd in (["info", path, "--json"], ["convert", path, "-o", out]):
+            try:
+                p = subprocess.run([lucent] + cmd, capture_output=True, timeout=20)
+            except subprocess.TimeoutExpired:
+                check(False, "%s %s finishes within 20 s" % (cmd[0], name))
+                continue
+            err = p.stderr.decode("utf-8", "replace")
+            check(p.returncode == 1 and len(err.strip().splitlines()) == 1 and name in err and needle in err,
+                  "%s %s: exit 1 and one line naming it (%r): exit %d, %r" % (cmd[0], name, needle, p.returncode, err))
+            check(b"\x1b" not in p.stderr, "%s %s: control characters escaped: %r" % (cmd[0], name, err))
+            check(not os.path.exists(out) and not any(".partial-" in n for n in os.listdir(hostile)),
+                  "%s %s: no output left" % (cmd[0], name))
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
+    check(peak < 1024, "hostile inputs stay under 1 GiB of memory (peak %.0f MiB)" % peak)
+
+    # info says why on stderr when it finds nothing, as every other failure does.
+    notes = os.path.join(hostile, "notes.txt")
+    with open(notes, "w") as f:
+        f.write("not an image\n")
+    rc, _, err = run(lucent, "info", notes)
+    check(rc == 1 and len(err.strip().splitlines()) == 1 and "notes.txt" in err, "info failure on stderr: %r" % err)
+
+    # Parameters: --threads 1..1024, integers that overflow int are usage errors naming the option.
+    src = nifti("ok.nii", (4, 4, 4))
+    for bad in ("0", "-1", "100000", "2.5"):
+        for cmd in (["info", src], ["convert", src, "-o", out]):
+            rc, _, err = run(lucent, *cmd, "--threads", bad)
+            check(rc == 2 and "--threads" in err and not os.path.exists(out), "%s --threads %s is a usage error: %r"
+                  % (cmd[0], bad, err))
+    rc, _, err = run(lucent, "segment", src, "--method", "fcm", "--max-iterations", "2147483648", "-o", out)
+    check(rc == 2 and "--max-iterations" in err and "2147483648" in err and not os.path.exists(out),
+          "--max-iterations 2147483648 is a usage error naming it: %r" % err)
+
+
 def read_label_nrrd(path):
     """(sizes, bytes) of a gzip or raw uchar NRRD mask as Lucent writes it."""
     raw = open(path, "rb").read()
@@ -423,11 +544,13 @@ def main():
     tmp = tempfile.mkdtemp(prefix="lucent-cli-")
     try:
         volume_file_contract(a.lucent, tmp)
+        hostile_input_contract(a.lucent, tmp)
         segment_contract(a.lucent, tmp)
         if a.xvfb:
             viewer_contract(a.lucent, a.xvfb, tmp)
         if a.make_series:
             dicom_contract(a.lucent, a.make_series, tmp)
+            hostile_dicom_contract(a.lucent, a.make_series, tmp)
             dcm2niix_positions(a.lucent, a.data, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

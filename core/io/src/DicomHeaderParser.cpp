@@ -10,6 +10,8 @@
 #include <dcmtk/dcmjpls/djdecode.h>
 #include <dcmtk/oflog/oflog.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -68,6 +70,43 @@ bool lookup(DcmItem* perFrame, DcmItem* shared, DcmItem* top, const DcmTagKey& s
            numbers(top, tag, out, n);
 }
 
+/// Refuses a header whose sizes need more pixel data than the file holds, before anything is sized
+/// from them: 2^31 frames or 65535 x 65535 pixels over a few kilobytes are a hostile header.
+void checkPixelData(DcmDataset* ds, const DcmXfer& xfer, const DicomFrameHeader& h, int frames,
+                    const std::string& file) {
+    DcmElement* pixels = nullptr;
+    if (ds->findAndGetElement(DCM_PixelData, pixels).bad() || !pixels) throw IoError(file + ": no pixel data");
+    const std::string shape = "Rows " + std::to_string(h.rows) + " x Columns " + std::to_string(h.columns) +
+                              " x NumberOfFrames " + std::to_string(frames);
+    if (xfer.isEncapsulated()) {
+        // Compressed: every frame needs at least one fragment (item 0 is the offset table).
+        if (pixels->ident() != EVR_PixelData) return;
+        auto* data = static_cast<DcmPixelData*>(pixels);
+        E_TransferSyntax original = EXS_Unknown;
+        const DcmRepresentationParameter* parameter = nullptr;
+        data->getOriginalRepresentationKey(original, parameter);
+        DcmPixelSequence* sequence = nullptr;
+        if (data->getEncapsulatedRepresentation(original, parameter, sequence).bad() || !sequence) return;
+        const unsigned long fragments = sequence->card() > 0 ? sequence->card() - 1 : 0;
+        if (static_cast<unsigned long>(frames) > fragments)
+            throw IoError(file + ": " + shape + ", but the compressed pixel data has " + std::to_string(fragments) +
+                          " fragment(s) (one or more per frame expected)");
+        return;
+    }
+    std::uint64_t bits = 1;
+    bool overflow = false;
+    for (const std::uint64_t f :
+         {std::uint64_t(h.rows), std::uint64_t(h.columns), std::uint64_t(frames),
+          std::uint64_t(std::max(1, h.samplesPerPixel)), std::uint64_t(std::max(1, h.bitsAllocated))})
+        overflow = overflow || __builtin_mul_overflow(bits, f, &bits);
+    const std::uint64_t have = pixels->getLengthField();
+    if (overflow || (bits + 7) / 8 > have)
+        throw IoError(file + ": pixel data holds " + std::to_string(have) + " bytes, but " + shape +
+                      " x SamplesPerPixel " + std::to_string(h.samplesPerPixel) + " x BitsAllocated " +
+                      std::to_string(h.bitsAllocated) + " need " +
+                      (overflow ? std::string("over 2^64 bits") : std::to_string((bits + 7) / 8) + " bytes"));
+}
+
 bool hasDicmPreamble(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     char buf[132];
@@ -123,6 +162,7 @@ HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHe
     if (h.rows <= 0 || h.columns <= 0) throw IoError(file + ": image has no Rows/Columns");
     const int frameCount = std::max(1, integer(ds, DCM_NumberOfFrames, 1));
     h.framesInFile = frameCount;
+    checkPixelData(ds, xfer, h, frameCount, file);
 
     DcmItem* shared = macro(ds, DCM_SharedFunctionalGroupsSequence);
     DcmSequenceOfItems* perFrameSeq = nullptr;

@@ -5,6 +5,8 @@
 #include "DicomPixelDecoder.h"
 #include "lucent/core/Errors.h"
 #include "lucent/core/ParallelFor.h"
+#include "lucent/io/FileUtil.h"
+#include "lucent/io/ReadLimits.h"
 
 #include <dcmtk/dcmdata/dctk.h>
 
@@ -62,7 +64,11 @@ namespace {
 std::vector<std::string> listFiles(const std::string& path) {
     std::error_code ec;
     if (fs::is_regular_file(path, ec)) return {path};
-    if (!fs::is_directory(path, ec)) throw IoError(path + ": no such file or folder");
+    if (!fs::is_directory(path, ec)) {
+        // A FIFO or device is named as such: it exists, and reading it would block or never end.
+        if (fs::exists(fs::symlink_status(path, ec))) throw IoError(whyNotRegularFile(path));
+        throw IoError(path + ": no such file or folder");
+    }
     std::vector<std::string> files;
     for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
          !ec && it != end; it.increment(ec)) {
@@ -83,10 +89,15 @@ DicomScanResult DicomReader::scan(const std::string& path, const DicomOptions& o
     ProgressCounter progress(options.progress, files.size());
     parallelFor(files.size(), options.threads, [&](std::size_t i) {
         if (progress.cancelled()) return;
+        // One bad file never stops the scan: whatever it throws (a hostile header can exhaust
+        // memory inside DCMTK too) makes it a skipped file named in the warnings.
         try {
             outcomes[i] = parseDicomHeader(files[i], perFile[i]);
         } catch (const IoError& e) {
             errors[i] = e.what();
+        } catch (const std::exception& e) {
+            perFile[i].clear();
+            errors[i] = files[i] + ": cannot be read (" + e.what() + ")";
         }
         progress.advance();
     });
@@ -139,6 +150,9 @@ struct SliceWriter {
 };
 
 Volume loadAs(const DicomSeries& series, PixelType type, const DicomOptions& options, bool& fits) {
+    const auto& d = series.info.geometry.dims;
+    imageBytes({d[0], d[1], d[2]}, type == PixelType::Int16 ? 2 : 4,
+               series.info.files.empty() ? series.info.id : series.info.files.front());
     Volume volume(series.info.geometry, type);
     // Slices grouped by file, so each file is read and decoded once (multi-frame files hold many).
     std::map<std::string, std::vector<std::size_t>> byFile;

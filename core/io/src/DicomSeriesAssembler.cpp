@@ -1,6 +1,10 @@
 /// @brief From per-frame headers to sorted, checked series: grouping, ordering, spacing, gaps.
 #include "lucent/io/DicomRecords.h"
 
+#include "lucent/core/Errors.h"
+#include "lucent/io/FileUtil.h"
+#include "lucent/io/GeometryCheck.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -45,12 +49,49 @@ void describe(DicomSeries& s, const DicomFrameHeader& f) {
     s.pixelRepresentation = f.pixelRepresentation;
 }
 
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+std::string text(Vec3 v) { return format("(%.6g, %.6g, %.6g)", v.x, v.y, v.z); }
+
+/// Header values that cannot be used (not finite, zero, parallel) are treated as absent, with a
+/// warning naming the file: sorting on NaN positions or a zero normal would scramble the slices.
+void dropUnusableTags(std::vector<DicomFrameHeader>& frames, std::vector<std::string>& warn) {
+    const DicomFrameHeader& f0 = frames.front();
+    const Vec3 row = f0.rowCosine, col = f0.columnCosine;
+    if (f0.hasOrientation && !(finite(row) && finite(col) && norm(cross(row, col)) > 1e-3)) {
+        warn.push_back(printable(f0.file) + ": ImageOrientationPatient " + text(row) + " " + text(col) +
+                       " is not two independent directions: treated as absent");
+        for (auto& f : frames) {
+            f.hasOrientation = false;
+            f.rowCosine = {1, 0, 0};
+            f.columnCosine = {0, 1, 0};
+        }
+    }
+    const auto bad = std::find_if(frames.begin(), frames.end(),
+                                  [](const DicomFrameHeader& f) { return f.hasPosition && !finite(f.position); });
+    if (bad != frames.end()) {
+        warn.push_back(printable(bad->file) + ": ImagePositionPatient " + text(bad->position) +
+                       " is not finite: positions treated as absent");
+        for (auto& f : frames) f.hasPosition = false;
+    }
+    if (f0.hasPixelSpacing && !(std::isfinite(f0.rowSpacing) && std::isfinite(f0.columnSpacing) && f0.rowSpacing > 0 &&
+                                f0.columnSpacing > 0)) {
+        warn.push_back(printable(f0.file) + ": PixelSpacing " + format("%.6g\\%.6g", f0.rowSpacing, f0.columnSpacing) +
+                       " is not positive: treated as absent");
+        for (auto& f : frames) {
+            f.hasPixelSpacing = false;
+            f.rowSpacing = f.columnSpacing = 1.0;
+        }
+    }
+}
+
 /// Orders one grid-consistent group and builds its geometry.
 DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
     DicomSeries s;
+    auto& warn = s.info.warnings;
+    dropUnusableTags(frames, warn);
     const DicomFrameHeader first = frames.front();  // a copy: frames are moved from below
     describe(s, first);
-    auto& warn = s.info.warnings;
     const Vec3 normal = normalized(cross(first.rowCosine, first.columnCosine));
     if (!first.hasOrientation) warn.push_back("no ImageOrientationPatient: axial orientation assumed");
     if (!first.hasPixelSpacing) warn.push_back("no PixelSpacing: 1 mm pixels assumed");
@@ -153,6 +194,11 @@ DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
     }
     g.dims[2] = static_cast<int>(s.slices.size());
     g.spacing.z = sliceSpacing > 0 ? sliceSpacing : 1.0;
+    try {
+        checkGeometry(g, first.file, warn);  // the same sanity as every volume file
+    } catch (const IoError& e) {
+        s.unloadableReason = e.what();
+    }
 
     s.info.frames = static_cast<int>(unique.size());
     std::set<std::string> seenFiles;
@@ -175,7 +221,8 @@ DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
         }
     }
     if (first.samplesPerPixel != 1 || (first.photometric.rfind("MONOCHROME", 0) != 0))
-        s.unloadableReason = first.file + ": " + first.photometric + " colour images are not grey-scale volumes";
+        s.unloadableReason =
+            first.file + ": " + printable(first.photometric) + " colour images are not grey-scale volumes";
     if (first.bitsAllocated != 8 && first.bitsAllocated != 16)
         s.unloadableReason = first.file + ": BitsAllocated " + std::to_string(first.bitsAllocated) +
                              " is not supported (8 and 16 are)";

@@ -2,6 +2,7 @@
 #include "lucent/io/FileUtil.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/io/ReadLimits.h"
 
 #include <zlib.h>
 
@@ -16,16 +17,45 @@
 
 namespace lucent::io {
 
+std::string whyNotRegularFile(const std::string& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    switch (status.type()) {
+    case std::filesystem::file_type::not_found: return path + ": no such file";
+    case std::filesystem::file_type::directory: return path + ": not a regular file (a folder)";
+    case std::filesystem::file_type::fifo: return path + ": not a regular file (a FIFO)";
+    case std::filesystem::file_type::character: return path + ": not a regular file (a character device)";
+    case std::filesystem::file_type::block: return path + ": not a regular file (a block device)";
+    case std::filesystem::file_type::socket: return path + ": not a regular file (a socket)";
+    case std::filesystem::file_type::regular: return {};
+    default: break;
+    }
+    return path + ": not a regular file" + (ec ? " (" + ec.message() + ")" : std::string());
+}
+
 std::vector<char> readFile(const std::string& path) {
+    // Checked before opening: opening a FIFO blocks, and /dev/zero never ends.
+    if (const std::string why = whyNotRegularFile(path); !why.empty()) throw IoError(why);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError("cannot open " + path + ": " + std::strerror(errno));
     in.seekg(0, std::ios::end);
     const auto size = static_cast<std::size_t>(in.tellg());
     in.seekg(0);
+    if (size > readLimitBytes())
+        throw IoError(path + ": file of " + formatBytes(size) + " is larger than the " + formatBytes(readLimitBytes()) +
+                      " one image may take on this machine (half its memory)");
     std::vector<char> data(size);
     if (!in.read(data.data(), static_cast<std::streamsize>(size)))
         throw IoError("cannot read " + path);
     return data;
+}
+
+std::vector<char> readDataFile(const std::string& header, const std::string& name) {
+    try {
+        return readFile((std::filesystem::path(header).parent_path() / name).string());
+    } catch (const IoError& e) {
+        throw IoError(header + ": data file " + e.what());
+    }
 }
 
 void writeFileAtomically(const std::string& path, const std::vector<std::string_view>& parts) {
@@ -54,28 +84,36 @@ void writeFileAtomically(const std::string& path, const std::vector<std::string_
     }
 }
 
-std::vector<char> inflateBuffer(std::string_view compressed, const std::string& source) {
+std::vector<char> inflateBuffer(std::string_view compressed, const std::string& source, std::size_t limit) {
     z_stream zs{};
     if (inflateInit2(&zs, 15 + 32) != Z_OK) throw IoError(source + ": zlib init failed");
-    std::vector<char> out(std::max<std::size_t>(compressed.size() * 4, 1 << 16));
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-    zs.avail_in = static_cast<uInt>(compressed.size());
+    // Deflate expands at most 1032:1, so the stream bounds the output as well as the promise does;
+    // reserving touches no memory, so a stream that ends early costs only what it held.
+    std::vector<char> out;
+    const std::size_t bound = compressed.size() > (std::size_t(1) << 48) ? limit : compressed.size() * 1032 + (1 << 16);
+    out.reserve(std::min(limit, bound));
+    std::vector<char> chunk(1 << 18);
+    std::size_t consumed = 0;
     int rc = Z_OK;
-    while (rc != Z_STREAM_END) {
-        if (zs.total_out == out.size()) out.resize(out.size() * 2);
-        zs.next_out = reinterpret_cast<Bytef*>(out.data() + zs.total_out);
-        zs.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - zs.total_out, 1u << 30));
-        rc = inflate(&zs, Z_NO_FLUSH);
-        if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
-            inflateEnd(&zs);
-            throw IoError(source + ": compressed data ends early (truncated file)");
+    while (rc != Z_STREAM_END && out.size() < limit) {
+        if (zs.avail_in == 0) {  // zlib counts input in 32 bits: feed large buffers in parts
+            const std::size_t part = std::min<std::size_t>(compressed.size() - consumed, 1u << 30);
+            zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data() + consumed));
+            zs.avail_in = static_cast<uInt>(part);
+            consumed += part;
         }
+        const std::size_t want = std::min(chunk.size(), limit - out.size());
+        zs.next_out = reinterpret_cast<Bytef*>(chunk.data());
+        zs.avail_out = static_cast<uInt>(want);
+        rc = inflate(&zs, Z_NO_FLUSH);
+        out.insert(out.end(), chunk.data(), chunk.data() + (want - zs.avail_out));
+        if (rc == Z_BUF_ERROR && zs.avail_in == 0 && consumed == compressed.size()) break;  // ends early
         if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+            const std::string why = zs.msg ? printable(zs.msg) : std::string("zlib error");
             inflateEnd(&zs);
-            throw IoError(source + ": corrupt compressed data (" + (zs.msg ? zs.msg : "zlib error") + ")");
+            throw IoError(source + ": corrupt compressed data (" + why + ")");
         }
     }
-    out.resize(zs.total_out);
     inflateEnd(&zs);
     return out;
 }
@@ -98,6 +136,46 @@ std::vector<char> gzipBuffer(const std::vector<std::string_view>& parts) {
     if (parts.empty()) deflate(&zs, Z_FINISH);
     out.resize(zs.total_out);
     deflateEnd(&zs);
+    return out;
+}
+
+std::string printable(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    auto hex = [&](unsigned char c) {
+        static const char digits[] = "0123456789abcdef";
+        out += "\\x";
+        out += digits[c >> 4];
+        out += digits[c & 15];
+    };
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c == '\n' || c == '\r' || c == '\t') {
+            out += c == '\n' ? "\\n" : (c == '\r' ? "\\r" : "\\t");
+            ++i;
+        } else if (c < 0x20 || c == 0x7f) {
+            hex(c);
+            ++i;
+        } else if (c < 0x80) {
+            out += static_cast<char>(c);
+            ++i;
+        } else {
+            // Valid UTF-8 passes (names in any script); stray bytes and C1 controls (U+0080..U+009F,
+            // which some terminals obey) are escaped.
+            const std::size_t len = c >= 0xf0 && c < 0xf5 ? 4 : (c >= 0xe0 ? 3 : (c >= 0xc2 && c < 0xe0 ? 2 : 0));
+            bool valid = len > 0 && i + len <= s.size();
+            for (std::size_t k = 1; valid && k < len; ++k)
+                valid = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+            if (valid && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0) valid = false;
+            if (!valid) {
+                hex(c);
+                ++i;
+                continue;
+            }
+            out.append(s.substr(i, len));
+            i += len;
+        }
+    }
     return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/core/JsonWriter.h"
+#include "lucent/io/FileUtil.h"
 #include "lucent/io/VolumeFile.h"
 
 #include <algorithm>
@@ -26,14 +27,26 @@ SeriesInfo describeVolumeFile(const std::string& path, const RawImage& raw) {
     s.transferSyntax = volumeFormatName(path);
     s.files = {path};
     s.frames = raw.geometry.dims[2];
+    s.warnings = raw.warnings;
     if (raw.frames > 1)
         s.warnings.push_back("4D file with " + std::to_string(raw.frames) + " volumes: the first is used");
     return s;
 }
 
-const DicomSeries& choose(const std::vector<DicomSeries>& all, const std::string& path, const std::string& id,
+/// Nothing loadable under `path`: the error says why (the one skipped file's reason, when that is all).
+[[noreturn]] void throwNothingFound(const std::string& path, const std::vector<std::string>& scanWarnings) {
+    if (scanWarnings.size() == 1 && scanWarnings.front().rfind("skipped ", 0) == 0)
+        throw IoError(scanWarnings.front().substr(8));
+    std::string why = path + ": no DICOM image series found";
+    if (!scanWarnings.empty())
+        why += " (" + scanWarnings.front() + (scanWarnings.size() > 1 ? "; and more, see `lucent info`)" : ")");
+    throw IoError(why);
+}
+
+const DicomSeries& choose(const DicomScanResult& scan, const std::string& path, const std::string& id,
                           std::vector<std::string>* warnings) {
-    if (all.empty()) throw IoError(path + ": no DICOM image series found");
+    const std::vector<DicomSeries>& all = scan.series;
+    if (all.empty()) throwNothingFound(path, scan.warnings);
     if (id.empty()) {
         if (all.size() == 1) return all.front();
         std::string ids;
@@ -85,7 +98,7 @@ Volume ImageSource::load(const std::string& path, const std::string& seriesId, c
     if (options.progress)
         scanOptions.progress = [&](std::size_t done, std::size_t total) { return options.progress(done, 4 * total); };
     const DicomScanResult scan = DicomReader::scan(path, scanOptions);
-    const DicomSeries& series = choose(scan.series, path, seriesId, warnings);
+    const DicomSeries& series = choose(scan, path, seriesId, warnings);
     if (warnings) warnings->insert(warnings->end(), series.info.warnings.begin(), series.info.warnings.end());
     DicomOptions loadOptions = options;
     if (options.progress) {
@@ -132,23 +145,26 @@ void ImageSource::writeJson(const SourceListing& listing, std::ostream& out) {
 }
 
 void ImageSource::writeText(const SourceListing& listing, std::ostream& out) {
+    // Header text goes to a terminal: escape what could break lines or drive it.
+    const auto p = [](const std::string& s) { return printable(s); };
     out << listing.series.size() << " volume(s)\n";
     for (const auto& s : listing.series) {
         const Geometry& g = s.geometry;
-        out << "\n" << s.id << "\n"
-            << "  patient      " << s.patientName << (s.patientId.empty() ? "" : " (" + s.patientId + ")") << "\n"
-            << "  study        " << s.studyDescription << "\n"
-            << "  modality     " << s.modality << "\n"
-            << "  description  " << s.description << "\n"
+        out << "\n"
+            << p(s.id) << "\n"
+            << "  patient      " << p(s.patientName) << (s.patientId.empty() ? "" : " (" + p(s.patientId) + ")") << "\n"
+            << "  study        " << p(s.studyDescription) << "\n"
+            << "  modality     " << p(s.modality) << "\n"
+            << "  description  " << p(s.description) << "\n"
             << "  dimensions   " << g.dims[0] << " x " << g.dims[1] << " x " << g.dims[2] << " (" << s.frames
             << " images in " << s.files.size() << " file(s))\n"
             << std::setprecision(6) << "  spacing      " << g.spacing.x << " x " << g.spacing.y << " x " << g.spacing.z
             << " mm\n"
             << "  origin       " << g.origin.x << ", " << g.origin.y << ", " << g.origin.z << " mm (LPS)\n"
-            << "  transfer     " << s.transferSyntax << "\n";
-        for (const auto& w : s.warnings) out << "  warning: " << w << "\n";
+            << "  transfer     " << p(s.transferSyntax) << "\n";
+        for (const auto& w : s.warnings) out << "  warning: " << p(w) << "\n";
     }
-    for (const auto& w : listing.warnings) out << "warning: " << w << "\n";
+    for (const auto& w : listing.warnings) out << "warning: " << p(w) << "\n";
 }
 
 }  // namespace lucent::io

@@ -4,9 +4,11 @@
 #include "HeaderFields.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
+#include "lucent/io/ReadLimits.h"
 
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -27,13 +29,21 @@ const char* typeName(ScalarType t) {
 
 bool isTrue(const std::string& v) { return toLower(v) == "true" || v == "1"; }
 
-}  // namespace
-
-RawImage MetaImageFormat::read(const std::string& path) {
-    const std::vector<char> file = readFile(path);
+/// The header's fields, the data file named by its last field, and where inline data starts.
+struct MetaHeader {
     std::map<std::string, std::string> fields;
-    std::size_t pos = 0;
     std::string dataFile;
+    std::size_t dataStart = 0;
+
+    std::string get(const std::string& key) const {
+        const auto it = fields.find(key);
+        return it == fields.end() ? std::string() : it->second;
+    }
+};
+
+MetaHeader parseHeader(const std::vector<char>& file, const std::string& path) {
+    MetaHeader h;
+    std::size_t pos = 0;
     while (pos < file.size()) {
         std::size_t end = pos;
         while (end < file.size() && file[end] != '\n') ++end;
@@ -42,72 +52,101 @@ RawImage MetaImageFormat::read(const std::string& path) {
         const auto eq = line.find('=');
         if (eq == std::string::npos) {
             if (trim(line).empty()) continue;
-            throw IoError(path + ": not a MetaImage header (line '" + line.substr(0, 60) + "')");
+            throw IoError(path + ": not a MetaImage header (line '" + printable(line.substr(0, 60)) + "')");
         }
         const std::string key = trim(line.substr(0, eq));
-        fields[key] = trim(line.substr(eq + 1));
+        h.fields[key] = trim(line.substr(eq + 1));
         if (key == "ElementDataFile") {  // always the last field; inline data follows it
-            dataFile = fields[key];
+            h.dataFile = h.fields[key];
             break;
         }
     }
-    if (dataFile.empty()) throw IoError(path + ": MetaImage header has no ElementDataFile");
-    auto get = [&](const std::string& k) { return fields.count(k) ? fields[k] : std::string(); };
+    if (h.dataFile.empty()) throw IoError(path + ": MetaImage header has no ElementDataFile");
+    h.dataStart = std::min(pos, file.size());
+    return h;
+}
 
-    const int ndims = std::stoi(get("NDims").empty() ? "0" : get("NDims"));
+/// Scalar type, sizes, spacing, origin and axes; returns the sizes (axes, then frames) for the size check.
+std::vector<std::int64_t> readAxes(const MetaHeader& h, const std::string& path, RawImage& img) {
+    const auto ndims = static_cast<int>(parseInteger(h.get("NDims"), path, "NDims", 0, 16, 0));
     if (ndims < 2 || ndims > 4) throw IoError(path + ": NDims " + std::to_string(ndims) + " not supported (2 to 4)");
-    if (!get("ElementNumberOfChannels").empty() && get("ElementNumberOfChannels") != "1")
-        throw IoError(path + ": multi-channel MetaImage (ElementNumberOfChannels " + get("ElementNumberOfChannels") +
-                      ") is not a scalar volume");
-    RawImage img;
-    const auto typeIt = kTypes.find(get("ElementType"));
-    if (typeIt == kTypes.end()) throw IoError(path + ": unsupported ElementType '" + get("ElementType") + "'");
+    if (!h.get("ElementNumberOfChannels").empty() && h.get("ElementNumberOfChannels") != "1")
+        throw IoError(path + ": multi-channel MetaImage (ElementNumberOfChannels " +
+                      printable(h.get("ElementNumberOfChannels")) + ") is not a scalar volume");
+    const auto typeIt = kTypes.find(h.get("ElementType"));
+    if (typeIt == kTypes.end())
+        throw IoError(path + ": unsupported ElementType '" + printable(h.get("ElementType")) + "'");
     img.type = typeIt->second;
 
-    const auto dims = parseNumbers(get("DimSize"), path, "DimSize", ndims);
+    const auto dims = parseIntegers(h.get("DimSize"), path, "DimSize", ndims, 1, std::numeric_limits<int>::max());
     const int spatial = std::min(ndims, 3);
-    for (int a = 0; a < 3; ++a) img.geometry.dims[a] = a < spatial ? static_cast<int>(dims[a]) : 1;
+    Geometry& g = img.geometry;
+    for (int a = 0; a < 3; ++a) g.dims[a] = a < spatial ? static_cast<int>(dims[a]) : 1;
     img.frames = ndims == 4 ? static_cast<int>(dims[3]) : 1;
-    std::string spacingKey = get("ElementSpacing").empty() ? "ElementSize" : "ElementSpacing";
-    if (!get(spacingKey).empty()) {
-        const auto sp = parseNumbers(get(spacingKey), path, spacingKey, spatial);
-        for (int a = 0; a < spatial; ++a) img.geometry.spacing[a] = sp[a];
+    const std::string spacingKey = h.get("ElementSpacing").empty() ? "ElementSize" : "ElementSpacing";
+    if (!h.get(spacingKey).empty()) {
+        const auto sp = parseNumbers(h.get(spacingKey), path, spacingKey, spatial);
+        for (int a = 0; a < spatial; ++a) g.spacing[a] = sp[a];
     }
     for (const char* k : {"Offset", "Origin", "Position"}) {
-        if (get(k).empty()) continue;
-        const auto o = parseNumbers(get(k), path, k, spatial);
-        for (int a = 0; a < spatial; ++a) img.geometry.origin[a] = o[a];
+        if (h.get(k).empty()) continue;
+        const auto o = parseNumbers(h.get(k), path, k, spatial);
+        for (int a = 0; a < spatial; ++a) g.origin[a] = o[a];
         break;
     }
     for (const char* k : {"TransformMatrix", "Rotation", "Orientation"}) {
-        if (get(k).empty()) continue;
-        const auto m = parseNumbers(get(k), path, k, static_cast<std::size_t>(spatial * spatial));
+        if (h.get(k).empty()) continue;
+        const auto m = parseNumbers(h.get(k), path, k, static_cast<std::size_t>(spatial * spatial));
         for (int c = 0; c < spatial; ++c)
-            for (int r = 0; r < spatial; ++r) img.geometry.direction.col[c][r] = m[c * spatial + r];
+            for (int r = 0; r < spatial; ++r) g.direction.col[c][r] = m[c * spatial + r];
         break;
     }
-    const bool msb = isTrue(get("BinaryDataByteOrderMSB")) || isTrue(get("ElementByteOrderMSB"));
-    const bool compressed = isTrue(get("CompressedData"));
+    return {g.dims[0], g.dims[1], g.dims[2], img.frames};
+}
 
-    std::vector<char> payload;
-    if (dataFile == "LOCAL") {
-        payload.assign(file.begin() + static_cast<std::ptrdiff_t>(std::min(pos, file.size())), file.end());
-    } else {
-        if (dataFile.find('%') != std::string::npos || dataFile == "LIST")
-            throw IoError(path + ": MetaImage slice lists (ElementDataFile " + dataFile + ") are not supported");
-        const auto dataPath = (std::filesystem::path(path).parent_path() / dataFile).string();
-        payload = readFile(dataPath);
-        const std::string headerSize = get("HeaderSize");
-        if (!headerSize.empty() && std::stol(headerSize) > 0)
-            payload.erase(payload.begin(), payload.begin() + std::min<long>(std::stol(headerSize), long(payload.size())));
+/// The `need` voxel bytes: inline or from the data file (after HeaderSize), inflated when compressed.
+std::vector<char> readVoxelBytes(const MetaHeader& h, const std::vector<char>& file, const std::string& path,
+                                 std::size_t need) {
+    std::vector<char> external;
+    std::size_t start = h.dataStart;
+    if (h.dataFile != "LOCAL") {
+        if (h.dataFile.find('%') != std::string::npos || h.dataFile == "LIST")
+            throw IoError(path + ": MetaImage slice lists (ElementDataFile " + printable(h.dataFile) +
+                          ") are not supported");
+        external = readDataFile(path, h.dataFile);
+        start = 0;
     }
-    if (compressed) payload = inflateBuffer({payload.data(), payload.size()}, path);
-    const std::size_t need = img.frameBytes() * img.frames;
-    if (payload.size() < need)
-        throw IoError(path + ": truncated voxel data (" + std::to_string(payload.size()) + " bytes, " +
+    const std::vector<char>& source = h.dataFile == "LOCAL" ? file : external;
+    const bool compressed = isTrue(h.get("CompressedData"));
+    // HeaderSize -1: the voxels are the last bytes of the data file.
+    const std::int64_t headerSize =
+        parseInteger(h.get("HeaderSize"), path, "HeaderSize", -1, std::numeric_limits<std::int64_t>::max(), 0);
+    if (h.dataFile != "LOCAL" && headerSize == -1 && !compressed)
+        start = source.size() - std::min(source.size(), need);
+    else if (h.dataFile != "LOCAL" && headerSize > 0)
+        start = std::min<std::uint64_t>(std::uint64_t(headerSize), source.size());
+    std::vector<char> inflated;
+    if (compressed) inflated = inflateBuffer({source.data() + start, source.size() - start}, path, need);
+    const std::vector<char>& data = compressed ? inflated : source;
+    const std::size_t offset = compressed ? 0 : start;
+    if (data.size() - offset < need)
+        throw IoError(path + ": truncated voxel data (" + std::to_string(data.size() - offset) + " bytes, " +
                       std::to_string(need) + " expected)");
-    payload.resize(need);
-    img.bytes = std::move(payload);
+    return {data.begin() + static_cast<std::ptrdiff_t>(offset),
+            data.begin() + static_cast<std::ptrdiff_t>(offset + need)};
+}
+
+}  // namespace
+
+RawImage MetaImageFormat::read(const std::string& path) {
+    const std::vector<char> file = readFile(path);
+    const MetaHeader h = parseHeader(file, path);
+    RawImage img;
+    // Sizes are checked (positive, no overflow, within memory) before anything is allocated.
+    const auto sizes = readAxes(h, path, img);  // sets the type too: read before its size is used
+    const std::size_t need = imageBytes(sizes, scalarSize(img.type), path);
+    img.bytes = readVoxelBytes(h, file, path, need);
+    const bool msb = isTrue(h.get("BinaryDataByteOrderMSB")) || isTrue(h.get("ElementByteOrderMSB"));
     if (msb) swapBytes(img.bytes.data(), img.geometry.voxelCount() * img.frames, scalarSize(img.type));
     return img;
 }

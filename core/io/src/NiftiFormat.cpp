@@ -4,8 +4,11 @@
 #include "NiftiHeader.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
+#include "lucent/io/ReadLimits.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace lucent::io {
@@ -73,19 +76,21 @@ void swapHeader(NiftiHeader& h) {
 // RAS <-> LPS: negate x and y. The same map both ways.
 Vec3 flipXY(Vec3 v) { return {-v.x, -v.y, v.z}; }
 
-/// Splits a 3x3 linear part (columns = axis step vectors, LPS) into spacing and unit directions.
+/// Splits a 3x3 linear part (columns = axis step vectors, LPS) into spacing and unit directions. A
+/// zero column stays zero (spacing 0, no direction): checkGeometry repairs it and says so.
 void setAxes(Geometry& g, Vec3 c0, Vec3 c1, Vec3 c2) {
     const Vec3 cols[3] = {c0, c1, c2};
     for (int a = 0; a < 3; ++a) {
         const double s = norm(cols[a]);
-        g.spacing[a] = s > 0 ? s : 1.0;
-        g.direction.col[a] = s > 0 ? cols[a] * (1.0 / s) : Vec3{a == 0 ? 1.0 : 0, a == 1 ? 1.0 : 0, a == 2 ? 1.0 : 0};
+        g.spacing[a] = s;
+        g.direction.col[a] = s > 0 ? cols[a] * (1.0 / s) : Vec3{};
     }
 }
 
 Geometry geometryFromHeader(const NiftiHeader& h) {
     Geometry g;
-    for (int a = 0; a < 3; ++a) g.dims[a] = h.dim[0] > a ? std::max<int>(1, h.dim[a + 1]) : 1;
+    for (int a = 0; a < 3; ++a) g.dims[a] = h.dim[0] > a ? h.dim[a + 1] : 1;
+    const Vec3 pixdim{std::abs(h.pixdim[1]), std::abs(h.pixdim[2]), std::abs(h.pixdim[3])};
     if (h.sform_code > 0) {
         setAxes(g, flipXY({h.srow_x[0], h.srow_y[0], h.srow_z[0]}), flipXY({h.srow_x[1], h.srow_y[1], h.srow_z[1]}),
                 flipXY({h.srow_x[2], h.srow_y[2], h.srow_z[2]}));
@@ -97,13 +102,14 @@ Geometry geometryFromHeader(const NiftiHeader& h) {
         const Vec3 r0{a * a + b * b - c * c - d * d, 2 * (b * c + a * d), 2 * (b * d - a * c)};
         const Vec3 r1{2 * (b * c - a * d), a * a + c * c - b * b - d * d, 2 * (c * d + a * b)};
         const Vec3 r2{2 * (b * d + a * c), 2 * (c * d - a * b), a * a + d * d - c * c - b * b};
-        setAxes(g, flipXY(r0 * std::abs(h.pixdim[1])), flipXY(r1 * std::abs(h.pixdim[2])),
-                flipXY(r2 * (qfac * std::abs(h.pixdim[3]))));
+        // The rotation gives the directions even where pixdim is 0 (checkGeometry assumes 1 mm then).
+        g.direction = Mat3::fromColumns(flipXY(r0), flipXY(r1), flipXY(r2 * qfac));
+        g.spacing = pixdim;
         g.origin = flipXY({h.qoffset_x, h.qoffset_y, h.qoffset_z});
     } else {
         // Analyze-style: no orientation; NIfTI says x = i * pixdim[1] etc. in RAS.
-        setAxes(g, flipXY({std::abs(h.pixdim[1]), 0, 0}), flipXY({0, std::abs(h.pixdim[2]), 0}),
-                {0, 0, std::abs(h.pixdim[3])});
+        g.direction = Mat3::fromColumns({-1, 0, 0}, {0, -1, 0}, {0, 0, 1});
+        g.spacing = pixdim;
     }
     return g;
 }
@@ -157,13 +163,15 @@ void rotationToQuaternion(const Mat3& m, float& qb, float& qc, float& qd, float&
 
 }  // namespace
 
-RawImage NiftiFormat::read(const std::string& path) {
-    std::vector<char> file = readFile(path);
-    if (toLower(path).ends_with(".gz")) file = inflateBuffer({file.data(), file.size()}, path);
-    if (file.size() < sizeof(NiftiHeader)) throw IoError(path + ": too short for a NIfTI-1 header");
+namespace {
+
+/// The header at the start of `bytes`, in host byte order (`swapped` says whether it was not),
+/// with its magic and dimensions checked.
+NiftiHeader readHeader(const std::vector<char>& bytes, const std::string& path, bool& swapped) {
+    if (bytes.size() < sizeof(NiftiHeader)) throw IoError(path + ": too short for a NIfTI-1 header");
     NiftiHeader h;
-    std::memcpy(&h, file.data(), sizeof h);
-    bool swapped = false;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    swapped = false;
     if (h.sizeof_hdr != 348) {
         swapHeader(h);
         swapped = true;
@@ -171,26 +179,62 @@ RawImage NiftiFormat::read(const std::string& path) {
     }
     if (std::memcmp(h.magic, "n+1", 4) != 0)
         throw IoError(path + ": not a single-file NIfTI-1 image (magic is not n+1; .hdr/.img pairs are not read)");
-    if (h.dim[0] < 1 || h.dim[0] > 7) throw IoError(path + ": invalid dim[0] " + std::to_string(h.dim[0]));
+    if (h.dim[0] < 1 || h.dim[0] > 7)
+        throw IoError(path + ": invalid dim[0] " + std::to_string(h.dim[0]) + " (1 to 7 expected)");
+    for (int d = 1; d <= h.dim[0]; ++d)
+        if (h.dim[d] < 1)
+            throw IoError(path + ": dim[" + std::to_string(d) + "] is " + std::to_string(h.dim[d]) +
+                          " (1 or more expected)");
     for (int d = 5; d <= h.dim[0]; ++d)
         if (h.dim[d] > 1) throw IoError(path + ": images with more than 4 dimensions are not supported");
+    return h;
+}
+
+/// Where the voxels start: vox_offset, or 352 for the old writers that left it below the header.
+std::size_t voxelOffset(const NiftiHeader& h, const std::string& path) {
+    const double v = h.vox_offset;
+    if (!std::isfinite(v) || v < 0 || v > double(readLimitBytes())) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g", v);
+        throw IoError(path + ": vox_offset " + buf + " is not a byte offset within the file (352 or more expected)");
+    }
+    return v < 348 ? 352 : static_cast<std::size_t>(v);
+}
+
+}  // namespace
+
+RawImage NiftiFormat::read(const std::string& path) {
+    const std::vector<char> stored = readFile(path);
+    const bool gz = toLower(path).ends_with(".gz");
+    const std::string_view compressed(stored.data(), stored.size());
+    // A .gz is inflated twice, first only its header: the sizes it promises bound the second pass.
+    std::vector<char> inflated;
+    if (gz) inflated = inflateBuffer(compressed, path, sizeof(NiftiHeader));
+    bool swapped = false;
+    const NiftiHeader h = readHeader(gz ? inflated : stored, path, swapped);
 
     RawImage img;
     if (!scalarFromDatatype(h.datatype, img.type))
         throw IoError(path + ": unsupported NIfTI datatype " + std::to_string(h.datatype));
     img.geometry = geometryFromHeader(h);
-    img.frames = h.dim[0] >= 4 ? std::max<int>(1, h.dim[4]) : 1;
+    img.frames = h.dim[0] >= 4 ? h.dim[4] : 1;
     if (h.scl_slope != 0.0f && std::isfinite(h.scl_slope)) {
         img.slope = h.scl_slope;
         img.intercept = std::isfinite(h.scl_inter) ? h.scl_inter : 0.0;
     }
-    const auto offset = static_cast<std::size_t>(h.vox_offset < 348 ? 352 : h.vox_offset);
-    const std::size_t need = img.frameBytes() * img.frames;
-    if (file.size() < offset + need)
-        throw IoError(path + ": truncated (" + std::to_string(file.size() - std::min(file.size(), offset)) +
+    const std::size_t offset = voxelOffset(h, path);
+    const auto& d = img.geometry.dims;
+    const std::size_t need = imageBytes({d[0], d[1], d[2], img.frames}, scalarSize(img.type), path);
+    if (!gz && offset > stored.size())
+        throw IoError(path + ": vox_offset " + std::to_string(offset) + " lies beyond the end of the file (" +
+                      std::to_string(stored.size()) + " bytes)");
+    if (gz) inflated = inflateBuffer(compressed, path, offset + need);
+    const std::vector<char>& data = gz ? inflated : stored;
+    if (data.size() < offset + need)
+        throw IoError(path + ": truncated (" + std::to_string(data.size() - std::min(data.size(), offset)) +
                       " bytes of voxel data, " + std::to_string(need) + " expected)");
-    img.bytes.assign(file.begin() + static_cast<std::ptrdiff_t>(offset),
-                     file.begin() + static_cast<std::ptrdiff_t>(offset + need));
+    img.bytes.assign(data.begin() + static_cast<std::ptrdiff_t>(offset),
+                     data.begin() + static_cast<std::ptrdiff_t>(offset + need));
     if (swapped) swapBytes(img.bytes.data(), img.geometry.voxelCount() * img.frames, scalarSize(img.type));
     return img;
 }

@@ -4,9 +4,12 @@
 #include "HeaderFields.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
+#include "lucent/io/ReadLimits.h"
 
 #include <bit>
+#include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -53,7 +56,7 @@ std::vector<std::pair<bool, Vec3>> parseVectors(const std::string& text, const s
     while (i < text.size()) {
         if (text[i] == '(') {
             const auto close = text.find(')', i);
-            if (close == std::string::npos) throw IoError(path + ": malformed vector in '" + text + "'");
+            if (close == std::string::npos) throw IoError(path + ": malformed vector in '" + printable(text) + "'");
             std::string inner = text.substr(i + 1, close - i - 1);
             for (char& c : inner)
                 if (c == ',') c = ' ';
@@ -70,12 +73,20 @@ std::vector<std::pair<bool, Vec3>> parseVectors(const std::string& text, const s
     return out;
 }
 
-}  // namespace
+/// The header's fields (keys lower case) and where the attached data starts.
+struct NrrdHeader {
+    std::map<std::string, std::string> fields;
+    std::size_t dataStart = 0;
 
-RawImage NrrdFormat::read(const std::string& path) {
-    const std::vector<char> file = readFile(path);
+    std::string get(const std::string& key) const {
+        const auto it = fields.find(key);
+        return it == fields.end() ? std::string() : it->second;
+    }
+};
+
+NrrdHeader parseHeader(const std::vector<char>& file, const std::string& path) {
     if (file.size() < 4 || std::string(file.data(), 4) != "NRRD") throw IoError(path + ": not a NRRD file (no NRRD magic)");
-    std::map<std::string, std::string> f;
+    NrrdHeader h;
     std::size_t pos = 0;
     bool firstLine = true;
     while (pos < file.size()) {
@@ -92,79 +103,129 @@ RawImage NrrdFormat::read(const std::string& path) {
         if (line[0] == '#') continue;
         const auto colon = line.find(": ");
         if (colon == std::string::npos || line.find(":=") != std::string::npos) continue;  // key/value pairs
-        f[toLower(trim(line.substr(0, colon)))] = trim(line.substr(colon + 2));
+        h.fields[toLower(trim(line.substr(0, colon)))] = trim(line.substr(colon + 2));
     }
-    auto get = [&](const char* k) { return f.count(k) ? f[k] : std::string(); };
-    RawImage img;
-    if (!scalarFromName(get("type"), img.type)) throw IoError(path + ": unsupported NRRD type '" + get("type") + "'");
-    const int dimension = get("dimension").empty() ? 0 : std::stoi(get("dimension"));
-    if (dimension < 2 || dimension > 4) throw IoError(path + ": NRRD dimension " + std::to_string(dimension) + " not supported");
-    const auto sizes = parseNumbers(get("sizes"), path, "sizes", dimension);
+    h.dataStart = std::min(pos, file.size());
+    return h;
+}
+
+/// Fills the geometry and frame count from dimension, sizes, space directions / spacings and
+/// origin; returns the sizes (spatial axes, then frames) for the size check.
+std::vector<std::int64_t> readAxes(const NrrdHeader& h, const std::string& path, RawImage& img) {
+    const auto dimension = static_cast<int>(parseInteger(h.get("dimension"), path, "dimension", 0, 16, 0));
+    if (dimension < 2 || dimension > 4)
+        throw IoError(path + ": NRRD dimension " + std::to_string(dimension) + " not supported (2 to 4)");
+    const auto sizes = parseIntegers(h.get("sizes"), path, "sizes", dimension, 1, std::numeric_limits<int>::max());
 
     // Which axes are spatial: those with a space direction (or all the first three without one).
     std::vector<std::pair<bool, Vec3>> dirs;
-    if (!get("space directions").empty()) dirs = parseVectors(get("space directions"), path);
+    if (!h.get("space directions").empty()) dirs = parseVectors(h.get("space directions"), path);
     std::vector<int> spatialAxes;
     for (int a = 0; a < dimension; ++a)
         if (dirs.empty() ? a < 3 : (a < int(dirs.size()) && dirs[a].first)) spatialAxes.push_back(a);
     if (spatialAxes.size() > 3 || (dimension - spatialAxes.size()) > 1)
-        throw IoError(path + ": NRRD axes not understood (" + get("sizes") + ")");
+        throw IoError(path + ": NRRD axes not understood (" + printable(h.get("sizes")) + ")");
     for (std::size_t s = 0; s < spatialAxes.size(); ++s)
         if (spatialAxes[s] != int(s))
             throw IoError(path + ": NRRD with a leading non-spatial axis (vector data) is not a scalar volume");
-    const std::string space = toLower(get("space"));
+    const std::string space = toLower(h.get("space"));
     const bool ras = space == "right-anterior-superior" || space == "ras" || space == "scanner-xyz";
+    Geometry& g = img.geometry;
     for (std::size_t s = 0; s < spatialAxes.size(); ++s) {
-        const int a = spatialAxes[s];
-        img.geometry.dims[s] = static_cast<int>(sizes[a]);
-        if (!dirs.empty()) {
-            Vec3 v = dirs[a].second;
-            if (ras) v = {-v.x, -v.y, v.z};
-            const double len = norm(v);
-            img.geometry.spacing[s] = len > 0 ? len : 1.0;
-            if (len > 0) img.geometry.direction.col[s] = v * (1.0 / len);
-        }
+        g.dims[s] = static_cast<int>(sizes[s]);
+        if (dirs.empty()) continue;
+        Vec3 v = dirs[s].second;
+        if (ras) v = {-v.x, -v.y, v.z};
+        // A zero vector stays zero (spacing 0): checkGeometry repairs it and says so.
+        const double len = norm(v);
+        g.spacing[s] = len;
+        g.direction.col[s] = len > 0 ? v * (1.0 / len) : Vec3{};
     }
-    for (std::size_t s = spatialAxes.size(); s < 3; ++s) img.geometry.dims[s] = 1;
-    if (dirs.empty() && !get("spacings").empty()) {
-        const auto sp = parseNumbers(get("spacings"), path, "spacings", dimension);
-        for (std::size_t s = 0; s < spatialAxes.size(); ++s) img.geometry.spacing[s] = sp[spatialAxes[s]];
+    for (std::size_t s = spatialAxes.size(); s < 3; ++s) g.dims[s] = 1;
+    if (spatialAxes.size() == 2 && !dirs.empty())
+        g.direction.col[2] = normalized(cross(g.direction.col[0], g.direction.col[1]));
+    if (dirs.empty() && !h.get("spacings").empty()) {
+        const auto sp = parseNumbers(h.get("spacings"), path, "spacings", spatialAxes.size());
+        for (std::size_t s = 0; s < spatialAxes.size(); ++s) g.spacing[s] = sp[s];
     }
-    if (!get("space origin").empty()) {
-        const auto o = parseVectors(get("space origin"), path);
-        if (!o.empty() && o[0].first) {
-            img.geometry.origin = o[0].second;
-            if (ras) img.geometry.origin = {-img.geometry.origin.x, -img.geometry.origin.y, img.geometry.origin.z};
-        }
+    if (!h.get("space origin").empty()) {
+        const auto o = parseVectors(h.get("space origin"), path);
+        if (!o.empty() && o[0].first)
+            g.origin = ras ? Vec3{-o[0].second.x, -o[0].second.y, o[0].second.z} : o[0].second;
     }
     img.frames = dimension == 4 ? static_cast<int>(sizes[3]) : 1;
+    return {g.dims[0], g.dims[1], g.dims[2], img.frames};
+}
 
-    std::vector<char> payload;
-    std::string dataFile = get("data file").empty() ? get("datafile") : get("data file");
-    if (dataFile.empty()) {
-        payload.assign(file.begin() + static_cast<std::ptrdiff_t>(std::min(pos, file.size())), file.end());
-    } else {
-        if (dataFile.find(' ') != std::string::npos || dataFile == "LIST")
-            throw IoError(path + ": NRRD data file lists are not supported");
-        payload = readFile((std::filesystem::path(path).parent_path() / dataFile).string());
+/// Offset just past `lines` newline-terminated lines from `start`.
+std::size_t skipLines(const std::vector<char>& data, std::size_t start, std::int64_t lines, const std::string& path) {
+    std::size_t pos = start;
+    for (std::int64_t l = 0; l < lines; ++l) {
+        const auto* nl = static_cast<const char*>(std::memchr(data.data() + pos, '\n', data.size() - pos));
+        if (!nl)
+            throw IoError(path + ": line skip " + std::to_string(lines) + " passes the end of the data (" +
+                          std::to_string(l) + " lines present)");
+        pos = static_cast<std::size_t>(nl - data.data()) + 1;
     }
-    const std::string encoding = toLower(get("encoding"));
-    if (encoding == "gzip" || encoding == "gz") {
-        payload = inflateBuffer({payload.data(), payload.size()}, path);
-    } else if (encoding != "raw") {
-        throw IoError(path + ": NRRD encoding '" + encoding + "' is not supported (raw and gzip are)");
-    }
-    const std::size_t need = img.frameBytes() * img.frames;
-    if (payload.size() < need)
-        throw IoError(path + ": truncated voxel data (" + std::to_string(payload.size()) + " bytes, " +
-                      std::to_string(need) + " expected)");
-    // byte skip -1 means the data is the last bytes of the (decoded) payload.
-    const std::string skip = get("byte skip");
-    const std::size_t offset = skip == "-1" ? payload.size() - need : (skip.empty() ? 0 : std::stoul(skip));
-    img.bytes.assign(payload.begin() + static_cast<std::ptrdiff_t>(offset),
-                     payload.begin() + static_cast<std::ptrdiff_t>(offset + need));
-    const bool big = toLower(get("endian")) == "big";
-    if (big != (std::endian::native == std::endian::big))
+    return pos;
+}
+
+/// The `need` voxel bytes: data file or attached data, after line skip, decoded, after byte skip.
+std::vector<char> readVoxelBytes(const NrrdHeader& h, const std::vector<char>& file, const std::string& path,
+                                 std::size_t need) {
+    const std::string encoding = toLower(h.get("encoding"));
+    const bool gzip = encoding == "gzip" || encoding == "gz";
+    if (!gzip && encoding != "raw")
+        throw IoError(path + ": NRRD encoding '" + printable(encoding) + "' is not supported (raw and gzip are)");
+    const std::int64_t lineSkip =
+        parseInteger(h.get("line skip"), path, "line skip", 0, std::numeric_limits<std::int64_t>::max(), 0);
+    const std::int64_t byteSkip =
+        parseInteger(h.get("byte skip"), path, "byte skip", -1, std::numeric_limits<std::int64_t>::max(), 0);
+    if (byteSkip == -1 && gzip)
+        throw IoError(path + ": NRRD byte skip -1 needs raw encoding (the gzip stream has no known end)");
+    // Skipped bytes of a gzip stream are inflated too: they count against the memory limit.
+    if (gzip && std::uint64_t(byteSkip) > readLimitBytes() - need)
+        throw IoError(path + ": NRRD byte skip " + std::to_string(byteSkip) + " plus " + formatBytes(need) +
+                      " of voxels is more than one image may take on this machine");
+    const std::string dataFile = h.get("data file").empty() ? h.get("datafile") : h.get("data file");
+    if (dataFile.find(' ') != std::string::npos || dataFile == "LIST")
+        throw IoError(path + ": NRRD data file lists are not supported");
+    std::vector<char> detached;
+    if (!dataFile.empty()) detached = readDataFile(path, dataFile);
+    const std::vector<char>& source = dataFile.empty() ? file : detached;
+    const std::size_t start = skipLines(source, dataFile.empty() ? h.dataStart : 0, lineSkip, path);
+    std::vector<char> decoded;
+    if (gzip)
+        decoded = inflateBuffer({source.data() + start, source.size() - start}, path, std::size_t(byteSkip) + need);
+    const std::vector<char>& data = gzip ? decoded : source;
+    const std::size_t from = gzip ? 0 : start;
+    const std::size_t present = data.size() - from;
+    // byte skip -1: the voxels are the last bytes of the data.
+    const std::size_t offset = byteSkip == -1 ? from + present - std::min(present, need) : from + std::size_t(byteSkip);
+    if (offset > data.size() || data.size() - offset < need)
+        throw IoError(path + ": truncated voxel data (" + std::to_string(present) + " bytes" +
+                      (byteSkip > 0 ? " with a byte skip of " + std::to_string(byteSkip) : std::string()) + ", " +
+                      std::to_string(need) + " bytes of voxels expected)");
+    return {data.begin() + static_cast<std::ptrdiff_t>(offset),
+            data.begin() + static_cast<std::ptrdiff_t>(offset + need)};
+}
+
+}  // namespace
+
+RawImage NrrdFormat::read(const std::string& path) {
+    const std::vector<char> file = readFile(path);
+    const NrrdHeader h = parseHeader(file, path);
+    RawImage img;
+    if (!scalarFromName(h.get("type"), img.type))
+        throw IoError(path + ": unsupported NRRD type '" + printable(h.get("type")) + "'");
+    const std::string endian = toLower(h.get("endian"));
+    if (!endian.empty() && endian != "little" && endian != "big")
+        throw IoError(path + ": NRRD endian '" + printable(h.get("endian")) + "' is neither little nor big");
+    // Sizes are checked (positive, no overflow, within memory) before anything is allocated.
+    const auto sizes = readAxes(h, path, img);
+    const std::size_t need = imageBytes(sizes, scalarSize(img.type), path);
+    img.bytes = readVoxelBytes(h, file, path, need);
+    if ((endian == "big") != (std::endian::native == std::endian::big))
         swapBytes(img.bytes.data(), img.geometry.voxelCount() * img.frames, scalarSize(img.type));
     return img;
 }

@@ -2,6 +2,7 @@
 #include "lucent/io/RawImage.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/io/ReadLimits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,6 +62,9 @@ Volume toVolume(const RawImage& raw, const std::string& source) {
             fitsInt16 = v >= std::numeric_limits<std::int16_t>::min() && v <= std::numeric_limits<std::int16_t>::max();
         }
     }
+    // The volume may be wider than the file's scalars (uint8 -> int16, int32 -> float32): check again.
+    const auto& d = raw.geometry.dims;
+    imageBytes({d[0], d[1], d[2]}, fitsInt16 ? 2 : 4, source);
     Volume volume(raw.geometry, fitsInt16 ? PixelType::Int16 : PixelType::Float32);
     if (fitsInt16 && raw.type == ScalarType::Int16 && raw.slope == 1.0 && raw.intercept == 0.0) {
         std::memcpy(volume.int16Data(), raw.bytes.data(), n * sizeof(std::int16_t));

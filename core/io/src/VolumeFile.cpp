@@ -3,6 +3,7 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
+#include "lucent/io/GeometryCheck.h"
 #include "lucent/io/MetaImageFormat.h"
 #include "lucent/io/NiftiFormat.h"
 #include "lucent/io/NrrdFormat.h"
@@ -35,8 +36,8 @@ std::string volumeFormatName(const std::string& path) {
     return {};
 }
 
-RawImage readRawImage(const std::string& path) {
-    if (!std::filesystem::is_regular_file(path)) throw IoError(path + ": no such file");
+namespace {
+RawImage readByFormat(const std::string& path) {
     switch (formatOf(path)) {
     case Format::Nifti: return NiftiFormat::read(path);
     case Format::MetaImage: return MetaImageFormat::read(path);
@@ -44,6 +45,15 @@ RawImage readRawImage(const std::string& path) {
     case Format::None: break;
     }
     throw IoError(path + ": unknown volume file type (use .nii, .nii.gz, .mha, .mhd, .nrrd or .nhdr)");
+}
+}  // namespace
+
+RawImage readRawImage(const std::string& path) {
+    if (const std::string why = whyNotRegularFile(path); !why.empty()) throw IoError(why);
+    RawImage image = readByFormat(path);
+    // Every format's geometry passes the same check, so no reader can hand on NaN or singular axes.
+    checkGeometry(image.geometry, path, image.warnings);
+    return image;
 }
 
 void writeRawImage(const RawImage& image, const std::string& path) {

@@ -7,16 +7,28 @@
 
 namespace lucent::io {
 
-/// Reads a whole file; throws IoError naming it.
+/// Why `path` cannot be read as a file ("PATH: no such file", "PATH: not a regular file (a FIFO)"),
+/// or empty when it is a regular file. Never opens it.
+std::string whyNotRegularFile(const std::string& path);
+
+/// Reads a whole regular file; throws IoError naming it when it is missing, not a regular file
+/// (a FIFO or device would block or never end), or larger than readLimitBytes() (ReadLimits.h).
 std::vector<char> readFile(const std::string& path);
+
+/// Reads the data file `name` that the header `header` refers to (relative to the header's folder);
+/// errors name the header too ("H.nhdr: data file /dev/zero: not a regular file ...").
+std::vector<char> readDataFile(const std::string& header, const std::string& name);
 
 /// Writes the concatenation of `parts` to a temporary file beside `path`, flushes it to disk and
 /// renames it over `path`: a reader never sees a partial file, and on any failure (full disk,
 /// missing folder, no permission) nothing is left behind and IoError names the file and the cause.
 void writeFileAtomically(const std::string& path, const std::vector<std::string_view>& parts);
 
-/// Inflates a zlib or gzip stream (auto-detected); `source` names the file in errors.
-std::vector<char> inflateBuffer(std::string_view compressed, const std::string& source);
+/// Inflates a zlib or gzip stream (auto-detected) and stops after `limit` bytes: the header's
+/// promise bounds the work, so a small file that inflates to gigabytes costs no more than the
+/// promise. The result is shorter than `limit` when the stream ends first; `source` names the file
+/// in errors.
+std::vector<char> inflateBuffer(std::string_view compressed, const std::string& source, std::size_t limit);
 /// Deflates into a gzip stream.
 std::vector<char> gzipBuffer(const std::vector<std::string_view>& parts);
 
@@ -24,5 +36,8 @@ std::vector<char> gzipBuffer(const std::vector<std::string_view>& parts);
 std::string toLower(std::string s);
 /// Strips surrounding white space.
 std::string trim(std::string_view s);
+/// `s` with control characters and invalid UTF-8 escaped as \xNN (\n, \r, \t by name), so that
+/// header bytes put into a message can neither break its line nor drive the terminal.
+std::string printable(std::string_view s);
 
 }  // namespace lucent::io

@@ -23,6 +23,8 @@ struct RawImage {
     double slope = 1.0;      ///< value = stored * slope + intercept
     double intercept = 0.0;
     std::vector<char> bytes;
+    /// What the reader assumed or repaired (geometry), for the user to see.
+    std::vector<std::string> warnings;
 
     std::size_t frameBytes() const { return geometry.voxelCount() * scalarSize(type); }
     double storedValue(std::size_t index) const;
