@@ -51,6 +51,32 @@ __global__ void thresholdKernel(const T* volume, BitGrid g, double lo, double hi
     }
 }
 
+/// The common case (int16, rows a multiple of 8 voxels, no mask): a lane loads 8 voxels in one
+/// 16-byte load, makes a byte of bits, and groups of 4 lanes OR their bytes into a word. A warp
+/// covers 256 voxels of a row (8 words); blockIdx.y / z are the row and slice.
+__global__ void thresholdWideKernel(const std::int16_t* volume, BitGrid g, double lo, double hi, VoxelBox roi,
+                                    std::uint32_t* maskBits) {
+    const int lane = threadIdx.x, y = blockIdx.y, z = blockIdx.z;
+    const int x = (blockIdx.x * blockDim.y + threadIdx.y) * 256 + lane * 8;
+    const bool rowIn = y >= roi.lo[1] && y <= roi.hi[1] && z >= roi.lo[2] && z <= roi.hi[2];
+    std::uint32_t byte = 0;
+    if (x < g.nx && rowIn) {
+        const uint4 q = *reinterpret_cast<const uint4*>(volume + (std::size_t(z) * g.ny + y) * g.nx + x);
+        const unsigned words[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+        for (int h = 0; h < 8; ++h) {
+            const double v = double(std::int16_t(h % 2 ? words[h / 2] >> 16 : words[h / 2] & 0xffffu));
+            const int xi = x + h;
+            if (v >= lo && v <= hi && xi >= roi.lo[0] && xi <= roi.hi[0]) byte |= 1u << h;
+        }
+    }
+    std::uint32_t word = byte << (8 * (lane & 3));
+    word |= __shfl_xor_sync(kFull, word, 1);
+    word |= __shfl_xor_sync(kFull, word, 2);
+    const int wx = x / 32;
+    if ((lane & 3) == 0 && x < g.nx) maskBits[bitWord(g, wx, y, z)] = word;
+}
+
 __global__ void seedKernel(BitGrid g, const int3* seeds, int count, std::uint32_t* region, TileQueueView queue) {
     for (int s = blockIdx.x * blockDim.x + threadIdx.x; s < count; s += gridDim.x * blockDim.x) {
         const int i = seeds[s].x, j = seeds[s].y, k = seeds[s].z;
@@ -187,6 +213,22 @@ __global__ void __launch_bounds__(1024) growRound(BitGrid g, const std::uint32_t
     }
 }
 
+/// Labels of whole rows when a row is a multiple of 16 voxels: a thread expands 16 bits of a
+/// region word into one 16-byte store.
+__global__ void labelWideKernel(BitGrid g, const std::uint32_t* region, int z0, std::uint8_t* out) {
+    const int y = int(blockIdx.y), z = z0 + int(blockIdx.z);
+    const int x = 16 * int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x >= g.nx) return;
+    const std::uint32_t bits = (region[bitWord(g, x >> 5, y, z)] >> (x & 31)) & 0xffffu;
+    std::uint32_t packed[4];
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        const std::uint32_t b = bits >> (4 * w);
+        packed[w] = (b & 1u) | ((b & 2u) << 7) | ((b & 4u) << 14) | ((b & 8u) << 21);
+    }
+    *reinterpret_cast<uint4*>(out + (std::size_t(z) * g.ny + y) * g.nx + x) = make_uint4(packed[0], packed[1], packed[2], packed[3]);
+}
+
 /// Labels of `box` (its x range starting at a multiple of 4): a thread writes 4 voxels, as one
 /// 32-bit store where the address allows.
 __global__ void labelKernel(BitGrid g, const std::uint32_t* region, VoxelBox box, std::uint8_t* out) {
@@ -253,7 +295,10 @@ void RegionGrowingCuda::threshold() {
     const dim3 threads(32, kWarpsPerRowBlock);
     const auto& p = m_request.regionGrowing;
     const void* voxels = m_context->deviceVolume().devicePointer();
-    if (m_request.volume->pixelType() == PixelType::Int16)
+    if (m_request.volume->pixelType() == PixelType::Int16 && m_grid.nx % 8 == 0 && !m_request.mask)
+        thresholdWideKernel<<<dim3((m_grid.nx + 511) / 512, m_grid.ny, m_grid.nz), dim3(32, 2), 0, stream>>>(
+            static_cast<const std::int16_t*>(voxels), m_grid, p.lower, p.upper, scope.roi, m_mask.as<std::uint32_t>());
+    else if (m_request.volume->pixelType() == PixelType::Int16)
         thresholdKernel<<<blocks, threads, 0, stream>>>(static_cast<const std::int16_t*>(voxels), m_grid, p.lower, p.upper, scope,
                                                     m_mask.as<std::uint32_t>());
     else
@@ -325,7 +370,12 @@ void RegionGrowingCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) 
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, geo.voxelCount()));
     m_timer.begin(stream);
-    labelKernel<<<labelGrid(b), 128, 0, stream>>>(m_grid, m_region.as<std::uint32_t>(), alignedBox(b), out);
+    const bool wholeRows = b.lo[0] == 0 && b.hi[0] == geo.dims[0] - 1 && b.lo[1] == 0 && b.hi[1] == geo.dims[1] - 1;
+    if (wholeRows && geo.dims[0] % 16 == 0 && (reinterpret_cast<std::uintptr_t>(out) & 15u) == 0)
+        labelWideKernel<<<dim3((geo.dims[0] / 16 + 127) / 128, geo.dims[1], b.hi[2] - b.lo[2] + 1), 128, 0, stream>>>(
+            m_grid, m_region.as<std::uint32_t>(), b.lo[2], out);
+    else
+        labelKernel<<<labelGrid(b), 128, 0, stream>>>(m_grid, m_region.as<std::uint32_t>(), alignedBox(b), out);
     launchCheck("region-growing labels");
     m_timer.end(stream);
     if (!sink.onDevice) copyLabelsToHost(*m_context, out, sink, b);

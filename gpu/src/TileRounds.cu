@@ -54,7 +54,8 @@ RoundsDone runRounds(TileQueue& queue, RoundFigures& figures, void* streamHandle
     RoundsDone done;
     int left = std::max(1, maxRounds);
     bool converged = false;
-    for (int batch = 1; left > 0 && !converged; batch = std::min(batch * 2, 16)) {
+    // The first batch is 4 rounds: a read-back costs about as much as a few empty rounds.
+    for (int batch = 4; left > 0 && !converged; batch = std::min(batch * 2, 16)) {
         const int n = std::min(batch, left);
         for (int b = 0; b < n; ++b) launch(queue.advance());
         launchCheck("propagation round");
