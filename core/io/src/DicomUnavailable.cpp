@@ -1,6 +1,9 @@
 /// @brief DicomReader for builds without DCMTK: says so clearly instead of failing obscurely.
 #include "lucent/core/Errors.h"
 #include "lucent/io/DicomReader.h"
+#include "lucent/io/FileUtil.h"
+
+#include <filesystem>
 
 namespace lucent::io {
 
@@ -13,7 +16,13 @@ namespace {
 
 bool DicomReader::available() { return false; }
 
-DicomScanResult DicomReader::scan(const std::string& path, const DicomOptions&) { unavailable(path); }
+DicomScanResult DicomReader::scan(const std::string& path, const DicomOptions&) {
+    // What is wrong with the path itself comes first, in every build: a missing file, a FIFO.
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec))
+        if (const std::string why = whyNotRegularFile(path); !why.empty()) throw IoError(why);
+    unavailable(path);
+}
 
 std::vector<DicomTag> DicomReader::dumpTags(const std::string& file) { unavailable(file); }
 
