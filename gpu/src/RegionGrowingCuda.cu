@@ -53,11 +53,17 @@ __global__ void thresholdKernel(const T* volume, BitGrid g, double lo, double hi
 
 /// The common case (int16, rows a multiple of 8 voxels, no mask): a lane loads 8 voxels in one
 /// 16-byte load, makes a byte of bits, and groups of 4 lanes OR their bytes into a word. A warp
-/// covers 256 voxels of a row (8 words); blockIdx.y / z are the row and slice.
+/// covers a segment of 256 voxels of a row (8 words); segments are numbered over all rows, so
+/// blocks stay full whatever the row length.
 __global__ void thresholdWideKernel(const std::int16_t* volume, BitGrid g, double lo, double hi, VoxelBox roi,
                                     std::uint32_t* maskBits) {
-    const int lane = threadIdx.x, y = blockIdx.y, z = blockIdx.z;
-    const int x = (blockIdx.x * blockDim.y + threadIdx.y) * 256 + lane * 8;
+    const int lane = threadIdx.x & 31;
+    const unsigned segmentsPerRow = unsigned(g.nx + 255) / 256;
+    const unsigned segment = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const unsigned row = segment / segmentsPerRow;
+    if (row >= unsigned(g.ny) * unsigned(g.nz)) return;  // a whole warp leaves together
+    const int y = int(row % unsigned(g.ny)), z = int(row / unsigned(g.ny));
+    const int x = int(segment % segmentsPerRow) * 256 + lane * 8;
     const bool rowIn = y >= roi.lo[1] && y <= roi.hi[1] && z >= roi.lo[2] && z <= roi.hi[2];
     std::uint32_t byte = 0;
     if (x < g.nx && rowIn) {
@@ -213,12 +219,14 @@ __global__ void __launch_bounds__(1024) growRound(BitGrid g, const std::uint32_t
     }
 }
 
-/// Labels of whole rows when a row is a multiple of 16 voxels: a thread expands 16 bits of a
-/// region word into one 16-byte store.
-__global__ void labelWideKernel(BitGrid g, const std::uint32_t* region, int z0, std::uint8_t* out) {
-    const int y = int(blockIdx.y), z = z0 + int(blockIdx.z);
-    const int x = 16 * int(blockIdx.x * blockDim.x + threadIdx.x);
-    if (x >= g.nx) return;
+/// Labels of whole slices z0.. when a row is a multiple of 16 voxels: a thread expands 16 bits of
+/// a region word into one 16-byte store; chunks are numbered over all rows, so blocks stay full.
+__global__ void labelWideKernel(BitGrid g, const std::uint32_t* region, int z0, unsigned chunks, std::uint8_t* out) {
+    const unsigned chunk = blockIdx.x * blockDim.x + threadIdx.x;
+    if (chunk >= chunks) return;
+    const unsigned perRow = unsigned(g.nx) / 16, row = chunk / perRow;
+    const int y = int(row % unsigned(g.ny)), z = z0 + int(row / unsigned(g.ny));
+    const int x = 16 * int(chunk % perRow);
     const std::uint32_t bits = (region[bitWord(g, x >> 5, y, z)] >> (x & 31)) & 0xffffu;
     std::uint32_t packed[4];
 #pragma unroll
@@ -295,8 +303,9 @@ void RegionGrowingCuda::threshold() {
     const dim3 threads(32, kWarpsPerRowBlock);
     const auto& p = m_request.regionGrowing;
     const void* voxels = m_context->deviceVolume().devicePointer();
-    if (m_request.volume->pixelType() == PixelType::Int16 && m_grid.nx % 8 == 0 && !m_request.mask)
-        thresholdWideKernel<<<dim3((m_grid.nx + 511) / 512, m_grid.ny, m_grid.nz), dim3(32, 2), 0, stream>>>(
+    const std::size_t segments = std::size_t(m_grid.ny) * m_grid.nz * ((m_grid.nx + 255) / 256);
+    if (m_request.volume->pixelType() == PixelType::Int16 && m_grid.nx % 8 == 0 && !m_request.mask && segments * 32 < (std::size_t(1) << 32))
+        thresholdWideKernel<<<gridFor(std::size_t(m_grid.ny) * m_grid.nz * ((m_grid.nx + 255) / 256) * 32, 256), 256, 0, stream>>>(
             static_cast<const std::int16_t*>(voxels), m_grid, p.lower, p.upper, scope.roi, m_mask.as<std::uint32_t>());
     else if (m_request.volume->pixelType() == PixelType::Int16)
         thresholdKernel<<<blocks, threads, 0, stream>>>(static_cast<const std::int16_t*>(voxels), m_grid, p.lower, p.upper, scope,
@@ -371,9 +380,11 @@ void RegionGrowingCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) 
     std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, geo.voxelCount()));
     m_timer.begin(stream);
     const bool wholeRows = b.lo[0] == 0 && b.hi[0] == geo.dims[0] - 1 && b.lo[1] == 0 && b.hi[1] == geo.dims[1] - 1;
-    if (wholeRows && geo.dims[0] % 16 == 0 && (reinterpret_cast<std::uintptr_t>(out) & 15u) == 0)
-        labelWideKernel<<<dim3((geo.dims[0] / 16 + 127) / 128, geo.dims[1], b.hi[2] - b.lo[2] + 1), 128, 0, stream>>>(
-            m_grid, m_region.as<std::uint32_t>(), b.lo[2], out);
+    const std::size_t wideChunks = std::size_t(geo.dims[0] / 16) * geo.dims[1] * (b.hi[2] - b.lo[2] + 1);
+    if (wholeRows && geo.dims[0] % 16 == 0 && wideChunks < (std::size_t(1) << 32) &&
+        (reinterpret_cast<std::uintptr_t>(out) & 15u) == 0)
+        labelWideKernel<<<gridFor(wideChunks, 256), 256, 0, stream>>>(m_grid, m_region.as<std::uint32_t>(), b.lo[2],
+                                                                     unsigned(wideChunks), out);
     else
         labelKernel<<<labelGrid(b), 128, 0, stream>>>(m_grid, m_region.as<std::uint32_t>(), alignedBox(b), out);
     launchCheck("region-growing labels");
