@@ -1,0 +1,35 @@
+/// @brief A GL texture registered with CUDA (CUDA-OpenGL interop), so that what the CUDA engines
+/// write on the device (the GPU context's label buffer) reaches the texture the views sample
+/// without a round trip through host memory. Plain C++: GL objects are passed by name.
+#pragma once
+
+#include "lucent/core/seg/SegmentationRequest.h"
+
+#include <array>
+#include <cstddef>
+#include <memory>
+
+namespace lucent::gpu {
+
+class GlTextureLink {
+public:
+    /// Registers the GL 3D texture `texture` (a GL name, level 0 allocated; a context of its share
+    /// group current). Throws GpuError when CUDA cannot map it (no device, a software GL such as
+    /// Mesa's llvmpipe, a format CUDA does not map): the caller uploads from host memory instead.
+    explicit GlTextureLink(unsigned texture);
+    /// Unregisters (a context of the share group current).
+    ~GlTextureLink();
+    GlTextureLink(const GlTextureLink&) = delete;
+    GlTextureLink& operator=(const GlTextureLink&) = delete;
+
+    /// Copies `box` of a device array (x fastest on `dims`, `elementBytes` a voxel) into the same
+    /// box of the texture, on `stream` (a cudaStream_t; null: the default stream), mapping the
+    /// texture for the copy only, and waits for it, so GL may sample right after.
+    void copyFrom(const void* device, std::array<int, 3> dims, std::size_t elementBytes, const VoxelBox& box, void* stream);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace lucent::gpu

@@ -1,0 +1,56 @@
+/// @brief CUDA-OpenGL interop for 3D textures: register once, map per copy, 3D copy of a box.
+#include "lucent/gpu/GlTextureLink.h"
+
+#include "CudaCheck.h"
+
+#include <cuda_gl_interop.h>
+#include <cuda_runtime.h>
+
+namespace lucent::gpu {
+
+struct GlTextureLink::Impl {
+    cudaGraphicsResource_t resource = nullptr;
+};
+
+GlTextureLink::GlTextureLink(unsigned texture) : m_impl(std::make_unique<Impl>()) {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        cudaGetLastError();
+        throw GpuError("CUDA-OpenGL interop: no CUDA device");
+    }
+    // No write-discard flag: a copy may update only a box and the rest must stay.
+    cudaCheck(cudaGraphicsGLRegisterImage(&m_impl->resource, texture, GL_TEXTURE_3D, cudaGraphicsRegisterFlagsNone),
+              "CUDA-OpenGL interop: registering GL texture " + std::to_string(texture));
+}
+
+GlTextureLink::~GlTextureLink() {
+    if (m_impl && m_impl->resource) cudaGraphicsUnregisterResource(m_impl->resource);
+}
+
+void GlTextureLink::copyFrom(const void* device, std::array<int, 3> dims, std::size_t elementBytes, const VoxelBox& box,
+                             void* streamHandle) {
+    if (box.empty()) return;
+    auto stream = static_cast<cudaStream_t>(streamHandle);
+    cudaCheck(cudaGraphicsMapResources(1, &m_impl->resource, stream), "CUDA-OpenGL interop: mapping the texture");
+    cudaArray_t array = nullptr;
+    cudaError_t status = cudaGraphicsSubResourceGetMappedArray(&array, m_impl->resource, 0, 0);
+    if (status == cudaSuccess) {
+        cudaMemcpy3DParms p{};
+        const std::size_t pitch = std::size_t(dims[0]) * elementBytes;
+        p.srcPtr = make_cudaPitchedPtr(const_cast<void*>(device), pitch, std::size_t(dims[0]), std::size_t(dims[1]));
+        // Positions: bytes in the linear buffer, elements in the array; the extent in elements.
+        p.srcPos = make_cudaPos(std::size_t(box.lo[0]) * elementBytes, std::size_t(box.lo[1]), std::size_t(box.lo[2]));
+        p.dstArray = array;
+        p.dstPos = make_cudaPos(std::size_t(box.lo[0]), std::size_t(box.lo[1]), std::size_t(box.lo[2]));
+        p.extent = make_cudaExtent(std::size_t(box.hi[0] - box.lo[0] + 1), std::size_t(box.hi[1] - box.lo[1] + 1),
+                                   std::size_t(box.hi[2] - box.lo[2] + 1));
+        p.kind = cudaMemcpyDeviceToDevice;
+        status = cudaMemcpy3DAsync(&p, stream);
+    }
+    const cudaError_t unmapped = cudaGraphicsUnmapResources(1, &m_impl->resource, stream);
+    cudaCheck(status, "CUDA-OpenGL interop: copying into the texture");
+    cudaCheck(unmapped, "CUDA-OpenGL interop: unmapping the texture");
+    cudaCheck(cudaStreamSynchronize(stream), "CUDA-OpenGL interop");
+}
+
+}  // namespace lucent::gpu
