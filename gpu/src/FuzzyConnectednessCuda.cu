@@ -301,7 +301,7 @@ void FuzzyConnectednessCuda::writeLabels(const LabelSink& sink, const VoxelBox* 
     if (b.empty()) return;
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, geo.voxelCount()));
-    const std::uint16_t t = std::max<std::uint16_t>(1, quantiseStrength(float(m_request.fuzzyConnectedness.threshold)));
+    const std::uint16_t t = thresholdStrength(m_request.fuzzyConnectedness.threshold);
     const FcGrid g{geo.dims[0], geo.dims[1], geo.dims[2], 0, 0, 0, wholeBox(geo), nullptr};
     m_timer.begin(stream);
     labelKernel<<<labelGrid(b), 128, 0, stream>>>(g, m_connectivity.as<std::uint16_t>(), t, alignedBox(b), out);
@@ -334,17 +334,12 @@ MethodFigures FuzzyConnectednessCuda::figures() const {
 }
 
 UpdateOutcome FuzzyConnectednessCuda::update(const SegmentationRequest& request) {
-    const auto& now = m_request.fuzzyConnectedness;
-    const auto& next = request.fuzzyConnectedness;
-    const bool sameMap = m_context && sameScope(m_request, request) && request.seeds == m_request.seeds &&
-                         next.objectMean == now.objectMean && next.objectSigma == now.objectSigma &&
-                         next.diffSigma == now.diffSigma && next.estimateRadius == now.estimateRadius;
-    if (!sameMap) {
+    if (!m_context || !keepsConnectivityMap(m_request, request)) {
         start(request);
         return UpdateOutcome::Restarted;
     }
     validateRequest(Method::FuzzyConnectedness, request);
-    m_request.fuzzyConnectedness.threshold = next.threshold;
+    m_request.fuzzyConnectedness.threshold = request.fuzzyConnectedness.threshold;
     return UpdateOutcome::Relabelled;
 }
 

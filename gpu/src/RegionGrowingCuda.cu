@@ -410,13 +410,7 @@ void RegionGrowingCuda::queueAllTiles() {
 }
 
 UpdateOutcome RegionGrowingCuda::update(const SegmentationRequest& request) {
-    const auto& now = m_request.regionGrowing;
-    const auto& next = request.regionGrowing;
-    const bool wider = next.lower <= now.lower && next.upper >= now.upper && next.connectivity == now.connectivity;
-    bool keepsSeeds = true;
-    for (const auto& s : m_request.seeds)
-        keepsSeeds = keepsSeeds && std::find(request.seeds.begin(), request.seeds.end(), s) != request.seeds.end();
-    if (!m_context || !wider || !keepsSeeds || !sameScope(m_request, request)) {
+    if (!m_context || !growsOn(m_request, request)) {
         start(request);
         return UpdateOutcome::Restarted;
     }

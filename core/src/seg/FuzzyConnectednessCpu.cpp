@@ -131,7 +131,7 @@ void FuzzyConnectednessCpu::writeLabels(const LabelSink& sink, const VoxelBox* b
     if (sink.onDevice) throw std::invalid_argument("the CPU fuzzy connectedness engine writes host labels only");
     const Geometry& g = m_request.volume->geometry();
     const VoxelBox b = box ? *box : wholeBox(g);
-    const std::uint16_t t = std::max<std::uint16_t>(1, quantiseStrength(float(m_request.fuzzyConnectedness.threshold)));
+    const std::uint16_t t = thresholdStrength(m_request.fuzzyConnectedness.threshold);
     for (int k = b.lo[2]; k <= b.hi[2]; ++k)
         for (int j = b.lo[1]; j <= b.hi[1]; ++j) {
             const std::size_t row = g.index(0, j, k);
@@ -147,17 +147,12 @@ MethodFigures FuzzyConnectednessCpu::figures() const {
 }
 
 UpdateOutcome FuzzyConnectednessCpu::update(const SegmentationRequest& request) {
-    const auto& now = m_request.fuzzyConnectedness;
-    const auto& next = request.fuzzyConnectedness;
-    const bool sameMap = !m_connectivity.empty() && sameScope(m_request, request) && request.seeds == m_request.seeds &&
-                         next.objectMean == now.objectMean && next.objectSigma == now.objectSigma &&
-                         next.diffSigma == now.diffSigma && next.estimateRadius == now.estimateRadius;
-    if (!sameMap) {
+    if (m_connectivity.empty() || !keepsConnectivityMap(m_request, request)) {
         start(request);
         return UpdateOutcome::Restarted;
     }
     validateRequest(Method::FuzzyConnectedness, request);
-    m_request.fuzzyConnectedness.threshold = next.threshold;
+    m_request.fuzzyConnectedness.threshold = request.fuzzyConnectedness.threshold;
     return UpdateOutcome::Relabelled;
 }
 

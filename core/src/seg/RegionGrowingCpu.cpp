@@ -69,13 +69,7 @@ std::string RegionGrowingCpu::plantSeeds(const std::vector<VoxelIndex>& seeds) {
 }
 
 UpdateOutcome RegionGrowingCpu::update(const SegmentationRequest& request) {
-    const auto& now = m_request.regionGrowing;
-    const auto& next = request.regionGrowing;
-    const bool wider = next.lower <= now.lower && next.upper >= now.upper && next.connectivity == now.connectivity;
-    bool keepsSeeds = true;
-    for (const auto& s : m_request.seeds)
-        keepsSeeds = keepsSeeds && std::find(request.seeds.begin(), request.seeds.end(), s) != request.seeds.end();
-    if (m_state.empty() || !wider || !keepsSeeds || !sameScope(m_request, request)) {
+    if (m_state.empty() || !growsOn(m_request, request)) {
         start(request);
         return UpdateOutcome::Restarted;
     }

@@ -1,6 +1,7 @@
 /// @brief Request validation and the run-to-completion helper.
 #include "lucent/core/seg/Segmenter.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -98,6 +99,20 @@ bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b) {
         return x.has_value() == y.has_value() && (!x || (x->lo == y->lo && x->hi == y->hi));
     };
     return a.volume == b.volume && a.mask == b.mask && sameRoi(a.roi, b.roi);
+}
+
+bool growsOn(const SegmentationRequest& now, const SegmentationRequest& next) {
+    const auto &a = now.regionGrowing, &b = next.regionGrowing;
+    if (!(b.lower <= a.lower && b.upper >= a.upper && b.connectivity == a.connectivity) || !sameScope(now, next)) return false;
+    for (const auto& s : now.seeds)
+        if (std::find(next.seeds.begin(), next.seeds.end(), s) == next.seeds.end()) return false;
+    return true;
+}
+
+bool keepsConnectivityMap(const SegmentationRequest& now, const SegmentationRequest& next) {
+    const auto &a = now.fuzzyConnectedness, &b = next.fuzzyConnectedness;
+    return sameScope(now, next) && now.seeds == next.seeds && a.objectMean == b.objectMean &&
+           a.objectSigma == b.objectSigma && a.diffSigma == b.diffSigma && a.estimateRadius == b.estimateRadius;
 }
 
 StepReport Segmenter::run(int iterationsPerStep) {

@@ -23,6 +23,13 @@ LUCENT_HD inline std::uint16_t quantiseStrength(float mu) {
     return static_cast<std::uint16_t>(scaled + 0.5f);
 }
 
+/// The quantised strength a voxel needs to belong to the object at `threshold` (0..1); at least 1,
+/// so voxels no path reaches never belong.
+inline std::uint16_t thresholdStrength(double threshold) {
+    const std::uint16_t t = quantiseStrength(static_cast<float>(threshold));
+    return t > 0 ? t : 1;
+}
+
 struct AffinityParams {
     double mean = 0, objectSigma = 1, diffSigma = 1;
 };

@@ -98,6 +98,12 @@ void validateRequest(Method method, const SegmentationRequest& request);
 /// incremental update() needs before it can keep its state).
 bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b);
 
+/// Region growing: `next` only widens `now` (interval, seeds; same connectivity and scope), so a
+/// run grows on from its region instead of starting again. Shared by the CPU and CUDA engines.
+bool growsOn(const SegmentationRequest& now, const SegmentationRequest& next);
+/// Fuzzy connectedness: `next` keeps the connectivity map of `now` (only the threshold differs).
+bool keepsConnectivityMap(const SegmentationRequest& now, const SegmentationRequest& next);
+
 /// The box of the whole grid.
 inline VoxelBox wholeBox(const Geometry& g) { return {{0, 0, 0}, {g.dims[0] - 1, g.dims[1] - 1, g.dims[2] - 1}}; }
 
