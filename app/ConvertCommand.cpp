@@ -4,6 +4,7 @@
 
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/ImageSource.h"
+#include "lucent/io/StagedOutputs.h"
 #include "lucent/io/VolumeFile.h"
 
 #include <iostream>
@@ -23,7 +24,10 @@ int runConvert(const std::vector<std::string>& args) {
     std::vector<std::string> warnings;
     const Volume volume = io::ImageSource::load(cl.positionals()[0], cl.value("--series"), options, &warnings);
     for (const auto& w : warnings) std::cerr << "lucent convert: warning: " << io::printable(w) << "\n";
+    // .mhd is two files (header and .raw): staged, both appear or neither does.
+    io::StagedOutputs staged;
     io::writeVolumeFile(volume, out);
+    staged.commit();
     const auto& g = volume.geometry();
     std::cout << "wrote " << out << ": " << g.dims[0] << " x " << g.dims[1] << " x " << g.dims[2] << " "
               << pixelTypeName(volume.pixelType()) << "\n";

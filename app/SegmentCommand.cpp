@@ -7,6 +7,7 @@
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/ImageSource.h"
+#include "lucent/io/StagedOutputs.h"
 #include "lucent/io/VolumeFile.h"
 
 #include <chrono>
@@ -150,6 +151,9 @@ int runSegment(const std::vector<std::string>& args) {
     if (voxels == 0)
         throw std::runtime_error(std::string("empty result: ") + methodName(method) +
                                  " labelled no voxel (check the seeds, interval, threshold or rectangle); nothing written");
+    // Every output goes to a temporary first and all are renamed at the end: a failure in any of
+    // them (or SIGINT / SIGTERM) leaves none, not a mask without its stats.
+    io::StagedOutputs staged;
     io::writeLabelMapFile(labels, output);
     if (cl.has("--connectivity-map") && method == Method::FuzzyConnectedness)
         io::writeVolumeFile(soft.at(0), cl.value("--connectivity-map"));
@@ -191,6 +195,7 @@ int runSegment(const std::vector<std::string>& args) {
         const std::string text = s.str();
         io::writeFileAtomically(cl.value("--stats"), {text});
     }
+    staged.commit();
     std::cout << "wrote " << output << ": " << methodName(method) << " (" << engine->backend() << "), " << voxels
               << " voxels, " << ml << " ml, " << report.iterations << " iterations, " << msCompute << " ms\n";
     return 0;

@@ -3,9 +3,12 @@
 set -euo pipefail
 
 # Build + test dependencies. The GUI and DICOM parts are optional in CMake, but a developer
-# machine and CI get all of them so every test runs.
+# machine and CI get all of them so every test runs. clang-14 builds the fuzz targets, whose
+# libFuzzer runtime is in libclang-rt-14-dev (only recommended by clang-14, and recommends are
+# not installed here).
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git ca-certificates
+  clang-14 libclang-rt-14-dev
   zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev
   libdcmtk-dev dcmtk
   qt6-base-dev libqt6opengl6-dev libgl-dev libegl-dev

@@ -247,6 +247,44 @@ def hostile_input_contract(lucent, tmp):
           "--max-iterations 2147483648 is a usage error naming it: %r" % err)
 
 
+def hostile_viewer_contract(lucent, xvfb, tmp):
+    """Issue 12: the viewer's screenshot mode on the worst three hostile files: exit 1, one line naming the file."""
+    folder = os.path.join(tmp, "hostile_viewer")
+    os.makedirs(folder)
+    skip = os.path.join(folder, "skip.nrrd")
+    with open(skip, "wb") as f:
+        f.write(b"NRRD0004\ntype: uchar\ndimension: 3\nsizes: 4 4 4\nencoding: raw\nbyte skip: 100000000000\n\n" +
+                b"\x01" * 64)
+    claim = os.path.join(folder, "claim.nii")  # 2048 x 1024 x 1024 = 2^31 voxels over 128 bytes
+    hdr = bytearray(352)
+    struct.pack_into("<i", hdr, 0, 348)
+    struct.pack_into("<8h", hdr, 40, 3, 2048, 1024, 1024, 1, 1, 1, 1)
+    struct.pack_into("<hh", hdr, 70, 2, 8)
+    struct.pack_into("<8f", hdr, 76, 1, 1, 1, 1, 1, 1, 1, 1)
+    struct.pack_into("<f", hdr, 108, 352)
+    hdr[344:348] = b"n+1\0"
+    with open(claim, "wb") as f:
+        f.write(bytes(hdr) + b"\0" * 128)
+    frames = os.path.join(folder, "frames.dcm")
+    crafted_dicom(frames, 16, 16, 2 ** 31 - 1, 512)
+    shot = os.path.join(folder, "shot.png")
+    for path in (skip, claim, frames):
+        name = os.path.basename(path)
+        try:
+            p = subprocess.run([xvfb, "-a", "-s", "-screen 0 1600x1200x24", lucent, path, "--screenshot", shot],
+                               capture_output=True, text=True, timeout=30)
+        except subprocess.TimeoutExpired:
+            check(False, "viewer on %s finishes within 30 s" % name)
+            continue
+        # Qt may add notes of its own (XDG_RUNTIME_DIR); Lucent's lines start with its name.
+        lines = [l for l in p.stderr.strip().splitlines() if l.startswith("lucent")]
+        check(p.returncode == 1 and len(lines) == 1 and name in lines[0] and not os.path.exists(shot),
+              "viewer on %s: exit 1, one line naming it, no screenshot: exit %d, %r" % (name, p.returncode, p.stderr))
+    import resource
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0  # every child so far, Xvfb included
+    check(peak < 1024, "the viewer on hostile files stays under 1 GiB (peak %.0f MiB)" % peak)
+
+
 def read_label_nrrd(path):
     """(sizes, bytes) of a gzip or raw uchar NRRD mask as Lucent writes it."""
     raw = open(path, "rb").read()
@@ -353,6 +391,98 @@ def segment_contract(lucent, tmp):
     check(rc == 2 and "--seed" in err, "malformed --seed is a usage error")
     rc, _, err = run(lucent, "segment", src, "--method", "watershed", "-o", out_path)
     check(rc == 2, "unknown method is a usage error")
+
+
+def staged_outputs_contract(lucent, tmp):
+    """Issue 12: `segment` writes all of its outputs or none; `convert` to .mhd writes both files or neither."""
+    folder = os.path.join(tmp, "staged")
+    os.makedirs(folder)
+    dims = (24, 20, 16)
+    values = [200 if 6 <= i < 14 and 5 <= j < 13 and 4 <= k < 10 else (i + j) % 3
+              for k in range(dims[2]) for j in range(dims[1]) for i in range(dims[0])]
+    src = os.path.join(tmp, "staged_src.nii")
+    write_nifti(src, dims, (1.0, 1.0, 2.0), values)
+    a_folder = os.path.join(folder, "a_folder.nii")  # a folder where an output file should go
+    os.makedirs(a_folder)
+    missing = os.path.join(folder, "missing", "out")
+    mask = os.path.join(folder, "mask.nii.gz")
+    srg = ["--method", "srg", "--seed", "8,8,5", "--lower", "150", "--upper", "300"]
+    for args, what in (
+            (srg + ["--stats", missing + ".json"], "--stats in a missing folder"),
+            (srg + ["--stats", a_folder], "--stats naming a folder"),
+            (["--method", "fc", "--seed", "8,8,5", "--connectivity-map", missing + ".nii", "--stats",
+              os.path.join(folder, "s.json")], "--connectivity-map in a missing folder"),
+            (["--method", "fcm", "--memberships", a_folder, "--stats", os.path.join(folder, "s.json")],
+             "--memberships naming a folder"),
+            (["--method", "snake", "--slice", "6", "--rect", "2,2,21,17", "--polygon", missing + ".json"],
+             "--polygon in a missing folder")):
+        rc, _, err = run(lucent, "segment", src, *args, "-o", mask)
+        left = sorted(n for n in os.listdir(folder) if n != "a_folder.nii")
+        check(rc == 1 and len(err.strip().splitlines()) == 1 and not left,
+              "segment with %s: exit 1, one line, nothing written: exit %d, %r, left %s" % (what, rc, err, left))
+    rc, _, err = run(lucent, "segment", src, *srg, "--stats", os.path.join(folder, "s.json"), "-o", mask)
+    check(rc == 0 and sorted(os.listdir(folder)) == ["a_folder.nii", "mask.nii.gz", "s.json"],
+          "segment writes the mask and its stats together: %r" % err)
+    for name in ("mask.nii.gz", "s.json"):
+        os.remove(os.path.join(folder, name))
+
+    # .mhd is a header and a .raw: a .raw that cannot be written takes the header with it.
+    os.makedirs(os.path.join(folder, "pair.raw"))
+    rc, _, err = run(lucent, "convert", src, "-o", os.path.join(folder, "pair.mhd"))
+    left = sorted(n for n in os.listdir(folder) if n not in ("a_folder.nii", "pair.raw"))
+    check(rc == 1 and "pair.raw" in err and not left, "convert to .mhd beside a folder pair.raw: exit %d, %r, left %s"
+          % (rc, err, left))
+    rc, _, err = run(lucent, "convert", src, "-o", os.path.join(folder, "both.mhd"))
+    check(rc == 0 and os.path.exists(os.path.join(folder, "both.mhd")) and os.path.exists(
+        os.path.join(folder, "both.raw")), "convert to .mhd writes the header and the .raw: %r" % err)
+
+
+def interrupted_write_contract(lucent, tmp):
+    """Issue 12: SIGTERM or SIGINT while `convert` writes a large volume leaves no .partial file and no output."""
+    import signal
+    import time
+    folder = os.path.join(tmp, "interrupted")
+    os.makedirs(folder)
+    # 512 x 512 x 256 int16 (128 MiB): a sparse file, written at once, that takes a while to write out.
+    src = os.path.join(folder, "large.nii")
+    hdr = bytearray(352)
+    struct.pack_into("<i", hdr, 0, 348)
+    struct.pack_into("<8h", hdr, 40, 3, 512, 512, 256, 1, 1, 1, 1)
+    struct.pack_into("<hh", hdr, 70, 4, 16)
+    struct.pack_into("<8f", hdr, 76, 1, 1, 1, 1, 1, 1, 1, 1)
+    struct.pack_into("<f", hdr, 108, 352)
+    hdr[344:348] = b"n+1\0"
+    with open(src, "wb") as f:
+        f.write(hdr)
+        f.truncate(352 + 512 * 512 * 256 * 2)
+
+    def default_signals():
+        # The test runner may ignore SIGINT (a background job): the child gets the default actions.
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_DFL)
+
+    out = os.path.join(folder, "out.nii")
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        caught = False
+        for _ in range(3):  # the write must be caught under way; a fast disk may need another try
+            p = subprocess.Popen([lucent, "convert", src, "-o", out], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, preexec_fn=default_signals)
+            deadline = time.time() + 60
+            while p.poll() is None and time.time() < deadline:
+                if any(".partial-" in n for n in os.listdir(folder)):
+                    p.send_signal(sig)
+                    caught = True
+                    break
+            p.communicate(timeout=60)
+            if caught:
+                break
+            if os.path.exists(out):
+                os.remove(out)
+        left = sorted(n for n in os.listdir(folder) if n != "large.nii")
+        check(caught and p.returncode == -sig and not left,
+              "%s during convert's write: killed by it (exit %s), nothing left: %s"
+              % (signal.Signals(sig).name, p.returncode, left))
+    os.remove(src)
 
 
 def cuda_contract(lucent, tmp, src, box):
@@ -545,7 +675,12 @@ def main():
     try:
         volume_file_contract(a.lucent, tmp)
         hostile_input_contract(a.lucent, tmp)
+        if a.xvfb:
+            # Before anything large runs: the memory check reads the peak of every child so far.
+            hostile_viewer_contract(a.lucent, a.xvfb, tmp)
         segment_contract(a.lucent, tmp)
+        staged_outputs_contract(a.lucent, tmp)
+        interrupted_write_contract(a.lucent, tmp)
         if a.xvfb:
             viewer_contract(a.lucent, a.xvfb, tmp)
         if a.make_series:

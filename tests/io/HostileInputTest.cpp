@@ -10,6 +10,7 @@
 #include "lucent/io/VolumeFile.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -117,7 +118,9 @@ bool warned(const std::vector<std::string>& warnings, const std::string& needle)
 // ---------------------------------------------------------------- DICOM, written byte by byte
 
 /// One explicit-VR little-endian element; strings are padded to even length as DICOM requires.
-std::string element(std::uint16_t group, std::uint16_t tag, const char* vr, std::string value) {
+/// `claimedLength` (long-form VRs) puts another length in the header than the value has.
+std::string element(std::uint16_t group, std::uint16_t tag, const char* vr, std::string value,
+                    std::uint32_t claimedLength = 0) {
     if (value.size() % 2) value += std::string(vr) == "UI" ? '\0' : ' ';
     std::string out;
     auto put = [&](std::uint64_t v, int bytes) {
@@ -128,22 +131,40 @@ std::string element(std::uint16_t group, std::uint16_t tag, const char* vr, std:
     out += vr;
     const bool longForm = std::string(vr) == "OB" || std::string(vr) == "OW";
     if (longForm) put(0, 2);
-    put(value.size(), longForm ? 4 : 2);
+    put(claimedLength ? claimedLength : value.size(), longForm ? 4 : 2);
     return out + value;
+}
+
+/// Raw deflate (no zlib header), as the Deflated Explicit VR Little Endian transfer syntax stores a dataset.
+std::string rawDeflate(const std::string& in) {
+    z_stream zs{};
+    deflateInit2(&zs, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&zs, static_cast<uLong>(in.size())), '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    zs.avail_in = static_cast<uInt>(in.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return out;
 }
 
 std::string us(std::uint16_t v) { return std::string{static_cast<char>(v & 0xff), static_cast<char>(v >> 8)}; }
 
 struct DicomSpec {
-    int rows = 4, columns = 4, frames = 1, slice = 0;
+    int rows = 4, columns = 4, frames = 1, slice = 0, bitsAllocated = 16;
     std::size_t pixelBytes = 32;
+    std::uint32_t pixelLengthClaim = 0;  ///< a PixelData length field other than pixelBytes
+    bool deflated = false;               ///< the dataset raw-deflated (transfer syntax 1.2.840.10008.1.2.1.99)
     std::string series = "1.2.3.4", orientation = "1\\0\\0\\0\\1\\0", spacing = "0.5\\0.5";
 };
 
 void writeDicom(const std::string& path, const DicomSpec& d) {
     const std::string sop = "1.2.840.10008.5.1.4.1.1.2", instance = d.series + "." + std::to_string(d.slice + 1);
     std::string meta = element(0x0002, 0x0001, "OB", std::string("\0\1", 2)) + element(0x0002, 0x0002, "UI", sop) +
-                       element(0x0002, 0x0003, "UI", instance) + element(0x0002, 0x0010, "UI", "1.2.840.10008.1.2.1");
+                       element(0x0002, 0x0003, "UI", instance) +
+                       element(0x0002, 0x0010, "UI", d.deflated ? "1.2.840.10008.1.2.1.99" : "1.2.840.10008.1.2.1");
     meta = element(0x0002, 0x0000, "UL",
                    std::string{static_cast<char>(meta.size()), static_cast<char>(meta.size() >> 8), 0, 0}) +
            meta;
@@ -157,10 +178,13 @@ void writeDicom(const std::string& path, const DicomSpec& d) {
     if (d.frames != 1) ds += element(0x0028, 0x0008, "IS", std::to_string(d.frames));
     ds += element(0x0028, 0x0010, "US", us(static_cast<std::uint16_t>(d.rows))) +
           element(0x0028, 0x0011, "US", us(static_cast<std::uint16_t>(d.columns))) +
-          element(0x0028, 0x0030, "DS", d.spacing) + element(0x0028, 0x0100, "US", us(16)) +
-          element(0x0028, 0x0101, "US", us(16)) + element(0x0028, 0x0102, "US", us(15)) +
-          element(0x0028, 0x0103, "US", us(1)) + element(0x7fe0, 0x0010, "OW", std::string(d.pixelBytes, '\1'));
-    writeBytes(path, std::string(128, '\0') + "DICM" + meta + ds);
+          element(0x0028, 0x0030, "DS", d.spacing) +
+          element(0x0028, 0x0100, "US", us(static_cast<std::uint16_t>(d.bitsAllocated))) +
+          element(0x0028, 0x0101, "US", us(static_cast<std::uint16_t>(d.bitsAllocated))) +
+          element(0x0028, 0x0102, "US", us(static_cast<std::uint16_t>(d.bitsAllocated - 1))) +
+          element(0x0028, 0x0103, "US", us(1)) +
+          element(0x7fe0, 0x0010, "OW", std::string(d.pixelBytes, '\1'), d.pixelLengthClaim);
+    writeBytes(path, std::string(128, '\0') + "DICM" + meta + (d.deflated ? rawDeflate(ds) : ds));
 }
 
 /// A good 4 x 4 x 3 series in `folder`.
@@ -451,6 +475,67 @@ TEST(HostileDicom, HeadersClaimingMorePixelsThanPresentAreSkippedAndTheRestLoads
     } catch (const IoError& e) {
         EXPECT_NE(std::string(e.what()).find("frames.dcm"), std::string::npos) << e.what();
     }
+}
+
+// Found by the fuzzer (tests/fuzz, dicom_header): a frame of one 1-bit pixel needs 1/8 byte of
+// pixel data but a frame record of several hundred bytes; 2^20 of them in a 128 KiB file took
+// 3 GiB and 20 s to list. The file is now skipped, named, with the count it claimed.
+TEST(HostileDicom, MillionsOfTinyFramesAreSkippedBeforeTheirRecordsExist) {
+    if (!DicomReader::available()) GTEST_SKIP() << "built without DCMTK";
+    TempDir dir;
+    writeGoodSeries(dir.file("scan"));
+    DicomSpec tiny;
+    tiny.series = "9.9.4";
+    tiny.rows = tiny.columns = 1;
+    tiny.bitsAllocated = 1;
+    tiny.pixelBytes = 128 << 10;
+    tiny.frames = int(tiny.pixelBytes * 8);
+    writeDicom(dir.file("scan/tiny.dcm"), tiny);
+    const auto start = std::chrono::steady_clock::now();
+    const SourceListing listing = ImageSource::list(dir.file("scan"));
+    ASSERT_EQ(listing.series.size(), 1u);
+    EXPECT_EQ(listing.series[0].uid, "1.2.3.4");
+    EXPECT_TRUE(warned(listing.warnings, "tiny.dcm: NumberOfFrames 1048576 of 1 x 1 pixels"));
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+    EXPECT_LT(peakRssMiB(), 1024.0);
+    // A few hundred small frames (a short cine of thumbnails) still list.
+    DicomSpec some = tiny;
+    some.series = "9.9.5";
+    some.rows = some.columns = 8;
+    some.bitsAllocated = 16;
+    some.frames = 400;
+    some.pixelBytes = 8 * 8 * 2 * 400;
+    std::filesystem::create_directories(dir.file("some"));
+    writeDicom(dir.file("some/some.dcm"), some);
+    EXPECT_EQ(ImageSource::list(dir.file("some")).series.size(), 1u);
+}
+
+// Found by the fuzzer (tests/fuzz, dicom_header and dicom_pixels): in a deflated dataset DCMTK
+// cannot leave a large value on disk, so it allocates the length a header claims (up to 4 GiB)
+// before it finds the stream too short. That memory is never touched; the file is listed from
+// what was parsed (like a file with junk after its dataset) and refused by name when loaded.
+TEST(HostileDicom, DeflatedPixelDataClaimingAGigabyteCostsNoMemory) {
+    if (!DicomReader::available()) GTEST_SKIP() << "built without DCMTK";
+    TempDir dir;
+    writeGoodSeries(dir.file("scan"));
+    DicomSpec claim;
+    claim.series = "9.9.3";
+    claim.deflated = true;
+    claim.pixelLengthClaim = 1u << 30;  // over 32 bytes
+    writeDicom(dir.file("scan/claim.dcm"), claim);
+    const auto start = std::chrono::steady_clock::now();
+    const SourceListing listing = ImageSource::list(dir.file("scan"));
+    EXPECT_EQ(listing.series.size(), 2u);
+    const Volume v = ImageSource::load(dir.file("scan"), "1.2.3.4");
+    EXPECT_EQ(v.geometry().dims, (std::array<int, 3>{4, 4, 3}));
+    try {
+        ImageSource::load(dir.file("scan"), "9.9.3");
+        ADD_FAILURE() << "the truncated deflated file loaded";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("claim.dcm"), std::string::npos) << e.what();
+    }
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+    EXPECT_LT(peakRssMiB(), 1024.0);
 }
 
 TEST(HostileDicom, UnusableOrientationAndSpacingAreTreatedAsAbsentAloud) {

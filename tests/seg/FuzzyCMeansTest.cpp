@@ -7,8 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
+#include <vector>
 
 using namespace lucent;
 
@@ -69,6 +72,53 @@ TEST(FcmMath, ValueOnACentreBelongsFullyAndMembershipsSumToOne) {
     EXPECT_NEAR(u[0], 1.0 / (1 + 4.0 / 64 + 4.0 / 324), 1e-12);
 }
 
+namespace {
+
+/// Eq. 4 exactly as the paper writes it (c^2 powers): the reference for the O(c) form.
+void quadraticMemberships(double x, const std::vector<double>& centres, double m, std::vector<double>& u) {
+    const int c = int(centres.size());
+    u.assign(c, 0.0);
+    for (int k = 0; k < c; ++k)
+        if (x == centres[k]) {
+            u[k] = 1.0;
+            return;
+        }
+    for (int k = 0; k < c; ++k) {
+        double s = 0.0;
+        for (int j = 0; j < c; ++j) s += std::pow(std::abs(x - centres[k]) / std::abs(x - centres[j]), 2.0 / (m - 1.0));
+        u[k] = 1.0 / s;
+    }
+}
+
+}  // namespace
+
+TEST(FcmMath, LinearFormEqualsEquationFour) {
+    std::mt19937 rng(12);
+    std::uniform_real_distribution<double> value(-1000, 3000);
+    double worst = 0;
+    for (const double m : {1.1, 1.5, 2.0, 2.5, 4.0}) {
+        for (const int c : {2, 3, 7, 20, 64}) {
+            std::vector<double> centres(c), u(c), reference;
+            for (int trial = 0; trial < 200; ++trial) {
+                for (auto& x : centres) x = value(rng);
+                // Values near a centre, far outside, and between: the terms span many magnitudes.
+                const double x = trial % 3 == 0 ? centres[trial % c] + 1e-6 * (trial + 1) : value(rng) * (1 + trial % 2);
+                fcmMemberships(x, centres.data(), c, m, u.data());
+                quadraticMemberships(x, centres, m, reference);
+                for (int k = 0; k < c; ++k) worst = std::max(worst, std::abs(u[k] - reference[k]));
+            }
+        }
+    }
+    EXPECT_LT(worst, 1e-9);
+    // Ties to an exact centre still go to the lowest index.
+    const double twins[3] = {5, 5, 9};
+    double u[3];
+    fcmMemberships(5, twins, 3, 2.0, u);
+    EXPECT_EQ(u[0], 1.0);
+    EXPECT_EQ(u[1], 0.0);
+    EXPECT_EQ(u[2], 0.0);
+}
+
 class FcmPaths : public ::testing::TestWithParam<PixelType> {};
 
 TEST_P(FcmPaths, HistogramEqualsPerVoxel) {
@@ -112,6 +162,47 @@ TEST(FuzzyCMeans, MaskedVoxelsGetLabelZero) {
     EXPECT_EQ(r.labels.count(0), v.voxelCount() / 2);
     EXPECT_EQ(r.labels.at(5, 20, 5), 0);
     EXPECT_EQ(r.memberships[0].float32Data()[v.geometry().index(5, 20, 5)], 0.0f);
+}
+
+TEST(FuzzyCMeans, TwoHundredFiftyFiveClustersFinishInOrder) {
+    // 64^3 voxels over 4096 distinct values: with c^2 powers per value this never finished.
+    Geometry g;
+    g.dims = {64, 64, 64};
+    Volume v(g, PixelType::Int16);
+    std::mt19937 rng(255);
+    std::uniform_int_distribution<int> value(0, 4095);
+    for (std::size_t i = 0; i < v.voxelCount(); ++i) v.setValue(i, value(rng));
+    SegmentationRequest r;
+    r.volume = &v;
+    r.fuzzyCMeans.clusters = 255;
+    FuzzyCMeansCpu engine;
+    engine.start(r);
+    const StepReport report = engine.run(1000);
+    ASSERT_TRUE(report.finished);
+    LabelMap labels;
+    engine.result(labels);
+    const auto centres = engine.centres();
+    ASSERT_EQ(centres.size(), 255u);
+    EXPECT_TRUE(std::is_sorted(centres.begin(), centres.end()));
+    // Labels 1..255, each used, ascending with the value (nearest centre in one dimension).
+    std::vector<int> lowest(4096, 256), highest(4096, 0);
+    for (std::size_t i = 0; i < v.voxelCount(); ++i) {
+        const int x = int(v.value(i)), label = labels[i];
+        lowest[x] = std::min(lowest[x], label);
+        highest[x] = std::max(highest[x], label);
+    }
+    int previous = 1;
+    std::vector<bool> used(256, false);
+    for (int x = 0; x < 4096; ++x) {
+        if (highest[x] == 0) continue;  // a value no voxel took
+        EXPECT_EQ(lowest[x], highest[x]) << "value " << x << " got two labels";
+        EXPECT_GE(lowest[x], previous) << "labels descend at value " << x;
+        EXPECT_GE(lowest[x], 1);
+        EXPECT_LE(highest[x], 255);
+        previous = highest[x];
+        used[highest[x]] = true;
+    }
+    EXPECT_EQ(std::count(used.begin() + 1, used.end(), true), 255);
 }
 
 TEST(FuzzyCMeans, TooFewIntensitiesIsAClearError) {

@@ -2,6 +2,7 @@
 #include "DicomHeaderParser.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/io/ReadLimits.h"
 
 #include <dcmtk/dcmdata/dccodec.h>
 #include <dcmtk/dcmdata/dcrledrg.h>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 
@@ -107,6 +109,35 @@ void checkPixelData(DcmDataset* ds, const DcmXfer& xfer, const DicomFrameHeader&
                       (overflow ? std::string("over 2^64 bits") : std::to_string((bits + 7) / 8) + " bytes"));
 }
 
+/// Bytes of the frame records of `h` (one per frame: the struct and its strings' characters).
+std::uint64_t frameRecordBytes(const DicomFrameHeader& h) {
+    std::uint64_t bytes = sizeof(DicomFrameHeader);
+    for (const std::string* s : {&h.file, &h.seriesUid, &h.sopInstanceUid, &h.studyUid, &h.patientName, &h.patientId,
+                                 &h.studyDescription, &h.seriesDescription, &h.modality, &h.transferSyntaxUid,
+                                 &h.transferSyntaxName, &h.photometric})
+        bytes += s->size();
+    return bytes;
+}
+
+/// Every frame becomes a record of several hundred bytes, which tiny frames do not pay for:
+/// 2^20 frames of one 1-bit pixel fit in 128 KiB of pixel data, and their records took 3 GiB and
+/// 20 s (found by the fuzzer). The records of a file may take at most kRecordsPerFileByte times
+/// its size, plus 1 MiB so that small files with a few hundred frames still load; real multi-frame
+/// files (enhanced CT/MR, cine, DICOM SEG) stay far below.
+void checkFrameRecords(const DicomFrameHeader& h, int frames, const std::string& file) {
+    constexpr std::uint64_t kRecordsPerFileByte = 8, kRecordsFloor = std::uint64_t(1) << 20;
+    std::error_code ec;
+    const std::uint64_t fileBytes = std::filesystem::file_size(file, ec);
+    const std::uint64_t allowed = (ec ? 0 : fileBytes) * kRecordsPerFileByte + kRecordsFloor;
+    const std::uint64_t record = frameRecordBytes(h);
+    if (record * std::uint64_t(frames) > allowed)
+        throw IoError(file + ": NumberOfFrames " + std::to_string(frames) + " of " + std::to_string(h.rows) + " x " +
+                      std::to_string(h.columns) + " pixels in a file of " + formatBytes(ec ? 0 : fileBytes) +
+                      " would need " + formatBytes(record * std::uint64_t(frames)) +
+                      " of frame records (at most " + std::to_string(allowed / record) +
+                      " frames are accepted from a file of this size)");
+}
+
 bool hasDicmPreamble(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     char buf[132];
@@ -163,6 +194,7 @@ HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHe
     const int frameCount = std::max(1, integer(ds, DCM_NumberOfFrames, 1));
     h.framesInFile = frameCount;
     checkPixelData(ds, xfer, h, frameCount, file);
+    checkFrameRecords(h, frameCount, file);
 
     DcmItem* shared = macro(ds, DCM_SharedFunctionalGroupsSequence);
     DcmSequenceOfItems* perFrameSeq = nullptr;

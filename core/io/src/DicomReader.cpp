@@ -164,7 +164,9 @@ Volume loadAs(const DicomSeries& series, PixelType type, const DicomOptions& opt
     ProgressCounter progress(options.progress, work.size());
     parallelFor(work.size(), options.threads, [&](std::size_t w) {
         if (progress.cancelled() || !fitsInt16) return;
-        const auto& [file, slices] = work[w];
+        // Not a structured binding: clang 14 (the fuzz build) cannot capture one in the lambda below.
+        const std::string& file = work[w].first;
+        const std::vector<std::size_t>& slices = work[w].second;
         std::vector<int> frames;
         std::map<int, std::size_t> sliceOfFrame;
         for (std::size_t z : slices) {

@@ -3,6 +3,8 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/io/ReadLimits.h"
+#include "lucent/io/StagedOutputs.h"
+#include "lucent/io/TemporaryFile.h"
 
 #include <zlib.h>
 
@@ -42,8 +44,7 @@ std::vector<char> readFile(const std::string& path) {
     const auto size = static_cast<std::size_t>(in.tellg());
     in.seekg(0);
     if (size > readLimitBytes())
-        throw IoError(path + ": file of " + formatBytes(size) + " is larger than the " + formatBytes(readLimitBytes()) +
-                      " one image may take on this machine (half its memory)");
+        throw IoError(path + ": file of " + formatBytes(size) + " is larger than " + readLimitText());
     std::vector<char> data(size);
     if (!in.read(data.data(), static_cast<std::streamsize>(size)))
         throw IoError("cannot read " + path);
@@ -60,28 +61,27 @@ std::vector<char> readDataFile(const std::string& header, const std::string& nam
 
 void writeFileAtomically(const std::string& path, const std::vector<std::string_view>& parts) {
     static std::atomic<unsigned> counter{0};
-    const std::string tmp = path + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-    FILE* f = std::fopen(tmp.c_str(), "wb");
+    // Registered before it exists: failures, and SIGINT / SIGTERM / SIGHUP, remove it.
+    TemporaryFile tmp(path + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    FILE* f = std::fopen(tmp.path().c_str(), "wb");
     if (!f) throw IoError("cannot write " + path + ": " + std::strerror(errno));
     auto fail = [&](int err) {
         std::fclose(f);
-        std::remove(tmp.c_str());
         throw IoError("cannot write " + path + ": " + std::strerror(err ? err : EIO));
     };
     for (auto part : parts)
         if (!part.empty() && std::fwrite(part.data(), 1, part.size(), f) != part.size()) fail(errno);
     if (std::fflush(f) != 0) fail(errno);
     if (::fsync(::fileno(f)) != 0 && errno != EINVAL) fail(errno);
-    if (std::fclose(f) != 0) {
-        const int err = errno;
-        std::remove(tmp.c_str());
-        throw IoError("cannot write " + path + ": " + std::strerror(err));
+    if (std::fclose(f) != 0) throw IoError("cannot write " + path + ": " + std::strerror(errno));
+    // Part of a command's outputs: renamed with the others when all are written.
+    if (StagedOutputs* staged = StagedOutputs::current()) {
+        staged->adopt(std::move(tmp), path);
+        return;
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        std::remove(tmp.c_str());
-        throw IoError("cannot write " + path + ": " + std::strerror(err));
-    }
+    if (std::rename(tmp.path().c_str(), path.c_str()) != 0)
+        throw IoError("cannot write " + path + ": " + std::strerror(errno));
+    tmp.release();
 }
 
 std::vector<char> inflateBuffer(std::string_view compressed, const std::string& source, std::size_t limit) {

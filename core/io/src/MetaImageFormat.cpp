@@ -138,8 +138,9 @@ std::vector<char> readVoxelBytes(const MetaHeader& h, const std::vector<char>& f
 
 }  // namespace
 
-RawImage MetaImageFormat::read(const std::string& path) {
-    const std::vector<char> file = readFile(path);
+RawImage MetaImageFormat::read(const std::string& path) { return parse(readFile(path), path); }
+
+RawImage MetaImageFormat::parse(const std::vector<char>& file, const std::string& path) {
     const MetaHeader h = parseHeader(file, path);
     RawImage img;
     // Sizes are checked (positive, no overflow, within memory) before anything is allocated.

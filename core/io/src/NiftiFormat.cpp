@@ -203,8 +203,9 @@ std::size_t voxelOffset(const NiftiHeader& h, const std::string& path) {
 
 }  // namespace
 
-RawImage NiftiFormat::read(const std::string& path) {
-    const std::vector<char> stored = readFile(path);
+RawImage NiftiFormat::read(const std::string& path) { return parse(readFile(path), path); }
+
+RawImage NiftiFormat::parse(const std::vector<char>& stored, const std::string& path) {
     const bool gz = toLower(path).ends_with(".gz");
     const std::string_view compressed(stored.data(), stored.size());
     // A .gz is inflated twice, first only its header: the sizes it promises bound the second pass.

@@ -212,8 +212,9 @@ std::vector<char> readVoxelBytes(const NrrdHeader& h, const std::vector<char>& f
 
 }  // namespace
 
-RawImage NrrdFormat::read(const std::string& path) {
-    const std::vector<char> file = readFile(path);
+RawImage NrrdFormat::read(const std::string& path) { return parse(readFile(path), path); }
+
+RawImage NrrdFormat::parse(const std::vector<char>& file, const std::string& path) {
     const NrrdHeader h = parseHeader(file, path);
     RawImage img;
     if (!scalarFromName(h.get("type"), img.type))

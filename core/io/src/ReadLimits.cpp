@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 
@@ -36,15 +37,34 @@ std::uint64_t cgroupLimit() {
     return std::numeric_limits<std::uint64_t>::max();
 }
 
+/// LUCENT_READ_LIMIT_MB (fractions allowed), or the largest value when unset or not a positive
+/// number. It can only lower the limit: the fuzzers and tests use it where the address-space
+/// rlimit cannot be used (AddressSanitizer reserves terabytes of shadow memory).
+std::uint64_t environmentLimit() {
+    const char* text = std::getenv("LUCENT_READ_LIMIT_MB");
+    if (!text) return std::numeric_limits<std::uint64_t>::max();
+    char* end = nullptr;
+    const double mb = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(mb > 0) || mb >= 1e12) return std::numeric_limits<std::uint64_t>::max();
+    return static_cast<std::uint64_t>(mb * 1024 * 1024);
+}
+
 }  // namespace
 
 std::size_t readLimitBytes() {
     static const std::size_t limit = [] {
         const std::uint64_t memory =
             std::min({physicalMemory(), rlimitOf(RLIMIT_AS), rlimitOf(RLIMIT_DATA), cgroupLimit()});
-        return static_cast<std::size_t>(std::min<std::uint64_t>(memory / 2, std::numeric_limits<std::size_t>::max()));
+        return static_cast<std::size_t>(
+            std::min<std::uint64_t>({memory / 2, environmentLimit(), std::numeric_limits<std::size_t>::max()}));
     }();
     return limit;
+}
+
+std::string readLimitText() {
+    const bool capped = readLimitBytes() == environmentLimit();
+    return "the " + formatBytes(readLimitBytes()) + " one image may take on this machine (" +
+           (capped ? "LUCENT_READ_LIMIT_MB" : "half its memory") + ")";
 }
 
 std::string formatBytes(std::uint64_t bytes) {
@@ -75,8 +95,8 @@ std::size_t imageBytes(const std::vector<std::int64_t>& sizes, std::size_t scala
     const std::string what = shape + " voxels of " + std::to_string(scalarBytes) + " byte(s)";
     if (overflow) throw IoError(source + ": image size " + what + " is too large to address (over 2^64 bytes)");
     if (total > readLimitBytes())
-        throw IoError(source + ": image of " + what + " needs " + formatBytes(total) + ", more than the " +
-                      formatBytes(readLimitBytes()) + " one image may take on this machine (half its memory)");
+        throw IoError(source + ": image of " + what + " needs " + formatBytes(total) + ", more than " +
+                      readLimitText());
     return static_cast<std::size_t>(total);
 }
 

@@ -22,6 +22,8 @@ std::vector<char> readDataFile(const std::string& header, const std::string& nam
 /// Writes the concatenation of `parts` to a temporary file beside `path`, flushes it to disk and
 /// renames it over `path`: a reader never sees a partial file, and on any failure (full disk,
 /// missing folder, no permission) nothing is left behind and IoError names the file and the cause.
+/// The temporary is removed on SIGINT, SIGTERM and SIGHUP too (TemporaryFile.h). While a
+/// StagedOutputs is open on this thread, the rename waits for its commit() (StagedOutputs.h).
 void writeFileAtomically(const std::string& path, const std::vector<std::string_view>& parts);
 
 /// Inflates a zlib or gzip stream (auto-detected) and stops after `limit` bytes: the header's

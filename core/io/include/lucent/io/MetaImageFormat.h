@@ -4,6 +4,7 @@
 #include "lucent/io/RawImage.h"
 
 #include <string>
+#include <vector>
 
 namespace lucent::io {
 
@@ -11,6 +12,9 @@ class MetaImageFormat {
 public:
     /// Reads .mha or .mhd (+ raw/zraw data file, LOCAL data, zlib compression, either byte order).
     static RawImage read(const std::string& path);
+    /// The same from the header file's bytes already in memory; `path` names the file in messages
+    /// and locates an ElementDataFile. What read() does after reading the file, and the fuzzer's entry.
+    static RawImage parse(const std::vector<char>& file, const std::string& path);
     /// Writes .mha with inline data, or .mhd plus a .raw file beside it.
     static void write(const RawImage& image, const std::string& path);
 };

@@ -4,6 +4,7 @@
 #include "lucent/io/RawImage.h"
 
 #include <string>
+#include <vector>
 
 namespace lucent::io {
 
@@ -12,6 +13,10 @@ public:
     /// Reads a single-file NIfTI-1 image (gzipped or not, either byte order). Geometry from the
     /// sform when set, else the qform, else pixdim; converted from RAS to our LPS.
     static RawImage read(const std::string& path);
+    /// The same from the file's bytes already in memory (`stored`, gzipped when `path` ends .gz);
+    /// `path` names the file in messages. What read() does after reading the file, and the fuzzer's
+    /// entry point.
+    static RawImage parse(const std::vector<char>& stored, const std::string& path);
     /// Writes sform and qform (code 1, scanner) from the LPS geometry; gzip when path ends .gz.
     static void write(const RawImage& image, const std::string& path);
 };

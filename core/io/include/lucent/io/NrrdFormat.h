@@ -4,6 +4,7 @@
 #include "lucent/io/RawImage.h"
 
 #include <string>
+#include <vector>
 
 namespace lucent::io {
 
@@ -11,6 +12,9 @@ class NrrdFormat {
 public:
     /// Reads 3D (or 4D with a trailing non-spatial axis) raw or gzip NRRD, LPS or RAS space.
     static RawImage read(const std::string& path);
+    /// The same from the file's bytes already in memory; `path` names the file in messages and
+    /// locates a detached data file. What read() does after reading the file, and the fuzzer's entry.
+    static RawImage parse(const std::vector<char>& file, const std::string& path);
     /// Writes .nrrd with space left-posterior-superior; `gzip` compresses the data (good for masks).
     static void write(const RawImage& image, const std::string& path, bool gzip);
 };

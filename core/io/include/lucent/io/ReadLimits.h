@@ -10,8 +10,12 @@ namespace lucent::io {
 
 /// The most bytes one image may occupy: half the physical memory (a volume is often held twice
 /// while it is converted), lower when the process runs under a smaller address-space, data or
-/// cgroup memory limit. Computed once.
+/// cgroup memory limit, or LUCENT_READ_LIMIT_MB when that is smaller (the limit itself, in MiB).
+/// Computed once.
 std::size_t readLimitBytes();
+
+/// "the 6.00 GiB one image may take on this machine (half its memory)": the limit in messages.
+std::string readLimitText();
 
 /// "6.00 GiB", "512 KiB", "17 bytes": sizes in messages.
 std::string formatBytes(std::uint64_t bytes);
