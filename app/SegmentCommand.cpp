@@ -1,6 +1,7 @@
 /// @brief `lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK`: runs one engine headless.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "SegmentOptions.h"
 
 #include "lucent/core/JsonWriter.h"
 #include "lucent/core/ParallelFor.h"
@@ -19,23 +20,6 @@ namespace lucent::app {
 
 namespace {
 
-std::vector<int> integers(const std::string& text, std::size_t count, const std::string& option) {
-    std::vector<int> out;
-    std::stringstream in(text);
-    for (std::string part; std::getline(in, part, ',');) {
-        try {
-            std::size_t used = 0;
-            out.push_back(std::stoi(part, &used));
-            if (used != part.size()) throw std::invalid_argument(part);
-        } catch (const std::exception&) {
-            throw UsageError(option + " needs " + std::to_string(count) + " comma-separated integers, got '" + text + "'");
-        }
-    }
-    if (out.size() != count)
-        throw UsageError(option + " needs " + std::to_string(count) + " comma-separated integers, got '" + text + "'");
-    return out;
-}
-
 double millisecondsSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -43,13 +27,9 @@ double millisecondsSince(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 int runSegment(const std::vector<std::string>& args) {
-    const CommandLine cl(args,
-                         {"--method", "-o", "--output", "--backend", "--stats", "--series", "--threads", "--seed",
-                          "--lower", "--upper", "--connectivity", "--threshold", "--object-mean", "--object-sigma",
-                          "--diff-sigma", "--connectivity-map", "--clusters", "--fuzziness", "--epsilon",
-                          "--max-iterations", "--mask", "--memberships", "--slice", "--rect", "--step-max",
-                          "--polygon", "--roi", "--min-segment"},
-                         {"--propagate", "--per-voxel"});
+    std::set<std::string> valued = segmentValueOptions();
+    valued.insert({"--method", "-o", "--output", "--stats", "--series", "--connectivity-map", "--memberships", "--polygon"});
+    const CommandLine cl(args, valued, segmentFlags());
     if (cl.positionals().size() != 1) throw UsageError("segment takes one PATH");
     const std::string output = cl.value("-o", cl.value("--output"));
     if (output.empty() || !io::isVolumeFileName(output) || output.ends_with(".nhdr"))
@@ -64,43 +44,7 @@ int runSegment(const std::vector<std::string>& args) {
         throw UsageError(e.what());
     }
 
-    SegmentationRequest request;
-    request.threads = static_cast<unsigned>(cl.integer("--threads", 0));
-    for (const auto& s : cl.values("--seed")) {
-        const auto v = integers(s, 3, "--seed");
-        request.seeds.push_back({v[0], v[1], v[2]});
-    }
-    if (cl.has("--roi")) {
-        const auto v = integers(cl.value("--roi"), 6, "--roi");
-        request.roi = VoxelBox{{v[0], v[1], v[2]}, {v[3], v[4], v[5]}};
-    }
-    auto& srg = request.regionGrowing;
-    if (method == Method::RegionGrowing && (!cl.has("--lower") || !cl.has("--upper")))
-        throw UsageError("srg needs --lower L --upper U");
-    srg.lower = cl.number("--lower", 0);
-    srg.upper = cl.number("--upper", 0);
-    srg.connectivity = cl.integer("--connectivity", 6);
-    auto& fc = request.fuzzyConnectedness;
-    fc.threshold = cl.number("--threshold", 0.5);
-    if (cl.has("--object-mean")) fc.objectMean = cl.number("--object-mean", 0);
-    if (cl.has("--object-sigma")) fc.objectSigma = cl.number("--object-sigma", 0);
-    if (cl.has("--diff-sigma")) fc.diffSigma = cl.number("--diff-sigma", 0);
-    auto& fcm = request.fuzzyCMeans;
-    fcm.clusters = cl.integer("--clusters", 3);
-    fcm.fuzziness = cl.number("--fuzziness", 2.0);
-    fcm.epsilon = cl.number("--epsilon", 0.005);
-    fcm.maxIterations = cl.integer("--max-iterations", 300);
-    fcm.perVoxel = cl.has("--per-voxel");
-    auto& snake = request.snake;
-    if (method == Method::Snake) {
-        if (!cl.has("--slice") || !cl.has("--rect")) throw UsageError("snake needs --slice k --rect i0,j0,i1,j1");
-        const auto r = integers(cl.value("--rect"), 4, "--rect");
-        snake.rect = {r[0], r[1], r[2], r[3]};
-    }
-    snake.slice = cl.integer("--slice", 0);
-    snake.stepMax = cl.integer("--step-max", 32);
-    snake.minSegment = cl.integer("--min-segment", 8);
-    snake.propagate = cl.has("--propagate");
+    SegmentationRequest request = requestFromOptions(cl, method);
 
     const auto t0 = std::chrono::steady_clock::now();
     io::DicomOptions options;

@@ -14,7 +14,7 @@ PACKAGES=(
   qt6-base-dev libqt6opengl6-dev libgl-dev libegl-dev
   libvtk9-dev libimgui-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
-  dcm2niix python3 python3-scipy python3-skimage
+  dcm2niix python3 python3-scipy python3-skimage ffmpeg
 )
 
 missing=()

@@ -20,6 +20,10 @@ void main() {
 const char* kFragment = R"(#version 330 core
 uniform sampler3D u_volume;
 uniform usampler3D u_labels;
+uniform usampler3D u_preview;  // the running method's result
+uniform int u_hasPreview;
+uniform ivec3 u_axisR;         // unit voxel steps along the screen's right and down axes
+uniform ivec3 u_axisD;
 uniform sampler2D u_colours;
 uniform vec3 u_origin;   // voxel index at screen (0, 0)
 uniform vec3 u_dx;       // voxel step per screen pixel to the right
@@ -49,6 +53,21 @@ void main() {
             if (label != 0u) {
                 vec4 c = texelFetch(u_colours, ivec2(int(label), 0), 0);
                 rgb = mix(rgb, c.rgb, u_opacity);
+            }
+        }
+        if (u_hasPreview == 1) {
+            // The live result: a light tint inside and its in-plane outline at full strength, so
+            // the front is seen moving over the accepted labels and the image stays readable.
+            ivec3 i = clamp(ivec3(floor(v + 0.5)), ivec3(0), ivec3(u_dims) - 1);
+            ivec3 top = ivec3(u_dims) - 1;
+            uint p = texelFetch(u_preview, i, 0).r;
+            if (p != 0u) {
+                vec4 c = texelFetch(u_colours, ivec2(int(p), 0), 0);
+                bool edge = texelFetch(u_preview, clamp(i + u_axisR, ivec3(0), top), 0).r != p ||
+                            texelFetch(u_preview, clamp(i - u_axisR, ivec3(0), top), 0).r != p ||
+                            texelFetch(u_preview, clamp(i + u_axisD, ivec3(0), top), 0).r != p ||
+                            texelFetch(u_preview, clamp(i - u_axisD, ivec3(0), top), 0).r != p;
+                rgb = edge ? mix(c.rgb, vec3(1.0), 0.35) : mix(rgb, c.rgb, 0.5 * u_opacity + 0.15);
             }
         }
     }
@@ -109,6 +128,10 @@ bool SliceRenderer::initialise(std::string& error) {
     m_uVolume = loc("u_volume");
     m_uLabels = loc("u_labels");
     m_uColours = loc("u_colours");
+    m_uPreview = loc("u_preview");
+    m_uHasPreview = loc("u_hasPreview");
+    m_uAxisR = loc("u_axisR");
+    m_uAxisD = loc("u_axisD");
     return true;
 }
 
@@ -144,6 +167,10 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     glUniform2f(m_uWindow, float(style.window.level), float(std::max(1e-6, style.window.width)));
     glUniform1f(m_uOpacity, style.overlayOpacity);
     glUniform1i(m_uHasLabels, textures.hasLabels() ? 1 : 0);
+    glUniform1i(m_uHasPreview, textures.hasPreview() ? 1 : 0);
+    const int r = view.rightAxis(), dn = view.downAxis();
+    glUniform3i(m_uAxisR, r == 0, r == 1, r == 2);
+    glUniform3i(m_uAxisD, dn == 0, dn == 1, dn == 2);
     if (style.showCrosshair) {
         const auto c = view.voxelToScreen(view.cursor());
         glUniform2f(m_uCross, float(c[0]), float(c[1]));
@@ -160,6 +187,9 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     glActiveTexture(GL_TEXTURE2);
     glBindTexture(GL_TEXTURE_2D, textures.colourTable());
     glUniform1i(m_uColours, 2);
+    glActiveTexture(GL_TEXTURE3);
+    glBindTexture(GL_TEXTURE_3D, textures.previewTexture());
+    glUniform1i(m_uPreview, 3);
     glBindVertexArray(m_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(GLuint(previousVao));

@@ -3,6 +3,7 @@
 
 #include "Gl.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,10 @@ std::array<std::uint8_t, 4> labelColour(int label) {
 VolumeTextures::~VolumeTextures() = default;  // GL names are freed by release() with a context current
 
 void VolumeTextures::release() {
-    const GLuint names[3] = {m_volume, m_labels, m_colours};
-    glDeleteTextures(3, names);
-    m_volume = m_labels = m_colours = 0;
-    m_hasLabels = false;
+    const GLuint names[4] = {m_volume, m_labels, m_preview, m_colours};
+    glDeleteTextures(4, names);
+    m_volume = m_labels = m_preview = m_colours = 0;
+    m_hasLabels = m_hasPreview = false;
 }
 
 bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
@@ -52,6 +53,15 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     for (GLenum p : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
         glTexParameteri(GL_TEXTURE_3D, p, GL_CLAMP_TO_EDGE);
     setInterpolation(false);
+    // The label and preview textures are sized with the volume once; edits and live steps then
+    // replace boxes of them (re-specifying 200 MB per change was the first frame's cost).
+    allocateLabelTexture(m_labels);
+    allocateLabelTexture(m_preview);
+    m_hasLabels = m_hasPreview = false;
+    if (glGetError() == GL_OUT_OF_MEMORY) {
+        error = "the graphics driver is out of memory for the label textures";
+        return false;
+    }
     if (!m_colours) {
         glGenTextures(1, &m_colours);
         std::vector<std::uint8_t> table(256 * 4);
@@ -74,16 +84,64 @@ void VolumeTextures::setInterpolation(bool linear) {
     glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, linear ? GL_LINEAR : GL_NEAREST);
 }
 
-void VolumeTextures::uploadLabels(const LabelMap& labels) {
-    m_hasLabels = labels.voxelCount() > 0;
-    if (!m_hasLabels) return;
-    if (!m_labels) glGenTextures(1, &m_labels);
-    const auto& d = labels.geometry().dims;
-    glBindTexture(GL_TEXTURE_3D, m_labels);
+void VolumeTextures::allocateLabelTexture(unsigned& name) {
+    if (name) glDeleteTextures(1, &name);
+    glGenTextures(1, &name);
+    glBindTexture(GL_TEXTURE_3D, name);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage3D(GL_TEXTURE_3D, 0, GL_R8UI, d[0], d[1], d[2], 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE, labels.data());
+    glTexImage3D(GL_TEXTURE_3D, 0, GL_R8UI, m_dims[0], m_dims[1], m_dims[2], 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE, nullptr);
     glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    zeroTexture(name);
+}
+
+void VolumeTextures::zeroTexture(unsigned name) {
+    glBindTexture(GL_TEXTURE_3D, name);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    // GL 3.3 has no glClearTexImage: zero it a slice at a time from one slice of zeros.
+    const std::vector<std::uint8_t> zeros(std::size_t(m_dims[0]) * m_dims[1], 0);
+    for (int k = 0; k < m_dims[2]; ++k)
+        glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, k, m_dims[0], m_dims[1], 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE, zeros.data());
+}
+
+void VolumeTextures::uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box) {
+    const auto& d = labels.geometry().dims;
+    if (d != m_dims || !texture) return;  // another grid: the caller checked; never write out of bounds
+    VoxelBox b = box ? *box : VoxelBox{{0, 0, 0}, {d[0] - 1, d[1] - 1, d[2] - 1}};
+    for (int a = 0; a < 3; ++a) {
+        b.lo[a] = std::max(b.lo[a], 0);
+        b.hi[a] = std::min(b.hi[a], d[a] - 1);
+    }
+    if (b.empty()) return;
+    glBindTexture(GL_TEXTURE_3D, texture);
+    // Row length and image height let GL read the box straight out of the whole map.
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, d[0]);
+    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, d[1]);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, b.lo[0]);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, b.lo[1]);
+    glPixelStorei(GL_UNPACK_SKIP_IMAGES, b.lo[2]);
+    glTexSubImage3D(GL_TEXTURE_3D, 0, b.lo[0], b.lo[1], b.lo[2], b.hi[0] - b.lo[0] + 1, b.hi[1] - b.lo[1] + 1,
+                    b.hi[2] - b.lo[2] + 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE, labels.data());
+    for (GLenum p : {GL_UNPACK_ROW_LENGTH, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_IMAGES})
+        glPixelStorei(p, 0);
+}
+
+void VolumeTextures::uploadLabels(const LabelMap& labels, const VoxelBox* box) {
+    const bool had = m_hasLabels;
+    m_hasLabels = labels.voxelCount() > 0;
+    if (m_hasLabels) uploadBox(m_labels, labels, box);
+    else if (had && m_labels) zeroTexture(m_labels);  // a later box upload must not reveal the old map
+}
+
+void VolumeTextures::uploadPreview(const LabelMap& labels, const VoxelBox* box) {
+    uploadBox(m_preview, labels, box);
+    m_hasPreview = true;
+}
+
+void VolumeTextures::clearPreview() {
+    if (m_preview) zeroTexture(m_preview);  // same name: a CUDA registration of it stays valid
+    m_hasPreview = false;
 }
 
 }  // namespace lucent::render

@@ -664,6 +664,47 @@ def viewer_contract(lucent, xvfb, tmp):
     check(rc == 1 and "other_mask.nii" in err and not os.path.exists(bad), "mask on another grid refused: %r" % err)
 
 
+def live_contract(lucent, xvfb, tmp):
+    """`lucent PATH --live srg|fc|fcm|snake [segment options] [--steps N] [--screenshot] [--record]` (issue 9)."""
+    def live(*args):
+        return run(xvfb, "-a", "-s", "-screen 0 1600x1200x24", lucent, *args)
+
+    dims = (40, 36, 24)
+    values = [1000 + (i % 3) if (i - 20) ** 2 + (j - 18) ** 2 + (k - 12) ** 2 < 64 else (40 if 4 < i < 36 else -1000)
+              for k in range(dims[2]) for j in range(dims[1]) for i in range(dims[0])]
+    src = os.path.join(tmp, "live_src.nii")
+    write_nifti(src, dims, (1.0, 1.0, 2.0), values)
+    seg = ["--seed", "20,18,12", "--lower", "500", "--upper", "2000"]
+    mask = os.path.join(tmp, "live_ref.nii")
+    rc, out, err = run(lucent, "segment", src, "--method", "srg", *seg, "-o", mask, "--backend", "cpu")
+    check(rc == 0, "reference segment: " + err)
+    ref = int(out.split(" voxels")[0].split()[-1])
+    shot = os.path.join(tmp, "live_srg.png")
+    rc, out, err = live(src, "--live", "srg", *seg, "--backend", "cpu", "--screenshot", shot)
+    check(rc == 0 and png_size(shot) is not None, "--live srg --screenshot: %r" % err[-300:])
+    check(("%d voxels" % ref) in out and "finished" in out, "--live srg reaches the segment's voxels: %r" % out)
+    frames = os.path.join(tmp, "live_frames")
+    rc, out, err = live(src, "--live", "snake", "--slice", "12", "--rect", "8,6,32,30", "--steps", "4",
+                        "--backend", "cpu", "--record", frames)
+    pngs = sorted(f for f in os.listdir(frames)) if os.path.isdir(frames) else []
+    check(rc == 0 and len(pngs) == 5, "--steps 4 --record DIR writes the start and 4 frames: %d, %r" % (len(pngs), err[-300:]))
+    check("4 steps" in out, "--steps 4 makes 4 steps: %r" % out)
+    if shutil.which("ffmpeg"):
+        mp4 = os.path.join(tmp, "live.mp4")
+        rc, out, err = live(src, "--live", "fc", "--seed", "20,18,12", "--backend", "cpu", "--record", mp4)
+        check(rc == 0 and os.path.getsize(mp4) > 1000, "--record OUT.mp4 through ffmpeg: %r" % err[-300:])
+        with open(mp4, "rb") as f:
+            check(b"ftyp" in f.read(64), "an MP4 file")
+    bad = os.path.join(tmp, "live_never.png")
+    rc, out, err = live(src, "--live", "srg", "--seed", "0,0,0", "--lower", "500", "--upper", "2000",
+                        "--backend", "cpu", "--screenshot", bad)
+    check(rc == 1 and "seed" in err and not os.path.exists(bad), "--live with a seed outside the interval: exit 1, %r" % err)
+    rc, _, err = live(src, "--live", "watershed", "--screenshot", bad)
+    check(rc == 2 and not os.path.exists(bad), "unknown --live method is a usage error")
+    rc, _, err = live(src, "--steps", "3", "--screenshot", bad)
+    check(rc == 2, "--steps without --live is a usage error")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lucent", required=True)
@@ -683,6 +724,7 @@ def main():
         interrupted_write_contract(a.lucent, tmp)
         if a.xvfb:
             viewer_contract(a.lucent, a.xvfb, tmp)
+            live_contract(a.lucent, a.xvfb, tmp)
         if a.make_series:
             dicom_contract(a.lucent, a.make_series, tmp)
             hostile_dicom_contract(a.lucent, a.make_series, tmp)

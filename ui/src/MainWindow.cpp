@@ -7,6 +7,7 @@
 #include "lucent/io/ImageSource.h"
 #include "lucent/io/VolumeFile.h"
 #include "lucent/ui/DicomTagDialog.h"
+#include "lucent/ui/SegmentPanel.h"
 #include "lucent/ui/SeriesChooser.h"
 
 #include <QAction>
@@ -69,6 +70,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_grid, &ViewGrid::hovered, m_status, &QLabel::setText);
     connect(m_grid, &ViewGrid::renderError, this, [this](const QString& m) { showError("Display error", m); });
     buildMenus();
+    // Live segmentation: its dock, the Edit and Segment menus; shown when a method is chosen.
+    m_segment = new SegmentPanel(&m_model, m_grid, this);
+    addDockWidget(Qt::RightDockWidgetArea, m_segment);
+    m_segment->hide();
+    m_segment->buildMenus(menuBar(), m_helpMenu->menuAction());
+    connect(m_segment, &SegmentPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     if (!settings.contains("window/geometry")) resize(1280, 860);
@@ -140,6 +147,7 @@ void MainWindow::buildMenus() {
     }
 
     QMenu* help = menuBar()->addMenu("&Help");
+    m_helpMenu = help;
     help->addAction("&About Lucent", this, &MainWindow::showAbout);
 
     QToolBar* bar = addToolBar("Overlay");

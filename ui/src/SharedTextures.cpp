@@ -6,6 +6,9 @@ namespace lucent::ui {
 bool SharedTextures::sync(const ViewerModel& model, QString& error) {
     if (!model.hasVolume()) return true;
     if (model.volumeGeneration() != m_volumeGeneration) {
+        m_previewLink.reset();  // unregister before the texture it maps is deleted and remade
+        m_linkedTexture = 0;
+        m_linkFailed = false;
         std::string why;
         if (!m_textures.uploadVolume(*model.volume(), why)) {
             error = QString::fromStdString(why);
@@ -15,7 +18,10 @@ bool SharedTextures::sync(const ViewerModel& model, QString& error) {
         m_linearApplied = false;
     }
     if (model.labelGeneration() != m_labelGeneration) {
-        m_textures.uploadLabels(model.labels() ? *model.labels() : LabelMap());
+        // One change since the last upload with a known box: upload only that box.
+        const auto box = model.lastLabelChange();
+        const bool boxOnly = box && model.labelGeneration() == m_labelGeneration + 1;
+        m_textures.uploadLabels(model.labels() ? *model.labels() : LabelMap(), boxOnly ? &*box : nullptr);
         m_labelGeneration = model.labelGeneration();
     }
     if (!m_linearApplied) {
@@ -24,6 +30,36 @@ bool SharedTextures::sync(const ViewerModel& model, QString& error) {
     }
     return true;
 }
+
+void SharedTextures::uploadPreview(const LabelMap& labels, const VoxelBox& box) {
+    if (m_textures.hasVolume()) m_textures.uploadPreview(labels, &box);
+}
+
+bool SharedTextures::copyPreviewFromDevice(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream) {
+    if (!m_textures.hasVolume() || dims != m_textures.dims()) return false;
+    if (m_linkedTexture != m_textures.previewTexture()) {  // a new volume made a new texture
+        m_previewLink.reset();
+        m_linkFailed = false;
+    }
+    if (m_linkFailed) return false;
+    try {
+        if (!m_previewLink) {
+            m_previewLink = std::make_unique<gpu::GlTextureLink>(m_textures.previewTexture());
+            m_linkedTexture = m_textures.previewTexture();
+        }
+        m_previewLink->copyFrom(device, dims, 1, box, stream);
+    } catch (const std::exception&) {
+        // Registration fails on GL that CUDA cannot map (Mesa in CI): host uploads from now on.
+        m_previewLink.reset();
+        m_linkFailed = true;
+        return false;
+    }
+    m_textures.setPreviewShown(true);
+    m_interopUsed = true;
+    return true;
+}
+
+void SharedTextures::clearPreview() { m_textures.clearPreview(); }
 
 void SharedTextures::setInterpolation(bool linear) {
     m_linear = linear;

@@ -1,9 +1,12 @@
-/// @brief Slice view: GL drawing, overlays painted with QPainter, and interaction.
+/// @brief Slice view: GL drawing, the Dear ImGui HUD over it (annotations, overlay, run panel), and
+/// interaction.
 #include "lucent/ui/SliceViewWidget.h"
+
+#include "lucent/ui/ViewTool.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
-#include <QPainter>
+#include <QTimer>
 #include <QWheelEvent>
 
 #include <cmath>
@@ -18,7 +21,7 @@ SliceViewWidget::SliceViewWidget(ViewerModel* model, SharedTextures* textures, r
     setMouseTracking(true);
     setMinimumSize(120, 120);
     setObjectName(QString("view_") + render::orientationName(orientation));
-    m_annotations = new ViewAnnotations(this);
+    m_clock.start();
     connect(model, &ViewerModel::volumeChanged, this, [this] {
         resetView();
     });
@@ -30,6 +33,7 @@ SliceViewWidget::~SliceViewWidget() {
     if (m_glReady) {
         makeCurrent();
         m_renderer.release();
+        m_hud.release();
         doneCurrent();
     }
 }
@@ -44,27 +48,26 @@ void SliceViewWidget::initializeGL() {
     std::string error;
     m_glReady = m_renderer.initialise(error);
     if (!m_glReady) emit renderError(QString::fromStdString(error));
+    // The view still works without its HUD (no annotations): say so and go on.
+    if (m_glReady && !m_hud.initialise(error)) emit renderError(QString::fromStdString(error));
+}
+
+void SliceViewWidget::setHudState(const render::HudState& state) {
+    m_hudState = state;
+    update();
+}
+
+void SliceViewWidget::setOverlay(const render::ViewOverlay& overlay) {
+    m_overlay = overlay;
+    update();
+}
+
+void SliceViewWidget::setHudVisible(bool visible) {
+    m_hud.setPanelVisible(visible);
+    update();
 }
 
 void SliceViewWidget::resizeGL(int, int) { syncGeometry(); }
-
-void SliceViewWidget::resizeEvent(QResizeEvent* event) {
-    QOpenGLWidget::resizeEvent(event);
-    m_annotations->setGeometry(rect());
-}
-
-ViewAnnotations::ViewAnnotations(SliceViewWidget* view) : QWidget(view), m_view(view) {
-    // Painted by the raster engine on top of the GL image: letters, scale bar, slice, window.
-    setAttribute(Qt::WA_TransparentForMouseEvents);
-    setAttribute(Qt::WA_NoSystemBackground);
-    setAttribute(Qt::WA_TranslucentBackground);
-    setGeometry(view->rect());
-}
-
-void ViewAnnotations::paintEvent(QPaintEvent*) {
-    QPainter p(this);
-    m_view->paintAnnotations(p);
-}
 
 void SliceViewWidget::syncGeometry() {
     if (m_model->hasVolume()) m_view.setVolume(m_model->volume()->geometry());
@@ -81,51 +84,22 @@ void SliceViewWidget::paintGL() {
     QString error;
     if (m_glReady && m_model->hasVolume() && !m_textures->sync(*m_model, error)) emit renderError(error);
     if (m_glReady) m_renderer.draw(m_view, m_textures->textures(), style);
-    m_annotations->update();
+    if (m_overlayProvider) m_overlay = m_overlayProvider(m_view);
+    drawHud();
 }
 
-void SliceViewWidget::paintAnnotations(QPainter& p) {
-    p.setRenderHint(QPainter::TextAntialiasing);
-    QFont font = p.font();
-    font.setPointSizeF(10);
-    font.setBold(true);
-    p.setFont(font);
-    p.setPen(QColor(120, 200, 255));
-    const int w = width(), h = height();
-    p.drawText(QRect(6, 4, 200, 18), Qt::AlignLeft, QString(render::orientationName(m_view.orientation())).toUpper());
-    if (!m_model->hasVolume()) {
-        p.setPen(QColor(160, 160, 160));
-        p.drawText(rect(), Qt::AlignCenter, "Open a DICOM folder or a volume file\n(File menu or drag and drop)");
-        return;
-    }
-    // Orientation letters on the four edges.
-    p.setPen(QColor(255, 200, 60));
-    const auto letter = [&](int e) { return QString::fromStdString(m_view.edgeLetter(e)); };
-    p.drawText(QRect(w - 40, h / 2 - 10, 34, 20), Qt::AlignRight | Qt::AlignVCenter, letter(0));
-    p.drawText(QRect(6, h / 2 - 10, 34, 20), Qt::AlignLeft | Qt::AlignVCenter, letter(1));
-    p.drawText(QRect(w / 2 - 20, 4, 40, 18), Qt::AlignHCenter | Qt::AlignTop, letter(2));
-    p.drawText(QRect(w / 2 - 20, h - 22, 40, 18), Qt::AlignHCenter | Qt::AlignBottom, letter(3));
-    // Slice number, and a scale bar of a round length near a fifth of the width.
-    p.setPen(QColor(220, 220, 220));
-    p.drawText(QRect(w - 160, 4, 154, 18), Qt::AlignRight,
-               QString("slice %1 / %2").arg(m_view.slice() + 1).arg(m_view.sliceCount()));
-    const double pxPerMm = m_view.pixelsPerMm() / devicePixelRatioF();
-    if (pxPerMm > 0) {
-        const double target = w / 5.0 / pxPerMm;
-        const double steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500};
-        double mm = steps[0];
-        for (double s : steps)
-            if (s <= target) mm = s;
-        const int len = int(std::lround(mm * pxPerMm));
-        const int x0 = w - 16 - len, y0 = h - 30;
-        p.setPen(QPen(QColor(230, 230, 230), 2));
-        p.drawLine(x0, y0, x0 + len, y0);
-        p.drawLine(x0, y0 - 4, x0, y0 + 4);
-        p.drawLine(x0 + len, y0 - 4, x0 + len, y0 + 4);
-        p.drawText(QRect(x0 - 20, y0 + 2, len + 40, 16), Qt::AlignHCenter, QString("%1 mm").arg(mm));
-    }
-    const auto wl = m_model->window();
-    p.drawText(QRect(6, h - 22, 240, 18), Qt::AlignLeft, QString("W %1  L %2").arg(wl.width, 0, 'f', 0).arg(wl.level, 0, 'f', 0));
+void SliceViewWidget::drawHud() {
+    if (!m_hud.ready()) return;
+    render::ViewAnnotations text;
+    text.hasVolume = m_model->hasVolume();
+    text.windowLevel = m_model->window().level;
+    text.windowWidth = m_model->window().width;
+    const render::HudAction action = m_hud.draw(m_view, text, m_hudState, m_overlay, float(devicePixelRatioF()),
+                                                m_clock.nsecsElapsed() * 1e-9);
+    // Queued: a receiver may change views or open dialogs, which must not happen inside paintGL.
+    if (action != render::HudAction::None)
+        QTimer::singleShot(0, this, [this, action] { emit hudAction(action); });
+    m_hudInput.afterFrame();
 }
 
 QPointF SliceViewWidget::devicePoint(QPointF logical) const { return logical * devicePixelRatioF(); }
@@ -136,6 +110,7 @@ void SliceViewWidget::setCursorFrom(QPointF logical) {
 }
 
 void SliceViewWidget::wheelEvent(QWheelEvent* event) {
+    if (m_hudInput.wheel(event)) return event->accept();  // over the HUD panel
     if (!m_model->hasVolume()) return;
     const int steps = event->angleDelta().y() / 120 ? event->angleDelta().y() / 120 : (event->angleDelta().y() > 0 ? 1 : -1);
     if (event->modifiers() & Qt::ControlModifier) {
@@ -154,22 +129,36 @@ void SliceViewWidget::wheelEvent(QWheelEvent* event) {
 }
 
 void SliceViewWidget::mousePressEvent(QMouseEvent* event) {
+    if (m_hudInput.mousePress(event)) return;  // on the HUD panel
     emit activated(this);
     setFocus();
     m_dragButton = event->button();
     m_dragStart = event->position();
     m_dragWindow = m_model->window();
     m_dragPan = m_view.pan();
-    if (event->button() == Qt::LeftButton && m_model->hasVolume()) setCursorFrom(event->position());
+    if (event->button() == Qt::LeftButton && m_model->hasVolume()) {
+        const QPointF d = devicePoint(event->position());
+        m_toolDrag = m_tool && m_tool->press(m_view, d.x(), d.y(), event->modifiers() & Qt::ShiftModifier);
+        if (m_toolDrag) return update();
+        setCursorFrom(event->position());
+    }
 }
 
 void SliceViewWidget::mouseMoveEvent(QMouseEvent* event) {
+    if (m_hudInput.mouseMove(event)) return;  // over the HUD panel, or a drag that began there
     if (!m_model->hasVolume()) return;
     const QPointF d = devicePoint(event->position());
     emit hovered(m_model->describeVoxel(m_view.screenToVoxel(d.x(), d.y())));
     const QPointF delta = event->position() - m_dragStart;
     switch (m_dragButton) {
-    case Qt::LeftButton: setCursorFrom(event->position()); break;
+    case Qt::LeftButton:
+        if (m_toolDrag) {
+            m_tool->drag(m_view, d.x(), d.y());
+            update();
+        } else {
+            setCursorFrom(event->position());
+        }
+        break;
     case Qt::RightButton: {
         // Right: wider, left: narrower; down: brighter (lower level), up: darker. Speed follows the window.
         const double speed = std::max(1.0, m_dragWindow.width / 200.0);
@@ -186,9 +175,19 @@ void SliceViewWidget::mouseMoveEvent(QMouseEvent* event) {
     }
 }
 
-void SliceViewWidget::mouseReleaseEvent(QMouseEvent*) { m_dragButton = Qt::NoButton; }
+void SliceViewWidget::mouseReleaseEvent(QMouseEvent* event) {
+    if (m_hudInput.mouseRelease(event)) return;  // ends a press on the HUD panel
+    if (m_toolDrag && event->button() == Qt::LeftButton) {
+        const QPointF d = devicePoint(event->position());
+        m_toolDrag = false;
+        m_tool->release(m_view, d.x(), d.y());
+        update();
+    }
+    m_dragButton = Qt::NoButton;
+}
 
 void SliceViewWidget::keyPressEvent(QKeyEvent* event) {
+    if (m_hudInput.keyPress(event)) return event->accept();  // an active HUD widget
     if (!m_model->hasVolume()) return QOpenGLWidget::keyPressEvent(event);
     const int n = m_view.normalAxis();
     switch (event->key()) {
@@ -202,6 +201,16 @@ void SliceViewWidget::keyPressEvent(QKeyEvent* event) {
     default: return QOpenGLWidget::keyPressEvent(event);  // presets and layout keys go to the window
     }
     event->accept();
+}
+
+void SliceViewWidget::keyReleaseEvent(QKeyEvent* event) {
+    if (m_hudInput.keyRelease(event)) return event->accept();
+    QOpenGLWidget::keyReleaseEvent(event);
+}
+
+void SliceViewWidget::leaveEvent(QEvent* event) {
+    m_hudInput.leave();
+    QOpenGLWidget::leaveEvent(event);
 }
 
 void SliceViewWidget::focusInEvent(QFocusEvent* event) {

@@ -3,6 +3,7 @@
 
 #include <QGridLayout>
 #include <QLabel>
+#include <QOpenGLContext>
 #include <QVBoxLayout>
 
 namespace lucent::ui {
@@ -45,6 +46,21 @@ ViewGrid::ViewGrid(ViewerModel* model, QWidget* parent) : QWidget(parent) {
     setStyleSheet("background: #202428;");
     m_active = m_views[0];
     arrange();
+}
+
+bool ViewGrid::withGlContext(const std::function<void(SharedTextures&)>& f) {
+    for (auto* v : m_views) {
+        if (!v->context() || !v->context()->isValid()) continue;
+        v->makeCurrent();
+        f(m_textures);
+        v->doneCurrent();
+        return true;
+    }
+    return false;
+}
+
+void ViewGrid::updateViews() {
+    for (auto* v : m_views) v->update();
 }
 
 void ViewGrid::setActiveView(SliceViewWidget* view) {

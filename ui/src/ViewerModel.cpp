@@ -12,6 +12,8 @@ void ViewerModel::setVolume(std::shared_ptr<const Volume> volume, const SeriesIn
     m_volume = std::move(volume);
     m_series = info;
     m_labels.reset();
+    m_lastLabelBox.reset();
+    m_history.clear();
     ++m_volumeGeneration;
     ++m_labelGeneration;
     const auto& d = m_volume->geometry().dims;
@@ -22,6 +24,7 @@ void ViewerModel::setVolume(std::shared_ptr<const Volume> volume, const SeriesIn
     if (!applyPreset(m_preset)) applyPreset("auto");
     emit volumeChanged();
     emit labelsChanged();
+    emit historyChanged();
     emit cursorChanged();
 }
 
@@ -42,16 +45,48 @@ bool ViewerModel::setLabels(std::shared_ptr<const LabelMap> labels, const QStrin
         error = QString("%1: the mask's origin, spacing or orientation differ from the volume's.").arg(source);
         return false;
     }
-    m_labels = std::move(labels);
+    // The layer is edited in place (accepted results, undo), so it is the viewer's own copy.
+    m_labels = std::make_shared<LabelMap>(*labels);
+    m_lastLabelBox.reset();
+    m_history.clear();
     ++m_labelGeneration;
     emit labelsChanged();
+    emit historyChanged();
     return true;
 }
 
 void ViewerModel::clearLabels() {
     m_labels.reset();
+    m_lastLabelBox.reset();
+    m_history.clear();
     ++m_labelGeneration;
     emit labelsChanged();
+    emit historyChanged();
+}
+
+LabelMap& ViewerModel::labelLayer() {
+    if (!m_labels) m_labels = std::make_shared<LabelMap>(m_volume ? m_volume->geometry() : Geometry{});
+    return *m_labels;
+}
+
+void ViewerModel::labelsEdited(const VoxelBox* box) {
+    if (box) m_lastLabelBox = *box;
+    else m_lastLabelBox.reset();
+    ++m_labelGeneration;
+    emit labelsChanged();
+    emit historyChanged();
+}
+
+bool ViewerModel::undo() {
+    if (!m_labels || !m_history.undo(*m_labels)) return false;
+    labelsEdited(nullptr);
+    return true;
+}
+
+bool ViewerModel::redo() {
+    if (!m_labels || !m_history.redo(*m_labels)) return false;
+    labelsEdited(nullptr);
+    return true;
 }
 
 void ViewerModel::setCursor(Vec3 voxel) {

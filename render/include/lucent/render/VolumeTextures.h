@@ -3,6 +3,7 @@
 
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/Volume.h"
+#include "lucent/core/seg/SegmentationRequest.h"
 
 #include <array>
 #include <cstdint>
@@ -20,14 +21,25 @@ public:
     /// Uploads the voxels: int16 as R16_SNORM (2 bytes a voxel, filterable), float as R32F.
     /// Returns false with `error` set when the GL refuses (too large for the driver).
     bool uploadVolume(const Volume& volume, std::string& error);
-    /// Uploads labels on the same grid (R8UI, nearest); an empty map removes the overlay.
-    void uploadLabels(const LabelMap& labels);
+    /// Uploads labels on the same grid (R8UI, nearest) into the label texture allocated with the
+    /// volume; `box` (inclusive voxel box) uploads only that part. An empty map hides the overlay.
+    void uploadLabels(const LabelMap& labels, const VoxelBox* box = nullptr);
+    /// The live result of a running method (a second R8UI texture, drawn with its outline over
+    /// the labels): uploads `box` of `labels` (all when null). CUDA engines fill the same texture
+    /// through interop instead (previewTexture()).
+    void uploadPreview(const LabelMap& labels, const VoxelBox* box = nullptr);
+    /// Shows or hides the preview (hiding keeps the texture; showing again needs no upload).
+    void setPreviewShown(bool shown) { m_hasPreview = shown; }
+    /// Zeroes the preview texture (a new run starts from nothing).
+    void clearPreview();
     void setInterpolation(bool linear);
     /// Frees the textures (needs a current context of the share group).
     void release();
 
     unsigned volumeTexture() const { return m_volume; }
     unsigned labelTexture() const { return m_labels; }
+    unsigned previewTexture() const { return m_preview; }
+    bool hasPreview() const { return m_hasPreview; }
     unsigned colourTable() const { return m_colours; }
     bool hasVolume() const { return m_volume != 0; }
     bool hasLabels() const { return m_hasLabels; }
@@ -36,8 +48,13 @@ public:
     std::array<int, 3> dims() const { return m_dims; }
 
 private:
-    unsigned m_volume = 0, m_labels = 0, m_colours = 0;
-    bool m_hasLabels = false;
+    /// Allocates a zeroed R8UI texture of the volume's size (once per volume, not per update).
+    void allocateLabelTexture(unsigned& name);
+    void zeroTexture(unsigned name);
+    void uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box);
+
+    unsigned m_volume = 0, m_labels = 0, m_preview = 0, m_colours = 0;
+    bool m_hasLabels = false, m_hasPreview = false;
     float m_scale = 1.0f;
     std::array<int, 3> m_dims{0, 0, 0};
 };

@@ -18,6 +18,8 @@ class QSlider;
 
 namespace lucent::ui {
 
+class SegmentPanel;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -26,6 +28,7 @@ public:
 
     ViewerModel& model() { return m_model; }
     ViewGrid& grid() { return *m_grid; }
+    SegmentPanel& segment() { return *m_segment; }
 
     /// Opens a DICOM folder/file or a volume file. Interactive: in the background with a progress
     /// dialog, a series chooser when there are several, errors in a dialog. Synchronous (CLI
@@ -63,6 +66,8 @@ private:
     QLabel* m_status = nullptr;
     QSlider* m_opacity = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_helpMenu = nullptr;
+    SegmentPanel* m_segment = nullptr;
     QString m_currentPath;
     std::atomic<bool> m_cancel{false};
 };

@@ -1,10 +1,13 @@
 /// @brief The one set of volume/label textures all views share (their GL contexts share objects).
 #pragma once
 
+#include "lucent/gpu/GlTextureLink.h"
 #include "lucent/render/VolumeTextures.h"
 #include "lucent/ui/ViewerModel.h"
 
 #include <QString>
+
+#include <memory>
 
 namespace lucent::ui {
 
@@ -14,10 +17,23 @@ public:
     /// must be current. Returns false with `error` when the driver refuses the volume.
     bool sync(const ViewerModel& model, QString& error);
     const render::VolumeTextures& textures() const { return m_textures; }
+    render::VolumeTextures& textures() { return m_textures; }
+    /// The live result from host memory: uploads `box` of `labels` into the preview texture.
+    void uploadPreview(const LabelMap& labels, const VoxelBox& box);
+    /// The live result from a CUDA engine: copies `box` of the device label buffer into the
+    /// preview texture through CUDA-OpenGL interop (no host round trip). False when this GL cannot
+    /// be mapped by CUDA (software GL, no device): the caller then uploads from host memory.
+    bool copyPreviewFromDevice(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream);
+    void clearPreview();
+    /// Whether the interop path was taken at least once (for the HUD and tests).
+    bool interopUsed() const { return m_interopUsed; }
     void setInterpolation(bool linear);
 
 private:
     render::VolumeTextures m_textures;
+    std::unique_ptr<gpu::GlTextureLink> m_previewLink;
+    unsigned m_linkedTexture = 0;
+    bool m_linkFailed = false, m_interopUsed = false;
     int m_volumeGeneration = -1, m_labelGeneration = -1;
     bool m_linear = false, m_linearApplied = false;
 };

@@ -2,31 +2,21 @@
 /// turns mouse and keys into model changes (scroll, window/level, zoom, pan, crosshair).
 #pragma once
 
+#include "lucent/render/Hud.h"
+#include "lucent/render/HudState.h"
 #include "lucent/render/SliceRenderer.h"
 #include "lucent/render/SliceViewGeometry.h"
+#include "lucent/ui/HudInput.h"
 #include "lucent/ui/SharedTextures.h"
 #include "lucent/ui/ViewerModel.h"
 
+#include <QElapsedTimer>
 #include <QOpenGLWidget>
+
+#include <functional>
 #include <QPoint>
 
-class QPainter;
-
 namespace lucent::ui {
-
-class SliceViewWidget;
-
-/// Transparent child on top of a view that paints its annotations with the raster engine.
-class ViewAnnotations : public QWidget {
-public:
-    explicit ViewAnnotations(SliceViewWidget* view);
-
-protected:
-    void paintEvent(QPaintEvent* event) override;
-
-private:
-    SliceViewWidget* m_view;
-};
 
 class SliceViewWidget : public QOpenGLWidget {
     Q_OBJECT
@@ -42,11 +32,29 @@ public:
     void resetView();
     double zoom() const { return m_view.zoom(); }
 
+    /// The run's figures for the HUD panel (hidden while `active` is false); repaints.
+    void setHudState(const render::HudState& state);
+    /// Screen-space lines and markers over the slice (device pixels); repaints.
+    void setOverlay(const render::ViewOverlay& overlay);
+    /// The left-button gesture while a segmentation tool is active (null: the crosshair); not owned.
+    void setTool(class ViewTool* tool) { m_tool = tool; }
+    /// Computes the overlay from the view's geometry at every frame (seeds, the snake's polygon),
+    /// so that zoom, pan and slice changes move it with the image.
+    void setOverlayProvider(std::function<render::ViewOverlay(const render::SliceViewGeometry&)> provider) {
+        m_overlayProvider = std::move(provider);
+    }
+    /// Shows or hides the HUD panel (the annotations stay); repaints.
+    void setHudVisible(bool visible);
+    /// The HUD as last drawn (its button rectangles, for tests).
+    const render::Hud& hud() const { return m_hud; }
+
 signals:
     /// Text for the status bar about the voxel under the mouse.
     void hovered(const QString& text);
     void activated(SliceViewWidget* view);
     void renderError(const QString& message);
+    /// A HUD panel button was pressed (sent after the frame that saw it, not from inside paintGL).
+    void hudAction(lucent::render::HudAction action);
 
 protected:
     void initializeGL() override;
@@ -57,21 +65,28 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
     void focusInEvent(QFocusEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
 
 private:
-    friend class ViewAnnotations;
     void syncGeometry();
+    void drawHud();
     QPointF devicePoint(QPointF logical) const;
     void setCursorFrom(QPointF logical);
-    void paintAnnotations(QPainter& painter);
 
     ViewerModel* m_model;
     SharedTextures* m_textures;
     render::SliceViewGeometry m_view;
     render::SliceRenderer m_renderer;
-    ViewAnnotations* m_annotations = nullptr;
+    render::Hud m_hud;
+    HudInput m_hudInput{this, &m_hud};
+    render::HudState m_hudState;
+    render::ViewOverlay m_overlay;
+    class ViewTool* m_tool = nullptr;
+    bool m_toolDrag = false;
+    std::function<render::ViewOverlay(const render::SliceViewGeometry&)> m_overlayProvider;
+    QElapsedTimer m_clock;  // the HUD's animation time
     bool m_glReady = false;
     Qt::MouseButton m_dragButton = Qt::NoButton;
     QPointF m_dragStart;

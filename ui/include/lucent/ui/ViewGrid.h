@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <array>
+#include <functional>
 
 class QGridLayout;
 
@@ -33,6 +34,11 @@ public:
     void setActiveView(SliceViewWidget* view);
     QWidget* freePane() const { return m_free; }
     SharedTextures& textures() { return m_textures; }
+    /// Runs `f` with the GL context of a view that has one current (the textures are shared, so
+    /// any view's will do); false, without calling it, before any view was shown.
+    bool withGlContext(const std::function<void(SharedTextures&)>& f);
+    /// Redraws every view (a live step changed what they show).
+    void updateViews();
 
 signals:
     void hovered(const QString& text);

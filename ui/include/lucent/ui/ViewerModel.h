@@ -1,15 +1,18 @@
 /// @brief The viewer's state without widgets: volume, labels, linked cursor, window/level, opacity.
 #pragma once
 
+#include "lucent/core/LabelHistory.h"
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/SeriesInfo.h"
 #include "lucent/core/Volume.h"
+#include "lucent/core/seg/SegmentationRequest.h"
 #include "lucent/render/WindowLevel.h"
 
 #include <QObject>
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace lucent::ui {
 
@@ -32,6 +35,18 @@ public:
     void clearLabels();
     std::shared_ptr<const LabelMap> labels() const { return m_labels; }
     int labelGeneration() const { return m_labelGeneration; }
+
+    /// The label layer accepted results and edits go into (made empty on the volume's grid the
+    /// first time); call labelsEdited() after changing it.
+    LabelMap& labelLayer();
+    /// Tells the views that `box` of the layer changed (all when null): they upload only that box.
+    void labelsEdited(const VoxelBox* box);
+    /// The box of the change that made the current generation from the previous one, when known.
+    std::optional<VoxelBox> lastLabelChange() const { return m_lastLabelBox; }
+    /// Undo / redo of accepted results and edits (run-length deltas); cleared with a new volume or mask.
+    LabelHistory& history() { return m_history; }
+    bool undo();
+    bool redo();
 
     Vec3 cursor() const { return m_cursor; }
     /// Clamped to the volume.
@@ -58,10 +73,14 @@ signals:
     void labelsChanged();
     void cursorChanged();
     void windowChanged();
+    /// The undo history changed (texts of Undo / Redo to refresh).
+    void historyChanged();
 
 private:
     std::shared_ptr<const Volume> m_volume;
-    std::shared_ptr<const LabelMap> m_labels;
+    std::shared_ptr<LabelMap> m_labels;
+    std::optional<VoxelBox> m_lastLabelBox;
+    LabelHistory m_history;
     SeriesInfo m_series;
     int m_volumeGeneration = 0, m_labelGeneration = 0;
     Vec3 m_cursor;

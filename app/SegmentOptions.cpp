@@ -1,0 +1,78 @@
+/// @brief Parsing of the request options shared by `lucent segment` and `lucent PATH --live`.
+#include "SegmentOptions.h"
+
+#include <sstream>
+
+namespace lucent::app {
+
+namespace {
+
+std::vector<int> integers(const std::string& text, std::size_t count, const std::string& option) {
+    std::vector<int> out;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ',');) {
+        try {
+            std::size_t used = 0;
+            out.push_back(std::stoi(part, &used));
+            if (used != part.size()) throw std::invalid_argument(part);
+        } catch (const std::exception&) {
+            throw UsageError(option + " needs " + std::to_string(count) + " comma-separated integers, got '" + text + "'");
+        }
+    }
+    if (out.size() != count)
+        throw UsageError(option + " needs " + std::to_string(count) + " comma-separated integers, got '" + text + "'");
+    return out;
+}
+
+}  // namespace
+
+std::set<std::string> segmentValueOptions() {
+    return {"--backend", "--threads", "--seed", "--lower", "--upper", "--connectivity", "--threshold", "--object-mean",
+            "--object-sigma", "--diff-sigma", "--clusters", "--fuzziness", "--epsilon", "--max-iterations", "--mask",
+            "--slice", "--rect", "--step-max", "--roi", "--min-segment"};
+}
+
+std::set<std::string> segmentFlags() { return {"--propagate", "--per-voxel"}; }
+
+SegmentationRequest requestFromOptions(const CommandLine& cl, Method method) {
+    SegmentationRequest request;
+    request.threads = static_cast<unsigned>(cl.integer("--threads", 0));
+    for (const auto& s : cl.values("--seed")) {
+        const auto v = integers(s, 3, "--seed");
+        request.seeds.push_back({v[0], v[1], v[2]});
+    }
+    if (cl.has("--roi")) {
+        const auto v = integers(cl.value("--roi"), 6, "--roi");
+        request.roi = VoxelBox{{v[0], v[1], v[2]}, {v[3], v[4], v[5]}};
+    }
+    auto& srg = request.regionGrowing;
+    if (method == Method::RegionGrowing && (!cl.has("--lower") || !cl.has("--upper")))
+        throw UsageError("srg needs --lower L --upper U");
+    srg.lower = cl.number("--lower", 0);
+    srg.upper = cl.number("--upper", 0);
+    srg.connectivity = cl.integer("--connectivity", 6);
+    auto& fc = request.fuzzyConnectedness;
+    fc.threshold = cl.number("--threshold", 0.5);
+    if (cl.has("--object-mean")) fc.objectMean = cl.number("--object-mean", 0);
+    if (cl.has("--object-sigma")) fc.objectSigma = cl.number("--object-sigma", 0);
+    if (cl.has("--diff-sigma")) fc.diffSigma = cl.number("--diff-sigma", 0);
+    auto& fcm = request.fuzzyCMeans;
+    fcm.clusters = cl.integer("--clusters", 3);
+    fcm.fuzziness = cl.number("--fuzziness", 2.0);
+    fcm.epsilon = cl.number("--epsilon", 0.005);
+    fcm.maxIterations = cl.integer("--max-iterations", 300);
+    fcm.perVoxel = cl.has("--per-voxel");
+    auto& snake = request.snake;
+    if (method == Method::Snake) {
+        if (!cl.has("--slice") || !cl.has("--rect")) throw UsageError("snake needs --slice k --rect i0,j0,i1,j1");
+        const auto r = integers(cl.value("--rect"), 4, "--rect");
+        snake.rect = {r[0], r[1], r[2], r[3]};
+    }
+    snake.slice = cl.integer("--slice", 0);
+    snake.stepMax = cl.integer("--step-max", 32);
+    snake.minSegment = cl.integer("--min-segment", 8);
+    snake.propagate = cl.has("--propagate");
+    return request;
+}
+
+}  // namespace lucent::app

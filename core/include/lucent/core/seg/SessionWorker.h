@@ -1,0 +1,94 @@
+/// @brief Runs a SegmentationSession on a thread of its own, so that neither a CPU engine's steps
+/// nor a GPU engine's synchronisation ever blocks the GUI: the GUI's frame timer only takes what
+/// was published since its last frame (the changed box, already written to the label sink, and
+/// the figures), and its commands (play, pause, a slider's update, accept) wait for one advance at
+/// most. Qt-free, so it is tested without a window.
+#pragma once
+
+#include "lucent/core/seg/SegmentationSession.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace lucent {
+
+class SessionWorker {
+public:
+    /// Writes the labels of `box` from `engine` to wherever the views read them (a host map, the
+    /// GPU context's label buffer). Called on the worker, or on the caller of command(), with the
+    /// published state locked, so the GUI never reads a half-written box.
+    using LabelWriter = std::function<void(const Segmenter& engine, const VoxelBox& box)>;
+
+    /// What the GUI reads each frame.
+    struct Published {
+        std::optional<VoxelBox> changed;   ///< written to the sink since the last take; reset by take()
+        SessionState state = SessionState::Idle;
+        bool starting = false;             ///< start() of the engine is running
+        std::string error;                 ///< why start() or a step failed (the run is then idle)
+        std::string backend;               ///< the engine's backend now ("cuda" / "cpu")
+        StepReport last;                   ///< the last step's report
+        int steps = 0;                     ///< steps since begin
+        double msPerStep = 0;
+        std::vector<double> convergence;   ///< per step (the HUD's plot)
+        std::size_t polygons = 0;          ///< snake: polygons kept for the scrubber
+    };
+
+    explicit SessionWorker(std::chrono::microseconds budget = std::chrono::microseconds(8000));
+    /// Stops the run and joins the thread (closing the window mid-run is clean).
+    ~SessionWorker();
+    SessionWorker(const SessionWorker&) = delete;
+    SessionWorker& operator=(const SessionWorker&) = delete;
+
+    /// Starts `engine` on `request` on the worker (start() may be long: a connectivity map, an
+    /// upload); the previous run is cancelled. `request` must stay valid (its volume, mask) until
+    /// the run ends. `play`: run on after starting, else wait paused.
+    void begin(std::unique_ptr<Segmenter> engine, const SegmentationRequest& request, int iterationsPerStep,
+               LabelWriter writer, bool play = true);
+    /// Runs `f` on the session between two advances, then publishes what it changed. For play,
+    /// pause, a single step, update(), polygons(), accept() and cancel().
+    void command(const std::function<void(SegmentationSession&)>& f);
+    /// Takes what was published since the last take (the changed box and the error are reset); `use` runs with
+    /// the published state locked (upload the box there: the worker does not write meanwhile).
+    void take(const std::function<void(const Published&)>& use);
+    /// Waits until the run is neither starting nor running (tests, --live without a display loop).
+    void waitUntilSettled();
+    /// Cancels the run (the engine's cancel, then the session's).
+    void cancel();
+
+private:
+    void loop();
+    void publishLocked();  // engine lock held
+
+    std::chrono::microseconds m_budget;
+    std::mutex m_engineMutex;   // the session and its engine
+    std::mutex m_publishMutex;  // m_published and the label sink
+    std::condition_variable m_wake;
+    std::condition_variable m_settled;
+    SegmentationSession m_session;
+    LabelWriter m_writer;
+    Published m_published;
+    std::atomic<bool> m_quit{false};
+    std::atomic<int> m_waiting{0};   // callers waiting for the engine lock (the worker yields to them)
+    bool m_startRunning = false;      // guarded by m_engineMutex
+    bool m_dropStart = false;         // cancel() during start(): drop its result
+
+    struct Job {
+        std::unique_ptr<Segmenter> engine;
+        SegmentationRequest request;
+        int perStep = 1;
+        LabelWriter writer;
+        bool play = true;
+    };
+    std::optional<Job> m_job;  // guarded by m_engineMutex
+    std::thread m_thread;
+};
+
+}  // namespace lucent

@@ -1,0 +1,148 @@
+/// @brief The worker thread's loop: start runs unlocked, advances are time-boxed, and every advance
+/// publishes its changed box through the label writer under the publish lock.
+#include "lucent/core/seg/SessionWorker.h"
+
+namespace lucent {
+
+SessionWorker::SessionWorker(std::chrono::microseconds budget) : m_budget(budget), m_thread([this] { loop(); }) {}
+
+SessionWorker::~SessionWorker() {
+    {
+        std::lock_guard lock(m_engineMutex);
+        m_quit = true;
+        m_job.reset();
+    }
+    m_wake.notify_all();
+    m_thread.join();
+    m_session.cancel();
+}
+
+void SessionWorker::begin(std::unique_ptr<Segmenter> engine, const SegmentationRequest& request, int iterationsPerStep,
+                          LabelWriter writer, bool play) {
+    {
+        ++m_waiting;
+        std::lock_guard lock(m_engineMutex);
+        --m_waiting;
+        m_job = Job{std::move(engine), request, iterationsPerStep, std::move(writer), play};
+        m_dropStart = false;
+        std::lock_guard published(m_publishMutex);
+        m_published = {};
+        m_published.starting = true;
+        m_published.backend = m_job->engine->backend();
+    }
+    m_wake.notify_all();
+}
+
+void SessionWorker::command(const std::function<void(SegmentationSession&)>& f) {
+    {
+        ++m_waiting;
+        std::lock_guard lock(m_engineMutex);
+        --m_waiting;
+        f(m_session);
+        publishLocked();
+    }
+    m_wake.notify_all();
+    m_settled.notify_all();
+}
+
+void SessionWorker::take(const std::function<void(const Published&)>& use) {
+    std::lock_guard lock(m_publishMutex);
+    use(m_published);
+    m_published.changed.reset();
+    m_published.error.clear();  // an error is reported once
+}
+
+void SessionWorker::cancel() {
+    command([](SegmentationSession& s) { s.cancel(); });
+    std::lock_guard lock(m_engineMutex);
+    m_job.reset();
+    m_dropStart = true;  // a start() under way is dropped when it returns
+}
+
+void SessionWorker::waitUntilSettled() {
+    std::unique_lock lock(m_engineMutex);
+    m_settled.wait(lock, [this] {
+        return m_quit || (!m_job && !m_startRunning && m_session.state() != SessionState::Running);
+    });
+}
+
+void SessionWorker::publishLocked() {
+    const auto box = m_session.takeChanges();
+    std::lock_guard lock(m_publishMutex);
+    Segmenter* engine = m_session.engine();
+    if (box && engine && m_writer) {
+        try {
+            m_writer(*engine, *box);
+            m_published.changed = merge(m_published.changed, *box);
+        } catch (const std::exception& e) {
+            m_published.error = e.what();
+        }
+    }
+    m_published.state = m_session.state();
+    m_published.last = m_session.lastReport();
+    m_published.steps = int(m_session.convergence().size());
+    m_published.msPerStep = m_session.msPerStep();
+    m_published.convergence = m_session.convergence();
+    m_published.polygons = m_session.polygons().size();
+    if (engine) m_published.backend = engine->backend();
+}
+
+void SessionWorker::loop() {
+    std::unique_lock lock(m_engineMutex);
+    while (!m_quit) {
+        if (m_job) {
+            Job job = std::move(*m_job);
+            m_job.reset();
+            m_session.cancel();
+            m_startRunning = true;
+            // start() runs unlocked: commands and the GUI's frames wait for an advance, never for a
+            // connectivity map or an upload.
+            lock.unlock();
+            SegmentationSession fresh;
+            std::string error;
+            try {
+                fresh.begin(std::move(job.engine), job.request, job.perStep);
+                if (!job.play) fresh.pause();
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
+            lock.lock();
+            m_startRunning = false;
+            if (m_job || m_dropStart || m_quit) {  // superseded or cancelled while starting
+                fresh.cancel();
+                m_settled.notify_all();
+                continue;
+            }
+            m_session = std::move(fresh);
+            m_writer = std::move(job.writer);
+            {
+                std::lock_guard published(m_publishMutex);
+                m_published.starting = false;
+                m_published.error = error;
+            }
+            publishLocked();
+            m_settled.notify_all();
+            continue;
+        }
+        if (m_session.state() != SessionState::Running) {
+            m_settled.notify_all();
+            m_wake.wait(lock, [this] { return m_quit || m_job || m_session.state() == SessionState::Running; });
+            continue;
+        }
+        try {
+            m_session.advance(m_budget);
+        } catch (const std::exception& e) {
+            m_session.cancel();
+            std::lock_guard published(m_publishMutex);
+            m_published.error = e.what();
+        }
+        publishLocked();
+        // std::mutex is not fair: without this a command could wait for many advances.
+        lock.unlock();
+        while (m_waiting.load() > 0) std::this_thread::yield();
+        lock.lock();
+    }
+    m_settled.notify_all();
+}
+
+}  // namespace lucent

@@ -1,0 +1,244 @@
+/// @brief Live segmentation driven like a user under Xvfb (CPU backend), checked on rendered pixels
+/// and against the engines run directly (what `lucent segment` runs): a clicked seed and a moving
+/// interval grow the overlay monotonically; the snake's polygon steps, GL falls and the scrubber
+/// shows an earlier polygon; the FC threshold relabels without recomputing the map; FCM accepts
+/// the engine's labels; accept, undo and redo restore exact label maps; closing mid-run is clean.
+#include "lucent/core/seg/FuzzyCMeansCpu.h"
+#include "lucent/core/seg/FuzzyConnectednessCpu.h"
+#include "lucent/core/seg/RegionGrowingCpu.h"
+#include "lucent/ui/MainWindow.h"
+#include "lucent/ui/OpenGlSetup.h"
+#include "lucent/ui/SegmentPanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTest>
+#include <gtest/gtest.h>
+
+#include <functional>
+
+using namespace lucent;
+using namespace lucent::ui;
+using render::Orientation;
+
+namespace {
+
+/// A bright ball (1000 HU) in a soft-tissue box (40..46 HU) in air (-1000 HU), 96 x 80 x 40.
+std::shared_ptr<Volume> phantom(std::array<int, 3> dims = {96, 80, 40}) {
+    Geometry g;
+    g.dims = dims;
+    g.spacing = {1.0, 1.0, 2.0};
+    auto v = std::make_shared<Volume>(g, PixelType::Int16);
+    const int ci = dims[0] / 2, cj = dims[1] / 2, ck = dims[2] / 2;
+    for (int k = 0; k < dims[2]; ++k)
+        for (int j = 0; j < dims[1]; ++j)
+            for (int i = 0; i < dims[0]; ++i) {
+                const double d2 = (i - ci) * (i - ci) + (j - cj) * (j - cj) + 4.0 * (k - ck) * (k - ck);
+                const bool box = i > 10 && i < dims[0] - 10 && j > 8 && j < dims[1] - 8;
+                v->setValue(g.index(i, j, k), d2 < 15 * 15 ? 1000 : (box ? 40 + (i % 7) : -1000));
+            }
+    v->metadata().modality = "CT";
+    return v;
+}
+
+bool waitFor(const std::function<bool()>& done, int ms = 20000) {
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > ms) return false;
+        QTest::qWait(10);
+    }
+    return true;
+}
+
+/// Pixels of the live overlay (label 1 is red: far more red than green or blue).
+int redPixels(const QImage& img) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QRgb c = img.pixel(x, y);
+            n += qRed(c) > qGreen(c) + 60 && qRed(c) > qBlue(c) + 60;
+        }
+    return n;
+}
+
+QPoint screenOf(SliceViewWidget* view, Vec3 voxel) {
+    const auto p = view->view().voxelToScreen(voxel);
+    return QPoint(int(p[0] / view->devicePixelRatioF()), int(p[1] / view->devicePixelRatioF()));
+}
+
+std::size_t nonZero(const LabelMap& m) { return m.voxelCount() - m.count(0); }
+
+template <class Engine>
+LabelMap engineResult(const SegmentationRequest& r) {
+    Engine engine;
+    engine.start(r);
+    engine.run();
+    LabelMap out;
+    engine.result(out);
+    return out;
+}
+
+/// Equal where it matters: the layer's label set exactly where the engine's result is non-zero.
+bool sameMask(const LabelMap& layer, const LabelMap& result) {
+    if (layer.voxelCount() != result.voxelCount()) return false;
+    for (std::size_t i = 0; i < layer.voxelCount(); ++i)
+        if ((layer[i] != 0) != (result[i] != 0)) return false;
+    return true;
+}
+
+class Live : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window.resize(1280, 860);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        volume = phantom();
+        SeriesInfo info;
+        info.modality = "CT";
+        window.model().setVolume(volume, info, "");
+        panel().live().setBackend(gpu::Backend::Cpu);
+        QTest::qWait(50);
+    }
+    SegmentPanel& panel() { return window.segment(); }
+    LiveSegmentation& live() { return panel().live(); }
+    SliceViewWidget* axial() { return window.grid().view(Orientation::Axial); }
+    bool settle() {
+        return waitFor([&] { return !live().running(); });
+    }
+    QImage axialImage() {
+        QTest::qWait(40);
+        return axial()->grabFramebuffer();
+    }
+
+    MainWindow window;
+    std::shared_ptr<Volume> volume;
+};
+
+}  // namespace
+
+TEST_F(Live, SeedAndIntervalGrowTheOverlayAndAcceptUndoRedo) {
+    panel().enterMode(Method::RegionGrowing);
+    QTest::qWait(50);
+    const int k = int(window.model().cursor().z);
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(axial(), {48, 40, double(k)}));
+    ASSERT_EQ(panel().seeds().seeds().size(), 1u) << "the click placed a seed";
+    EXPECT_EQ(panel().seeds().seeds()[0], (VoxelIndex{48, 40, k}));
+    ASSERT_TRUE(settle());
+    const std::size_t ball = live().voxels();
+    EXPECT_GT(ball, 1000u);
+    const int ballPixels = redPixels(axialImage());
+    EXPECT_GT(ballPixels, 300) << "the grown ball is drawn";
+    // Widening the interval down to the box's values: the region grows on, never shrinks.
+    std::vector<std::size_t> seen;
+    QObject::connect(&live(), &LiveSegmentation::framed, [&] { seen.push_back(live().voxels()); });
+    panel().setInterval(0, 1040);
+    ASSERT_TRUE(settle());
+    QTest::qWait(50);
+    for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i], seen[i - 1]) << "frame " << i;
+    const std::size_t grown = live().voxels();
+    EXPECT_GT(grown, ball * 2);
+    EXPECT_GT(redPixels(axialImage()), ballPixels * 2);
+    const SegmentationRequest request = live().request();
+    const LabelMap expected = engineResult<RegionGrowingCpu>(request);
+    EXPECT_EQ(grown, nonZero(expected));
+
+    ASSERT_TRUE(panel().acceptResult());
+    ASSERT_TRUE(window.model().labels());
+    const LabelMap accepted = *window.model().labels();
+    EXPECT_TRUE(sameMask(accepted, expected)) << "the accepted layer is the engine's result";
+    auto* undo = window.findChild<QAction*>("undoAction");
+    ASSERT_NE(undo, nullptr);
+    EXPECT_TRUE(undo->isEnabled());
+    EXPECT_EQ(undo->text(), "Undo Accept region growing");
+    EXPECT_FALSE(live().active()) << "accept ends the run";
+    undo->trigger();
+    EXPECT_EQ(nonZero(*window.model().labels()), 0u);
+    window.findChild<QAction*>("redoAction")->trigger();
+    EXPECT_TRUE(sameMask(*window.model().labels(), expected));
+    QTest::qWait(50);
+    EXPECT_GT(redPixels(axialImage()), ballPixels) << "the accepted labels are drawn";
+}
+
+TEST_F(Live, SnakeStepsFromADraggedRectangleAndRewinds) {
+    panel().enterMode(Method::Snake);
+    QTest::qWait(50);
+    const double k = window.model().cursor().z;
+    QTest::mousePress(axial(), Qt::LeftButton, {}, screenOf(axial(), {26, 18, k}));
+    QTest::mouseMove(axial(), screenOf(axial(), {50, 40, k}));
+    QTest::mouseMove(axial(), screenOf(axial(), {70, 62, k}));
+    QTest::mouseRelease(axial(), Qt::LeftButton, {}, screenOf(axial(), {70, 62, k}));
+    ASSERT_TRUE(live().active()) << "the rectangle started the snake";
+    EXPECT_EQ(live().request().snake.slice, int(k));
+    ASSERT_TRUE(settle());
+    const auto& conv = live().published().convergence;
+    ASSERT_GT(conv.size(), 3u);
+    EXPECT_LT(conv.back(), conv.front()) << "GL falls";
+    ASSERT_GT(live().polygonCount(), 3);
+    const QImage last = axialImage();
+    panel().live().showStep(0);
+    const QImage first = axialImage();
+    EXPECT_NE(first, last) << "the scrubber shows the starting polygon";
+    const auto start = live().polygon(0), end = live().polygon(-1);
+    EXPECT_NE(start, end);
+}
+
+TEST_F(Live, FuzzyConnectednessThresholdRelabelsWithoutRecomputing) {
+    SegmentationRequest r;
+    r.seeds = {{48, 40, 19}};
+    r.fuzzyConnectedness.threshold = 0.5;
+    QString error;
+    ASSERT_TRUE(panel().startWith(Method::FuzzyConnectedness, r, true, &error)) << error.toStdString();
+    ASSERT_TRUE(settle());
+    const int steps = live().published().steps;
+    panel().setThreshold(0.95);
+    ASSERT_TRUE(settle());
+    QTest::qWait(50);
+    EXPECT_EQ(live().published().steps, steps) << "a new threshold takes no step: the map is kept";
+    SegmentationRequest at = live().request();
+    EXPECT_DOUBLE_EQ(at.fuzzyConnectedness.threshold, 0.95);
+    const LabelMap expected = engineResult<FuzzyConnectednessCpu>(at);
+    EXPECT_EQ(live().voxels(), nonZero(expected));
+    ASSERT_TRUE(panel().acceptResult());
+    EXPECT_TRUE(sameMask(*window.model().labels(), expected));
+}
+
+TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
+    SegmentationRequest r;
+    r.fuzzyCMeans.clusters = 3;
+    QString error;
+    ASSERT_TRUE(panel().startWith(Method::FuzzyCMeans, r, true, &error)) << error.toStdString();
+    ASSERT_TRUE(settle());
+    QTest::qWait(50);
+    SegmentationRequest at = live().request();
+    const LabelMap expected = engineResult<FuzzyCMeansCpu>(at);
+    ASSERT_TRUE(panel().acceptResult());
+    const LabelMap& layer = *window.model().labels();
+    ASSERT_EQ(layer.voxelCount(), expected.voxelCount());
+    EXPECT_TRUE(std::equal(layer.data(), layer.data() + layer.voxelCount(), expected.data())) << "cluster c is label c";
+}
+
+TEST(LiveClose, ClosingTheWindowMidRunIsClean) {
+    for (int round = 0; round < 3; ++round) {
+        auto* window = new MainWindow;
+        window->show();
+        SeriesInfo info;
+        window->model().setVolume(phantom({160, 160, 96}), info, "");
+        window->segment().live().setBackend(gpu::Backend::Cpu);
+        SegmentationRequest r;
+        r.seeds = {{80, 80, 48}};
+        r.regionGrowing = {0, 1040, 6};
+        ASSERT_TRUE(window->segment().startWith(Method::RegionGrowing, r, true));
+        QTest::qWait(5 * round);
+        delete window;  // the worker stops and joins; nothing it uses is gone before
+    }
+}
+
+int main(int argc, char** argv) {
+    lucent::ui::prepareOpenGl();
+    QApplication app(argc, argv);
+    app.setOrganizationName("Lucent-tests");
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

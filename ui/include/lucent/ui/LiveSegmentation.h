@@ -1,0 +1,119 @@
+/// @brief A segmentation evolving live in the views: the run steps on a SessionWorker thread, and
+/// one GUI timer per frame takes the changed box and puts it into the preview texture, through
+/// CUDA-OpenGL interop for CUDA engines (no host round trip) or a box upload from host memory for
+/// CPU engines and for GL that CUDA cannot map. Accept writes the result into the model's label
+/// layer as one undoable step. The widgets only show what this object holds.
+#pragma once
+
+#include "lucent/core/seg/SessionWorker.h"
+#include "lucent/gpu/SegmenterFactory.h"
+#include "lucent/render/HudState.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace lucent::gpu {
+class GpuContext;
+}
+
+namespace lucent::ui {
+
+class ViewerModel;
+class ViewGrid;
+
+class LiveSegmentation : public QObject {
+    Q_OBJECT
+public:
+    LiveSegmentation(ViewerModel* model, ViewGrid* grid, QObject* parent = nullptr);
+    ~LiveSegmentation() override;
+
+    void setBackend(gpu::Backend backend) { m_backend = backend; }
+    gpu::Backend backendChoice() const { return m_backend; }
+    /// Starts `method` on the model's volume (volume and mask of `request` are set here); the run
+    /// plays at once unless `play` is false. False with `error` when it cannot start (no volume,
+    /// cuda asked for where there is none); a start that fails later (bad seeds) emits failed().
+    bool start(Method method, SegmentationRequest request, bool play = true, QString* error = nullptr);
+    /// New parameters for the running method (a slider); the engine keeps what it can.
+    void update(const SegmentationRequest& request);
+    void play();
+    void pause();
+    /// One step, then paused (the single-step button).
+    void step();
+    void setStepsPerFrame(int steps);
+    /// Writes the result into the label layer (non-zero result -> `label`) as one undoable step.
+    bool accept(std::uint8_t label, const QString& description);
+    /// FCM: result label r -> labelFor[r] (0 leaves the voxel).
+    bool accept(const std::array<std::uint8_t, 256>& labelFor, const QString& description);
+    void cancel();
+
+    bool active() const;          ///< a run exists (starting, running, paused or finished)
+    bool running() const;
+    Method method() const { return m_method; }
+    const SegmentationRequest& request() const { return m_request; }
+    const SessionWorker::Published& published() const { return m_published; }
+    /// Voxels of the live result and their volume (counted as the result changes).
+    std::size_t voxels() const { return m_voxels.load(); }
+    double volumeMl() const;
+    /// Snake: polygon `index` of the history (the scrubber), -1 the latest; empty without one.
+    std::vector<std::array<double, 2>> polygon(int index = -1) const;
+    int polygonCount() const { return int(m_published.polygons); }
+    /// Snake scrubber: show polygon `index` instead of the latest (-1 follows the run again).
+    void showStep(int index);
+    int shownStep() const { return m_shownStep; }
+    /// The engine's figures (estimated parameters, centres, GL).
+    MethodFigures figures() const;
+    /// The engine's soft maps (memberships, connectivity), computed on request.
+    std::vector<Volume> softMaps() const;
+    render::HudState hudState() const;
+    /// Whether the last frames reached the screen through CUDA-OpenGL interop.
+    bool usedInterop() const { return m_interop; }
+
+    /// Scripts and tests: advances synchronously, taking every frame (calling `onFrame` after each
+    /// is drawn), `steps` single steps, or to the end when steps < 0. Returns false on failure.
+    bool runFrames(int steps, const std::function<void()>& onFrame, QString* error = nullptr);
+    /// One frame now (what the timer does): take the changes, upload them, redraw the views.
+    void frameNow();
+
+signals:
+    /// A frame brought news (panels refresh their figures).
+    void framed();
+    /// The state changed (running, paused, finished, idle).
+    void stateChanged();
+    void failed(const QString& message);
+
+private:
+    void uploadChanges(const SessionWorker::Published& p);
+    void writeLabels(const Segmenter& engine, const VoxelBox& box);
+    void resetForVolume();
+
+    ViewerModel* m_model;
+    ViewGrid* m_grid;
+    QTimer m_timer;
+    gpu::Backend m_backend = gpu::Backend::Auto;
+    std::unique_ptr<SessionWorker> m_worker;
+    std::shared_ptr<const Volume> m_volume;
+    std::shared_ptr<const LabelMap> m_mask;
+    std::shared_ptr<gpu::GpuContext> m_context;
+    Method m_method = Method::RegionGrowing;
+    SegmentationRequest m_request;
+    LabelMap m_preview;                  // host copy of the live result (CPU engines write it)
+    std::atomic<std::size_t> m_voxels{0};
+    std::atomic<bool> m_lastOnDevice{false};
+    std::optional<VoxelBox> m_pending;   // changed, not yet in the texture (no GL context yet)
+    SessionWorker::Published m_published;
+    SessionState m_lastState = SessionState::Idle;
+    int m_shownStep = -1;
+    QString m_lastError;
+    bool m_interop = false;
+    QElapsedTimer m_clock;
+    double m_fps = 0;
+    qint64 m_lastFrameNs = 0, m_lastCountNs = 0;
+};
+
+}  // namespace lucent::ui

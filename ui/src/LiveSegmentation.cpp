@@ -1,0 +1,376 @@
+/// @brief Engines on the worker, frames on the GUI timer: start, commands, the per-frame upload
+/// (interop or host box), voxel counting, accept and cancel.
+#include "lucent/ui/LiveSegmentation.h"
+
+#include "lucent/core/Errors.h"
+#include "lucent/core/ParallelFor.h"
+#include "lucent/gpu/DeviceInfo.h"
+#include "lucent/gpu/GpuContext.h"
+#include "lucent/ui/ViewGrid.h"
+#include "lucent/ui/ViewerModel.h"
+
+#include <QThread>
+
+#include <string_view>
+
+namespace lucent::ui {
+
+namespace {
+
+std::size_t countInBox(const LabelMap& map, const VoxelBox& box) {
+    const auto& d = map.geometry().dims;
+    std::size_t n = 0;
+    for (int k = std::max(0, box.lo[2]); k <= std::min(box.hi[2], d[2] - 1); ++k)
+        for (int j = std::max(0, box.lo[1]); j <= std::min(box.hi[1], d[1] - 1); ++j) {
+            const std::uint8_t* row = map.data() + map.geometry().index(0, j, k);
+            for (int i = std::max(0, box.lo[0]); i <= std::min(box.hi[0], d[0] - 1); ++i) n += row[i] != 0;
+        }
+    return n;
+}
+
+const char* methodTitle(Method m) {
+    switch (m) {
+    case Method::RegionGrowing: return "Region growing";
+    case Method::FuzzyConnectedness: return "Fuzzy connectedness";
+    case Method::FuzzyCMeans: return "Fuzzy C-means";
+    case Method::Snake: return "Region snake";
+    }
+    return "";
+}
+
+}  // namespace
+
+LiveSegmentation::LiveSegmentation(ViewerModel* model, ViewGrid* grid, QObject* parent)
+    : QObject(parent), m_model(model), m_grid(grid) {
+    // One timer drives every view: the views only draw (three views must not step three times).
+    m_timer.setInterval(15);
+    connect(&m_timer, &QTimer::timeout, this, &LiveSegmentation::frameNow);
+    connect(model, &ViewerModel::volumeChanged, this, &LiveSegmentation::resetForVolume);
+    m_clock.start();
+}
+
+LiveSegmentation::~LiveSegmentation() {
+    m_worker.reset();  // joins the thread before the volume and the context go
+}
+
+void LiveSegmentation::resetForVolume() {
+    if (m_worker) m_worker->cancel();
+    m_worker.reset();
+    m_context.reset();
+    m_volume.reset();
+    m_published = {};
+    m_pending.reset();
+    m_voxels = 0;
+    m_shownStep = -1;
+    emit stateChanged();
+}
+
+bool LiveSegmentation::start(Method method, SegmentationRequest request, bool play, QString* error) {
+    auto fail = [&](const QString& why) {
+        if (error) *error = why;
+        return false;
+    };
+    if (!m_model->hasVolume()) return fail("Open a volume first.");
+    if (m_model->volume() != m_volume) {
+        resetForVolume();
+        m_volume = m_model->volume();
+    }
+    if (!m_worker) m_worker = std::make_unique<SessionWorker>();
+    else m_worker->cancel();
+    request.volume = m_volume.get();
+    // The GPU context holds the volume resident for every run on it: made once per volume.
+    const bool gpuWanted = m_backend != gpu::Backend::Cpu && gpu::hasCudaEngine(method) && !gpu::listDevices().empty();
+    QString notice;
+    if (gpuWanted && !m_context) {
+        try {
+            m_context = std::make_shared<gpu::GpuContext>(*m_volume);
+        } catch (const std::exception& e) {
+            if (m_backend == gpu::Backend::Cuda) return fail(QString("CUDA: %1").arg(e.what()));
+            notice = QString("the GPU could not take the volume (%1); running on the CPU").arg(e.what());
+        }
+    }
+    std::unique_ptr<Segmenter> engine;
+    try {
+        engine = gpu::createSegmenter(method, m_context ? m_backend : (m_backend == gpu::Backend::Cuda ? m_backend : gpu::Backend::Cpu),
+                                      m_context);
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()));
+    }
+    m_method = method;
+    m_request = request;
+    m_preview = LabelMap(m_volume->geometry());
+    m_voxels = 0;
+    m_pending.reset();
+    m_shownStep = -1;
+    m_published = {};
+    m_published.starting = true;  // active from now on, before the worker's first publication
+    m_grid->withGlContext([](SharedTextures& t) { t.clearPreview(); });
+    m_lastError.clear();
+    m_worker->begin(std::move(engine), m_request, 1,
+                    [this](const Segmenter& e, const VoxelBox& box) { writeLabels(e, box); }, play);
+    m_timer.start();
+    if (!notice.isEmpty()) emit failed(notice);
+    emit stateChanged();
+    return true;
+}
+
+void LiveSegmentation::writeLabels(const Segmenter& engine, const VoxelBox& box) {
+    // Runs on the worker with the published state locked: the GUI does not upload meanwhile.
+    if (m_context && std::string_view(engine.backend()) == "cuda") {
+        engine.writeLabels(m_context->labelSink(), &box);
+        m_context->synchronize();
+        m_lastOnDevice = true;
+        return;
+    }
+    const std::size_t before = countInBox(m_preview, box);
+    engine.writeLabels(LabelSink::host(m_preview), &box);
+    m_voxels += countInBox(m_preview, box) - before;
+    m_lastOnDevice = false;
+}
+
+void LiveSegmentation::uploadChanges(const SessionWorker::Published&) {
+    if (!m_pending) return;
+    const VoxelBox box = *m_pending;
+    const bool onDevice = m_lastOnDevice && m_context;
+    const bool done = m_grid->withGlContext([&](SharedTextures& t) {
+        QString why;
+        t.sync(*m_model, why);  // the first frame may come before any view drew the volume
+        if (onDevice) {
+            m_interop = t.copyPreviewFromDevice(m_context->labelSink().data, m_volume->geometry().dims, box, m_context->stream());
+            if (m_interop) return;
+            m_context->downloadLabels(m_preview, &box);  // GL that CUDA cannot map: through the host
+        }
+        t.uploadPreview(m_preview, box);
+    });
+    if (done) m_pending.reset();
+}
+
+void LiveSegmentation::frameNow() {
+    if (!m_worker) return;
+    bool news = false;
+    m_worker->take([&](const SessionWorker::Published& p) {
+        const bool settledNow = p.state != SessionState::Running && m_published.state == SessionState::Running;
+        m_published = p;
+        if (p.changed) {
+            m_pending = merge(m_pending, *p.changed);
+            news = true;
+        }
+        uploadChanges(p);
+        // Device results are counted when the run settles (a download of the whole map would cost
+        // frames while it runs).
+        if (settledNow && m_lastOnDevice && m_context) {
+            m_context->downloadLabels(m_preview);
+            m_voxels = countInBox(m_preview, wholeBox(m_volume->geometry()));
+        }
+    });
+    const qint64 now = m_clock.nsecsElapsed();
+    if (news) {
+        if (m_lastFrameNs) {
+            const double fps = 1e9 / double(std::max<qint64>(1, now - m_lastFrameNs));
+            m_fps = m_fps ? 0.9 * m_fps + 0.1 * fps : fps;
+        }
+        m_lastFrameNs = now;
+        m_grid->updateViews();
+    }
+    if (m_published.state != m_lastState) {
+        m_lastState = m_published.state;
+        emit stateChanged();
+    }
+    if (!m_published.error.empty()) {
+        m_lastError = QString::fromStdString(m_published.error);
+        m_published.error.clear();
+        emit failed(m_lastError);
+    }
+    if (news) emit framed();
+    if (m_published.state == SessionState::Idle && !m_published.starting && !m_pending) m_timer.stop();
+}
+
+void LiveSegmentation::update(const SegmentationRequest& request) {
+    if (!m_worker || !active()) return;
+    SegmentationRequest r = request;
+    r.volume = m_volume.get();
+    m_request = r;
+    std::string why;
+    m_worker->command([&](SegmentationSession& s) {
+        if (!s.engine()) return;
+        try {
+            s.update(m_request);
+        } catch (const std::exception& e) {
+            why = e.what();
+        }
+    });
+    m_timer.start();
+    frameNow();  // the command published its state: take it now, so active() and running() follow
+    if (!why.empty()) emit failed(QString::fromStdString(why));
+}
+
+void LiveSegmentation::play() {
+    if (!m_worker) return;
+    m_worker->command([](SegmentationSession& s) { s.play(); });
+    m_shownStep = -1;
+    m_timer.start();
+    frameNow();
+}
+
+void LiveSegmentation::pause() {
+    if (!m_worker) return;
+    m_worker->command([](SegmentationSession& s) { s.pause(); });
+    frameNow();
+}
+
+void LiveSegmentation::step() {
+    if (!m_worker) return;
+    m_worker->command([](SegmentationSession& s) { s.stepOnce(); });
+    m_shownStep = -1;
+    m_timer.start();
+    frameNow();
+}
+
+void LiveSegmentation::setStepsPerFrame(int steps) {
+    if (m_worker) m_worker->command([steps](SegmentationSession& s) { s.setIterationsPerStep(steps); });
+}
+
+bool LiveSegmentation::accept(std::uint8_t label, const QString& description) {
+    std::array<std::uint8_t, 256> labelFor{};
+    labelFor.fill(label);
+    labelFor[0] = 0;
+    return accept(labelFor, description);
+}
+
+bool LiveSegmentation::accept(const std::array<std::uint8_t, 256>& labelFor, const QString& description) {
+    if (!m_worker || !active()) return false;
+    bool changed = false;
+    std::string why;
+    LabelMap& layer = m_model->labelLayer();
+    m_worker->command([&](SegmentationSession& s) {
+        try {
+            changed = s.accept(layer, m_model->history(), labelFor, description.toStdString());
+        } catch (const std::exception& e) {
+            why = e.what();
+        }
+    });
+    if (!why.empty()) {
+        emit failed(QString::fromStdString(why));
+        return false;
+    }
+    if (changed) m_model->labelsEdited(nullptr);
+    cancel();
+    return changed;
+}
+
+void LiveSegmentation::cancel() {
+    if (m_worker) m_worker->cancel();
+    m_published = {};
+    m_pending.reset();
+    m_voxels = 0;
+    m_shownStep = -1;
+    m_grid->withGlContext([](SharedTextures& t) { t.clearPreview(); });
+    m_grid->updateViews();
+    m_lastState = SessionState::Idle;
+    emit stateChanged();
+}
+
+bool LiveSegmentation::active() const { return m_worker && (m_published.starting || m_published.state != SessionState::Idle); }
+
+bool LiveSegmentation::running() const { return m_worker && (m_published.starting || m_published.state == SessionState::Running); }
+
+double LiveSegmentation::volumeMl() const {
+    return m_volume ? double(m_voxels.load()) * m_volume->geometry().voxelVolumeMl() : 0.0;
+}
+
+std::vector<std::array<double, 2>> LiveSegmentation::polygon(int index) const {
+    std::vector<std::array<double, 2>> out;
+    if (!m_worker) return out;
+    m_worker->command([&](SegmentationSession& s) {
+        const auto& all = s.polygons();
+        if (all.empty()) return;
+        const int i = index < 0 || index >= int(all.size()) ? int(all.size()) - 1 : index;
+        out = all[std::size_t(i)];
+    });
+    return out;
+}
+
+void LiveSegmentation::showStep(int index) {
+    if (index >= 0) pause();
+    m_shownStep = index;
+    m_grid->updateViews();
+    emit framed();
+}
+
+MethodFigures LiveSegmentation::figures() const {
+    MethodFigures f;
+    if (m_worker)
+        m_worker->command([&](SegmentationSession& s) {
+            if (s.engine()) f = s.engine()->figures();
+        });
+    return f;
+}
+
+std::vector<Volume> LiveSegmentation::softMaps() const {
+    std::vector<Volume> maps;
+    if (m_worker)
+        m_worker->command([&](SegmentationSession& s) {
+            if (s.engine()) maps = s.engine()->softMaps();
+        });
+    return maps;
+}
+
+render::HudState LiveSegmentation::hudState() const {
+    render::HudState h;
+    const auto& p = m_published;
+    h.active = active();
+    if (!h.active) return h;
+    if (p.backend == "cuda") {
+        const auto devices = gpu::listDevices();
+        h.backend = "CUDA (" + (devices.empty() ? std::string("device") : devices.front().name) + ")" +
+                    (m_interop ? "  GL interop" : "");
+    } else {
+        h.backend = "CPU (" + std::to_string(defaultThreadCount()) + " threads)";
+    }
+    h.method = methodTitle(m_method);
+    h.state = p.starting ? "starting" : sessionStateName(p.state);
+    h.iteration = p.last.iterations;
+    h.msPerStep = p.msPerStep;
+    h.framesPerSecond = m_fps;
+    char text[160];
+    if (m_method == Method::Snake) {
+        std::snprintf(text, sizeof text, "GL %.4g  %zu nodes  step %d", p.last.convergence, p.last.polygon.size(), p.steps);
+        h.plotLabel = "GL";
+        for (double v : p.convergence) h.plot.push_back(float(v));
+    } else {
+        std::snprintf(text, sizeof text, "%zu voxels  %.1f mL", m_voxels.load(), volumeMl());
+    }
+    h.figure = text;
+    h.canStep = true;
+    h.running = p.starting || p.state == SessionState::Running;
+    return h;
+}
+
+bool LiveSegmentation::runFrames(int steps, const std::function<void()>& onFrame, QString* error) {
+    if (!m_worker) return false;
+    m_timer.stop();
+    m_worker->waitUntilSettled();  // the start (paused or playing) is done, or the run finished
+    frameNow();
+    if (onFrame) onFrame();
+    if (steps >= 0) {
+        for (int i = 0; i < steps && m_published.state == SessionState::Paused; ++i) {
+            m_worker->command([](SegmentationSession& s) { s.stepOnce(); });
+            frameNow();
+            if (onFrame) onFrame();
+        }
+    } else {
+        play();
+        m_timer.stop();
+        while (true) {
+            QThread::msleep(5);
+            frameNow();
+            if (onFrame) onFrame();
+            if (m_published.state != SessionState::Running && !m_published.starting) break;
+        }
+    }
+    frameNow();
+    if (!m_lastError.isEmpty() && error) *error = m_lastError;
+    return m_lastError.isEmpty() && m_published.state != SessionState::Idle;
+}
+
+}  // namespace lucent::ui
