@@ -58,6 +58,7 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     allocateLabelTexture(m_labels);
     allocateLabelTexture(m_preview);
     m_hasLabels = m_hasPreview = false;
+    m_labelsStale = m_previewStale = true;
     if (glGetError() == GL_OUT_OF_MEMORY) {
         error = "the graphics driver is out of memory for the label textures";
         return false;
@@ -88,26 +89,19 @@ void VolumeTextures::allocateLabelTexture(unsigned& name) {
     if (name) glDeleteTextures(1, &name);
     glGenTextures(1, &name);
     glBindTexture(GL_TEXTURE_3D, name);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    // No data: storage only (drivers allocate lazily, so this costs nothing on the first frame).
+    // The first upload into it writes the whole map (see m_labelsStale / m_previewStale).
     glTexImage3D(GL_TEXTURE_3D, 0, GL_R8UI, m_dims[0], m_dims[1], m_dims[2], 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE, nullptr);
     glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    zeroTexture(name);
 }
 
-void VolumeTextures::zeroTexture(unsigned name) {
-    glBindTexture(GL_TEXTURE_3D, name);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    // GL 3.3 has no glClearTexImage: zero it a slice at a time from one slice of zeros.
-    const std::vector<std::uint8_t> zeros(std::size_t(m_dims[0]) * m_dims[1], 0);
-    for (int k = 0; k < m_dims[2]; ++k)
-        glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, k, m_dims[0], m_dims[1], 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE, zeros.data());
-}
-
-void VolumeTextures::uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box) {
+void VolumeTextures::uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box, bool& stale) {
     const auto& d = labels.geometry().dims;
     if (d != m_dims || !texture) return;  // another grid: the caller checked; never write out of bounds
-    VoxelBox b = box ? *box : VoxelBox{{0, 0, 0}, {d[0] - 1, d[1] - 1, d[2] - 1}};
+    // A texture whose content is undefined or outdated outside the box takes the whole map once.
+    VoxelBox b = box && !stale ? *box : VoxelBox{{0, 0, 0}, {d[0] - 1, d[1] - 1, d[2] - 1}};
+    stale = false;
     for (int a = 0; a < 3; ++a) {
         b.lo[a] = std::max(b.lo[a], 0);
         b.hi[a] = std::min(b.hi[a], d[a] - 1);
@@ -130,17 +124,18 @@ void VolumeTextures::uploadBox(unsigned texture, const LabelMap& labels, const V
 void VolumeTextures::uploadLabels(const LabelMap& labels, const VoxelBox* box) {
     const bool had = m_hasLabels;
     m_hasLabels = labels.voxelCount() > 0;
-    if (m_hasLabels) uploadBox(m_labels, labels, box);
-    else if (had && m_labels) zeroTexture(m_labels);  // a later box upload must not reveal the old map
+    if (m_hasLabels) uploadBox(m_labels, labels, box, m_labelsStale);
+    else if (had) m_labelsStale = true;  // a later box upload must not reveal the old map
 }
 
 void VolumeTextures::uploadPreview(const LabelMap& labels, const VoxelBox* box) {
-    uploadBox(m_preview, labels, box);
+    uploadBox(m_preview, labels, box, m_previewStale);
     m_hasPreview = true;
 }
 
 void VolumeTextures::clearPreview() {
-    if (m_preview) zeroTexture(m_preview);  // same name: a CUDA registration of it stays valid
+    // Same name (a CUDA registration of it stays valid); the next upload writes it whole.
+    m_previewStale = true;
     m_hasPreview = false;
 }
 

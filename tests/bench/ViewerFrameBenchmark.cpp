@@ -1,10 +1,15 @@
 /// @brief Viewer frame times on a 512 x 512 x 400 int16 volume: scrolling and window/level in the 2x2
-/// layout, each frame rendering the three views (and reading them back). Run it under Xvfb (or
-/// any X display); prints median and worst frame in ms, and the one-off texture upload.
-/// usage: xvfb-run -a -s "-screen 0 1920x1080x24" lucent_bench_viewer [--frames N] [--size X,Y,Z]
+/// layout, then methods evolving live (region growing with its interval moving every frame, fuzzy
+/// connectedness threshold scrubbing, the snake on a 512 x 512 slice and on a 15 MP image), each
+/// frame taking the run's changes into the preview texture and rendering the three views (and
+/// reading them back). Run it under Xvfb or any X display; prints median and worst frame in ms,
+/// steps per second, the one-off texture upload, and whether frames went through CUDA-GL interop.
+/// usage: xvfb-run -a -s "-screen 0 1920x1080x24" lucent_bench_viewer [--frames N] [--live-frames N]
+///        [--size X,Y,Z] [--backend auto|cpu|cuda] [--snake-side N] [--no-live]
 #include "lucent/core/ParallelFor.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/OpenGlSetup.h"
+#include "lucent/ui/SegmentPanel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -14,6 +19,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -50,13 +56,44 @@ Stats stats(std::vector<double> t) {
     return {t[t.size() / 2], t.back()};
 }
 
+/// A square int16 image (nz = 1) with a noisy disc: the snake's paper sizes (15 MP: 3873^2).
+std::shared_ptr<Volume> snakeImage(int side) {
+    Geometry g;
+    g.dims = {side, side, 1};
+    auto v = std::make_shared<Volume>(g, PixelType::Int16);
+    parallelFor(std::size_t(side), 0, [&](std::size_t j) {
+        std::mt19937 rng{static_cast<unsigned>(j)};
+        std::normal_distribution<double> noise(0.0, 20.0);
+        for (int i = 0; i < side; ++i) {
+            const double d = std::hypot(i - side / 2.0, double(j) - side / 2.0);
+            v->int16Data()[g.index(i, int(j), 0)] = std::int16_t((d < side * 0.3 ? 300 : 100) + noise(rng));
+        }
+    });
+    return v;
+}
+
+struct LiveFigures {
+    Stats frame;
+    int frames = 0;
+    double stepsPerSecond = 0;
+    bool interop = false;
+    std::string backend;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    int frames = 100, nx = 512, ny = 512, nz = 400;
-    for (int a = 1; a + 1 < argc; a += 2) {
+    int frames = 100, liveFrames = 300, nx = 512, ny = 512, nz = 400, snakeSide = 3873;
+    bool live = true;
+    std::string backendName = "auto";
+    for (int a = 1; a < argc; ++a) {
+        if (!std::strcmp(argv[a], "--no-live")) live = false;
+        if (a + 1 >= argc) continue;
         if (!std::strcmp(argv[a], "--frames")) frames = std::atoi(argv[a + 1]);
+        if (!std::strcmp(argv[a], "--live-frames")) liveFrames = std::atoi(argv[a + 1]);
         if (!std::strcmp(argv[a], "--size")) std::sscanf(argv[a + 1], "%d,%d,%d", &nx, &ny, &nz);
+        if (!std::strcmp(argv[a], "--backend")) backendName = argv[a + 1];
+        if (!std::strcmp(argv[a], "--snake-side")) snakeSide = std::atoi(argv[a + 1]);
     }
     lucent::ui::prepareOpenGl();
     QApplication app(argc, argv);
@@ -109,5 +146,105 @@ int main(int argc, char** argv) {
     std::printf("scroll                 median %6.2f ms   worst %6.2f ms   (%d frames)\n", s.median, s.worst, frames);
     std::printf("window/level           median %6.2f ms   worst %6.2f ms   (%d frames)\n", w.median, w.worst, frames);
     views[0]->doneCurrent();
+    if (!live) return 0;
+
+    // Live runs: every frame takes what the worker published (box into the preview texture) and
+    // renders the three views; the worker steps meanwhile.
+    ui::SegmentPanel& panel = window.segment();
+    ui::LiveSegmentation& run = panel.live();
+    run.setBackend(gpu::parseBackend(backendName));
+    auto liveFrame = [&] {
+        QElapsedTimer t;
+        t.start();
+        run.frameNow();
+        for (auto* v : views)
+            if (v->isVisible() && v->grabFramebuffer().isNull()) std::abort();
+        return t.nsecsElapsed() / 1e6;
+    };
+    auto settle = [&] {
+        while (run.running()) {
+            run.frameNow();
+            QTest::qWait(1);
+        }
+    };
+    auto report = [&](const char* what, const LiveFigures& f) {
+        std::printf("%-34s median %6.2f ms   worst %6.2f ms   (%d frames)  %8.0f steps/s  backend %s%s\n", what,
+                    f.frame.median, f.frame.worst, f.frames, f.stepsPerSecond, f.backend.c_str(),
+                    f.interop ? ", CUDA-GL interop" : (f.backend == "cuda" ? ", host upload" : ""));
+    };
+    auto measure = [&](const std::function<void(int)>& each, const std::function<bool()>& restart) {
+        std::vector<double> t;
+        QElapsedTimer wall;
+        wall.start();
+        long long steps = 0;
+        int before = run.published().steps;
+        for (int f = 0; f < liveFrames; ++f) {
+            if (each) each(f);
+            t.push_back(liveFrame());
+            if (restart && restart()) {
+                steps += run.published().steps - before;
+                before = 0;
+            }
+        }
+        steps += run.published().steps - before;
+        LiveFigures out;
+        out.frame = stats(t);
+        out.frames = liveFrames;
+        out.stepsPerSecond = steps / (wall.nsecsElapsed() / 1e9);
+        out.interop = run.usedInterop();
+        out.backend = run.published().backend;
+        return out;
+    };
+    const int ci = nx / 2, cj = ny / 2, ck = nz / 2;
+    QString error;
+    {
+        SegmentationRequest r;
+        r.seeds = {{ci, cj, ck}};
+        r.regionGrowing = {0, 120, 6};
+        if (!panel.startWith(Method::RegionGrowing, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
+        settle();
+        // The interval's upper end moves every frame (a slider dragged): the region grows on.
+        const auto f = measure([&](int frame) { panel.setInterval(0, 120 + frame * 900.0 / liveFrames); }, {});
+        report("region growing, interval moving", f);
+        run.cancel();
+    }
+    {
+        SegmentationRequest r;
+        r.seeds = {{ci, cj, ck}};
+        r.fuzzyConnectedness.threshold = 0.5;
+        if (!panel.startWith(Method::FuzzyConnectedness, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
+        QElapsedTimer mapTime;
+        mapTime.start();
+        settle();
+        std::printf("fuzzy connectedness map (start to settled, with frames) %.1f ms\n", mapTime.nsecsElapsed() / 1e6);
+        const auto f = measure([&](int frame) { panel.setThreshold(0.2 + 0.7 * ((frame % 100) / 100.0)); }, {});
+        report("fuzzy connectedness, threshold scrubbing", f);
+        run.cancel();
+    }
+    auto snakeRun = [&](const char* what, int slice, std::array<int, 4> rect) {
+        SegmentationRequest r;
+        r.snake.slice = slice;
+        r.snake.rect = rect;
+        if (!panel.startWith(Method::Snake, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
+        // Restarted whenever it converges, so every measured frame shows an evolving snake.
+        const auto f = measure({}, [&] {
+            if (run.running()) return false;
+            panel.startWith(Method::Snake, r, true, &error);
+            return true;
+        });
+        report(what, f);
+        if (!run.lastError().isEmpty()) std::printf("  (the run failed: %s)\n", qPrintable(run.lastError()));
+        run.cancel();
+        return 0;
+    };
+    if (snakeRun("snake, 512 x 512 slice", ck, {nx / 8, ny / 8, nx - nx / 8, ny - ny / 8})) return 1;
+    if (snakeSide > 0) {
+        window.model().setVolume(snakeImage(snakeSide), info, "auto");
+        frame();
+        char what[64];
+        std::snprintf(what, sizeof what, "snake, %d x %d image (%.1f MP)", snakeSide, snakeSide, snakeSide * snakeSide / 1e6);
+        const int m = snakeSide / 8;
+        if (snakeRun(what, 0, {m, m, snakeSide - m, snakeSide - m})) return 1;
+    }
     return 0;
 }

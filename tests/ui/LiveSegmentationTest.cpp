@@ -16,6 +16,9 @@
 #include <QTest>
 #include <gtest/gtest.h>
 
+#include "lucent/gpu/DeviceInfo.h"
+
+#include <cstdlib>
 #include <functional>
 
 using namespace lucent;
@@ -88,6 +91,12 @@ bool sameMask(const LabelMap& layer, const LabelMap& result) {
     return true;
 }
 
+/// CPU here and in CI; LUCENT_LIVE_BACKEND=cuda runs the same tests on the GPU machine.
+gpu::Backend liveBackend() {
+    const char* b = std::getenv("LUCENT_LIVE_BACKEND");
+    return gpu::parseBackend(b && *b ? b : "cpu");
+}
+
 class Live : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -98,8 +107,12 @@ protected:
         SeriesInfo info;
         info.modality = "CT";
         window.model().setVolume(volume, info, "");
-        panel().live().setBackend(gpu::Backend::Cpu);
+        panel().live().setBackend(backend());
         QTest::qWait(50);
+    }
+    static gpu::Backend backend() { return liveBackend(); }
+    void expectBackend() {
+        if (backend() == gpu::Backend::Cuda) EXPECT_EQ(live().published().backend, "cuda");
     }
     SegmentPanel& panel() { return window.segment(); }
     LiveSegmentation& live() { return panel().live(); }
@@ -140,6 +153,7 @@ TEST_F(Live, SeedAndIntervalGrowTheOverlayAndAcceptUndoRedo) {
     const std::size_t grown = live().voxels();
     EXPECT_GT(grown, ball * 2);
     EXPECT_GT(redPixels(axialImage()), ballPixels * 2);
+    expectBackend();
     const SegmentationRequest request = live().request();
     const LabelMap expected = engineResult<RegionGrowingCpu>(request);
     EXPECT_EQ(grown, nonZero(expected));
@@ -219,13 +233,36 @@ TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
     EXPECT_TRUE(std::equal(layer.data(), layer.data() + layer.voxelCount(), expected.data())) << "cluster c is label c";
 }
 
+TEST_F(Live, InteropAndHostUploadDrawTheSamePixels) {
+    if (gpu::listDevices().empty()) GTEST_SKIP() << "no CUDA device: the interop path cannot run here";
+    live().setBackend(gpu::Backend::Cuda);
+    SegmentationRequest r;
+    r.seeds = {{48, 40, int(window.model().cursor().z)}};
+    r.regionGrowing = {0, 1040, 6};
+    auto runAndGrab = [&](bool interop) {
+        window.grid().textures().setInteropAllowed(interop);
+        QString error;
+        EXPECT_TRUE(panel().startWith(Method::RegionGrowing, r, true, &error)) << error.toStdString();
+        EXPECT_TRUE(settle());
+        QTest::qWait(80);
+        EXPECT_EQ(live().published().backend, "cuda");
+        EXPECT_EQ(live().usedInterop(), interop);
+        return axialImage();
+    };
+    const QImage viaInterop = runAndGrab(true);
+    const QImage viaHost = runAndGrab(false);
+    EXPECT_GT(redPixels(viaInterop), 300);
+    EXPECT_EQ(viaInterop, viaHost) << "CUDA-GL interop and the host upload draw the same frame";
+    window.grid().textures().setInteropAllowed(true);
+}
+
 TEST(LiveClose, ClosingTheWindowMidRunIsClean) {
     for (int round = 0; round < 3; ++round) {
         auto* window = new MainWindow;
         window->show();
         SeriesInfo info;
         window->model().setVolume(phantom({160, 160, 96}), info, "");
-        window->segment().live().setBackend(gpu::Backend::Cpu);
+        window->segment().live().setBackend(liveBackend());
         SegmentationRequest r;
         r.seeds = {{80, 80, 48}};
         r.regionGrowing = {0, 1040, 6};

@@ -36,7 +36,7 @@ void SharedTextures::uploadPreview(const LabelMap& labels, const VoxelBox& box) 
 }
 
 bool SharedTextures::copyPreviewFromDevice(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream) {
-    if (!m_textures.hasVolume() || dims != m_textures.dims()) return false;
+    if (!m_interopAllowed || !m_textures.hasVolume() || dims != m_textures.dims()) return false;
     if (m_linkedTexture != m_textures.previewTexture()) {  // a new volume made a new texture
         m_previewLink.reset();
         m_linkFailed = false;
@@ -47,7 +47,9 @@ bool SharedTextures::copyPreviewFromDevice(const void* device, std::array<int, 3
             m_previewLink = std::make_unique<gpu::GlTextureLink>(m_textures.previewTexture());
             m_linkedTexture = m_textures.previewTexture();
         }
-        m_previewLink->copyFrom(device, dims, 1, box, stream);
+        const VoxelBox whole{{0, 0, 0}, {dims[0] - 1, dims[1] - 1, dims[2] - 1}};
+        m_previewLink->copyFrom(device, dims, 1, m_textures.previewStale() ? whole : box, stream);
+        m_textures.previewWritten();
     } catch (const std::exception&) {
         // Registration fails on GL that CUDA cannot map (Mesa in CI): host uploads from now on.
         m_previewLink.reset();

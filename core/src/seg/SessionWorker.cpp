@@ -136,7 +136,13 @@ void SessionWorker::loop() {
             std::lock_guard published(m_publishMutex);
             m_published.error = e.what();
         }
-        publishLocked();
+        // Writing the changed box costs a pass over it: publish at most once per frame interval
+        // (the GUI takes at most that often), and always when the run stops.
+        const auto now = std::chrono::steady_clock::now();
+        if (m_session.state() != SessionState::Running || now - m_lastPublish >= m_publishInterval) {
+            publishLocked();
+            m_lastPublish = now;
+        }
         // std::mutex is not fair: without this a command could wait for many advances.
         lock.unlock();
         while (m_waiting.load() > 0) std::this_thread::yield();

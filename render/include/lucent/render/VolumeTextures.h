@@ -30,8 +30,13 @@ public:
     void uploadPreview(const LabelMap& labels, const VoxelBox* box = nullptr);
     /// Shows or hides the preview (hiding keeps the texture; showing again needs no upload).
     void setPreviewShown(bool shown) { m_hasPreview = shown; }
-    /// Zeroes the preview texture (a new run starts from nothing).
+    /// Hides the preview; the next upload into it writes the whole map (a new run starts from nothing).
     void clearPreview();
+    /// True until the preview texture holds a whole map (after allocation or clearPreview()): a
+    /// writer that fills it some other way (CUDA interop) must then write it whole, then call
+    /// previewWritten().
+    bool previewStale() const { return m_previewStale; }
+    void previewWritten() { m_previewStale = false; }
     void setInterpolation(bool linear);
     /// Frees the textures (needs a current context of the share group).
     void release();
@@ -50,11 +55,11 @@ public:
 private:
     /// Allocates a zeroed R8UI texture of the volume's size (once per volume, not per update).
     void allocateLabelTexture(unsigned& name);
-    void zeroTexture(unsigned name);
-    void uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box);
+    void uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box, bool& stale);
 
     unsigned m_volume = 0, m_labels = 0, m_preview = 0, m_colours = 0;
     bool m_hasLabels = false, m_hasPreview = false;
+    bool m_labelsStale = true, m_previewStale = true;  // content undefined or outdated: next upload is whole
     float m_scale = 1.0f;
     std::array<int, 3> m_dims{0, 0, 0};
 };

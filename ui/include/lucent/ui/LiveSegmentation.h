@@ -71,6 +71,8 @@ public:
     /// The engine's soft maps (memberships, connectivity), computed on request.
     std::vector<Volume> softMaps() const;
     render::HudState hudState() const;
+    /// Why the last run failed (start or step), empty when it did not.
+    const QString& lastError() const { return m_lastError; }
     /// Whether the last frames reached the screen through CUDA-OpenGL interop.
     bool usedInterop() const { return m_interop; }
 

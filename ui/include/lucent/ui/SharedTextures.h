@@ -25,6 +25,8 @@ public:
     /// be mapped by CUDA (software GL, no device): the caller then uploads from host memory.
     bool copyPreviewFromDevice(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream);
     void clearPreview();
+    /// Off: CUDA results go through host memory even where interop works (to compare the two paths).
+    void setInteropAllowed(bool allowed) { m_interopAllowed = allowed; }
     /// Whether the interop path was taken at least once (for the HUD and tests).
     bool interopUsed() const { return m_interopUsed; }
     void setInterpolation(bool linear);
@@ -33,7 +35,7 @@ private:
     render::VolumeTextures m_textures;
     std::unique_ptr<gpu::GlTextureLink> m_previewLink;
     unsigned m_linkedTexture = 0;
-    bool m_linkFailed = false, m_interopUsed = false;
+    bool m_linkFailed = false, m_interopUsed = false, m_interopAllowed = true;
     int m_volumeGeneration = -1, m_labelGeneration = -1;
     bool m_linear = false, m_linearApplied = false;
 };

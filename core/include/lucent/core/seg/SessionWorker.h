@@ -68,6 +68,8 @@ private:
     void publishLocked();  // engine lock held
 
     std::chrono::microseconds m_budget;
+    std::chrono::microseconds m_publishInterval{12000};
+    std::chrono::steady_clock::time_point m_lastPublish{};
     std::mutex m_engineMutex;   // the session and its engine
     std::mutex m_publishMutex;  // m_published and the label sink
     std::condition_variable m_wake;
