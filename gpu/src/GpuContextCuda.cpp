@@ -4,6 +4,7 @@
 #include "CudaCheck.h"
 #include "CudaEngineBase.h"
 #include "DeviceBuffer.h"
+#include "LabelCount.h"
 #include "lucent/gpu/DeviceVolume.h"
 
 #include <chrono>
@@ -17,6 +18,7 @@ struct GpuContext::Impl {
     cudaStream_t stream = nullptr;
     std::unique_ptr<DeviceVolume> device;
     DeviceBuffer labels;
+    DeviceBuffer counter;
     std::map<int, DeviceBuffer> scratch;
     double uploadMs = 0;
     mutable std::optional<std::pair<double, double>> range;
@@ -61,6 +63,12 @@ LabelSink GpuContext::labelSink() {
         cudaCheck(cudaMemsetAsync(m_impl->labels.get(), 0, n, m_impl->stream), "label buffer");
     }
     return LabelSink::device(m_impl->labels.as<std::uint8_t>(), n);
+}
+
+std::size_t GpuContext::countLabels() {
+    const LabelSink sink = labelSink();
+    if (!m_impl->counter.get()) m_impl->counter = DeviceBuffer(sizeof(unsigned long long), "the label counter");
+    return std::size_t(countNonZeroOnDevice(sink.data, sink.voxels, m_impl->stream, m_impl->counter.get()));
 }
 
 void GpuContext::downloadLabels(LabelMap& out, const VoxelBox* box) {

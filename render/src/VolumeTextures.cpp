@@ -23,6 +23,8 @@ VolumeTextures::~VolumeTextures() = default;  // GL names are freed by release()
 void VolumeTextures::release() {
     const GLuint names[4] = {m_volume, m_labels, m_preview, m_colours};
     glDeleteTextures(4, names);
+    if (m_pixelBuffer) glDeleteBuffers(1, &m_pixelBuffer);
+    m_pixelBuffer = 0;
     m_volume = m_labels = m_preview = m_colours = 0;
     m_hasLabels = m_hasPreview = false;
 }
@@ -35,13 +37,20 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     while (glGetError() != GL_NO_ERROR) {
     }
+    // Storage only: the voxels follow plane by plane (what the views show first) and then slab by
+    // slab between frames (streamVolume), so the first frame does not wait for 200 MB to cross.
     if (volume.pixelType() == PixelType::Int16) {
-        glTexImage3D(GL_TEXTURE_3D, 0, GL_R16_SNORM, d[0], d[1], d[2], 0, GL_RED, GL_SHORT, volume.int16Data());
+        glTexImage3D(GL_TEXTURE_3D, 0, GL_R16_SNORM, d[0], d[1], d[2], 0, GL_RED, GL_SHORT, nullptr);
         m_scale = 32767.0f;
     } else {
-        glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, d[0], d[1], d[2], 0, GL_RED, GL_FLOAT, volume.float32Data());
+        glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, d[0], d[1], d[2], 0, GL_RED, GL_FLOAT, nullptr);
         m_scale = 1.0f;
     }
+    m_sliceDone.assign(std::size_t(d[2]), 0);
+    m_rowDone.assign(std::size_t(d[1]), 0);
+    m_columnDone.assign(std::size_t(d[0]), 0);
+    m_nextSlice = 0;
+    m_volumeComplete = false;
     const GLenum status = glGetError();
     if (status != GL_NO_ERROR) {
         error = status == GL_OUT_OF_MEMORY ? "the graphics driver is out of memory for a " + std::to_string(d[0]) + " x " +
@@ -76,6 +85,73 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     }
     return true;
+}
+
+void VolumeTextures::uploadVolumeBox(const Volume& volume, const VoxelBox& b) {
+    const auto& d = m_dims;
+    glBindTexture(GL_TEXTURE_3D, m_volume);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, d[0]);
+    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, d[1]);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, b.lo[0]);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, b.lo[1]);
+    glPixelStorei(GL_UNPACK_SKIP_IMAGES, b.lo[2]);
+    const bool int16 = volume.pixelType() == PixelType::Int16;
+    glTexSubImage3D(GL_TEXTURE_3D, 0, b.lo[0], b.lo[1], b.lo[2], b.hi[0] - b.lo[0] + 1, b.hi[1] - b.lo[1] + 1,
+                    b.hi[2] - b.lo[2] + 1, GL_RED, int16 ? GL_SHORT : GL_FLOAT,
+                    int16 ? static_cast<const void*>(volume.int16Data()) : static_cast<const void*>(volume.float32Data()));
+    for (GLenum p : {GL_UNPACK_ROW_LENGTH, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_IMAGES})
+        glPixelStorei(p, 0);
+}
+
+void VolumeTextures::uploadPlanes(const Volume& volume, std::array<int, 3> voxel) {
+    if (m_volumeComplete || !m_volume || volume.geometry().dims != m_dims) return;
+    const auto& d = m_dims;
+    for (int a = 0; a < 3; ++a) voxel[a] = std::clamp(voxel[a], 0, d[a] - 1);
+    if (!m_sliceDone[std::size_t(voxel[2])]) {
+        uploadVolumeBox(volume, {{0, 0, voxel[2]}, {d[0] - 1, d[1] - 1, voxel[2]}});
+        m_sliceDone[std::size_t(voxel[2])] = 1;
+    }
+    if (!m_rowDone[std::size_t(voxel[1])]) {
+        uploadVolumeBox(volume, {{0, voxel[1], 0}, {d[0] - 1, voxel[1], d[2] - 1}});
+        m_rowDone[std::size_t(voxel[1])] = 1;
+    }
+    if (!m_columnDone[std::size_t(voxel[0])]) {
+        uploadVolumeBox(volume, {{voxel[0], 0, 0}, {voxel[0], d[1] - 1, d[2] - 1}});
+        m_columnDone[std::size_t(voxel[0])] = 1;
+    }
+}
+
+bool VolumeTextures::streamVolume(const Volume& volume, std::size_t bytes) {
+    if (m_volumeComplete || !m_volume || volume.geometry().dims != m_dims) return false;
+    const auto& d = m_dims;
+    const std::size_t sliceBytes = std::size_t(d[0]) * d[1] * (volume.pixelType() == PixelType::Int16 ? 2 : 4);
+    const int count = int(std::max<std::size_t>(1, bytes / sliceBytes));
+    while (m_nextSlice < d[2] && m_sliceDone[std::size_t(m_nextSlice)]) ++m_nextSlice;
+    if (m_nextSlice < d[2]) {
+        // A slab of slices not sent yet (slices sent as planes are skipped at its ends only),
+        // through a pixel buffer: the host copy is a memcpy and the texture's tiling is done by
+        // the GPU, where a direct upload has the driver tile it on one CPU core.
+        const int last = std::min(d[2] - 1, m_nextSlice + count - 1);
+        const std::size_t bytes = sliceBytes * std::size_t(last - m_nextSlice + 1);
+        const char* src = reinterpret_cast<const char*>(volume.pixelType() == PixelType::Int16
+                                                            ? static_cast<const void*>(volume.int16Data())
+                                                            : static_cast<const void*>(volume.float32Data())) +
+                          sliceBytes * std::size_t(m_nextSlice);
+        if (!m_pixelBuffer) glGenBuffers(1, &m_pixelBuffer);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_pixelBuffer);
+        glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(bytes), src, GL_STREAM_DRAW);
+        glBindTexture(GL_TEXTURE_3D, m_volume);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, m_nextSlice, d[0], d[1], last - m_nextSlice + 1, GL_RED,
+                        volume.pixelType() == PixelType::Int16 ? GL_SHORT : GL_FLOAT, nullptr);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        for (int k = m_nextSlice; k <= last; ++k) m_sliceDone[std::size_t(k)] = 1;
+        m_nextSlice = last + 1;
+    }
+    while (m_nextSlice < d[2] && m_sliceDone[std::size_t(m_nextSlice)]) ++m_nextSlice;
+    m_volumeComplete = m_nextSlice >= d[2];
+    return !m_volumeComplete;
 }
 
 void VolumeTextures::setInterpolation(bool linear) {

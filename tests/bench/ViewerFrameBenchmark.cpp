@@ -225,6 +225,7 @@ int main(int argc, char** argv) {
         SegmentationRequest r;
         r.snake.slice = slice;
         r.snake.rect = rect;
+        if (!gpu::hasCudaEngine(Method::Snake)) run.setBackend(gpu::Backend::Auto);  // the CPU engine, said in the report
         if (!panel.startWith(Method::Snake, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
         // Restarted whenever it converges, so every measured frame shows an evolving snake.
         const auto f = measure({}, [&] {

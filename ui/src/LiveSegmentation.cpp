@@ -118,7 +118,7 @@ void LiveSegmentation::writeLabels(const Segmenter& engine, const VoxelBox& box)
     // Runs on the worker with the published state locked: the GUI does not upload meanwhile.
     if (m_context && std::string_view(engine.backend()) == "cuda") {
         engine.writeLabels(m_context->labelSink(), &box);
-        m_context->synchronize();
+        m_voxels = m_context->countLabels();  // on the device: no download (it also waits for the write)
         m_lastOnDevice = true;
         return;
     }
@@ -149,19 +149,12 @@ void LiveSegmentation::frameNow() {
     if (!m_worker) return;
     bool news = false;
     m_worker->take([&](const SessionWorker::Published& p) {
-        const bool settledNow = p.state != SessionState::Running && m_published.state == SessionState::Running;
         m_published = p;
         if (p.changed) {
             m_pending = merge(m_pending, *p.changed);
             news = true;
         }
         uploadChanges(p);
-        // Device results are counted when the run settles (a download of the whole map would cost
-        // frames while it runs).
-        if (settledNow && m_lastOnDevice && m_context) {
-            m_context->downloadLabels(m_preview);
-            m_voxels = countInBox(m_preview, wholeBox(m_volume->geometry()));
-        }
     });
     const qint64 now = m_clock.nsecsElapsed();
     if (news) {

@@ -490,8 +490,9 @@ void SegmentPanel::refresh() {
         m_clusters->count() != m_live->request().fuzzyCMeans.clusters) {
         const auto f = m_live->figures();
         m_clusters->clear();
-        for (std::size_t c = 0; c < f.centres.size(); ++c) {
-            auto* item = new QListWidgetItem(QString("cluster %1: centre %2").arg(c + 1).arg(f.centres[c], 0, 'f', 1), m_clusters);
+        for (int c = 0; c < m_live->request().fuzzyCMeans.clusters; ++c) {
+            const QString centre = std::size_t(c) < f.centres.size() ? QString(": centre %1").arg(f.centres[std::size_t(c)], 0, 'f', 1) : QString();
+            auto* item = new QListWidgetItem(QString("cluster %1%2").arg(c + 1).arg(centre), m_clusters);
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Checked);
         }

@@ -1,6 +1,8 @@
 /// @brief Upload-on-change for the shared textures.
 #include "lucent/ui/SharedTextures.h"
 
+#include <cmath>
+
 namespace lucent::ui {
 
 bool SharedTextures::sync(const ViewerModel& model, QString& error) {
@@ -17,6 +19,9 @@ bool SharedTextures::sync(const ViewerModel& model, QString& error) {
         m_volumeGeneration = model.volumeGeneration();
         m_linearApplied = false;
     }
+    // The planes the views show now, before anything else of the volume.
+    const Vec3 c = model.cursor();
+    m_textures.uploadPlanes(*model.volume(), {int(std::lround(c.x)), int(std::lround(c.y)), int(std::lround(c.z))});
     if (model.labelGeneration() != m_labelGeneration) {
         // One change since the last upload with a known box: upload only that box.
         const auto box = model.lastLabelChange();
@@ -62,6 +67,16 @@ bool SharedTextures::copyPreviewFromDevice(const void* device, std::array<int, 3
 }
 
 void SharedTextures::clearPreview() { m_textures.clearPreview(); }
+
+bool SharedTextures::streamVolume(const ViewerModel& model) {
+    if (!model.hasVolume() || m_textures.volumeComplete()) return false;
+    // One slab per frame (three views paint a frame; the first to ask sends it), about 16 MB: a
+    // few ms, so a 200 MB volume is complete in about 13 frames while the first frame showed its
+    // three planes at once.
+    if (m_streamClock.isValid() && m_streamClock.elapsed() < 10) return true;
+    m_streamClock.start();
+    return m_textures.streamVolume(*model.volume(), std::size_t(16) << 20);
+}
 
 void SharedTextures::setInterpolation(bool linear) {
     m_linear = linear;

@@ -39,6 +39,8 @@ public:
 
     /// The device label buffer (a uint8 per voxel, zeroed when first made), as a sink for engines.
     LabelSink labelSink();
+    /// Voxels with a non-zero label in the label buffer, counted on the device (no download).
+    std::size_t countLabels();
     /// Copies `box` (all when null) of the label buffer into `out` (made on the volume's grid when
     /// it is not already).
     void downloadLabels(LabelMap& out, const VoxelBox* box = nullptr);

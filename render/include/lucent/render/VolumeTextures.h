@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace lucent::render {
 
@@ -18,9 +19,16 @@ public:
     VolumeTextures(const VolumeTextures&) = delete;
     VolumeTextures& operator=(const VolumeTextures&) = delete;
 
-    /// Uploads the voxels: int16 as R16_SNORM (2 bytes a voxel, filterable), float as R32F.
-    /// Returns false with `error` set when the GL refuses (too large for the driver).
+    /// Makes the volume texture: int16 as R16_SNORM (2 bytes a voxel, filterable), float as R32F.
+    /// Storage only: the voxels come with uploadPlanes() (what is on screen) and streamVolume()
+    /// (the rest, between frames). Returns false with `error` when the GL refuses (too large).
     bool uploadVolume(const Volume& volume, std::string& error);
+    /// Uploads the axial slice, coronal and sagittal planes through `voxel` unless already there.
+    void uploadPlanes(const Volume& volume, std::array<int, 3> voxel);
+    /// Uploads about `bytes` more of the volume (whole slices); true while some is still missing.
+    bool streamVolume(const Volume& volume, std::size_t bytes);
+    /// Every voxel is in the texture.
+    bool volumeComplete() const { return m_volumeComplete; }
     /// Uploads labels on the same grid (R8UI, nearest) into the label texture allocated with the
     /// volume; `box` (inclusive voxel box) uploads only that part. An empty map hides the overlay.
     void uploadLabels(const LabelMap& labels, const VoxelBox* box = nullptr);
@@ -55,11 +63,15 @@ public:
 private:
     /// Allocates a zeroed R8UI texture of the volume's size (once per volume, not per update).
     void allocateLabelTexture(unsigned& name);
+    void uploadVolumeBox(const Volume& volume, const VoxelBox& box);
     void uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box, bool& stale);
 
-    unsigned m_volume = 0, m_labels = 0, m_preview = 0, m_colours = 0;
+    unsigned m_volume = 0, m_labels = 0, m_preview = 0, m_colours = 0, m_pixelBuffer = 0;
     bool m_hasLabels = false, m_hasPreview = false;
-    bool m_labelsStale = true, m_previewStale = true;  // content undefined or outdated: next upload is whole
+    bool m_labelsStale = true, m_previewStale = true;
+    std::vector<char> m_sliceDone, m_rowDone, m_columnDone;  // volume planes already uploaded
+    int m_nextSlice = 0;
+    bool m_volumeComplete = false;  // content undefined or outdated: next upload is whole
     float m_scale = 1.0f;
     std::array<int, 3> m_dims{0, 0, 0};
 };

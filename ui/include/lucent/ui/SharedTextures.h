@@ -5,6 +5,7 @@
 #include "lucent/render/VolumeTextures.h"
 #include "lucent/ui/ViewerModel.h"
 
+#include <QElapsedTimer>
 #include <QString>
 
 #include <memory>
@@ -16,6 +17,9 @@ public:
     /// Uploads whatever changed in the model since the last call; a context of the share group
     /// must be current. Returns false with `error` when the driver refuses the volume.
     bool sync(const ViewerModel& model, QString& error);
+    /// Sends more of the volume after a frame was drawn; true while some is still missing (the
+    /// caller asks for another frame).
+    bool streamVolume(const ViewerModel& model);
     const render::VolumeTextures& textures() const { return m_textures; }
     render::VolumeTextures& textures() { return m_textures; }
     /// The live result from host memory: uploads `box` of `labels` into the preview texture.
@@ -34,6 +38,7 @@ public:
 private:
     render::VolumeTextures m_textures;
     std::unique_ptr<gpu::GlTextureLink> m_previewLink;
+    QElapsedTimer m_streamClock;
     unsigned m_linkedTexture = 0;
     bool m_linkFailed = false, m_interopUsed = false, m_interopAllowed = true;
     int m_volumeGeneration = -1, m_labelGeneration = -1;
