@@ -24,6 +24,8 @@ uniform usampler3D u_preview;  // the running method's result
 uniform int u_hasPreview;
 uniform ivec3 u_axisR;         // unit voxel steps along the screen's right and down axes
 uniform ivec3 u_axisD;
+uniform sampler3D u_heat;      // a soft map (membership, connectivity) as 0..1
+uniform int u_hasHeat;
 uniform sampler2D u_colours;
 uniform vec3 u_origin;   // voxel index at screen (0, 0)
 uniform vec3 u_dx;       // voxel step per screen pixel to the right
@@ -54,6 +56,12 @@ void main() {
                 vec4 c = texelFetch(u_colours, ivec2(int(label), 0), 0);
                 rgb = mix(rgb, c.rgb, u_opacity);
             }
+        }
+        if (u_hasHeat == 1) {
+            // Black-red-yellow-white ramp, more opaque where the value is high; 0 is transparent.
+            float h = texture(u_heat, t).r;
+            vec3 ramp = clamp(vec3(3.0 * h, 3.0 * h - 1.0, 3.0 * h - 2.0), 0.0, 1.0);
+            rgb = mix(rgb, ramp, clamp(h * 1.5, 0.0, 1.0) * max(u_opacity, 0.35));
         }
         if (u_hasPreview == 1) {
             // The live result: a light tint inside and its in-plane outline at full strength, so
@@ -132,6 +140,8 @@ bool SliceRenderer::initialise(std::string& error) {
     m_uHasPreview = loc("u_hasPreview");
     m_uAxisR = loc("u_axisR");
     m_uAxisD = loc("u_axisD");
+    m_uHeat = loc("u_heat");
+    m_uHasHeat = loc("u_hasHeat");
     return true;
 }
 
@@ -168,6 +178,7 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     glUniform1f(m_uOpacity, style.overlayOpacity);
     glUniform1i(m_uHasLabels, textures.hasLabels() ? 1 : 0);
     glUniform1i(m_uHasPreview, textures.hasPreview() ? 1 : 0);
+    glUniform1i(m_uHasHeat, textures.hasHeat() ? 1 : 0);
     const int r = view.rightAxis(), dn = view.downAxis();
     glUniform3i(m_uAxisR, r == 0, r == 1, r == 2);
     glUniform3i(m_uAxisD, dn == 0, dn == 1, dn == 2);
@@ -190,6 +201,9 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     glActiveTexture(GL_TEXTURE3);
     glBindTexture(GL_TEXTURE_3D, textures.previewTexture());
     glUniform1i(m_uPreview, 3);
+    glActiveTexture(GL_TEXTURE4);
+    glBindTexture(GL_TEXTURE_3D, textures.heatTexture());
+    glUniform1i(m_uHeat, 4);
     glBindVertexArray(m_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(GLuint(previousVao));

@@ -24,7 +24,9 @@ void VolumeTextures::release() {
     const GLuint names[4] = {m_volume, m_labels, m_preview, m_colours};
     glDeleteTextures(4, names);
     if (m_pixelBuffer) glDeleteBuffers(1, &m_pixelBuffer);
-    m_pixelBuffer = 0;
+    if (m_heat) glDeleteTextures(1, &m_heat);
+    m_pixelBuffer = m_heat = 0;
+    m_hasHeat = false;
     m_volume = m_labels = m_preview = m_colours = 0;
     m_hasLabels = m_hasPreview = false;
 }
@@ -46,6 +48,7 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
         glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, d[0], d[1], d[2], 0, GL_RED, GL_FLOAT, nullptr);
         m_scale = 1.0f;
     }
+    m_hasHeat = false;  // a soft map of the previous volume
     m_sliceDone.assign(std::size_t(d[2]), 0);
     m_rowDone.assign(std::size_t(d[1]), 0);
     m_columnDone.assign(std::size_t(d[0]), 0);
@@ -152,6 +155,19 @@ bool VolumeTextures::streamVolume(const Volume& volume, std::size_t bytes) {
     while (m_nextSlice < d[2] && m_sliceDone[std::size_t(m_nextSlice)]) ++m_nextSlice;
     m_volumeComplete = m_nextSlice >= d[2];
     return !m_volumeComplete;
+}
+
+void VolumeTextures::uploadHeat(const std::vector<std::uint8_t>& values) {
+    m_hasHeat = !values.empty() && values.size() == std::size_t(m_dims[0]) * m_dims[1] * m_dims[2];
+    if (!m_hasHeat) return;
+    if (!m_heat) glGenTextures(1, &m_heat);
+    glBindTexture(GL_TEXTURE_3D, m_heat);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage3D(GL_TEXTURE_3D, 0, GL_R8, m_dims[0], m_dims[1], m_dims[2], 0, GL_RED, GL_UNSIGNED_BYTE, values.data());
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    for (GLenum p : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
+        glTexParameteri(GL_TEXTURE_3D, p, GL_CLAMP_TO_EDGE);
 }
 
 void VolumeTextures::setInterpolation(bool linear) {

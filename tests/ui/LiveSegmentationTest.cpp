@@ -12,6 +12,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QSpinBox>
 #include <QElapsedTimer>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -175,6 +176,29 @@ TEST_F(Live, SeedAndIntervalGrowTheOverlayAndAcceptUndoRedo) {
     EXPECT_GT(redPixels(axialImage()), ballPixels) << "the accepted labels are drawn";
 }
 
+TEST_F(Live, DraggingFromTheSeedWidensAndShiftsTheInterval) {
+    panel().enterMode(Method::RegionGrowing);
+    QTest::qWait(50);
+    const double k = window.model().cursor().z;
+    const QPoint at = screenOf(axial(), {48, 40, k});
+    auto* lower = window.findChild<QSpinBox*>("srgLowerBox");
+    auto* upper = window.findChild<QSpinBox*>("srgUpperBox");
+    ASSERT_TRUE(lower && upper);
+    QTest::mousePress(axial(), Qt::LeftButton, {}, at);
+    const int width0 = upper->value() - lower->value(), centre0 = (upper->value() + lower->value()) / 2;
+    QTest::mouseMove(axial(), at + QPoint(0, -20));
+    QTest::mouseMove(axial(), at + QPoint(0, -60));  // up: wider
+    const int width1 = upper->value() - lower->value();
+    EXPECT_GT(width1, width0 + 100);
+    QTest::mouseMove(axial(), at + QPoint(30, -60));  // right: higher, same width
+    EXPECT_GT((upper->value() + lower->value()) / 2, centre0 + 50);
+    EXPECT_NEAR(upper->value() - lower->value(), width1, 2);
+    QTest::mouseRelease(axial(), Qt::LeftButton, {}, at + QPoint(30, -60));
+    EXPECT_EQ(panel().seeds().seeds().size(), 1u) << "the press placed one seed, the drag none";
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(live().request().regionGrowing.upper, upper->value()) << "the run follows the dragged interval";
+}
+
 TEST_F(Live, SnakeStepsFromADraggedRectangleAndRewinds) {
     if (backend() == gpu::Backend::Cuda && !gpu::hasCudaEngine(Method::Snake)) live().setBackend(gpu::Backend::Auto);
     panel().enterMode(Method::Snake);
@@ -215,8 +239,18 @@ TEST_F(Live, FuzzyConnectednessThresholdRelabelsWithoutRecomputing) {
     EXPECT_DOUBLE_EQ(at.fuzzyConnectedness.threshold, 0.95);
     const LabelMap expected = engineResult<FuzzyConnectednessCpu>(at);
     EXPECT_EQ(live().voxels(), nonZero(expected));
+    // The map as a heat overlay: hot at the seed, cold in the air far from it.
+    window.model().setWindow({3000, 6000});  // the ball mid-grey, so a white-hot map shows on it
+    const QImage plain = axialImage();
+    ASSERT_TRUE(live().showSoftMap(0));
+    const QImage heat = axialImage();
+    const QPoint seed = screenOf(axial(), {53, 43, 19}), air = screenOf(axial(), {90, 60, 19});  // beside the seed marker
+    EXPECT_NE(heat.pixel(seed), plain.pixel(seed)) << "the map is drawn where it is high";
+    EXPECT_EQ(heat.pixel(air), plain.pixel(air)) << "and not where it is zero";
+    EXPECT_FALSE(live().showSoftMap(1)) << "fc has one map";
     ASSERT_TRUE(panel().acceptResult());
     EXPECT_TRUE(sameMask(*window.model().labels(), expected));
+    EXPECT_EQ(live().softMapShown(), -1) << "accept ends the run and its overlay";
 }
 
 TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
@@ -228,7 +262,9 @@ TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
     QTest::qWait(50);
     SegmentationRequest at = live().request();
     const LabelMap expected = engineResult<FuzzyCMeansCpu>(at);
-    ASSERT_TRUE(panel().acceptResult());
+    ASSERT_TRUE(panel().acceptResult()) << "state " << sessionStateName(live().published().state) << ", backend "
+                                        << live().published().backend << ", voxels " << live().voxels() << ", error '"
+                                        << live().lastError().toStdString() << "'";
     const LabelMap& layer = *window.model().labels();
     ASSERT_EQ(layer.voxelCount(), expected.voxelCount());
     EXPECT_TRUE(std::equal(layer.data(), layer.data() + layer.voxelCount(), expected.data())) << "cluster c is label c";

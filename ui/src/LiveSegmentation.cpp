@@ -11,6 +11,8 @@
 
 #include <QThread>
 
+#include <algorithm>
+#include <cmath>
 #include <string_view>
 
 namespace lucent::ui {
@@ -252,6 +254,7 @@ bool LiveSegmentation::accept(const std::array<std::uint8_t, 256>& labelFor, con
 }
 
 void LiveSegmentation::cancel() {
+    if (m_softShown >= 0) showSoftMap(-1);
     if (m_worker) m_worker->cancel();
     m_published = {};
     m_pending.reset();
@@ -288,6 +291,27 @@ void LiveSegmentation::showStep(int index) {
     m_shownStep = index;
     m_grid->updateViews();
     emit framed();
+}
+
+bool LiveSegmentation::showSoftMap(int index) {
+    std::vector<std::uint8_t> values;
+    if (index >= 0) {
+        const auto maps = softMaps();
+        if (index >= int(maps.size())) return false;
+        const Volume& map = maps[std::size_t(index)];
+        values.resize(map.voxelCount());
+        // 8 bits are plenty for a colour ramp; the exact values stay in the engine.
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = std::uint8_t(std::lround(std::clamp(map.value(i), 0.0, 1.0) * 255.0));
+    }
+    m_softShown = values.empty() ? -1 : index;
+    m_grid->withGlContext([&](SharedTextures& t) {
+        QString why;
+        t.sync(*m_model, why);
+        t.textures().uploadHeat(values);
+    });
+    m_grid->updateViews();
+    return index < 0 || m_softShown == index;
 }
 
 MethodFigures LiveSegmentation::figures() const {

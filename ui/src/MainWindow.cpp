@@ -134,6 +134,13 @@ void MainWindow::buildMenus() {
     });
     linear->setCheckable(true);
     linear->setObjectName("linearInterpolation");
+    QAction* hud = view->addAction("&Heads-up display", QKeySequence("H"), this, [this](bool on) {
+        for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
+            m_grid->view(o)->setHudVisible(on);
+    });
+    hud->setCheckable(true);
+    hud->setChecked(true);
+    hud->setObjectName("hudToggle");
 
     QMenu* window = menuBar()->addMenu("&Window/Level");
     int key = 1;

@@ -79,6 +79,16 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     setWidget(body);
     body->setMaximumWidth(340);  // the views keep the room
     m_seedTool.changed = [this] { seedsChanged(); };
+    m_seedTool.dragged = [this](double dx, double dy, bool started) {
+        // Up widens, down narrows; right raises, left lowers; a pixel moves 0.5 % of the range.
+        if (m_mode != Method::RegionGrowing || !m_model->hasVolume()) return;
+        if (started) m_dragInterval = {double(m_lower->value()), double(m_upper->value())};
+        const auto [lo, hi] = m_model->volume()->range();
+        const double unit = std::max(1.0, 0.005 * (hi - lo));
+        const double centre = 0.5 * (m_dragInterval[0] + m_dragInterval[1]) + dx * unit;
+        const double half = std::max(0.0, 0.5 * (m_dragInterval[1] - m_dragInterval[0]) + dy * unit);
+        setInterval(centre - half, centre + half);
+    };
     m_rectTool.finished = [this](int slice, std::array<int, 4> rect) { snakeRectangle(slice, rect); };
     connect(m_live, &LiveSegmentation::framed, this, &SegmentPanel::refresh);
     connect(m_live, &LiveSegmentation::stateChanged, this, &SegmentPanel::refresh);
@@ -87,9 +97,12 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
         m_seedTool.clear();
         const auto volume = m_model->volume();
         const auto [lo, hi] = volume->range();
+        // A range wider than the data's, so that a dragged interval keeps its width at the ends.
+        const double w = hi - lo;
+        const int from = int(std::max(-1e9, std::floor(lo - w))), to = int(std::min(1e9, std::ceil(hi + w)));
         m_syncing = true;
-        for (QSpinBox* box : {m_lower, m_upper}) box->setRange(int(std::floor(lo)), int(std::ceil(hi)));
-        for (QSlider* s : {m_lowerSlider, m_upperSlider}) s->setRange(int(std::floor(lo)), int(std::ceil(hi)));
+        for (QSpinBox* box : {m_lower, m_upper}) box->setRange(from, to);
+        for (QSlider* s : {m_lowerSlider, m_upperSlider}) s->setRange(from, to);
         m_syncing = false;
         refresh();
     });
@@ -231,6 +244,12 @@ QWidget* SegmentPanel::buildFcPage() {
     form->addRow(m_thresholdText, m_threshold);
     m_fcFigures = new QLabel(w);
     form->addRow(m_fcFigures);
+    m_fcHeat = new QCheckBox("show the connectivity map (heat)", w);
+    m_fcHeat->setObjectName("fcHeat");
+    connect(m_fcHeat, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_live->active() && m_live->method() == Method::FuzzyConnectedness) m_live->showSoftMap(on ? 0 : -1);
+    });
+    form->addRow(m_fcHeat);
     return w;
 }
 
@@ -242,6 +261,13 @@ QWidget* SegmentPanel::buildFcmPage() {
     m_clusters = new QListWidget(w);
     m_clusters->setObjectName("fcmClusters");
     form->addRow(m_clusters);
+    m_fcmHeat = new QComboBox(w);
+    m_fcmHeat->setObjectName("fcmHeat");
+    m_fcmHeat->addItem("none");
+    connect(m_fcmHeat, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (!m_syncing && m_live->active() && m_live->method() == Method::FuzzyCMeans) m_live->showSoftMap(i - 1);
+    });
+    form->addRow("Membership overlay", m_fcmHeat);
     return w;
 }
 
@@ -498,6 +524,14 @@ void SegmentPanel::refresh() {
         }
     }
     if (!active || m_live->method() != Method::FuzzyCMeans) m_clusters->clear();
+    if (m_fcmHeat->count() != m_clusters->count() + 1) {
+        m_syncing = true;
+        m_fcmHeat->clear();
+        m_fcmHeat->addItem("none");
+        for (int c = 1; c <= m_clusters->count(); ++c) m_fcmHeat->addItem(QString("cluster %1").arg(c));
+        m_syncing = false;
+    }
+    if (!active && m_fcHeat->isChecked()) m_fcHeat->setChecked(false);
     if (active && m_live->method() == Method::FuzzyConnectedness && p.state == SessionState::Finished) {
         const auto f = m_live->figures();
         if (f.affinity)

@@ -21,6 +21,8 @@ int component(const VoxelIndex& v, int axis) { return axis == 0 ? v.i : axis == 
 }  // namespace
 
 bool SeedTool::press(const render::SliceViewGeometry& view, double x, double y, bool shift) {
+    m_press = {x, y};
+    m_dragging = false;
     const VoxelIndex v = nearestVoxel(view, x, y);
     if (shift) {
         // Remove the seed on this slice nearest to the click, when one is close enough to mean it.
@@ -44,6 +46,15 @@ bool SeedTool::press(const render::SliceViewGeometry& view, double x, double y, 
     if (!inside(view, v)) return false;
     m_seeds.push_back(v);
     if (changed) changed();
+    return true;
+}
+
+bool SeedTool::drag(const render::SliceViewGeometry&, double x, double y) {
+    const double dx = x - m_press[0], dy = m_press[1] - y;
+    if (!m_dragging && std::hypot(dx, dy) < 3) return true;  // a click's jitter is not a drag
+    const bool started = !m_dragging;
+    m_dragging = true;
+    if (dragged) dragged(dx, dy, started);
     return true;
 }
 

@@ -38,6 +38,11 @@ public:
     void uploadPreview(const LabelMap& labels, const VoxelBox* box = nullptr);
     /// Shows or hides the preview (hiding keeps the texture; showing again needs no upload).
     void setPreviewShown(bool shown) { m_hasPreview = shown; }
+    /// A soft map (FCM membership, FC connectivity; 0..1 on the volume's grid, 8 bits a voxel,
+    /// linear filtering) drawn as a heat overlay; an empty vector removes it.
+    void uploadHeat(const std::vector<std::uint8_t>& values);
+    bool hasHeat() const { return m_hasHeat; }
+    unsigned heatTexture() const { return m_heat; }
     /// Hides the preview; the next upload into it writes the whole map (a new run starts from nothing).
     void clearPreview();
     /// True until the preview texture holds a whole map (after allocation or clearPreview()): a
@@ -66,7 +71,8 @@ private:
     void uploadVolumeBox(const Volume& volume, const VoxelBox& box);
     void uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box, bool& stale);
 
-    unsigned m_volume = 0, m_labels = 0, m_preview = 0, m_colours = 0, m_pixelBuffer = 0;
+    unsigned m_volume = 0, m_labels = 0, m_preview = 0, m_colours = 0, m_pixelBuffer = 0, m_heat = 0;
+    bool m_hasHeat = false;
     bool m_hasLabels = false, m_hasPreview = false;
     bool m_labelsStale = true, m_previewStale = true;
     std::vector<char> m_sliceDone, m_rowDone, m_columnDone;  // volume planes already uploaded

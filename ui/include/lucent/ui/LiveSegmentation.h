@@ -70,6 +70,10 @@ public:
     MethodFigures figures() const;
     /// The engine's soft maps (memberships, connectivity), computed on request.
     std::vector<Volume> softMaps() const;
+    /// Shows soft map `index` (FC: 0 the connectivity map; FCM: the membership of cluster
+    /// index + 1) as a heat overlay, -1 hides it. False when the run has no such map.
+    bool showSoftMap(int index);
+    int softMapShown() const { return m_softShown; }
     render::HudState hudState() const;
     /// Why the last run failed (start or step), empty when it did not.
     const QString& lastError() const { return m_lastError; }
@@ -111,6 +115,7 @@ private:
     SessionWorker::Published m_published;
     SessionState m_lastState = SessionState::Idle;
     int m_shownStep = -1;
+    int m_softShown = -1;
     QString m_lastError;
     bool m_interop = false;
     QElapsedTimer m_clock;

@@ -102,12 +102,15 @@ private:
     QLabel* m_thresholdText = nullptr;
     QLabel* m_fcFigures = nullptr;
     QListWidget* m_clusters = nullptr;
+    QComboBox* m_fcmHeat = nullptr;
+    QCheckBox* m_fcHeat = nullptr;
     QAction *m_undo = nullptr, *m_redo = nullptr;
     FuzzyConnectednessParams m_fcParams;
     FuzzyCMeansParams m_fcmParams;
     bool m_fcmMasked = false;
     std::shared_ptr<LabelMap> m_fcmMask;
     bool m_syncing = false;
+    std::array<double, 2> m_dragInterval{0, 0};  // the interval when a drag on a view began
 };
 
 }  // namespace lucent::ui

@@ -26,21 +26,28 @@ public:
 };
 
 /// Click places a seed at the voxel under the mouse; shift-click removes the seed nearest to it
-/// (within 10 screen pixels) on the shown slice.
+/// (within 10 screen pixels) on the shown slice. Dragging after the press (as MITK's region
+/// growing does) reports the mouse's travel since the press: the panel widens the interval with
+/// the vertical travel and shifts it with the horizontal one.
 class SeedTool : public ViewTool {
 public:
     std::function<void()> changed;  ///< called after every added or removed seed
+    /// Travel in screen pixels since the press (right and up positive); `started` on the first
+    /// move of a drag, so the receiver can remember the interval it starts from.
+    std::function<void(double dx, double dy, bool started)> dragged;
     const std::vector<VoxelIndex>& seeds() const { return m_seeds; }
     void setSeeds(std::vector<VoxelIndex> seeds) { m_seeds = std::move(seeds); }
     void clear() { m_seeds.clear(); }
 
     bool press(const render::SliceViewGeometry& view, double x, double y, bool shift) override;
-    bool drag(const render::SliceViewGeometry&, double, double) override { return true; }
+    bool drag(const render::SliceViewGeometry& view, double x, double y) override;
     bool release(const render::SliceViewGeometry&, double, double) override { return true; }
     void overlay(const render::SliceViewGeometry& view, render::ViewOverlay& out) const override;
 
 private:
     std::vector<VoxelIndex> m_seeds;
+    std::array<double, 2> m_press{0, 0};
+    bool m_dragging = false;
 };
 
 /// Drag draws the snake's starting rectangle on an axial slice (the volume's k planes, the only
