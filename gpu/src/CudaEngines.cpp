@@ -2,6 +2,7 @@
 #include "FuzzyCMeansCuda.h"
 #include "FuzzyConnectednessCuda.h"
 #include "RegionGrowingCuda.h"
+#include "SnakeCuda.h"
 
 namespace lucent::gpu {
 
@@ -10,6 +11,7 @@ std::unique_ptr<Segmenter> createCuda(Method method, std::shared_ptr<GpuContext>
     case Method::RegionGrowing: return std::make_unique<RegionGrowingCuda>(std::move(context));
     case Method::FuzzyConnectedness: return std::make_unique<FuzzyConnectednessCuda>(std::move(context));
     case Method::FuzzyCMeans: return std::make_unique<FuzzyCMeansCuda>(std::move(context));
+    case Method::Snake: return std::make_unique<SnakeCuda>(std::move(context));
     default: return nullptr;
     }
 }

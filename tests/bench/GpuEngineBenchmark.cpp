@@ -3,8 +3,10 @@
 /// ms (volume resident, median of --repeats after warm-up, wall clock and CUDA events), end to
 /// end with the upload, GB/s over the bytes that must move, voxels, rounds; the CPU engine on
 /// the same input with every core; the labels of both compared voxel for voxel.
-/// usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--no-cpu-fc]  (the CPU fc is sequential: seconds)
+/// usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--no-cpu-fc] [--quick] [--snake-only]
+/// (the CPU fc is sequential: seconds). The snake section (GpuSnakeBenchmark.h) comes last.
 /// --dump writes each input as raw int16 plus a line of JSON, for tests/bench/gpu_peers.py.
+#include "GpuSnakeBenchmark.h"
 #include "lucent/core/ParallelFor.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/GpuContext.h"
@@ -244,15 +246,16 @@ void dump(const Case& c, const std::string& dir, const std::string& file) {
 int main(int argc, char** argv) {
     int repeats = 20;
     std::string dumpDir;
-    bool cpuFc = true;
+    bool cpuFc = true, snakeOnly = false;
     for (int a = 1; a < argc; ++a) {
         const std::string arg = argv[a];
         if (arg == "--repeats" && a + 1 < argc) repeats = std::max(1, std::atoi(argv[++a]));
         else if (arg == "--dump" && a + 1 < argc) dumpDir = argv[++a];
         else if (arg == "--no-cpu-fc") cpuFc = false;
         else if (arg == "--quick") g_quick = true;
+        else if (arg == "--snake-only") snakeOnly = true;
         else {
-            std::fprintf(stderr, "usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--no-cpu-fc] [--quick]\n");
+            std::fprintf(stderr, "usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--no-cpu-fc] [--quick] [--snake-only]\n");
             return 2;
         }
     }
@@ -266,6 +269,10 @@ int main(int argc, char** argv) {
     std::printf("%-44s %10s %10s %10s %8s %11s %7s %10s %6s\n", "case", "resident", "events", "end2end", "GB/s", "voxels",
                 "rounds", "cpu_ms", "equal");
 
+    if (snakeOnly) {
+        bench::snakeBenchmarks(repeats, g_quick);
+        return 0;
+    }
     std::vector<Case> cases;
     cases.push_back(chestPhantom(512, 512, 512));
     if (!g_quick) cases.push_back(chestPhantom(512, 512, 576));
@@ -306,5 +313,6 @@ int main(int argc, char** argv) {
         print(measure(c, Method::FuzzyConnectedness, r, repeats, cpuFc ? 1 : 0));
         std::printf("%-44s %10.3f\n", (c.name + " fc new threshold").c_str(), thresholdChangeMs(c, r, repeats));
     }
+    bench::snakeBenchmarks(repeats, g_quick);
     return 0;
 }

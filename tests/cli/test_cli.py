@@ -379,9 +379,7 @@ def segment_contract(lucent, tmp):
             (["--method", "srg", "--seed", "8,8,5", "--lower", "500", "--upper", "600"], "seed outside the interval"),
             (["--method", "fc", "--seed", "8,8,5", "--threshold", "1.5"], "threshold out of range"),
             (["--method", "fcm", "--clusters", "1"], "one cluster"),
-            (["--method", "snake", "--slice", "99", "--rect", "1,1,5,5"], "slice outside"),
-            (["--method", "snake", "--slice", "6", "--rect", "2,2,21,17", "--backend", "cuda"],
-             "cuda backend without a CUDA engine for the snake")):
+            (["--method", "snake", "--slice", "99", "--rect", "1,1,5,5"], "slice outside")):
         rc, _, err = run(lucent, "segment", src, *args, "-o", out_path)
         check(rc != 0 and len(err.strip().splitlines()) == 1 and not os.path.exists(out_path),
               "%s: exit %d, %r" % (what, rc, err))
@@ -510,6 +508,18 @@ def cuda_contract(lucent, tmp, src, box):
         check(sum(labels) == box, "%s CUDA mask holds the box" % name)
         rc, _, err = run(lucent, "segment", src, *args, "--backend", "auto", "-o", out_path, "--stats", stats)
         check(rc == 0 and json.load(open(stats))["backend"] == "cuda", "%s --backend auto picks CUDA" % name)
+    # The snake on CUDA: the CPU engine's polygon, GL and mask (issue 8).
+    snake = ["--method", "snake", "--slice", "6", "--rect", "2,2,21,17"]
+    results = {}
+    for backend in ("cpu", "cuda"):
+        out_path = os.path.join(tmp, "snake_%s.nii" % backend)
+        poly = os.path.join(tmp, "snake_%s.json" % backend)
+        rc, _, err = run(lucent, "segment", src, *snake, "--backend", backend, "-o", out_path, "--stats", stats,
+                         "--polygon", poly)
+        doc = json.load(open(stats)) if rc == 0 else {}
+        check(rc == 0 and doc.get("backend") == backend, "snake --backend %s: %s" % (backend, err))
+        results[backend] = (read_nifti(out_path)[2], open(poly).read(), doc.get("gl"), doc.get("iterations"))
+    check(results["cpu"] == results["cuda"], "snake: CUDA mask, polygon, GL and steps equal the CPU's")
     # FCM on CUDA: the CPU engine's labels, centres within 1e-6.
     labels = {}
     for backend in ("cpu", "cuda"):

@@ -25,7 +25,7 @@ export LUCENT_DATA=$data
   echo "== GPU tests, one line each"
   build-device/bin/lucent_gpu_tests 2>&1 | grep -E "^\[ +(OK|SKIPPED|FAILED) +\]" | head -40
   echo "== compute-sanitizer"
-  small='CudaEngines.SmallCasesForTheSanitizers:CudaRegionGrowing.CheckerboardSeparatesFacesJoinsCorners'
+  small='CudaEngines.SmallCasesForTheSanitizers:CudaRegionGrowing.CheckerboardSeparatesFacesJoinsCorners:CudaSnake.SmallCasesForTheSanitizers'
   for tool in memcheck racecheck; do
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-device/bin/lucent_gpu_tests --gtest_filter="$small" \
       >"$out/sanitizer-$tool.log" 2>&1

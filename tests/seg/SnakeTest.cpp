@@ -1,12 +1,16 @@
 /// @brief Region snake: Dice against a known shape in Gaussian noise, GL never rising, region sums equal
-/// to the rasterised mask's, determinism across threads, propagation through slices.
+/// to the rasterised mask's (exactly for int16), determinism across threads, propagation through
+/// slices, portableLog against std::log.
 #include "SyntheticVolumes.h"
 
 #include "lucent/core/seg/SnakeCpu.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <random>
 
 using namespace lucent;
@@ -141,4 +145,68 @@ TEST(Snake, BadRectangleIsAClearError) {
     EXPECT_THROW(engine.start(r), std::invalid_argument);
     r = snakeRequest(v, 3);
     EXPECT_THROW(engine.start(r), std::invalid_argument);
+}
+
+TEST(Snake, PortableLogIsWithinOneUlpOfStdLog) {
+    // GL compares logs: the CPU and CUDA engines share portableLog (fma, division, frexp only), so
+    // both get the same bits; here it must also be a good log.
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+    auto ulps = [](double a, double b) {
+        std::int64_t ia = 0, ib = 0;
+        std::memcpy(&ia, &a, 8);
+        std::memcpy(&ib, &b, 8);
+        return std::llabs(ia - ib);
+    };
+    long long worst = 0, exact = 0, count = 0;
+    for (int e = -1000; e <= 1000; e += 3)
+        for (int k = 0; k < 50; ++k, ++count) {
+            const double x = std::ldexp(mantissa(rng), e);
+            const double a = portableLog(x), b = std::log(x);
+            worst = std::max(worst, ulps(a, b));
+            exact += a == b;
+        }
+    for (double x : {1.0 - 1e-12, 1.0 + 1e-9, 0.75, 1.25, 1.4142135623730951, 0.7071067811865476})
+        worst = std::max(worst, ulps(portableLog(x), std::log(x)));
+    EXPECT_LE(worst, 1);
+    EXPECT_GT(double(exact) / double(count), 0.99);
+    EXPECT_EQ(portableLog(1.0), 0.0);
+    EXPECT_EQ(portableLog(0.0), -HUGE_VAL);
+    EXPECT_TRUE(std::isnan(portableLog(std::nan(""))));
+}
+
+TEST(Snake, Int16SumsAreExactAndEqualTheRasterisedMask) {
+    // Full-range int16 values: the region sums are 64-bit integers, equal to the mask's to the unit
+    // (what lets the CUDA engine, summing in another order, take the same decisions).
+    Geometry g;
+    g.dims = {301, 203, 1};
+    Volume v(g, PixelType::Int16);
+    std::mt19937 rng(3);
+    std::uniform_int_distribution<int> noise(-2000, 2000);
+    for (int j = 0; j < 203; ++j)
+        for (int i = 0; i < 301; ++i)
+            v.setValue(g.index(i, j, 0), std::clamp((ellipse(i / 2 + 5, j / 2 + 20) ? 30000 : -30000) + noise(rng), -32768, 32767));
+    SegmentationRequest r;
+    r.volume = &v;
+    r.snake.rect = {4, 4, 296, 198};
+    for (int steps : {2, 6, 10000}) {
+        SnakeCpu engine;
+        engine.start(r);
+        engine.step(steps);
+        engine.cancel();  // freezes the current polygon as the result
+        LabelMap out;
+        engine.result(out);
+        long long n = 0, sz = 0, sz2 = 0;
+        for (std::size_t i = 0; i < out.voxelCount(); ++i)
+            if (out[i]) {
+                const long long z = v.int16Data()[i];
+                n += 1;
+                sz += z;
+                sz2 += z * z;
+            }
+        const RegionSums t = engine.targetSums();
+        EXPECT_EQ(t.n, double(n));
+        EXPECT_EQ(t.sz, double(sz));
+        EXPECT_EQ(t.sz2, double(sz2));
+    }
 }

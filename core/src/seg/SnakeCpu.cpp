@@ -1,91 +1,116 @@
-/// @brief Polygon evolution, region sums over the cumulated images, node insertion, slice propagation.
+/// @brief Polygon evolution, region sums over the cumulated images, node insertion; slices and
+/// propagation through SnakeSlices.
 #include "lucent/core/seg/SnakeCpu.h"
 
 #include "lucent/core/ParallelFor.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+#include <cstdint>
 #include <stdexcept>
 
 namespace lucent {
 
+/// One slice: its cumulated images and its evolving polygon.
+class SnakeSliceCpu {
+public:
+    virtual ~SnakeSliceCpu() = default;
+    /// One step; true when the slice met its end (nothing moved or was added at d = 1).
+    virtual bool iterate() = 0;
+    virtual int slice() const = 0;
+    virtual int d() const = 0;
+    virtual double gl() const = 0;
+    virtual const std::vector<PixelPoint>& polygon() const = 0;
+    virtual const std::vector<double>& glHistory() const = 0;
+    virtual RegionSums target() const = 0;
+    virtual RegionSums background() const = 0;
+};
+
 namespace {
-constexpr int kMoves[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
-constexpr double kInvalid = std::numeric_limits<double>::infinity();
-}  // namespace
 
-void SnakeCpu::start(const SegmentationRequest& request) {
-    validateRequest(Method::Snake, request);
-    m_request = request;
-    const Geometry& g = request.volume->geometry();
-    m_width = g.dims[0];
-    m_height = g.dims[1];
-    m_done.clear();
-    m_iterations = 0;
-    m_finished = false;
-    m_direction = 0;
-    const auto& r = request.snake.rect;
-    // Clockwise in image coordinates (y down): the orientation whose region sums come out positive.
-    beginSlice(request.snake.slice, {{r[0], r[1]}, {r[2], r[1]}, {r[2], r[3]}, {r[0], r[3]}}, request.snake.stepMax);
-}
+/// T = long long for int16 slices (exact, the sums the CUDA engine computes), double for float.
+template <class T>
+class SnakeEvolution final : public SnakeSliceCpu {
+    using Sums = BasicRegionSums<T>;
 
-void SnakeCpu::beginSlice(int slice, std::vector<PixelPoint> polygon, int d) {
-    m_slice = slice;
-    const Volume& v = *m_request.volume;
+public:
+    SnakeEvolution(const SegmentationRequest& request, int slice, std::vector<PixelPoint> polygon, int d);
+    bool iterate() override;
+    int slice() const override { return m_slice; }
+    int d() const override { return m_d; }
+    double gl() const override { return m_gl; }
+    const std::vector<PixelPoint>& polygon() const override { return m_polygon; }
+    const std::vector<double>& glHistory() const override { return m_glHistory; }
+    RegionSums target() const override { return toDouble(m_target); }
+    RegionSums background() const override { return toDouble(m_image - m_target); }
+
+private:
+    Sums segmentSums(PixelPoint p, PixelPoint q) const;
+    double criterion(const Sums& target) const { return snakeGl(m_image, target); }
+    bool crosses(std::size_t node, PixelPoint candidate) const;
+    bool movePhase(const std::vector<std::size_t>& nodes);
+    bool addNodes();
+    void recomputeTotals();
+
+    const SegmentationRequest& m_request;
+    int m_width = 0, m_height = 0, m_slice = 0;
+    std::vector<T> m_cz, m_cz2;  // per row: cumulated z and z^2 along x
+    Sums m_image;                // the whole slice
+    std::vector<PixelPoint> m_polygon;
+    std::vector<Sums> m_segments;  // m_segments[i]: contribution of node i -> node i+1
+    Sums m_target;
+    double m_gl = 0;
+    int m_d = 1;
+    std::vector<double> m_glHistory;
+};
+
+template <class T>
+SnakeEvolution<T>::SnakeEvolution(const SegmentationRequest& request, int slice, std::vector<PixelPoint> polygon, int d)
+    : m_request(request), m_slice(slice), m_polygon(std::move(polygon)), m_d(std::max(1, d)) {
+    const Volume& v = *request.volume;
+    m_width = v.geometry().dims[0];
+    m_height = v.geometry().dims[1];
     const std::size_t base = std::size_t(slice) * std::size_t(m_width) * m_height;
     m_cz.resize(std::size_t(m_width) * m_height);
     m_cz2.resize(m_cz.size());
     // C_z and C_z2 (paper 003): running sums along each row; C_1 is the column index + 1.
-    std::vector<RegionSums> rows(m_height);
-    parallelFor(m_height, m_request.threads, [&](std::size_t y) {
-        double a = 0, b = 0;
+    std::vector<Sums> rows(m_height);
+    parallelFor(m_height, request.threads, [&](std::size_t y) {
+        T a = 0, b = 0;
         for (int x = 0; x < m_width; ++x) {
-            const double z = v.value(base + y * m_width + x);
+            const T z = static_cast<T>(v.value(base + y * m_width + x));
             a += z;
             b += z * z;
             m_cz[y * m_width + x] = a;
             m_cz2[y * m_width + x] = b;
         }
-        rows[y] = {double(m_width), a, b};
+        rows[y] = {T(m_width), a, b};
     });
-    m_image = {};
     for (const auto& r : rows) m_image += r;
-    m_polygon = std::move(polygon);
-    m_d = std::max(1, d);
     recomputeTotals();
     m_glHistory = {m_gl};
 }
 
-RegionSums SnakeCpu::segmentSums(PixelPoint p, PixelPoint q) const {
-    RegionSums s;
+template <class T>
+typename SnakeEvolution<T>::Sums SnakeEvolution<T>::segmentSums(PixelPoint p, PixelPoint q) const {
+    Sums s;
     if (p.y == q.y) return s;
     // Rows [min y, max y): each crossing adds +C (right end, going down) or -C (left end, going up).
-    const double sign = q.y > p.y ? 1.0 : -1.0;
+    const T sign = q.y > p.y ? T(1) : T(-1);
     const int y0 = std::min(p.y, q.y), y1 = std::max(p.y, q.y);
     for (int y = y0; y < y1; ++y) {
         const int col = std::clamp(crossingColumn(p, q, y), 0, m_width) - 1;  // last pixel left of the crossing
         if (col < 0) continue;
         const std::size_t at = std::size_t(y) * m_width + col;
-        s.n += sign * (col + 1);
+        s.n += sign * T(col + 1);
         s.sz += sign * m_cz[at];
         s.sz2 += sign * m_cz2[at];
     }
     return s;
 }
 
-double SnakeCpu::criterion(const RegionSums& t) const {
-    const RegionSums b{m_image.n - t.n, m_image.sz - t.sz, m_image.sz2 - t.sz2};
-    if (t.n < 1 || b.n < 1) return kInvalid;
-    // A flat region has zero variance: floor it so log stays finite (noise-free test images).
-    auto variance = [](const RegionSums& r) {
-        const double mean = r.sz / r.n;
-        return std::max(r.sz2 / r.n - mean * mean, 1e-12 * (1.0 + mean * mean));
-    };
-    return 0.5 * (b.n * std::log(variance(b)) + t.n * std::log(variance(t)));
-}
-
-void SnakeCpu::recomputeTotals() {
+template <class T>
+void SnakeEvolution<T>::recomputeTotals() {
     const std::size_t n = m_polygon.size();
     m_segments.resize(n);
     m_target = {};
@@ -96,46 +121,35 @@ void SnakeCpu::recomputeTotals() {
     m_gl = criterion(m_target);
 }
 
-bool SnakeCpu::crosses(std::size_t node, PixelPoint c) const {
+template <class T>
+bool SnakeEvolution<T>::crosses(std::size_t node, PixelPoint c) const {
     const std::size_t n = m_polygon.size();
     const PixelPoint p = m_polygon[(node + n - 1) % n], q = m_polygon[(node + 1) % n];
-    if (c == p || c == q) return true;
-    // Folding back onto a neighbour: the two new segments overlap.
-    if (orientation(p, c, q) == 0 && (onSegment(p, c, q) || onSegment(c, q, p))) return true;
+    if (foldsBack(p, c, q)) return true;
     for (std::size_t s = 0; s < n; ++s) {
         const std::size_t e = (s + 1) % n;
         if (s == node || e == node) continue;  // the two segments being replaced
-        const PixelPoint a = m_polygon[s], b = m_polygon[e];
-        // New segment p-c against segment a-b: sharing p is allowed only as the common vertex.
-        const bool sharesP = (a == p || b == p), sharesQ = (a == q || b == q);
-        auto touchesBeyond = [&](PixelPoint u, PixelPoint w, bool shares, PixelPoint common) {
-            if (!segmentsTouch(u, w, a, b)) return false;
-            if (!shares) return true;
-            // Touching only at the shared vertex is fine; collinear overlap is not.
-            const PixelPoint other = (a == common) ? b : a;
-            const PixelPoint far = (u == common) ? w : u;
-            return onSegment(u, w, other) || onSegment(a, b, far);
-        };
-        if (touchesBeyond(p, c, sharesP, p) || touchesBeyond(c, q, sharesQ, q)) return true;
+        if (blockedBy(p, c, q, m_polygon[s], m_polygon[e])) return true;
     }
     return false;
 }
 
-bool SnakeCpu::movePhase(const std::vector<std::size_t>& nodes) {
+template <class T>
+bool SnakeEvolution<T>::movePhase(const std::vector<std::size_t>& nodes) {
     const std::size_t n = m_polygon.size();
     // Each node's best candidate against the current polygon (independent: a GPU does them at once).
     std::vector<int> best(nodes.size(), -1);
     parallelFor(nodes.size(), m_request.threads, [&](std::size_t t) {
         const std::size_t i = nodes[t];
         const PixelPoint p = m_polygon[(i + n - 1) % n], q = m_polygon[(i + 1) % n];
-        RegionSums without = m_target;
+        Sums without = m_target;
         without -= m_segments[(i + n - 1) % n];
         without -= m_segments[i];
         double bestGl = m_gl;
         for (int w = 0; w < 8; ++w) {
-            const PixelPoint c{m_polygon[i].x + kMoves[w][0] * m_d, m_polygon[i].y + kMoves[w][1] * m_d};
+            const PixelPoint c = snakeMove(m_polygon[i], w, m_d);
             if (c.x < 0 || c.y < 0 || c.x >= m_width || c.y >= m_height) continue;
-            RegionSums moved = without;
+            Sums moved = without;
             moved += segmentSums(p, c);
             moved += segmentSums(c, q);
             const double gl = criterion(moved);
@@ -150,10 +164,10 @@ bool SnakeCpu::movePhase(const std::vector<std::size_t>& nodes) {
     for (std::size_t t = 0; t < nodes.size(); ++t) {
         if (best[t] < 0) continue;
         const std::size_t i = nodes[t];
-        const PixelPoint c{m_polygon[i].x + kMoves[best[t]][0] * m_d, m_polygon[i].y + kMoves[best[t]][1] * m_d};
+        const PixelPoint c = snakeMove(m_polygon[i], best[t], m_d);
         const std::size_t prev = (i + n - 1) % n;
-        const RegionSums a = segmentSums(m_polygon[prev], c), b = segmentSums(c, m_polygon[(i + 1) % n]);
-        RegionSums t2 = m_target;
+        const Sums a = segmentSums(m_polygon[prev], c), b = segmentSums(c, m_polygon[(i + 1) % n]);
+        Sums t2 = m_target;
         t2 -= m_segments[prev];
         t2 -= m_segments[i];
         t2 += a;
@@ -171,41 +185,41 @@ bool SnakeCpu::movePhase(const std::vector<std::size_t>& nodes) {
     return moved;
 }
 
-bool SnakeCpu::addNodes() {
+template <class T>
+bool SnakeEvolution<T>::addNodes() {
     // A node goes in the middle of every long segment. The middle rounds to the pixel grid, which can
     // move the boundary by a pixel: of the up to four roundings, take the one with the lowest GL and
-    // insert it only if GL does not rise and nothing crosses, so GL never goes up.
+    // insert it only if GL does not rise and nothing crosses, so GL never goes up. Ties go to the
+    // last rounding tried (x down before up, then y down before up).
     bool added = false;
     for (std::size_t i = 0; i < m_polygon.size(); ++i) {
         const std::size_t n = m_polygon.size();
         const PixelPoint p = m_polygon[i], q = m_polygon[(i + 1) % n];
-        if (std::max(std::abs(q.x - p.x), std::abs(q.y - p.y)) < m_request.snake.minSegment) continue;
-        const int xs[2] = {(p.x + q.x) / 2, (p.x + q.x + 1) / 2}, ys[2] = {(p.y + q.y) / 2, (p.y + q.y + 1) / 2};
+        if (!longSegment(p, q, m_request.snake.minSegment)) continue;
         double bestGl = m_gl;
         PixelPoint best{-1, -1};
-        RegionSums bestA, bestB;
-        for (int a = 0; a < 2; ++a)
-            for (int b = 0; b < 2; ++b) {
-                const PixelPoint c{xs[a], ys[b]};
-                if (c == p || c == q || (a && xs[1] == xs[0]) || (b && ys[1] == ys[0])) continue;
-                const RegionSums sa = segmentSums(p, c), sb = segmentSums(c, q);
-                RegionSums t = m_target;
-                t -= m_segments[i];
-                t += sa;
-                t += sb;
-                const double gl = criterion(t);
-                if (gl <= bestGl) {
-                    // Crossing check as if c were a node between p and q.
-                    m_polygon.insert(m_polygon.begin() + std::ptrdiff_t(i) + 1, c);
-                    const bool bad = crosses(i + 1, c);
-                    m_polygon.erase(m_polygon.begin() + std::ptrdiff_t(i) + 1);
-                    if (bad) continue;
-                    bestGl = gl;
-                    best = c;
-                    bestA = sa;
-                    bestB = sb;
-                }
+        Sums bestA, bestB;
+        for (int k = 0; k < 4; ++k) {
+            PixelPoint c;
+            if (!insertCandidate(p, q, k, c)) continue;
+            const Sums sa = segmentSums(p, c), sb = segmentSums(c, q);
+            Sums t = m_target;
+            t -= m_segments[i];
+            t += sa;
+            t += sb;
+            const double gl = criterion(t);
+            if (gl <= bestGl) {
+                // Crossing check as if c were a node between p and q.
+                m_polygon.insert(m_polygon.begin() + std::ptrdiff_t(i) + 1, c);
+                const bool bad = crosses(i + 1, c);
+                m_polygon.erase(m_polygon.begin() + std::ptrdiff_t(i) + 1);
+                if (bad) continue;
+                bestGl = gl;
+                best = c;
+                bestA = sa;
+                bestB = sb;
             }
+        }
         if (best.x < 0) continue;
         m_polygon.insert(m_polygon.begin() + std::ptrdiff_t(i) + 1, best);
         m_target -= m_segments[i];
@@ -220,138 +234,108 @@ bool SnakeCpu::addNodes() {
     return added;
 }
 
-void SnakeCpu::finishSlice() {
-    m_done.push_back({m_slice, m_polygon, m_glHistory});
-    if (!m_request.snake.propagate) {
-        m_finished = true;
-        return;
-    }
-    auto contrast = [&] {
-        const RegionSums& t = m_target;
-        const RegionSums b{m_image.n - t.n, m_image.sz - t.sz, m_image.sz2 - t.sz2};
-        const double mb = b.sz / b.n, sb = std::sqrt(std::max(1e-12, b.sz2 / b.n - mb * mb));
-        return std::abs(t.sz / t.n - mb) / sb;
-    };
-    const double mean = m_target.sz / m_target.n;
-    if (m_direction == 0) {
-        m_startContrast = contrast();
-        m_startArea = m_target.n;
-        m_startMean = mean;
-        m_startSigma = std::sqrt(std::max(0.0, m_target.sz2 / m_target.n - mean * mean));
-    }
-    const int depth = m_request.volume->geometry().dims[2];
-    // Keep going while the same object is still there: enough area, enough contrast, and a target
-    // whose mean stays within 3 sigma of the first slice's (not another structure the snake found).
-    const bool sameObject = std::abs(mean - m_startMean) <= 3.0 * m_startSigma + 0.02 * std::abs(m_startMean);
-    const bool stillThere = m_direction == 0 || (m_target.n >= std::max(25.0, 0.1 * m_startArea) &&
-                                                 contrast() >= m_startContrast / 3 && sameObject);
-    if (m_direction != 0 && !stillThere) m_done.pop_back();  // this slice lost the object
-    int next = stillThere ? m_slice + (m_direction == 0 ? 1 : m_direction) : -1;
-    if (m_direction == 0) m_direction = 1;
-    if (!stillThere || next < 0 || next >= depth) {
-        if (m_direction == 1) {
-            m_direction = -1;
-            next = m_request.snake.slice - 1;
-        } else {
-            next = -1;
+template <class T>
+bool SnakeEvolution<T>::iterate() {
+    const std::size_t n = m_polygon.size();
+    std::vector<std::size_t> even, odd, last;
+    const std::size_t paired = n % 2 ? n - 1 : n;  // with an odd count the last node neighbours node 0
+    for (std::size_t i = 0; i < paired; ++i) (i % 2 ? odd : even).push_back(i);
+    if (n % 2) last.push_back(n - 1);
+    bool moved = movePhase(even);
+    moved = movePhase(odd) || moved;
+    if (!last.empty()) moved = movePhase(last) || moved;
+    if (!moved) {
+        const bool added = addNodes();
+        if (!added && m_d == 1) {
+            m_glHistory.push_back(m_gl);
+            return true;
         }
+        m_d = std::max(1, m_d / 2);
     }
-    if (next < 0 || next >= depth) {
+    m_glHistory.push_back(m_gl);
+    return false;
+}
+
+}  // namespace
+
+SnakeCpu::SnakeCpu() = default;
+SnakeCpu::~SnakeCpu() = default;
+
+void SnakeCpu::start(const SegmentationRequest& request) {
+    validateRequest(Method::Snake, request);
+    m_request = request;
+    m_slices.reset(m_request);
+    m_iterations = 0;
+    m_finished = false;
+    const auto& r = request.snake.rect;
+    // Clockwise in image coordinates (y down): the orientation whose region sums come out positive.
+    beginSlice(request.snake.slice, {{r[0], r[1]}, {r[2], r[1]}, {r[2], r[3]}, {r[0], r[3]}}, request.snake.stepMax);
+}
+
+void SnakeCpu::beginSlice(int slice, std::vector<PixelPoint> polygon, int d) {
+    m_slice.reset();  // frees the previous slice's cumulated images first
+    if (m_request.volume->pixelType() == PixelType::Int16)
+        m_slice = std::make_unique<SnakeEvolution<long long>>(m_request, slice, std::move(polygon), d);
+    else
+        m_slice = std::make_unique<SnakeEvolution<double>>(m_request, slice, std::move(polygon), d);
+}
+
+void SnakeCpu::finishSlice() {
+    auto next = m_slices.finish({m_slice->slice(), m_slice->polygon(), m_slice->glHistory()}, m_slice->target(),
+                                m_slice->background());
+    if (!next) {
         m_finished = true;
         return;
     }
-    // Start the neighbour from the result nearest to it.
-    const SnakeSliceResult* from = &m_done.front();
-    for (const auto& s : m_done)
-        if (std::abs(s.slice - next) < std::abs(from->slice - next)) from = &s;
-    beginSlice(next, from->polygon, std::max(1, m_request.snake.stepMax / 4));
+    beginSlice(next->slice, std::move(next->polygon), next->d);
 }
 
 StepReport SnakeCpu::step(int maxIterations) {
     for (int it = 0; it < maxIterations && !m_finished; ++it) {
-        const std::size_t n = m_polygon.size();
-        std::vector<std::size_t> even, odd, last;
-        const std::size_t paired = n % 2 ? n - 1 : n;  // with an odd count the last node neighbours node 0
-        for (std::size_t i = 0; i < paired; ++i) (i % 2 ? odd : even).push_back(i);
-        if (n % 2) last.push_back(n - 1);
-        bool moved = movePhase(even);
-        moved = movePhase(odd) || moved;
-        if (!last.empty()) moved = movePhase(last) || moved;
         ++m_iterations;
-        if (!moved) {
-            const bool added = addNodes();
-            if (!added && m_d == 1) {
-                m_glHistory.push_back(m_gl);
-                finishSlice();
-                continue;
-            }
-            m_d = std::max(1, m_d / 2);
-        }
-        m_glHistory.push_back(m_gl);
+        if (m_slice->iterate()) finishSlice();
     }
     StepReport r;
     r.iterations = m_iterations;
-    r.convergence = m_gl;
+    r.convergence = m_slice->gl();
     r.finished = m_finished;
-    r.progress = m_finished ? 1.0 : 1.0 - std::log2(double(m_d) + 1) / std::log2(double(m_request.snake.stepMax) + 2);
-    for (const auto& p : m_polygon) r.polygon.push_back({double(p.x), double(p.y)});
+    r.progress =
+        m_finished ? 1.0 : 1.0 - std::log2(double(m_slice->d()) + 1) / std::log2(double(m_request.snake.stepMax) + 2);
+    for (const auto& p : m_slice->polygon()) r.polygon.push_back({double(p.x), double(p.y)});
     return r;
 }
 
+double SnakeCpu::gl() const { return m_slice ? m_slice->gl() : 0.0; }
+
+const std::vector<PixelPoint>& SnakeCpu::polygon() const {
+    static const std::vector<PixelPoint> none;
+    return m_slice ? m_slice->polygon() : none;
+}
+
+RegionSums SnakeCpu::targetSums() const { return m_slice ? m_slice->target() : RegionSums{}; }
+
 MethodFigures SnakeCpu::figures() const {
     MethodFigures f;
-    f.gl = m_gl;
-    f.slices = m_done.size();
-    f.nodes = m_polygon.size();
+    f.gl = gl();
+    f.slices = m_slices.done().size();
+    f.nodes = polygon().size();
     return f;
 }
 
 bool SnakeCpu::writeContours(JsonWriter& json) const {
-    json.beginObject().key("slices").beginArray();
-    for (const auto& slice : m_done) {
-        json.beginObject().key("slice").value(slice.slice).key("polygon").beginArray();
-        for (const auto& p : slice.polygon) json.array(std::vector<double>{double(p.x), double(p.y)});
-        json.endArray().key("gl").array(slice.glHistory).endObject();
-    }
-    json.endArray().endObject();
+    m_slices.writeContours(json);
     return true;
 }
 
 void SnakeCpu::cancel() {
-    if (!m_finished) m_done.push_back({m_slice, m_polygon, m_glHistory});
+    if (!m_finished && m_slice) m_slices.keep({m_slice->slice(), m_slice->polygon(), m_slice->glHistory()});
     m_finished = true;
 }
 
 void SnakeCpu::writeLabels(const LabelSink& sink, const VoxelBox*) const {
     // Every voxel is written (the box is only a lower bound on what callers need).
     if (sink.onDevice) throw std::invalid_argument("the CPU snake engine writes host labels only");
-    const Geometry& g = m_request.volume->geometry();
-    std::fill(sink.data, sink.data + g.voxelCount(), std::uint8_t(0));
-    for (const auto& s : m_done) {
-        const auto& poly = s.polygon;
-        const std::size_t n = poly.size();
-        std::vector<int> cuts;
-        for (int y = 0; y < m_height; ++y) {
-            cuts.clear();
-            for (std::size_t i = 0; i < n; ++i) {
-                const PixelPoint p = poly[i], q = poly[(i + 1) % n];
-                if (p.y == q.y || y < std::min(p.y, q.y) || y >= std::max(p.y, q.y)) continue;
-                cuts.push_back(std::clamp(crossingColumn(p, q, y), 0, m_width));
-            }
-            std::sort(cuts.begin(), cuts.end());
-            for (std::size_t c = 0; c + 1 < cuts.size(); c += 2)
-                for (int x = cuts[c]; x < cuts[c + 1]; ++x) sink.data[g.index(x, y, s.slice)] = 1;
-        }
-    }
-    if (m_request.roi || m_request.mask) {
-        for (int k = 0; k < g.dims[2]; ++k)
-            for (int j = 0; j < g.dims[1]; ++j)
-                for (int i = 0; i < g.dims[0]; ++i) {
-                    const std::size_t idx = g.index(i, j, k);
-                    if ((m_request.roi && !m_request.roi->contains(i, j, k)) || (m_request.mask && !(*m_request.mask)[idx]))
-                        sink.data[idx] = 0;
-                }
-    }
+    m_slices.rasterise(sink.data);
 }
 
 }  // namespace lucent

@@ -1,0 +1,614 @@
+/// @brief The region snake's steps as data-parallel stages over device-resident state, written once:
+/// SnakeCuda runs them in one cooperative kernel, and SnakeHostExec runs the same code sequentially
+/// in the tests (so the stage logic is checked against SnakeCpu on machines without a GPU).
+///
+/// Per stage every block first sums rows of candidate segments over the cumulated images (one warp
+/// per job of up to kRowsPerJob rows, exact int64 sums, atomics into per-candidate accumulators);
+/// after a grid barrier the leader block (block 0) takes the decisions SnakeCpu takes in sequence:
+/// each node's best candidate, then the moves applied in node order, each kept only if GL still
+/// falls and nothing crosses. That order is kept by speculation: every decision is computed in
+/// parallel from a guess of the earlier ones (the prefix sums of their changes and the polygon
+/// with their moves), the guess is replaced by the result and this repeats until no decision
+/// changes; the first wrong guess is always fixed by a round, so the fixed point is exactly the
+/// sequential outcome. Node insertion works the same way. A second barrier ends the stage.
+#pragma once
+
+#include "lucent/core/seg/HostDevice.h"
+#include "lucent/core/seg/SnakeCriterion.h"
+#include "lucent/core/seg/SnakeGeometry.h"
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace lucent::snake {
+
+constexpr int kGroupShift = 3;   ///< a checkpoint of the cumulated images every 8 pixels of a row
+constexpr int kRowsPerJob = 32;  ///< rows one warp sums in one job (one a lane: no lane waits on a second load)
+constexpr int kSlots = 16;       ///< accumulators per item: 8 candidates x 2 segments
+
+/// C_z and C_z2 of a row before pixel 8 g (exclusive prefix sums at a group start).
+struct alignas(16) Checkpoint {
+    long long z, z2;
+};
+
+LUCENT_HD inline int checkpointGroups(int width) { return (width >> kGroupShift) + 1; }
+
+/// The slice as the stages read it: its pixels and the checkpoints of its cumulated images (the
+/// full images would be 16 bytes a pixel; checkpoints are 2, and the rest of a group is at most 7
+/// pixels read from the slice itself).
+struct Slice {
+    const std::int16_t* pixels = nullptr;     ///< width x height, rows contiguous
+    const Checkpoint* checkpoints = nullptr;  ///< height x groups
+    int width = 0, height = 0, groups = 0;
+};
+
+enum Stage : int { kTotals = 0, kMoves = 1, kInsert = 2, kStop = 3 };
+
+/// Everything the stages share, in device memory. The leader block writes it between barriers;
+/// every thread reads it after one.
+struct State {
+    // The next stage: its kind, the move phase (0 even, 1 odd, 2 the last node of an odd count),
+    // its items (phase nodes, long segments or all segments) and its longest candidate segment.
+    int stage, phase, items, maxRows;
+    // The polygon: node count, room for nodes, move distance d, the length that gets a new node.
+    int n, capacity, d, minSegment;
+    // This launch: run the slice-start totals first (fresh), iterations allowed and done, why it
+    // stopped, GL values written to the history.
+    int fresh, budget, done, sliceDone, needRoom, glCount;
+    // Leader scratch.
+    int moved, mismatch, listCount, moverCount, rounds, padding;
+    ExactSums image, target, specTotal;
+    double gl;
+};
+
+/// Node arrays (capacity entries unless said) and the leader's scratch.
+struct Arrays {
+    PixelPoint *pos, *pos2;
+    ExactSums *seg, *seg2;  ///< seg[i]: the contribution of segment i -> i + 1
+    ExactSums* acc;         ///< capacity x kSlots candidate segment sums
+    ExactSums *delta, *prefix;
+    double* candGl;  ///< capacity x 8
+    int* blocked;    ///< capacity x 8
+    int* list;       ///< capacity x 8
+    int *best, *spec, *dec, *items, *eligible, *newIndex;
+    double* history;  ///< GL after the slice start (fresh) and after each iteration of a launch
+};
+
+struct Program {
+    State* state;
+    Arrays a;
+    Slice slice;
+};
+
+static_assert(sizeof(State) % 8 == 0, "State is loaded as 8-byte words");
+
+/// Loads of what another block (or an atomic) wrote before the last barrier: through L2 on the
+/// device, so no stale L1 line is read; plain on the host. Arrays are 8-byte aligned. Counters
+/// that threads bump atomically are also reset atomically (Exec::atomicSetInt) and read so.
+LUCENT_HD inline int ldInt(const int* p) {
+#ifdef __CUDA_ARCH__
+    return __ldcg(p);
+#else
+    return *p;
+#endif
+}
+LUCENT_HD inline PixelPoint ldPoint(const PixelPoint* p) {
+#ifdef __CUDA_ARCH__
+    const int2 v = __ldcg(reinterpret_cast<const int2*>(p));
+    return {v.x, v.y};
+#else
+    return *p;
+#endif
+}
+LUCENT_HD inline ExactSums ldSums(const ExactSums* p) {
+#ifdef __CUDA_ARCH__
+    return {__ldcg(&p->n), __ldcg(&p->sz), __ldcg(&p->sz2)};
+#else
+    return *p;
+#endif
+}
+LUCENT_HD inline State ldState(const State* p) {
+#ifdef __CUDA_ARCH__
+    long long words[sizeof(State) / 8];
+    for (unsigned i = 0; i < sizeof(State) / 8; ++i) words[i] = __ldcg(reinterpret_cast<const long long*>(p) + i);
+    State st;
+    memcpy(&st, words, sizeof st);
+    return st;
+#else
+    return *p;
+#endif
+}
+
+LUCENT_HD inline int imin(int a, int b) { return a < b ? a : b; }
+LUCENT_HD inline int imax(int a, int b) { return a > b ? a : b; }
+LUCENT_HD inline int iabs(int a) { return a < 0 ? -a : a; }
+
+/// Nodes of move phase `phase` (0: even, 1: odd, 2: the last of an odd count, which neighbours
+/// node 0) in visiting order; no two are neighbours, so each phase's segments are disjoint.
+LUCENT_HD inline int phaseCount(int n, int phase) { return phase == 2 ? (n & 1) : (n - (n & 1)) / 2; }
+LUCENT_HD inline int phaseNode(int n, int phase, int t) { return phase == 2 ? n - 1 : 2 * t + phase; }
+/// The visiting index of node k in `phase`, or -1.
+LUCENT_HD inline int phaseIndex(int n, int phase, int k) {
+    if (phase == 2) return (n & 1) && k == n - 1 ? 0 : -1;
+    return k < n - (n & 1) && (k & 1) == phase ? k >> 1 : -1;
+}
+
+/// Adds row y of segment a -> b to `s` (unsigned: the caller applies the direction): the pixels
+/// left of the crossing, ceil(x) - 1 being the last, exactly as SnakeCpu::segmentSums.
+LUCENT_HD inline void addRow(const Slice& im, PixelPoint a, PixelPoint b, int y, ExactSums& s) {
+    int col = crossingColumn(a, b, y);
+    col = (col < 0 ? 0 : col > im.width ? im.width : col) - 1;
+    if (col < 0) return;
+    const int g = (col + 1) >> kGroupShift;
+    const Checkpoint c = im.checkpoints[std::size_t(y) * im.groups + g];
+    long long z1 = c.z, z2 = c.z2;
+    const std::int16_t* row = im.pixels + std::size_t(y) * im.width + (g << kGroupShift);
+    const int rest = col + 1 - (g << kGroupShift);  // 0..7 pixels of the group up to col
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int k = 0; k < (1 << kGroupShift) - 1; ++k)
+        if (k < rest) {  // predicated loads, all in flight at once
+            const long long z = row[k];
+            z1 += z;
+            z2 += z * z;
+        }
+    s.n += col + 1;
+    s.sz += z1;
+    s.sz2 += z2;
+}
+
+LUCENT_HD inline bool inside(const Slice& im, PixelPoint c) {
+    return c.x >= 0 && c.y >= 0 && c.x < im.width && c.y < im.height;
+}
+
+/// The segment summed by job slot `slot` of item `item` of the stage; false when there is none
+/// (a candidate off the slice, a rounding that repeats another).
+LUCENT_HD inline bool jobSegment(const Program& p, const State& st, int item, int slot, PixelPoint& a, PixelPoint& b) {
+    const int n = st.n;
+    if (st.stage == kTotals) {
+        a = ldPoint(p.a.pos + item);
+        b = ldPoint(p.a.pos + (item + 1) % n);
+        return true;
+    }
+    PixelPoint c;
+    int i = 0;
+    if (st.stage == kMoves) {
+        i = phaseNode(n, st.phase, item);
+        c = snakeMove(ldPoint(p.a.pos + i), slot >> 1, st.d);
+        if (!inside(p.slice, c)) return false;
+        a = (slot & 1) ? c : ldPoint(p.a.pos + (i + n - 1) % n);
+        b = (slot & 1) ? ldPoint(p.a.pos + (i + 1) % n) : c;
+        return true;
+    }
+    i = ldInt(p.a.items + item);
+    const PixelPoint from = ldPoint(p.a.pos + i), to = ldPoint(p.a.pos + (i + 1) % n);
+    if (!insertCandidate(from, to, slot >> 1, c)) return false;
+    a = (slot & 1) ? c : from;
+    b = (slot & 1) ? to : c;
+    return true;
+}
+
+/// Every block: the segment sums of the stage's candidates, a warp per job of up to kRowsPerJob
+/// rows of one segment.
+template <class Exec>
+LUCENT_HD void sumSegments(Exec& ex, const Program& p, const State& st) {
+    const int chunks = (st.maxRows + kRowsPerJob - 1) / kRowsPerJob;
+    const int slots = st.stage == kMoves ? kSlots : st.stage == kInsert ? 8 : 1;
+    ex.warpJobs(
+        (long long)st.items * slots * chunks, [&](long long job, int lane, int lanes, ExactSums& out) -> ExactSums* {
+            const int chunk = int(job % chunks), slot = int(job / chunks % slots), item = int(job / chunks / slots);
+            PixelPoint a, b;
+            if (!jobSegment(p, st, item, slot, a, b)) return nullptr;
+            const int first = imin(a.y, b.y) + chunk * kRowsPerJob, last = imin(imax(a.y, b.y), first + kRowsPerJob);
+            if (first >= last) return nullptr;
+            for (int y = first + lane; y < last; y += lanes) addRow(p.slice, a, b, y, out);
+            if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
+            return &p.a.acc[std::size_t(item) * kSlots + slot];
+        });
+}
+
+/// Leader: the next stage sums the moves of `phase`; its accumulators are zeroed and its longest
+/// candidate segment recorded. Called after a leader barrier, by every leader thread.
+template <class Exec>
+LUCENT_HD void prepareMoves(Exec& ex, const Program& p, int n, int d, int phase) {
+    State& s = *p.state;
+    ex.leaderFor(1, [&](long long) { ex.atomicSetInt(&s.maxRows, 0); });
+    ex.leaderSync();
+    const int items = phaseCount(n, phase);
+    ex.leaderFor(items, [&](long long tt) {
+        const int t = int(tt), i = phaseNode(n, phase, t);
+        const PixelPoint a = p.a.pos[(i + n - 1) % n], b = p.a.pos[i], c = p.a.pos[(i + 1) % n];
+        ex.atomicMaxInt(&s.maxRows, imax(iabs(b.y - a.y), iabs(c.y - b.y)) + d);
+        for (int k = 0; k < kSlots; ++k) p.a.acc[std::size_t(t) * kSlots + k] = ExactSums{};
+    });
+    ex.leaderFor(1, [&](long long) {
+        s.stage = kMoves;
+        s.phase = phase;
+        s.items = items;
+    });
+}
+
+/// Leader: the next stage sums the insertion candidates of every long segment (listed in order).
+template <class Exec>
+LUCENT_HD void prepareInsert(Exec& ex, const Program& p, int n, int minSegment) {
+    State& s = *p.state;
+    ex.leaderFor(n, [&](long long ii) {
+        const int i = int(ii);
+        p.a.dec[i] = longSegment(p.a.pos[i], p.a.pos[(i + 1) % n], minSegment) ? 1 : 0;
+    });
+    ex.leaderFor(1, [&](long long) { ex.atomicSetInt(&s.maxRows, 0); });
+    ex.leaderSync();
+    const int count = ex.template leaderScan<int>(
+        n, [&](int i) { return p.a.dec[i]; },
+        [&](int i, int before) {
+            p.a.eligible[i] = p.a.dec[i] ? before : -1;
+            if (p.a.dec[i]) p.a.items[before] = i;
+        });
+    ex.leaderSync();
+    ex.leaderFor(count, [&](long long ee) {
+        const int e = int(ee), i = p.a.items[e];
+        ex.atomicMaxInt(&s.maxRows, iabs(p.a.pos[(i + 1) % n].y - p.a.pos[i].y) / 2 + 1);
+        for (int k = 0; k < kSlots; ++k) p.a.acc[std::size_t(e) * kSlots + k] = ExactSums{};
+    });
+    ex.leaderFor(1, [&](long long) {
+        s.stage = kInsert;
+        s.items = count;
+    });
+}
+
+/// Leader: the next stage sums every segment of a slice's first polygon.
+template <class Exec>
+LUCENT_HD void prepareTotals(Exec& ex, const Program& p, int n) {
+    State& s = *p.state;
+    ex.leaderFor(1, [&](long long) { ex.atomicSetInt(&s.maxRows, 0); });
+    ex.leaderSync();
+    ex.leaderFor(n, [&](long long ii) {
+        const int i = int(ii);
+        ex.atomicMaxInt(&s.maxRows, iabs(p.a.pos[(i + 1) % n].y - p.a.pos[i].y));
+        p.a.acc[std::size_t(i) * kSlots] = ExactSums{};
+    });
+    ex.leaderFor(1, [&](long long) {
+        s.stage = kTotals;
+        s.items = n;
+        s.fresh = 0;
+    });
+}
+
+/// Leader: an iteration starts with the even phase, unless the budget is spent or the polygon
+/// might outgrow its arrays in this iteration (insertion at most doubles it): then the launch stops.
+template <class Exec>
+LUCENT_HD void beginIteration(Exec& ex, const Program& p) {
+    State& s = *p.state;
+    ex.leaderSync();
+    const State st = ldState(&s);
+    ex.leaderSync();
+    if (st.done >= st.budget || 2 * st.n > st.capacity) {
+        ex.leaderFor(1, [&](long long) {
+            s.needRoom = st.done < st.budget;
+            s.stage = kStop;
+        });
+        return;
+    }
+    ex.leaderFor(1, [&](long long) { ex.atomicSetInt(&s.moved, 0); });
+    prepareMoves(ex, p, st.n, st.d, 0);
+}
+
+/// Leader: the iteration's GL goes to the history; the slice ends or the next iteration begins.
+template <class Exec>
+LUCENT_HD void endIteration(Exec& ex, const Program& p, bool sliceDone) {
+    State& s = *p.state;
+    ex.leaderFor(1, [&](long long) {
+        p.a.history[s.glCount++] = s.gl;
+        s.done += 1;
+        if (sliceDone) {
+            s.sliceDone = 1;
+            s.stage = kStop;
+        }
+    });
+    if (!sliceDone) beginIteration(ex, p);
+}
+
+/// Leader, after kTotals: the slice's segment sums, target and first GL.
+template <class Exec>
+LUCENT_HD void finishTotals(Exec& ex, const Program& p, const State& st) {
+    State& s = *p.state;
+    ex.leaderFor(st.n, [&](long long i) { p.a.seg[i] = ldSums(p.a.acc + std::size_t(i) * kSlots); });
+    ex.leaderSync();
+    const ExactSums total = ex.template leaderScan<ExactSums>(
+        st.n, [&](int i) { return p.a.seg[i]; }, [](int, const ExactSums&) {});
+    ex.leaderFor(1, [&](long long) {
+        s.target = total;
+        s.gl = snakeGl(st.image, total);
+        p.a.history[s.glCount++] = s.gl;
+    });
+    beginIteration(ex, p);
+}
+
+/// Position of node k while phase node t decides: moved if an earlier node of the phase is
+/// (guessed to be) moved, else where the phase found it.
+LUCENT_HD inline PixelPoint guessedAt(const Arrays& a, int n, int phase, int d, int t, int k) {
+    const int u = phaseIndex(n, phase, k);
+    if (u >= 0 && u < t && a.spec[u]) return snakeMove(a.pos[k], a.best[u], d);
+    return a.pos[k];
+}
+
+/// Leader: the guess a round computed (dec) becomes the next round's guess (spec); the buffers
+/// swap instead of copying. Every leader thread swaps its own copy alike.
+LUCENT_HD inline void nextGuess(Arrays& a) {
+    int* t = a.spec;
+    a.spec = a.dec;
+    a.dec = t;
+}
+
+/// Leader, after kMoves: each phase node's best candidate against the polygon as the phase found
+/// it (strictly lower GL, ties to the lowest candidate index, no crossing), then the moves applied
+/// in node order as SnakeCpu::movePhase does, found by speculation.
+template <class Exec>
+LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
+    State& s = *p.state;
+    const int n = st.n, d = st.d, phase = st.phase, count = st.items;
+    Arrays a = p.a;
+    ex.leaderFor(1, [&](long long) {
+        ex.atomicSetInt(&s.listCount, 0);
+        ex.atomicSetInt(&s.moverCount, 0);
+    });
+    ex.leaderSync();
+    // Every candidate's GL; those below the current GL need a crossing test.
+    ex.leaderFor(8LL * count, [&](long long j) {
+        const int t = int(j >> 3), w = int(j & 7), i = phaseNode(n, phase, t);
+        const PixelPoint c = snakeMove(a.pos[i], w, d);
+        const PixelPoint prev = a.pos[(i + n - 1) % n], next = a.pos[(i + 1) % n];
+        double gl = HUGE_VAL;
+        int blocked = 1;
+        if (inside(p.slice, c)) {
+            const ExactSums* acc = a.acc + std::size_t(t) * kSlots + 2 * w;
+            const ExactSums moved = st.target - a.seg[(i + n - 1) % n] - a.seg[i] + ldSums(acc) + ldSums(acc + 1);
+            gl = snakeGl(st.image, moved);
+            blocked = foldsBack(prev, c, next) ? 1 : 0;
+        }
+        a.candGl[j] = gl;
+        a.blocked[j] = blocked;
+        if (gl < st.gl && !blocked) a.list[ex.atomicAddInt(&s.listCount, 1)] = int(j);
+    });
+    ex.leaderSync();
+    ex.leaderFor((long long)ldInt(&s.listCount) * n, [&](long long j) {
+        const int pair = a.list[j / n], seg = int(j % n), e = (seg + 1) % n;
+        const int t = pair >> 3, i = phaseNode(n, phase, t);
+        if (seg == i || e == i) return;  // the two segments being replaced
+        const PixelPoint c = snakeMove(a.pos[i], pair & 7, d);
+        if (blockedBy(a.pos[(i + n - 1) % n], c, a.pos[(i + 1) % n], a.pos[seg], a.pos[e]))
+            ex.atomicSetInt(&a.blocked[pair], 1);  // many writers, one value: atomic, so no race is reported
+    });
+    ex.leaderSync();
+    ex.leaderFor(count, [&](long long tt) {
+        const int t = int(tt), i = phaseNode(n, phase, t);
+        int best = -1;
+        double bestGl = st.gl;
+        for (int w = 0; w < 8; ++w)
+            if (!a.blocked[8 * t + w] && a.candGl[8 * t + w] < bestGl) {
+                bestGl = a.candGl[8 * t + w];
+                best = w;
+            }
+        a.best[t] = best;
+        a.spec[t] = best >= 0;  // first guess: every chosen move is kept
+        ExactSums change{};
+        if (best >= 0) {
+            const ExactSums* acc = a.acc + std::size_t(t) * kSlots + 2 * best;
+            change = ldSums(acc) + ldSums(acc + 1) - a.seg[(i + n - 1) % n] - a.seg[i];
+            ex.atomicAddInt(&s.moverCount, 1);
+        }
+        a.delta[t] = change;
+    });
+    ex.leaderSync();
+    const bool anyMover = ldInt(&s.moverCount) > 0;
+    while (anyMover) {
+        // GL before and after each node's turn under the guess, and the polygon it meets then.
+        const ExactSums total = ex.template leaderScan<ExactSums>(
+            count, [&](int t) { return a.spec[t] ? a.delta[t] : ExactSums{}; },
+            [&](int t, const ExactSums& before) { a.prefix[t] = before; });
+        ex.leaderFor(1, [&](long long) {
+            s.specTotal = total;
+            ex.atomicSetInt(&s.listCount, 0);
+            ex.atomicSetInt(&s.mismatch, INT_MAX);
+        });
+        ex.leaderSync();
+        ex.leaderFor(count, [&](long long tt) {
+            const int t = int(tt);
+            int keep = 0;
+            if (a.best[t] >= 0) {
+                const ExactSums before = st.target + a.prefix[t];
+                keep = snakeGl(st.image, before + a.delta[t]) < snakeGl(st.image, before);
+            }
+            a.dec[t] = keep;
+            if (keep) a.list[ex.atomicAddInt(&s.listCount, 1)] = t;
+        });
+        ex.leaderSync();
+        ex.leaderFor((long long)ldInt(&s.listCount) * n, [&](long long j) {
+            const int t = a.list[j / n], seg = int(j % n), e = (seg + 1) % n, i = phaseNode(n, phase, t);
+            if (seg == i || e == i) return;
+            const PixelPoint c = snakeMove(a.pos[i], a.best[t], d);
+            // The neighbours of a phase node are not in the phase: they are where the phase found them.
+            if (blockedBy(a.pos[(i + n - 1) % n], c, a.pos[(i + 1) % n], guessedAt(a, n, phase, d, t, seg),
+                          guessedAt(a, n, phase, d, t, e)))
+                ex.atomicSetInt(&a.dec[t], 0);
+        });
+        ex.leaderSync();
+        ex.leaderFor(count, [&](long long t) {
+            if (a.dec[t] != a.spec[t]) ex.atomicMinInt(&s.mismatch, int(t));
+        });
+        ex.leaderSync();
+        if (ldInt(&s.mismatch) == INT_MAX) break;
+        nextGuess(a);
+        ex.leaderFor(1, [&](long long) { s.rounds += 1; });
+    }
+    if (anyMover) {
+        ex.leaderFor(count, [&](long long tt) {
+            const int t = int(tt);
+            if (!a.spec[t]) return;
+            const int i = phaseNode(n, phase, t), w = a.best[t];
+            const ExactSums* acc = a.acc + std::size_t(t) * kSlots + 2 * w;
+            a.pos[i] = snakeMove(a.pos[i], w, d);
+            a.seg[(i + n - 1) % n] = ldSums(acc);
+            a.seg[i] = ldSums(acc + 1);
+            ex.atomicSetInt(&s.moved, 1);
+        });
+        ex.leaderFor(1, [&](long long) {
+            s.target = st.target + s.specTotal;
+            s.gl = snakeGl(st.image, s.target);
+        });
+    }
+    ex.leaderSync();
+    const int moved = ldInt(&s.moved);
+    ex.leaderSync();
+    if (phase == 0 || (phase == 1 && (n & 1)))
+        prepareMoves(ex, p, n, d, phase + 1);
+    else if (moved)
+        endIteration(ex, p, false);
+    else
+        prepareInsert(ex, p, n, st.minSegment);
+}
+
+/// The change insertion candidate k of long segment e (its item index) makes to the target.
+LUCENT_HD inline ExactSums insertChange(const Arrays& a, int e, int k) {
+    const ExactSums* acc = a.acc + std::size_t(e) * kSlots + 2 * k;
+    return ldSums(acc) + ldSums(acc + 1) - a.seg[a.items[e]];
+}
+
+/// Leader, after kInsert: SnakeCpu::addNodes in parallel. Each long segment takes the rounding of
+/// its middle with the lowest GL not above the current one (ties to the last rounding) that
+/// crosses nothing, against the polygon with the earlier segments' nodes in it; speculation finds
+/// that sequential outcome. Then the polygon is rebuilt with the new nodes, d halves or the slice ends.
+template <class Exec>
+LUCENT_HD void applyInsert(Exec& ex, const Program& p, const State& st) {
+    State& s = *p.state;
+    const int n = st.n, count = st.items;
+    Arrays a = p.a;
+    ex.leaderFor(count, [&](long long e) { a.spec[e] = -1; });       // first guess: no node anywhere
+    ex.leaderFor(1, [&](long long) { s.specTotal = ExactSums{}; });  // stays so without long segments
+    ex.leaderSync();
+    while (count > 0) {
+        const ExactSums total = ex.template leaderScan<ExactSums>(
+            count, [&](int e) { return a.spec[e] >= 0 ? insertChange(a, e, a.spec[e]) : ExactSums{}; },
+            [&](int e, const ExactSums& before) { a.prefix[e] = before; });
+        ex.leaderFor(1, [&](long long) {
+            s.specTotal = total;
+            ex.atomicSetInt(&s.listCount, 0);
+            ex.atomicSetInt(&s.mismatch, INT_MAX);
+        });
+        ex.leaderSync();
+        ex.leaderFor(4LL * count, [&](long long j) {
+            const int e = int(j >> 2), k = int(j & 3), i = a.items[e];
+            const PixelPoint from = a.pos[i], to = a.pos[(i + 1) % n];
+            PixelPoint c;
+            a.blocked[8 * e + k] = 1;
+            if (!insertCandidate(from, to, k, c)) return;
+            const ExactSums before = st.target + a.prefix[e];
+            const double gl = snakeGl(st.image, before + insertChange(a, e, k));
+            a.candGl[8 * e + k] = gl;
+            if (gl <= snakeGl(st.image, before) && !foldsBack(from, c, to)) {
+                a.blocked[8 * e + k] = 0;
+                a.list[ex.atomicAddInt(&s.listCount, 1)] = int(8 * e + k);
+            }
+        });
+        ex.leaderSync();
+        // Against every other segment of the polygon as it is at segment e's turn: the segments
+        // before it split by their (guessed) new nodes, the ones after it as they are.
+        ex.leaderFor((long long)ldInt(&s.listCount) * n, [&](long long j) {
+            const int pair = a.list[j / n], other = int(j % n), e = pair >> 3, k = pair & 7, i = a.items[e];
+            if (other == i) return;
+            const PixelPoint from = a.pos[i], to = a.pos[(i + 1) % n];
+            PixelPoint c, split;
+            insertCandidate(from, to, k, c);
+            const PixelPoint u = a.pos[other], v = a.pos[(other + 1) % n];
+            const int f = a.eligible[other];
+            bool hit;
+            if (other < i && f >= 0 && a.spec[f] >= 0 && insertCandidate(u, v, a.spec[f], split))
+                hit = blockedBy(from, c, to, u, split) || blockedBy(from, c, to, split, v);
+            else
+                hit = blockedBy(from, c, to, u, v);
+            if (hit) ex.atomicSetInt(&a.blocked[pair], 1);
+        });
+        ex.leaderSync();
+        ex.leaderFor(count, [&](long long ee) {
+            const int e = int(ee);
+            int best = -1;
+            double bestGl = snakeGl(st.image, st.target + a.prefix[e]);
+            for (int k = 0; k < 4; ++k)
+                if (!a.blocked[8 * e + k] && a.candGl[8 * e + k] <= bestGl) {
+                    bestGl = a.candGl[8 * e + k];
+                    best = k;
+                }
+            a.dec[e] = best;
+            if (best != a.spec[e]) ex.atomicMinInt(&s.mismatch, e);
+        });
+        ex.leaderSync();
+        if (ldInt(&s.mismatch) == INT_MAX) break;
+        nextGuess(a);
+        ex.leaderFor(1, [&](long long) { s.rounds += 1; });
+    }
+    // The new polygon: node i moves to newIndex[i], its segment's new node right after it.
+    auto splits = [&](int i) { return a.eligible[i] >= 0 && a.spec[a.eligible[i]] >= 0; };
+    const int added = ex.template leaderScan<int>(
+        n, [&](int i) { return splits(i) ? 1 : 0; }, [&](int i, int before) { a.newIndex[i] = i + before; });
+    ex.leaderSync();
+    ex.leaderFor(n, [&](long long ii) {
+        const int i = int(ii), to = a.newIndex[i];
+        a.pos2[to] = a.pos[i];
+        if (!splits(i)) {
+            a.seg2[to] = a.seg[i];
+            return;
+        }
+        const int e = a.eligible[i], k = a.spec[e];
+        const ExactSums* acc = a.acc + std::size_t(e) * kSlots + 2 * k;
+        insertCandidate(a.pos[i], a.pos[(i + 1) % n], k, a.pos2[to + 1]);
+        a.seg2[to] = ldSums(acc);
+        a.seg2[to + 1] = ldSums(acc + 1);
+    });
+    ex.leaderSync();
+    ex.leaderFor(n + added, [&](long long j) {
+        a.pos[j] = a.pos2[j];
+        a.seg[j] = a.seg2[j];
+    });
+    ex.leaderFor(1, [&](long long) {
+        s.n = n + added;
+        s.target = st.target + s.specTotal;
+        s.gl = snakeGl(st.image, s.target);
+        if (added || st.d > 1) s.d = imax(1, st.d / 2);
+    });
+    ex.leaderSync();
+    endIteration(ex, p, added == 0 && st.d == 1);
+}
+
+/// The whole launch: stages until the budget is spent, the slice ends or the polygon needs room.
+/// Every thread of every block runs this; the Exec supplies barriers and work distribution.
+template <class Exec>
+LUCENT_HD void runProgram(Exec& ex, const Program& p) {
+    if (ex.leader()) {
+        if (p.state->fresh)
+            prepareTotals(ex, p, p.state->n);
+        else
+            beginIteration(ex, p);
+    }
+    ex.gridSync();
+    for (;;) {
+        const State st = ldState(p.state);
+        if (st.stage == kStop) break;
+        sumSegments(ex, p, st);
+        ex.gridSync();
+        if (ex.leader()) {
+            ex.leaderSync();
+            if (st.stage == kTotals)
+                finishTotals(ex, p, st);
+            else if (st.stage == kMoves)
+                applyMoves(ex, p, st);
+            else
+                applyInsert(ex, p, st);
+        }
+        ex.gridSync();
+    }
+}
+
+}  // namespace lucent::snake

@@ -1,0 +1,99 @@
+/// @brief Slice propagation decisions, contours JSON and polygon rasterisation of the region snake.
+#include "lucent/core/seg/SnakeSlices.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace lucent {
+
+void SnakeSlices::reset(const SegmentationRequest& request) {
+    m_request = &request;
+    m_done.clear();
+    m_direction = 0;
+    m_startArea = m_startContrast = m_startMean = m_startSigma = 0;
+}
+
+std::optional<SnakeNextSlice> SnakeSlices::finish(SnakeSliceResult slice, const RegionSums& t, const RegionSums& b) {
+    const int finished = slice.slice;
+    m_done.push_back(std::move(slice));
+    const SnakeParams& p = m_request->snake;
+    if (!p.propagate) return std::nullopt;
+    auto contrast = [&] {
+        const double mb = b.sz / b.n, sb = std::sqrt(std::max(1e-12, b.sz2 / b.n - mb * mb));
+        return std::abs(t.sz / t.n - mb) / sb;
+    };
+    const double mean = t.sz / t.n;
+    if (m_direction == 0) {
+        m_startContrast = contrast();
+        m_startArea = t.n;
+        m_startMean = mean;
+        m_startSigma = std::sqrt(std::max(0.0, t.sz2 / t.n - mean * mean));
+    }
+    const int depth = m_request->volume->geometry().dims[2];
+    // Keep going while the same object is still there: enough area, enough contrast, and a target
+    // whose mean stays within 3 sigma of the first slice's (not another structure the snake found).
+    const bool sameObject = std::abs(mean - m_startMean) <= 3.0 * m_startSigma + 0.02 * std::abs(m_startMean);
+    const bool stillThere = m_direction == 0 || (t.n >= std::max(25.0, 0.1 * m_startArea) &&
+                                                 contrast() >= m_startContrast / 3 && sameObject);
+    if (m_direction != 0 && !stillThere) m_done.pop_back();  // this slice lost the object
+    int next = stillThere ? finished + (m_direction == 0 ? 1 : m_direction) : -1;
+    if (m_direction == 0) m_direction = 1;
+    if (!stillThere || next < 0 || next >= depth) {
+        if (m_direction == 1) {
+            m_direction = -1;
+            next = p.slice - 1;
+        } else {
+            next = -1;
+        }
+    }
+    if (next < 0 || next >= depth) return std::nullopt;
+    // Start the neighbour from the result nearest to it.
+    const SnakeSliceResult* from = &m_done.front();
+    for (const auto& s : m_done)
+        if (std::abs(s.slice - next) < std::abs(from->slice - next)) from = &s;
+    return SnakeNextSlice{next, from->polygon, std::max(1, p.stepMax / 4)};
+}
+
+void SnakeSlices::writeContours(JsonWriter& json) const {
+    json.beginObject().key("slices").beginArray();
+    for (const auto& slice : m_done) {
+        json.beginObject().key("slice").value(slice.slice).key("polygon").beginArray();
+        for (const auto& p : slice.polygon) json.array(std::vector<double>{double(p.x), double(p.y)});
+        json.endArray().key("gl").array(slice.glHistory).endObject();
+    }
+    json.endArray().endObject();
+}
+
+void SnakeSlices::rasterise(std::uint8_t* labels) const {
+    const Geometry& g = m_request->volume->geometry();
+    const int width = g.dims[0], height = g.dims[1];
+    std::fill(labels, labels + g.voxelCount(), std::uint8_t(0));
+    for (const auto& s : m_done) {
+        const auto& poly = s.polygon;
+        const std::size_t n = poly.size();
+        std::vector<int> cuts;
+        for (int y = 0; y < height; ++y) {
+            cuts.clear();
+            for (std::size_t i = 0; i < n; ++i) {
+                const PixelPoint p = poly[i], q = poly[(i + 1) % n];
+                if (p.y == q.y || y < std::min(p.y, q.y) || y >= std::max(p.y, q.y)) continue;
+                cuts.push_back(std::clamp(crossingColumn(p, q, y), 0, width));
+            }
+            std::sort(cuts.begin(), cuts.end());
+            for (std::size_t c = 0; c + 1 < cuts.size(); c += 2)
+                for (int x = cuts[c]; x < cuts[c + 1]; ++x) labels[g.index(x, y, s.slice)] = 1;
+        }
+    }
+    const SegmentationRequest& r = *m_request;
+    if (r.roi || r.mask) {
+        for (int k = 0; k < g.dims[2]; ++k)
+            for (int j = 0; j < g.dims[1]; ++j)
+                for (int i = 0; i < g.dims[0]; ++i) {
+                    const std::size_t idx = g.index(i, j, k);
+                    if ((r.roi && !r.roi->contains(i, j, k)) || (r.mask && !(*r.mask)[idx])) labels[idx] = 0;
+                }
+    }
+}
+
+}  // namespace lucent

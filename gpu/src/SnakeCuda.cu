@@ -1,0 +1,494 @@
+/// @brief Snake kernels (checkpoint scan, the cooperative stage program, labels) and the engine's
+/// host side: launches, read-back, growing the node arrays, slices through SnakeSlices.
+#include "CudaCheck.h"
+#include "SnakeCuda.h"
+#include "lucent/core/seg/SnakeProgram.h"
+#include "lucent/gpu/DeviceVolume.h"
+
+#include <cooperative_groups.h>
+#include <cub/block/block_scan.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace lucent::gpu {
+
+namespace {
+
+constexpr int kThreads = 512;      // the program's blocks (the leader block's scans are sized by it)
+constexpr int kScanThreads = 256;  // checkpoint scan: a block per row
+constexpr int kMaxNodes = 1 << 22;
+constexpr int kSharedItems = 768;  // leader scratch in shared memory up to this many items
+
+struct Plus {
+    template <class T>
+    __device__ T operator()(const T& a, const T& b) const {
+        return a + b;
+    }
+};
+
+/// The device side of the stage program's executor (SnakeHostExec is the host side): grid
+/// barriers from cooperative groups, block 0 as the leader, warp jobs reduced by shuffles and
+/// added with one atomic per sum, block scans from CUB.
+struct DeviceExec {
+    __device__ bool leader() const { return blockIdx.x == 0; }
+    __device__ void gridSync() { cooperative_groups::this_grid().sync(); }
+    __device__ void leaderSync() { __syncthreads(); }
+    template <class F>
+    __device__ void leaderFor(long long n, F&& f) {
+        for (long long i = threadIdx.x; i < n; i += blockDim.x) f(i);
+    }
+    template <class F>
+    __device__ void warpJobs(long long jobs, F&& f) {
+        const int lane = threadIdx.x & 31;
+        const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
+        for (long long job = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); job < jobs; job += warps) {
+            ExactSums out{};
+            ExactSums* target = f(job, lane, 32, out);
+            if (!target) continue;  // the same for every lane of the warp
+            for (int o = 16; o > 0; o >>= 1) {
+                out.n += __shfl_down_sync(0xffffffffu, out.n, o);
+                out.sz += __shfl_down_sync(0xffffffffu, out.sz, o);
+                out.sz2 += __shfl_down_sync(0xffffffffu, out.sz2, o);
+            }
+            if (lane == 0) {  // two's complement: unsigned atomics add signed values exactly
+                atomicAdd(reinterpret_cast<unsigned long long*>(&target->n), static_cast<unsigned long long>(out.n));
+                atomicAdd(reinterpret_cast<unsigned long long*>(&target->sz), static_cast<unsigned long long>(out.sz));
+                atomicAdd(reinterpret_cast<unsigned long long*>(&target->sz2),
+                          static_cast<unsigned long long>(out.sz2));
+            }
+        }
+    }
+    /// Exclusive prefix over [0, n) in passes of a block with a carry; every thread gets the total.
+    template <class V, class Get, class Put>
+    __device__ V leaderScan(int n, Get&& get, Put&& put) {
+        using Scan = cub::BlockScan<V, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
+        __shared__ typename Scan::TempStorage temp;
+        V carry{};
+        for (int base = 0; base < n; base += kThreads) {
+            const int i = base + int(threadIdx.x);
+            const V v = i < n ? get(i) : V{};
+            V before{}, all{};
+            Scan(temp).ExclusiveScan(v, before, V{}, Plus{}, all);
+            if (i < n) put(i, carry + before);
+            carry = carry + all;
+            __syncthreads();  // temp is reused by the next pass
+        }
+        return carry;
+    }
+    __device__ int atomicAddInt(int* p, int v) { return atomicAdd(p, v); }
+    __device__ void atomicMinInt(int* p, int v) { atomicMin(p, v); }
+    __device__ void atomicMaxInt(int* p, int v) { atomicMax(p, v); }
+    __device__ void atomicSetInt(int* p, int v) { atomicExch(p, v); }
+};
+
+/// The leader block's scratch for `items` items (a phase's nodes, the long segments) carved from
+/// `base` (null: the size only). Shared memory answers the leader's many small dependent loads far
+/// sooner than L2.
+__host__ __device__ std::size_t leaderScratch(unsigned char* base, int items, snake::Arrays* a) {
+    const std::size_t c = std::size_t(items);
+    std::size_t at = 0;
+    auto take = [&](std::size_t bytes) {
+        unsigned char* p = base ? base + at : nullptr;
+        at += (bytes + 15) & ~std::size_t(15);
+        return p;
+    };
+    unsigned char* candGl = take(c * 8 * sizeof(double));
+    unsigned char* delta = take(c * sizeof(ExactSums));
+    unsigned char* prefix = take(c * sizeof(ExactSums));
+    unsigned char* blocked = take(c * 8 * sizeof(int));
+    unsigned char* list = take(c * 8 * sizeof(int));
+    unsigned char* ints[5];
+    for (auto& q : ints) q = take(c * sizeof(int));
+    if (a) {
+        a->candGl = reinterpret_cast<double*>(candGl);
+        a->delta = reinterpret_cast<ExactSums*>(delta);
+        a->prefix = reinterpret_cast<ExactSums*>(prefix);
+        a->blocked = reinterpret_cast<int*>(blocked);
+        a->list = reinterpret_cast<int*>(list);
+        a->best = reinterpret_cast<int*>(ints[0]);
+        a->spec = reinterpret_cast<int*>(ints[1]);
+        a->dec = reinterpret_cast<int*>(ints[2]);
+        a->eligible = reinterpret_cast<int*>(ints[3]);
+        a->newIndex = reinterpret_cast<int*>(ints[4]);
+    }
+    return at;
+}
+
+/// `sharedItems` > 0: block 0 keeps its scratch in shared memory (no other block reads it). Every
+/// item array of an iteration has at most n <= capacity / 2 entries, hence sharedItems = capacity / 2.
+__global__ void __launch_bounds__(kThreads) programKernel(snake::Program p, int sharedItems) {
+    extern __shared__ __align__(16) unsigned char scratch[];
+    if (sharedItems > 0 && blockIdx.x == 0) leaderScratch(scratch, sharedItems, &p.a);
+    DeviceExec ex;
+    snake::runProgram(ex, p);
+}
+
+struct ScanPair {
+    long long z, z2;
+    __device__ ScanPair operator+(const ScanPair& o) const { return {z + o.z, z2 + o.z2}; }
+};
+
+/// Checkpoints of row blockIdx.x: each thread sums a group of 8 pixels, a block scan gives the sums
+/// before each group, in passes with a carry; the row's totals go to the slice's sums.
+__global__ void __launch_bounds__(kScanThreads)
+    checkpointKernel(const std::int16_t* slice, int width, int groups, snake::Checkpoint* out, ExactSums* image) {
+    using Scan = cub::BlockScan<ScanPair, kScanThreads>;
+    __shared__ typename Scan::TempStorage temp;
+    const std::size_t y = blockIdx.x;
+    const std::int16_t* row = slice + y * width;
+    ScanPair carry{0, 0};
+    for (int base = 0; base < groups; base += kScanThreads) {
+        const int g = base + int(threadIdx.x);
+        ScanPair v{0, 0};
+        if (g < groups) {
+            const int x0 = g << snake::kGroupShift, x1 = min(width, x0 + (1 << snake::kGroupShift));
+            for (int x = x0; x < x1; ++x) {
+                const long long z = row[x];
+                v.z += z;
+                v.z2 += z * z;
+            }
+        }
+        ScanPair before{0, 0}, all{0, 0};
+        Scan(temp).ExclusiveScan(v, before, ScanPair{0, 0}, Plus{}, all);
+        if (g < groups) out[y * groups + g] = {carry.z + before.z, carry.z2 + before.z2};
+        carry = carry + all;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        atomicAdd(reinterpret_cast<unsigned long long*>(&image->n), static_cast<unsigned long long>(width));
+        atomicAdd(reinterpret_cast<unsigned long long*>(&image->sz), static_cast<unsigned long long>(carry.z));
+        atomicAdd(reinterpret_cast<unsigned long long*>(&image->sz2), static_cast<unsigned long long>(carry.z2));
+    }
+}
+
+struct LabelScope {
+    int nx, ny, nz;
+    VoxelBox roi;
+    const std::uint8_t* mask;
+};
+
+/// Labels of `box` (x from a multiple of 4), a block row per (y, z): the block collects where the
+/// slice's polygon crosses row y (the cuts), then a pixel is inside when an odd number of cuts lie
+/// at or left of it: with the cuts sorted, that is SnakeSlices::rasterise's [c0, c1), [c2, c3), ...
+__global__ void labelKernel(const PixelPoint* polygons, const int2* ranges, LabelScope s, VoxelBox box,
+                            std::uint8_t* out) {
+    extern __shared__ int cuts[];
+    __shared__ int count;
+    const int y = box.lo[1] + int(blockIdx.y), z = box.lo[2] + int(blockIdx.z);
+    const int2 range = ranges[z];  // first node, node count (0: no polygon on this slice)
+    if (threadIdx.x == 0) count = 0;
+    __syncthreads();
+    for (int i = threadIdx.x; i < range.y; i += blockDim.x) {
+        const PixelPoint p = polygons[range.x + i], q = polygons[range.x + (i + 1) % range.y];
+        if (p.y == q.y || y < min(p.y, q.y) || y >= max(p.y, q.y)) continue;
+        cuts[atomicAdd(&count, 1)] = min(max(crossingColumn(p, q, y), 0), s.nx);
+    }
+    __syncthreads();
+    const int x = box.lo[0] + 4 * int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x > box.hi[0]) return;
+    const std::size_t idx = (std::size_t(z) * s.ny + y) * s.nx + x;
+    for (int q = 0; q < 4 && x + q < s.nx; ++q) {
+        int left = 0;
+        for (int c = 0; c < count; ++c) left += cuts[c] <= x + q;
+        const bool in = (left & 1) && s.roi.contains(x + q, y, z) && (!s.mask || s.mask[idx + q]);
+        out[idx + q] = in ? 1 : 0;
+    }
+}
+
+std::size_t alignUp(std::size_t bytes) { return (bytes + 255) & ~std::size_t(255); }
+
+/// The node arrays of `capacity` nodes carved from one allocation at `base` (null: sizes only).
+snake::Arrays carve(char* base, int capacity, double* history, std::size_t* total) {
+    const std::size_t c = std::size_t(capacity);
+    std::size_t at = 0;
+    auto take = [&](std::size_t bytes) {
+        char* p = base ? base + at : nullptr;
+        at += alignUp(bytes);
+        return p;
+    };
+    snake::Arrays a{};
+    a.pos = reinterpret_cast<PixelPoint*>(take(c * sizeof(PixelPoint)));
+    a.pos2 = reinterpret_cast<PixelPoint*>(take(c * sizeof(PixelPoint)));
+    a.seg = reinterpret_cast<ExactSums*>(take(c * sizeof(ExactSums)));
+    a.seg2 = reinterpret_cast<ExactSums*>(take(c * sizeof(ExactSums)));
+    a.acc = reinterpret_cast<ExactSums*>(take(c * snake::kSlots * sizeof(ExactSums)));
+    a.delta = reinterpret_cast<ExactSums*>(take(c * sizeof(ExactSums)));
+    a.prefix = reinterpret_cast<ExactSums*>(take(c * sizeof(ExactSums)));
+    a.candGl = reinterpret_cast<double*>(take(c * 8 * sizeof(double)));
+    a.blocked = reinterpret_cast<int*>(take(c * 8 * sizeof(int)));
+    a.list = reinterpret_cast<int*>(take(c * 8 * sizeof(int)));
+    for (int** array : {&a.best, &a.spec, &a.dec, &a.items, &a.eligible, &a.newIndex})
+        *array = reinterpret_cast<int*>(take(c * sizeof(int)));
+    a.history = history;
+    if (total) *total = at;
+    return a;
+}
+
+}  // namespace
+
+SnakeCuda::SnakeCuda(std::shared_ptr<GpuContext> context) : m_context(std::move(context)) {}
+
+SnakeCuda::~SnakeCuda() {
+    if (m_host) cudaFreeHost(m_host);
+}
+
+void SnakeCuda::start(const SegmentationRequest& request) {
+    validateRequest(Method::Snake, request);
+    if (request.volume->pixelType() != PixelType::Int16)
+        throw GpuError("the CUDA snake engine works on int16 volumes (float volumes run on the CPU engine)");
+    checkGridLimits(request.volume->geometry());
+    const bool fresh = !m_context || &m_context->volume() != request.volume;
+    m_context = contextFor(m_context, request);
+    m_msUpload = fresh ? m_context->uploadMs() : 0;
+    m_request = request;
+    m_slices.reset(m_request);
+    m_iterations = 0;
+    m_finished = false;
+    if (!m_host)
+        cudaCheck(cudaHostAlloc(reinterpret_cast<void**>(&m_host), sizeof(snake::State), cudaHostAllocDefault),
+                  "pinned memory");
+    if (!m_blocks) {
+        int device = 0, sms = 0, cooperative = 0, optin = 0, perSm = 0;
+        cudaCheck(cudaGetDevice(&device), "snake launch");
+        cudaCheck(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "snake launch");
+        cudaCheck(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device), "snake launch");
+        cudaCheck(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "snake launch");
+        if (!cooperative) throw GpuError("the CUDA snake engine needs cooperative launch, which this device lacks");
+        // The leader's scratch in shared memory for polygons of up to kSharedItems nodes (about 150
+        // KB), within what the device offers beside the kernel's own shared memory.
+        // LUCENT_SNAKE_LEADER_SHARED=0 keeps it in global memory (tests run both paths).
+        cudaFuncAttributes attributes{};
+        cudaCheck(cudaFuncGetAttributes(&attributes, programKernel), "snake launch");
+        m_sharedItems = kSharedItems;
+        while (m_sharedItems > 0 &&
+               leaderScratch(nullptr, m_sharedItems, nullptr) + attributes.sharedSizeBytes > std::size_t(optin))
+            m_sharedItems /= 2;
+        if (const char* env = std::getenv("LUCENT_SNAKE_LEADER_SHARED"); env && std::atoi(env) == 0) m_sharedItems = 0;
+        const std::size_t most = leaderScratch(nullptr, m_sharedItems, nullptr);
+        cudaCheck(cudaFuncSetAttribute(programKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(most)),
+                  "snake launch");
+        cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, programKernel, kThreads, most), "snake launch");
+        if (perSm < 1) throw GpuError("the CUDA snake engine's kernel does not fit on this device");
+        // One block per SM: enough warps for the segment sums, and the cheapest grid barrier.
+        // LUCENT_SNAKE_BLOCKS overrides it (for tuning), never beyond what can be resident.
+        m_blocks = sms;
+        if (const char* env = std::getenv("LUCENT_SNAKE_BLOCKS")) m_blocks = std::max(1, std::atoi(env));
+        m_blocks = std::min(m_blocks, sms * perSm);
+    }
+    if (request.mask) {
+        auto stream = static_cast<cudaStream_t>(m_context->stream());
+        m_userMask.reserve(request.mask->voxelCount(), "the mask");
+        cudaCheck(cudaMemcpyAsync(m_userMask.get(), request.mask->data(), request.mask->voxelCount(),
+                                  cudaMemcpyHostToDevice, stream),
+                  "mask upload");
+    }
+    m_timer.reset();
+    const auto& r = request.snake.rect;
+    // Clockwise in image coordinates (y down), as SnakeCpu.
+    beginSlice(request.snake.slice, {{r[0], r[1]}, {r[2], r[1]}, {r[2], r[3]}, {r[0], r[3]}}, request.snake.stepMax);
+}
+
+void SnakeCuda::reserveNodes(int capacity, bool keep) {
+    if (capacity <= m_capacity) return;
+    if (capacity > kMaxNodes)
+        throw GpuError("the snake polygon outgrew the CUDA engine's " + std::to_string(kMaxNodes) + " nodes");
+    std::size_t bytes = 0;
+    carve(nullptr, capacity, nullptr, &bytes);
+    DeviceBuffer grown(bytes, "the snake's node arrays");
+    if (keep && m_capacity > 0) {  // the polygon and its segment sums
+        auto stream = static_cast<cudaStream_t>(m_context->stream());
+        const snake::Arrays from = carve(m_nodes.as<char>(), m_capacity, nullptr, nullptr);
+        const snake::Arrays to = carve(grown.as<char>(), capacity, nullptr, nullptr);
+        const std::size_t n = std::size_t(std::min(m_host->n, m_capacity));
+        cudaCheck(cudaMemcpyAsync(to.pos, from.pos, n * sizeof(PixelPoint), cudaMemcpyDeviceToDevice, stream),
+                  "snake nodes");
+        cudaCheck(cudaMemcpyAsync(to.seg, from.seg, n * sizeof(ExactSums), cudaMemcpyDeviceToDevice, stream),
+                  "snake nodes");
+        cudaCheck(cudaStreamSynchronize(stream), "snake nodes");
+    }
+    m_nodes = std::move(grown);
+    m_capacity = capacity;
+}
+
+void SnakeCuda::beginSlice(int slice, const std::vector<PixelPoint>& polygon, int d) {
+    const Geometry& g = m_request.volume->geometry();
+    const int width = g.dims[0], height = g.dims[1], groups = snake::checkpointGroups(width);
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    m_slice = slice;
+    m_polygon = polygon;
+    m_glHistory.clear();
+    *m_host = snake::State{};
+    m_host->n = int(polygon.size());
+    m_host->d = std::max(1, d);
+    m_host->minSegment = m_request.snake.minSegment;
+    m_host->fresh = 1;
+    // LUCENT_SNAKE_NODES sets the first room for nodes (tests make it small to exercise growing).
+    const char* room = std::getenv("LUCENT_SNAKE_NODES");
+    reserveNodes(
+        std::max(room ? std::max(8, std::atoi(room)) : std::max(1024, 2 * m_sharedItems), 2 * int(polygon.size())),
+        false);
+    m_host->capacity = m_capacity;
+    m_checkpoints.reserve(std::size_t(groups) * height * sizeof(snake::Checkpoint), "the snake's cumulated images");
+    m_state.reserve(sizeof(snake::State), "the snake state");
+    const snake::Arrays a = carve(m_nodes.as<char>(), m_capacity, nullptr, nullptr);
+    const auto* pixels = static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()) +
+                         std::size_t(slice) * width * height;
+    auto* state = m_state.as<snake::State>();
+    m_timer.begin(stream);
+    cudaCheck(cudaMemcpyAsync(state, m_host, sizeof(snake::State), cudaMemcpyHostToDevice, stream), "snake state");
+    checkpointKernel<<<height, kScanThreads, 0, stream>>>(pixels, width, groups, m_checkpoints.as<snake::Checkpoint>(),
+                                                          &state->image);
+    launchCheck("snake cumulated images");
+    m_timer.end(stream);  // waits: the polygon below is copied from pageable memory
+    cudaCheck(
+        cudaMemcpyAsync(a.pos, polygon.data(), polygon.size() * sizeof(PixelPoint), cudaMemcpyHostToDevice, stream),
+        "snake polygon");
+    launch(0);  // the first sums and GL
+}
+
+int SnakeCuda::launch(int budget) {
+    const Geometry& g = m_request.volume->geometry();
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    auto* state = m_state.as<snake::State>();
+    const snake::Slice slice{static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()) +
+                                 std::size_t(m_slice) * g.dims[0] * g.dims[1],
+                             m_checkpoints.as<snake::Checkpoint>(), g.dims[0], g.dims[1],
+                             snake::checkpointGroups(g.dims[0])};
+    int total = 0;
+    for (;;) {
+        m_host->budget = budget - total;
+        m_host->done = m_host->sliceDone = m_host->needRoom = m_host->glCount = 0;
+        m_host->capacity = m_capacity;
+        m_history.reserve((std::size_t(m_host->budget) + 2) * sizeof(double), "the snake's GL history");
+        snake::Program program{state, carve(m_nodes.as<char>(), m_capacity, m_history.as<double>(), nullptr), slice};
+        int sharedItems = m_capacity / 2 <= m_sharedItems ? m_capacity / 2 : 0;
+        const std::size_t sharedBytes = leaderScratch(nullptr, sharedItems, nullptr);
+        void* args[] = {&program, &sharedItems};
+        m_timer.begin(stream);
+        // The control fields only: the sums and GL the device holds stay as they are.
+        cudaCheck(cudaMemcpyAsync(state, m_host, offsetof(snake::State, moved), cudaMemcpyHostToDevice, stream),
+                  "snake state");
+        cudaCheck(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(programKernel), dim3(m_blocks), dim3(kThreads),
+                                              args, sharedBytes, stream),
+                  "snake steps");
+        cudaCheck(cudaMemcpyAsync(m_host, state, sizeof(snake::State), cudaMemcpyDeviceToHost, stream), "snake state");
+        m_timer.end(stream);
+        // Pageable destinations: these copies return when done.
+        std::vector<double> history(std::size_t(m_host->glCount));
+        m_polygon.resize(std::size_t(m_host->n));
+        cudaCheck(cudaMemcpyAsync(history.data(), m_history.get(), history.size() * sizeof(double),
+                                  cudaMemcpyDeviceToHost, stream),
+                  "snake history");
+        cudaCheck(cudaMemcpyAsync(m_polygon.data(), program.a.pos, m_polygon.size() * sizeof(PixelPoint),
+                                  cudaMemcpyDeviceToHost, stream),
+                  "snake polygon");
+        cudaCheck(cudaStreamSynchronize(stream), "snake polygon");
+        m_glHistory.insert(m_glHistory.end(), history.begin(), history.end());
+        m_gl = m_host->gl;
+        total += m_host->done;
+        if (!m_host->needRoom) return total;
+        // Stopped at an iteration start, as insertion could double the polygon: grow and go on.
+        reserveNodes(std::max(2 * m_capacity, 2 * m_host->n), true);
+    }
+}
+
+void SnakeCuda::finishSlice() {
+    const ExactSums target = m_host->target, background = m_host->image - m_host->target;
+    auto next = m_slices.finish({m_slice, m_polygon, m_glHistory}, toDouble(target), toDouble(background));
+    if (!next) {
+        m_finished = true;
+        return;
+    }
+    beginSlice(next->slice, next->polygon, next->d);
+}
+
+StepReport SnakeCuda::step(int maxIterations) {
+    int left = maxIterations;
+    while (left > 0 && !m_finished) {
+        const int done = launch(left);
+        m_iterations += done;
+        left -= done;
+        if (m_host->sliceDone)
+            finishSlice();
+        else if (done == 0)
+            throw GpuError("the CUDA snake made no progress (an engine fault)");
+    }
+    StepReport r;
+    r.iterations = m_iterations;
+    r.convergence = m_gl;
+    r.finished = m_finished;
+    r.progress =
+        m_finished ? 1.0 : 1.0 - std::log2(double(m_host->d) + 1) / std::log2(double(m_request.snake.stepMax) + 2);
+    for (const auto& p : m_polygon) r.polygon.push_back({double(p.x), double(p.y)});
+    return r;
+}
+
+void SnakeCuda::cancel() {
+    if (!m_finished && m_host) m_slices.keep({m_slice, m_polygon, m_glHistory});
+    m_finished = true;
+}
+
+bool SnakeCuda::writeContours(JsonWriter& json) const {
+    m_slices.writeContours(json);
+    return true;
+}
+
+MethodFigures SnakeCuda::figures() const {
+    MethodFigures f;
+    f.gl = m_gl;
+    f.slices = m_slices.done().size();
+    f.nodes = m_polygon.size();
+    f.msDevice = m_timer.totalMs();
+    if (m_msUpload > 0) f.msUpload = m_msUpload;
+    return f;
+}
+
+void SnakeCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) const {
+    const Geometry& g = m_request.volume->geometry();
+    if (sink.voxels != g.voxelCount()) throw std::invalid_argument("label sink is not on the volume's grid");
+    const VoxelBox b = box ? *box : wholeBox(g);
+    if (b.empty()) return;
+    // The finished polygons, one range of nodes per slice.
+    std::vector<PixelPoint> nodes;
+    std::vector<int2> ranges(std::size_t(g.dims[2]), int2{0, 0});
+    int longest = 0;
+    for (const auto& s : m_slices.done()) {
+        ranges[std::size_t(s.slice)] = int2{int(nodes.size()), int(s.polygon.size())};
+        nodes.insert(nodes.end(), s.polygon.begin(), s.polygon.end());
+        longest = std::max(longest, int(s.polygon.size()));
+    }
+    const std::size_t cutBytes = std::size_t(longest) * sizeof(int);
+    if (cutBytes > 48 * 1024) {
+        int device = 0, most = 0;
+        cudaCheck(cudaGetDevice(&device), "snake labels");
+        cudaCheck(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "snake labels");
+        if (cutBytes + 64 > std::size_t(most))
+            throw GpuError("a snake polygon has too many nodes for the CUDA label kernel");
+        cudaCheck(cudaFuncSetAttribute(labelKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(cutBytes)),
+                  "snake labels");
+    }
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    m_labelPolygons.reserve(std::max<std::size_t>(1, nodes.size()) * sizeof(PixelPoint), "the snake's polygons");
+    m_labelRanges.reserve(ranges.size() * sizeof(int2), "the snake's polygons");
+    cudaCheck(cudaMemcpyAsync(m_labelPolygons.get(), nodes.data(), nodes.size() * sizeof(PixelPoint),
+                              cudaMemcpyHostToDevice, stream),
+              "snake polygons");
+    cudaCheck(cudaMemcpyAsync(m_labelRanges.get(), ranges.data(), ranges.size() * sizeof(int2), cudaMemcpyHostToDevice,
+                              stream),
+              "snake polygons");
+    std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, g.voxelCount()));
+    const LabelScope scope{g.dims[0], g.dims[1], g.dims[2], m_request.roi ? *m_request.roi : wholeBox(g),
+                           m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
+    m_timer.begin(stream);
+    labelKernel<<<labelGrid(b), 128, cutBytes, stream>>>(m_labelPolygons.as<PixelPoint>(), m_labelRanges.as<int2>(),
+                                                         scope, alignedBox(b), out);
+    launchCheck("snake labels");
+    m_timer.end(stream);  // also waits for the pageable copies above before `nodes` goes
+    if (!sink.onDevice) copyLabelsToHost(*m_context, out, sink, b);
+}
+
+}  // namespace lucent::gpu

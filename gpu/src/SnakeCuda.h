@@ -1,0 +1,72 @@
+/// @brief The region snake on the device (paper 003) for int16 volumes, with the same polygons as
+/// SnakeCpu step for step: the slice's cumulated images as checkpoints (one CUB block scan per row),
+/// then every step in one cooperative kernel running the stages of SnakeProgram.h (candidate
+/// segment sums over all SMs, the node-order decisions in the leader block by speculation, node
+/// insertion on the device). A launch runs up to a step() call's iterations; only the state (about
+/// 160 bytes), the new GL values and the polygon come back. Labels are rasterised on the device.
+/// Visiting order and tie-breaks are SnakeCpu's (see SnakeCpu.h); sums are exact int64 and GL uses
+/// portableLog, so every comparison gives the same answer on both backends.
+#pragma once
+
+#include "CudaEngineBase.h"
+#include "DeviceBuffer.h"
+
+#include "lucent/core/seg/SnakeSlices.h"
+
+#include <vector>
+
+namespace lucent::snake {
+struct State;
+}
+
+namespace lucent::gpu {
+
+class SnakeCuda final : public Segmenter {
+public:
+    explicit SnakeCuda(std::shared_ptr<GpuContext> context);
+    ~SnakeCuda() override;
+    Method method() const override { return Method::Snake; }
+    const char* backend() const override { return "cuda"; }
+    /// GpuError for float volumes (the CPU engine runs those: their sums are not exact, so the two
+    /// backends could order them differently) and devices without cooperative launch.
+    void start(const SegmentationRequest& request) override;
+    StepReport step(int maxIterations) override;
+    bool finished() const override { return m_finished; }
+    void cancel() override;
+    void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
+    MethodFigures figures() const override;
+    bool writeContours(JsonWriter& json) const override;
+
+    double gl() const { return m_gl; }
+    const std::vector<PixelPoint>& polygon() const { return m_polygon; }
+    const std::vector<SnakeSliceResult>& slices() const { return m_slices.done(); }
+
+protected:
+    const Geometry& grid() const override { return m_request.volume->geometry(); }
+
+private:
+    /// Cumulated images of `slice`, the polygon uploaded, its first sums and GL (a launch of no steps).
+    void beginSlice(int slice, const std::vector<PixelPoint>& polygon, int d);
+    /// Runs up to `budget` iterations on the device (fewer when the slice ends); returns those done.
+    int launch(int budget);
+    /// Node arrays for at least `capacity` nodes, keeping the polygon and its segment sums if asked.
+    void reserveNodes(int capacity, bool keep);
+    void finishSlice();
+
+    std::shared_ptr<GpuContext> m_context;
+    SegmentationRequest m_request;
+    SnakeSlices m_slices;
+    DeviceBuffer m_checkpoints, m_state, m_nodes, m_history, m_userMask;
+    mutable DeviceBuffer m_labelPolygons, m_labelRanges;
+    snake::State* m_host = nullptr;  // pinned mirror of the device state
+    int m_capacity = 0, m_blocks = 0, m_sharedItems = 0, m_slice = 0;
+    std::vector<PixelPoint> m_polygon;
+    std::vector<double> m_glHistory;
+    double m_gl = 0;
+    int m_iterations = 0;
+    bool m_finished = true;
+    mutable DeviceTimer m_timer;
+    double m_msUpload = 0;
+};
+
+}  // namespace lucent::gpu

@@ -1,0 +1,315 @@
+/// @brief The CUDA region snake against SnakeCpu: the same polygon and GL after every step, the same
+/// finished step, labels and contours, on noisy discs, squares, several rectangles, random images
+/// and through propagation. The stage program it runs is also checked on the host (SnakeHostExec,
+/// no GPU needed), in order and backwards; the device tests skip without a CUDA device.
+#include "SnakeHostProgram.h"
+#include "SyntheticVolumes.h"
+
+#include "lucent/core/Errors.h"
+#include "lucent/core/seg/SnakeCpu.h"
+#include "lucent/gpu/DeviceInfo.h"
+#include "lucent/gpu/GpuContext.h"
+#include "lucent/gpu/SegmenterFactory.h"
+#include "lucent/io/VolumeFile.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <sstream>
+
+using namespace lucent;
+
+namespace {
+
+bool haveDevice() { return !gpu::listDevices().empty(); }
+
+#define REQUIRE_DEVICE() \
+    if (!haveDevice()) GTEST_SKIP() << "no CUDA device"
+
+enum class Shape { Disc, Square, Bars };
+
+/// An int16 slice (or `depth` slices) with `shape` at 120 over 80 and Gaussian noise of `sigma`.
+Volume scene(int w, int h, int depth, Shape shape, double sigma, unsigned seed) {
+    Geometry g;
+    g.dims = {w, h, depth};
+    Volume v(g, PixelType::Int16);
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> noise(0, sigma);
+    for (int k = 0; k < depth; ++k)
+        for (int j = 0; j < h; ++j)
+            for (int i = 0; i < w; ++i) {
+                bool in = false;
+                const double r = 0.3 * std::min(w, h) * (depth > 1 ? 1.0 - 0.08 * std::abs(k - depth / 2) : 1.0);
+                if (shape == Shape::Disc) in = std::hypot(i - 0.55 * w, j - 0.45 * h) <= r;
+                if (shape == Shape::Square) in = std::abs(i - w / 2) < w / 4 && std::abs(j - h / 2) < h / 4;
+                if (shape == Shape::Bars)
+                    in = (std::abs(i - w / 4) < w / 8 && std::abs(j - h / 3) < h / 6) ||
+                         (std::abs(i - 3 * w / 4) < w / 10 && std::abs(j - 2 * h / 3) < h / 5) ||
+                         (std::abs(i - w / 2) < w / 12 && std::abs(j - h / 2) < h / 3);
+                v.setValue(g.index(i, j, k), std::round((in ? 120 : 80) + noise(rng)));
+            }
+    return v;
+}
+
+SegmentationRequest snakeRequest(const Volume& v, std::array<int, 4> rect, int stepMax, int minSegment, int slice = 0) {
+    SegmentationRequest r;
+    r.volume = &v;
+    r.snake.slice = slice;
+    r.snake.rect = rect;
+    r.snake.stepMax = stepMax;
+    r.snake.minSegment = minSegment;
+    return r;
+}
+
+std::vector<PixelPoint> rectangle(const std::array<int, 4>& r) {
+    return {{r[0], r[1]}, {r[2], r[1]}, {r[2], r[3]}, {r[0], r[3]}};
+}
+
+using Order = lucent::testing::SnakeHostExec::Order;
+
+/// The stage program on the host against SnakeCpu, `perLaunch` iterations a launch.
+void expectProgramEqualsCpu(const SegmentationRequest& r, int capacity, Order order, int perLaunch,
+                            const std::string& what) {
+    SnakeCpu cpu;
+    cpu.start(r);
+    lucent::testing::SnakeHostProgram program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
+                                              r.snake.minSegment, capacity, order);
+    ASSERT_EQ(program.state().gl, cpu.gl()) << what;
+    int steps = 0;
+    while (!cpu.finished()) {
+        cpu.step(perLaunch);
+        program.launch(perLaunch);
+        steps += perLaunch;
+        ASSERT_EQ(program.polygon(), cpu.polygon()) << what << ", step " << steps;
+        ASSERT_EQ(program.state().gl, cpu.gl()) << what << ", step " << steps;
+        ASSERT_EQ(program.state().sliceDone != 0, cpu.finished()) << what << ", step " << steps;
+        ASSERT_LT(steps, 20000) << what;
+    }
+    EXPECT_EQ(program.glHistory(), cpu.slices().back().glHistory) << what;
+}
+
+std::string contours(const Segmenter& e) {
+    std::ostringstream out;
+    JsonWriter json(out);
+    e.writeContours(json);
+    return out.str();
+}
+
+std::size_t differing(const LabelMap& a, const LabelMap& b) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < a.voxelCount(); ++i) n += a[i] != b[i];
+    return n;
+}
+
+/// SnakeCuda and SnakeCpu step by step (`perStep` iterations a call): the same report after every
+/// call, then the same labels, contours and figures.
+void expectSameSnake(const SegmentationRequest& r, int perStep, const std::string& what) {
+    auto cpu = gpu::createSegmenter(Method::Snake, gpu::Backend::Cpu);
+    auto cuda = gpu::createSegmenter(Method::Snake, gpu::Backend::Cuda);
+    cpu->start(r);
+    cuda->start(r);
+    EXPECT_STREQ(cuda->backend(), "cuda");
+    ASSERT_EQ(cuda->figures().gl, cpu->figures().gl) << what << ": first GL";
+    for (int call = 1;; ++call) {
+        const StepReport a = cpu->step(perStep), b = cuda->step(perStep);
+        ASSERT_EQ(b.polygon, a.polygon) << what << ", call " << call;
+        ASSERT_EQ(b.convergence, a.convergence) << what << ", call " << call;
+        ASSERT_EQ(b.iterations, a.iterations) << what << ", call " << call;
+        ASSERT_EQ(b.finished, a.finished) << what << ", call " << call;
+        ASSERT_EQ(b.progress, a.progress) << what << ", call " << call;
+        if (a.finished) break;
+        ASSERT_LT(call, 20000) << what;
+    }
+    LabelMap la, lb;
+    cpu->result(la);
+    cuda->result(lb);
+    EXPECT_GT(la.count(1), 0u) << what;
+    EXPECT_EQ(differing(la, lb), 0u) << what;
+    EXPECT_EQ(contours(*cuda), contours(*cpu)) << what;
+    EXPECT_EQ(cuda->figures().nodes, cpu->figures().nodes) << what;
+    EXPECT_EQ(cuda->figures().slices, cpu->figures().slices) << what;
+    EXPECT_TRUE(cuda->figures().msDevice.has_value()) << what;
+}
+
+/// A random int16 image of rectangles, noise and sometimes texture, with a random start.
+SegmentationRequest randomCase(unsigned seed, Volume& v) {
+    std::mt19937 rng(seed);
+    auto pick = [&](int a, int b) { return std::uniform_int_distribution<int>(a, b)(rng); };
+    const int w = pick(20, 200), h = pick(20, 200);
+    Geometry g;
+    g.dims = {w, h, 1};
+    v = Volume(g, PixelType::Int16);
+    std::normal_distribution<double> noise(0, pick(0, 60));
+    std::vector<std::array<int, 5>> boxes(std::size_t(pick(1, 6)));
+    for (auto& b : boxes) b = {pick(0, w), pick(0, h), pick(2, w / 2 + 2), pick(2, h / 2 + 2), pick(-100, 200)};
+    const bool texture = seed % 7 == 3;
+    for (int j = 0; j < h; ++j)
+        for (int i = 0; i < w; ++i) {
+            double value = 80 + (texture ? ((i / 3 + j / 3) % 2) * 60 : 0);
+            for (const auto& b : boxes)
+                if (std::abs(i - b[0]) < b[2] && std::abs(j - b[1]) < b[3]) value += b[4];
+            v.setValue(g.index(i, j, 0), std::round(value + noise(rng)));
+        }
+    const int x0 = pick(0, w - 3), y0 = pick(0, h - 3), x1 = pick(x0 + 2, w - 1), y1 = pick(y0 + 2, h - 1);
+    const int stepMax = pick(1, 40), minSegment = pick(1, 20);
+    return snakeRequest(v, {x0, y0, x1, y1}, stepMax, minSegment);
+}
+
+}  // namespace
+
+TEST(SnakeProgram, OnTheHostEqualsSnakeCpuOnDiscSquareAndBars) {
+    // The stage program SnakeCuda runs, on the host: its parallel loops in order, backwards and
+    // shuffled (no result may depend on the order), with node arrays that must grow many times.
+    const Volume disc = scene(160, 140, 1, Shape::Disc, 15, 3);
+    const Volume square = scene(197, 151, 1, Shape::Square, 20, 4);
+    const Volume bars = scene(234, 162, 1, Shape::Bars, 25, 5);
+    const char* names[] = {"in order", "backwards", "shuffled"};
+    for (Order order : {Order::Forward, Order::Backward, Order::Shuffled})
+        for (int capacity : {8, 1024}) {
+            const std::string how = std::string(names[int(order)]) + ", room " + std::to_string(capacity);
+            expectProgramEqualsCpu(snakeRequest(disc, {5, 7, 151, 136}, 16, 6), capacity, order, 1, "disc " + how);
+            expectProgramEqualsCpu(snakeRequest(square, {10, 4, 180, 140}, 24, 7), capacity, order, 3, "square " + how);
+            expectProgramEqualsCpu(snakeRequest(bars, {2, 2, 231, 159}, 32, 8), capacity, order, 1, "bars " + how);
+        }
+}
+
+TEST(SnakeProgram, OnTheHostEqualsSnakeCpuOnRandomImages) {
+    // Random boxes, noise and textures: moves that a node earlier in the phase makes cross or stop
+    // paying off, insertions that block each other, degenerate starts (thin rectangles, d = 1).
+    for (unsigned seed = 1000; seed < 1060; ++seed) {
+        Volume v;
+        const SegmentationRequest r = randomCase(seed, v);
+        const Order order = seed % 3 == 0 ? Order::Backward : seed % 3 == 1 ? Order::Shuffled : Order::Forward;
+        expectProgramEqualsCpu(r, seed % 2 ? 8 : 4096, order, 1 + int(seed % 4), "random " + std::to_string(seed));
+    }
+}
+
+TEST(SnakeProgram, OnTheHostEqualsSnakeCpuOnTheRealCtHead) {
+    const char* data = std::getenv("LUCENT_DATA");
+    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
+    if (!data || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    const Volume v = io::readVolumeFile(path);
+    expectProgramEqualsCpu(snakeRequest(v, {30, 30, 225, 225}, 16, 8, 54), 64, Order::Shuffled, 1, "CT head slice 54");
+    expectProgramEqualsCpu(snakeRequest(v, {60, 40, 200, 230}, 32, 6, 20), 4096, Order::Forward, 9, "CT head slice 20");
+}
+
+TEST(CudaSnake, SameStepsAsCpuOnDiscSquareAndBars) {
+    REQUIRE_DEVICE();
+    const Volume disc = scene(512, 512, 1, Shape::Disc, 20, 3);
+    const Volume square = scene(301, 257, 1, Shape::Square, 25, 4);
+    const Volume bars = scene(234, 162, 1, Shape::Bars, 25, 5);
+    expectSameSnake(snakeRequest(disc, {20, 20, 490, 490}, 64, 8), 1, "disc 512, one step a call");
+    expectSameSnake(snakeRequest(disc, {200, 180, 330, 300}, 16, 8), 7, "disc 512 from inside, 7 steps a call");
+    expectSameSnake(snakeRequest(square, {3, 3, 297, 253}, 32, 6), 1, "square");
+    expectSameSnake(snakeRequest(square, {100, 2, 110, 250}, 8, 4), 64, "square from a thin rectangle");
+    expectSameSnake(snakeRequest(bars, {2, 2, 231, 159}, 32, 8), 1, "bars");
+    expectSameSnake(snakeRequest(bars, {40, 30, 200, 140}, 4, 3), 5, "bars, small steps");
+}
+
+TEST(CudaSnake, SameStepsAsCpuOnRandomImages) {
+    REQUIRE_DEVICE();
+    for (unsigned seed = 2000; seed < 2030; ++seed) {
+        Volume v;
+        const SegmentationRequest r = randomCase(seed, v);
+        expectSameSnake(r, 1 + int(seed % 5), "random " + std::to_string(seed));
+    }
+}
+
+TEST(CudaSnake, GrowsItsNodeArraysLikeAFreshRun) {
+    REQUIRE_DEVICE();
+    const Volume bars = scene(234, 162, 1, Shape::Bars, 25, 5);
+    ::setenv("LUCENT_SNAKE_NODES", "8", 1);  // room for 8 nodes: the arrays grow several times
+    expectSameSnake(snakeRequest(bars, {2, 2, 231, 159}, 32, 4), 1, "bars with room for 8 nodes");
+    ::unsetenv("LUCENT_SNAKE_NODES");
+    // The leader's scratch in global memory (what polygons of more than 768 nodes use).
+    ::setenv("LUCENT_SNAKE_LEADER_SHARED", "0", 1);
+    expectSameSnake(snakeRequest(bars, {2, 2, 231, 159}, 32, 4), 3, "bars, leader scratch in global memory");
+    ::unsetenv("LUCENT_SNAKE_LEADER_SHARED");
+}
+
+TEST(CudaSnake, PropagatesThroughSlicesLikeTheCpu) {
+    REQUIRE_DEVICE();
+    const Volume v = scene(150, 130, 13, Shape::Disc, 12, 9);
+    SegmentationRequest r = snakeRequest(v, {10, 10, 140, 120}, 32, 8, 6);
+    r.snake.propagate = true;
+    expectSameSnake(r, 1, "propagate, one step a call");
+    expectSameSnake(r, 50, "propagate, 50 steps a call (slices change inside a call)");
+}
+
+TEST(CudaSnake, RoiMaskAndTheContextLabelBuffer) {
+    REQUIRE_DEVICE();
+    const Volume v = scene(120, 100, 3, Shape::Square, 15, 2);
+    SegmentationRequest r = snakeRequest(v, {5, 5, 110, 90}, 16, 6, 1);
+    r.snake.propagate = true;
+    r.roi = VoxelBox{{10, 8, 0}, {90, 70, 2}};
+    LabelMap mask(v.geometry());
+    for (std::size_t i = 0; i < mask.voxelCount(); ++i) mask[i] = (i / 7) % 4 != 0;
+    r.mask = &mask;
+    expectSameSnake(r, 3, "roi and mask");
+    // Labels written into the context's device buffer (what the viewer draws) equal the CPU's.
+    auto context = std::make_shared<gpu::GpuContext>(v);
+    auto cuda = gpu::createSegmenter(Method::Snake, gpu::Backend::Cuda, context);
+    auto cpu = gpu::createSegmenter(Method::Snake, gpu::Backend::Cpu);
+    cuda->start(r);
+    cuda->run();
+    cpu->start(r);
+    cpu->run();
+    cuda->writeLabels(context->labelSink());
+    LabelMap onDevice, expected;
+    context->downloadLabels(onDevice);
+    cpu->result(expected);
+    EXPECT_EQ(differing(onDevice, expected), 0u);
+    const VoxelBox box{{7, 20, 1}, {60, 41, 1}};  // a box: at least its voxels are written
+    LabelMap partial(v.geometry());
+    cuda->writeLabels(LabelSink::host(partial), &box);
+    for (int j = box.lo[1]; j <= box.hi[1]; ++j)
+        for (int i = box.lo[0]; i <= box.hi[0]; ++i) ASSERT_EQ(partial.at(i, j, 1), expected.at(i, j, 1));
+}
+
+TEST(CudaSnake, RealCtHeadEqualsCpu) {
+    // Real int16 CT values (-1024..3071 HU): the head's outline on two slices.
+    REQUIRE_DEVICE();
+    const char* data = std::getenv("LUCENT_DATA");
+    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
+    if (!data || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    const Volume v = io::readVolumeFile(path);
+    expectSameSnake(snakeRequest(v, {30, 30, 225, 225}, 16, 8, 54), 1, "CT head slice 54");
+    expectSameSnake(snakeRequest(v, {60, 40, 200, 230}, 32, 6, 20), 9, "CT head slice 20");
+}
+
+TEST(CudaSnake, FloatVolumesRunOnTheCpu) {
+    REQUIRE_DEVICE();
+    Geometry g;
+    g.dims = {60, 50, 1};
+    Volume f(g, PixelType::Float32);
+    for (std::size_t i = 0; i < f.voxelCount(); ++i)
+        f.setValue(i, (i % 60 > 20 && i / 60 > 15 ? 2.5 : 1.0) + 0.01 * (i % 7));
+    const SegmentationRequest r = snakeRequest(f, {2, 2, 57, 47}, 8, 4);
+    auto cuda = gpu::createSegmenter(Method::Snake, gpu::Backend::Cuda);
+    EXPECT_THROW(cuda->start(r), GpuError);
+    auto automatic = gpu::createSegmenter(Method::Snake, gpu::Backend::Auto);
+    automatic->start(r);
+    automatic->run();
+    EXPECT_STREQ(automatic->backend(), "cpu");
+    EXPECT_NE(gpu::fallbackNotice(*automatic).find("int16"), std::string::npos) << gpu::fallbackNotice(*automatic);
+}
+
+TEST(CudaSnake, SmallCasesForTheSanitizers) {
+    // What device-check.sh runs under compute-sanitizer: the checkpoint scan, every stage of the
+    // program (moves in three phases, insertions, growing arrays), propagation and the label kernel,
+    // on 8 blocks so that the instrumented run stays short.
+    REQUIRE_DEVICE();
+    ::setenv("LUCENT_SNAKE_BLOCKS", "8", 1);
+    ::setenv("LUCENT_SNAKE_NODES", "8", 1);
+    const Volume v = scene(47, 39, 3, Shape::Disc, 10, 7);
+    SegmentationRequest r = snakeRequest(v, {2, 3, 44, 35}, 8, 4, 1);
+    r.snake.propagate = true;
+    expectSameSnake(r, 2, "small propagate");
+    ::unsetenv("LUCENT_SNAKE_NODES");
+    const Volume bars = scene(61, 43, 1, Shape::Bars, 20, 8);
+    expectSameSnake(snakeRequest(bars, {1, 1, 59, 41}, 4, 3), 3, "small bars");
+    ::unsetenv("LUCENT_SNAKE_BLOCKS");
+}

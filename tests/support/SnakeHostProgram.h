@@ -1,0 +1,168 @@
+/// @brief Runs the CUDA snake's stage program (SnakeProgram.h) on the host: a sequential executor
+/// and host arrays laid out as SnakeCuda lays out device memory, so the tests check the stage logic
+/// against SnakeCpu where there is no GPU.
+#pragma once
+
+#include "lucent/core/Volume.h"
+#include "lucent/core/seg/SnakeProgram.h"
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace lucent::testing {
+
+/// Runs every parallel loop sequentially, in order, backwards or shuffled (results must not depend
+/// on the order the device happens to take), every warp job lane by lane, scans sequentially.
+struct SnakeHostExec {
+    enum class Order { Forward, Backward, Shuffled };
+    Order order = Order::Forward;
+    std::mt19937 rng{7};
+
+    bool leader() const { return true; }
+    void gridSync() {}
+    void leaderSync() {}
+    template <class F>
+    void leaderFor(long long n, F&& f) {
+        visit(n, f);
+    }
+    template <class F>
+    void warpJobs(long long jobs, F&& f) {
+        visit(jobs, [&](long long job) {
+            ExactSums total{};
+            ExactSums* target = nullptr;
+            for (int lane = 0; lane < 32; ++lane) {
+                ExactSums out{};
+                if (ExactSums* t = f(job, lane, 32, out)) {
+                    target = t;
+                    total += out;
+                }
+            }
+            if (target) *target += total;
+        });
+    }
+    template <class F>
+    void visit(long long n, F&& f) {
+        if (order != Order::Shuffled) {
+            for (long long k = 0; k < n; ++k) f(order == Order::Backward ? n - 1 - k : k);
+            return;
+        }
+        std::vector<long long> items(static_cast<std::size_t>(n));
+        for (long long k = 0; k < n; ++k) items[std::size_t(k)] = k;
+        std::shuffle(items.begin(), items.end(), rng);
+        for (long long k : items) f(k);
+    }
+    template <class V, class Get, class Put>
+    V leaderScan(int n, Get&& get, Put&& put) {
+        V carry{};
+        for (int i = 0; i < n; ++i) {
+            const V v = get(i);
+            put(i, carry);
+            carry = carry + v;
+        }
+        return carry;
+    }
+    int atomicAddInt(int* p, int v) {
+        const int old = *p;
+        *p += v;
+        return old;
+    }
+    void atomicMinInt(int* p, int v) { *p = std::min(*p, v); }
+    void atomicMaxInt(int* p, int v) { *p = std::max(*p, v); }
+    void atomicSetInt(int* p, int v) { *p = v; }
+};
+
+/// One slice of an int16 volume with the program's state and arrays in host memory.
+class SnakeHostProgram {
+public:
+    SnakeHostProgram(const Volume& v, int slice, std::vector<PixelPoint> polygon, int d, int minSegment, int capacity,
+                     SnakeHostExec::Order order = SnakeHostExec::Order::Forward) {
+        const auto& dims = v.geometry().dims;
+        m_width = dims[0];
+        m_height = dims[1];
+        m_pixels.assign(v.int16Data() + std::size_t(slice) * m_width * m_height,
+                        v.int16Data() + std::size_t(slice + 1) * m_width * m_height);
+        const int groups = snake::checkpointGroups(m_width);
+        m_checkpoints.resize(std::size_t(groups) * m_height);
+        m_state = {};
+        for (int y = 0; y < m_height; ++y) {
+            long long z = 0, z2 = 0;
+            for (int x = 0; x <= m_width; ++x) {
+                if (x % 8 == 0) m_checkpoints[std::size_t(y) * groups + x / 8] = {z, z2};
+                if (x == m_width) break;
+                const long long value = m_pixels[std::size_t(y) * m_width + x];
+                z += value;
+                z2 += value * value;
+            }
+            m_state.image += ExactSums{m_width, z, z2};
+        }
+        m_exec.order = order;
+        m_state.n = int(polygon.size());
+        m_state.d = std::max(1, d);
+        m_state.minSegment = minSegment;
+        m_state.fresh = 1;
+        resize(capacity);
+        std::copy(polygon.begin(), polygon.end(), m_pos.begin());
+        launch(0);  // the slice-start totals, as SnakeCuda::beginSlice
+    }
+
+    /// Up to `budget` iterations; grows the arrays when the program asks for room, as SnakeCuda does.
+    /// Returns the iterations done.
+    int launch(int budget) {
+        int total = 0;
+        for (;;) {
+            m_state.budget = budget - total;
+            m_state.done = m_state.sliceDone = m_state.needRoom = m_state.glCount = 0;
+            m_history.assign(std::size_t(m_state.budget) + 2, 0.0);
+            snake::Program p{
+                &m_state,
+                arrays(),
+                {m_pixels.data(), m_checkpoints.data(), m_width, m_height, snake::checkpointGroups(m_width)}};
+            snake::runProgram(m_exec, p);
+            total += m_state.done;
+            m_glHistory.insert(m_glHistory.end(), m_history.begin(), m_history.begin() + m_state.glCount);
+            if (!m_state.needRoom) return total;
+            resize(2 * m_state.capacity);
+            ++m_grows;
+        }
+    }
+
+    const snake::State& state() const { return m_state; }
+    std::vector<PixelPoint> polygon() const { return {m_pos.begin(), m_pos.begin() + m_state.n}; }
+    const std::vector<double>& glHistory() const { return m_glHistory; }
+    int grows() const { return m_grows; }
+
+private:
+    void resize(int capacity) {
+        const std::size_t c = std::size_t(capacity);
+        m_state.capacity = capacity;
+        m_pos.resize(c);
+        m_pos2.resize(c);
+        m_seg.resize(c);
+        m_seg2.resize(c);
+        m_acc.resize(c * snake::kSlots);
+        m_delta.resize(c);
+        m_prefix.resize(c);
+        m_candGl.resize(c * 8);
+        m_blocked.resize(c * 8);
+        m_list.resize(c * 8);
+        for (auto* v : {&m_best, &m_spec, &m_dec, &m_items, &m_eligible, &m_newIndex}) v->resize(c);
+    }
+    snake::Arrays arrays() {
+        return {m_pos.data(),    m_pos2.data(),   m_seg.data(),      m_seg2.data(),     m_acc.data(),    m_delta.data(),
+                m_prefix.data(), m_candGl.data(), m_blocked.data(),  m_list.data(),     m_best.data(),   m_spec.data(),
+                m_dec.data(),    m_items.data(),  m_eligible.data(), m_newIndex.data(), m_history.data()};
+    }
+
+    int m_width = 0, m_height = 0, m_grows = 0;
+    std::vector<std::int16_t> m_pixels;
+    std::vector<snake::Checkpoint> m_checkpoints;
+    snake::State m_state{};
+    std::vector<PixelPoint> m_pos, m_pos2;
+    std::vector<ExactSums> m_seg, m_seg2, m_acc, m_delta, m_prefix;
+    std::vector<double> m_candGl, m_history, m_glHistory;
+    std::vector<int> m_blocked, m_list, m_best, m_spec, m_dec, m_items, m_eligible, m_newIndex;
+    SnakeHostExec m_exec;
+};
+
+}  // namespace lucent::testing
