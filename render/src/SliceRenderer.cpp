@@ -33,6 +33,7 @@ uniform vec3 u_dy;       // voxel step per screen pixel downwards
 uniform vec3 u_dims;
 uniform float u_height;
 uniform float u_scale;   // texel -> stored value
+uniform float u_offset;
 uniform vec2 u_window;   // level, width
 uniform float u_opacity;
 uniform int u_hasLabels;
@@ -46,7 +47,7 @@ void main() {
     vec3 t = (v + 0.5) / u_dims;
     vec3 rgb = vec3(0.0);
     if (all(greaterThanEqual(t, vec3(0.0))) && all(lessThanEqual(t, vec3(1.0)))) {
-        float value = texture(u_volume, t).r * u_scale;
+        float value = texture(u_volume, t).r * u_scale + u_offset;
         float g = clamp((value - (u_window.x - 0.5 * u_window.y)) / u_window.y, 0.0, 1.0);
         rgb = vec3(g);
         if (u_hasLabels == 1) {
@@ -128,6 +129,7 @@ bool SliceRenderer::initialise(std::string& error) {
     m_uDims = loc("u_dims");
     m_uHeight = loc("u_height");
     m_uScale = loc("u_scale");
+    m_uOffset = loc("u_offset");
     m_uWindow = loc("u_window");
     m_uOpacity = loc("u_opacity");
     m_uHasLabels = loc("u_hasLabels");
@@ -174,6 +176,7 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     glUniform3f(m_uDims, float(d[0]), float(d[1]), float(d[2]));
     glUniform1f(m_uHeight, float(view.height()));
     glUniform1f(m_uScale, textures.valueScale());
+    glUniform1f(m_uOffset, textures.valueOffset());
     glUniform2f(m_uWindow, float(style.window.level), float(std::max(1e-6, style.window.width)));
     glUniform1f(m_uOpacity, style.overlayOpacity);
     glUniform1i(m_uHasLabels, textures.hasLabels() ? 1 : 0);

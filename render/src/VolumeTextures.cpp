@@ -4,6 +4,8 @@
 #include "Gl.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -41,12 +43,22 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     }
     // Storage only: the voxels follow plane by plane (what the views show first) and then slab by
     // slab between frames (streamVolume), so the first frame does not wait for 200 MB to cross.
-    if (volume.pixelType() == PixelType::Int16) {
+    m_format = chooseFormat(volume);
+    m_offset = 0.0f;
+    switch (m_format) {
+    case TexelFormat::Snorm16:
         glTexImage3D(GL_TEXTURE_3D, 0, GL_R16_SNORM, d[0], d[1], d[2], 0, GL_RED, GL_SHORT, nullptr);
         m_scale = 32767.0f;
-    } else {
+        break;
+    case TexelFormat::Unorm16:  // stored + 32768 as unsigned: value = texel * 65535 - 32768
+        glTexImage3D(GL_TEXTURE_3D, 0, GL_R16, d[0], d[1], d[2], 0, GL_RED, GL_UNSIGNED_SHORT, nullptr);
+        m_scale = 65535.0f;
+        m_offset = -32768.0f;
+        break;
+    case TexelFormat::Float32:
         glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, d[0], d[1], d[2], 0, GL_RED, GL_FLOAT, nullptr);
         m_scale = 1.0f;
+        break;
     }
     m_hasHeat = false;  // a soft map of the previous volume
     m_sliceDone.assign(std::size_t(d[2]), 0);
@@ -90,21 +102,81 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     return true;
 }
 
+VolumeTextures::TexelFormat VolumeTextures::chooseFormat(const Volume& volume) {
+    if (volume.pixelType() != PixelType::Int16) return TexelFormat::Float32;
+    // LUCENT_VOLUME_FORMAT=snorm|unorm|float picks the int16 texel format (to compare drivers'
+    // upload paths); unsigned 16-bit is the default: the format drivers take without conversion.
+    const char* env = std::getenv("LUCENT_VOLUME_FORMAT");
+    const std::string f = env ? env : "";
+    if (f == "snorm") return TexelFormat::Snorm16;
+    if (f == "float") return TexelFormat::Float32;
+    return TexelFormat::Unorm16;
+}
+
+std::size_t VolumeTextures::texelBytes() const { return m_format == TexelFormat::Float32 ? 4 : 2; }
+
+void VolumeTextures::fillTexels(const Volume& volume, const VoxelBox& b, void* out) const {
+    const auto& g = volume.geometry();
+    const int nx = b.hi[0] - b.lo[0] + 1;
+    std::size_t n = 0;
+    for (int k = b.lo[2]; k <= b.hi[2]; ++k)
+        for (int j = b.lo[1]; j <= b.hi[1]; ++j) {
+            const std::size_t at = g.index(b.lo[0], j, k);
+            if (volume.pixelType() != PixelType::Int16) {
+                std::memcpy(static_cast<float*>(out) + n, volume.float32Data() + at, std::size_t(nx) * 4);
+            } else {
+                const std::int16_t* src = volume.int16Data() + at;
+                if (m_format == TexelFormat::Snorm16) {
+                    std::memcpy(static_cast<std::int16_t*>(out) + n, src, std::size_t(nx) * 2);
+                } else if (m_format == TexelFormat::Unorm16) {
+                    auto* dst = static_cast<std::uint16_t*>(out) + n;
+                    for (int i = 0; i < nx; ++i) dst[i] = std::uint16_t(std::uint16_t(src[i]) ^ 0x8000u);
+                } else {
+                    auto* dst = static_cast<float*>(out) + n;
+                    for (int i = 0; i < nx; ++i) dst[i] = float(src[i]);
+                }
+            }
+            n += std::size_t(nx);
+        }
+}
+
 void VolumeTextures::uploadVolumeBox(const Volume& volume, const VoxelBox& b) {
-    const auto& d = m_dims;
+    // The box is gathered (and converted) into contiguous memory first: a plane across slices is
+    // thousands of one-texel rows, which drivers copy row by row when asked to skip through the
+    // volume themselves.
+    const std::size_t count = std::size_t(b.hi[0] - b.lo[0] + 1) * (b.hi[1] - b.lo[1] + 1) * (b.hi[2] - b.lo[2] + 1);
+    const bool slab = b.lo[0] == 0 && b.lo[1] == 0 && b.hi[0] == m_dims[0] - 1 && b.hi[1] == m_dims[1] - 1;
+    const GLenum type = m_format == TexelFormat::Float32 ? GL_FLOAT : m_format == TexelFormat::Snorm16 ? GL_SHORT : GL_UNSIGNED_SHORT;
     glBindTexture(GL_TEXTURE_3D, m_volume);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glPixelStorei(GL_UNPACK_ROW_LENGTH, d[0]);
-    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, d[1]);
-    glPixelStorei(GL_UNPACK_SKIP_PIXELS, b.lo[0]);
-    glPixelStorei(GL_UNPACK_SKIP_ROWS, b.lo[1]);
-    glPixelStorei(GL_UNPACK_SKIP_IMAGES, b.lo[2]);
-    const bool int16 = volume.pixelType() == PixelType::Int16;
+    const void* source = nullptr;
+    if (slab) {
+        // Slabs go through a pixel buffer: written in place, then tiled into the texture by the GPU.
+        if (!m_pixelBuffer) glGenBuffers(1, &m_pixelBuffer);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_pixelBuffer);
+        glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(count * texelBytes()), nullptr, GL_STREAM_DRAW);
+        void* mapped = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, GLsizeiptr(count * texelBytes()),
+                                        GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+        if (mapped) {
+            fillTexels(volume, b, mapped);
+            glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
+        } else {
+            glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        }
+        if (mapped) source = nullptr;  // offset 0 in the bound buffer
+        else {
+            m_staging.resize(count * texelBytes());
+            fillTexels(volume, b, m_staging.data());
+            source = m_staging.data();
+        }
+    } else {
+        m_staging.resize(count * texelBytes());
+        fillTexels(volume, b, m_staging.data());
+        source = m_staging.data();
+    }
     glTexSubImage3D(GL_TEXTURE_3D, 0, b.lo[0], b.lo[1], b.lo[2], b.hi[0] - b.lo[0] + 1, b.hi[1] - b.lo[1] + 1,
-                    b.hi[2] - b.lo[2] + 1, GL_RED, int16 ? GL_SHORT : GL_FLOAT,
-                    int16 ? static_cast<const void*>(volume.int16Data()) : static_cast<const void*>(volume.float32Data()));
-    for (GLenum p : {GL_UNPACK_ROW_LENGTH, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_IMAGES})
-        glPixelStorei(p, 0);
+                    b.hi[2] - b.lo[2] + 1, GL_RED, type, source);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 }
 
 void VolumeTextures::uploadPlanes(const Volume& volume, std::array<int, 3> voxel) {
@@ -128,27 +200,13 @@ void VolumeTextures::uploadPlanes(const Volume& volume, std::array<int, 3> voxel
 bool VolumeTextures::streamVolume(const Volume& volume, std::size_t bytes) {
     if (m_volumeComplete || !m_volume || volume.geometry().dims != m_dims) return false;
     const auto& d = m_dims;
-    const std::size_t sliceBytes = std::size_t(d[0]) * d[1] * (volume.pixelType() == PixelType::Int16 ? 2 : 4);
+    const std::size_t sliceBytes = std::size_t(d[0]) * d[1] * texelBytes();
     const int count = int(std::max<std::size_t>(1, bytes / sliceBytes));
     while (m_nextSlice < d[2] && m_sliceDone[std::size_t(m_nextSlice)]) ++m_nextSlice;
     if (m_nextSlice < d[2]) {
-        // A slab of slices not sent yet (slices sent as planes are skipped at its ends only),
-        // through a pixel buffer: the host copy is a memcpy and the texture's tiling is done by
-        // the GPU, where a direct upload has the driver tile it on one CPU core.
+        // A slab of slices not sent yet (slices sent as planes are skipped at its ends only).
         const int last = std::min(d[2] - 1, m_nextSlice + count - 1);
-        const std::size_t bytes = sliceBytes * std::size_t(last - m_nextSlice + 1);
-        const char* src = reinterpret_cast<const char*>(volume.pixelType() == PixelType::Int16
-                                                            ? static_cast<const void*>(volume.int16Data())
-                                                            : static_cast<const void*>(volume.float32Data())) +
-                          sliceBytes * std::size_t(m_nextSlice);
-        if (!m_pixelBuffer) glGenBuffers(1, &m_pixelBuffer);
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_pixelBuffer);
-        glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(bytes), src, GL_STREAM_DRAW);
-        glBindTexture(GL_TEXTURE_3D, m_volume);
-        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-        glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, m_nextSlice, d[0], d[1], last - m_nextSlice + 1, GL_RED,
-                        volume.pixelType() == PixelType::Int16 ? GL_SHORT : GL_FLOAT, nullptr);
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        uploadVolumeBox(volume, {{0, 0, m_nextSlice}, {d[0] - 1, d[1] - 1, last}});
         for (int k = m_nextSlice; k <= last; ++k) m_sliceDone[std::size_t(k)] = 1;
         m_nextSlice = last + 1;
     }

@@ -83,7 +83,7 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
         // Up widens, down narrows; right raises, left lowers; a pixel moves 0.5 % of the range.
         if (m_mode != Method::RegionGrowing || !m_model->hasVolume()) return;
         if (started) m_dragInterval = {double(m_lower->value()), double(m_upper->value())};
-        const auto [lo, hi] = m_model->volume()->range();
+        const auto [lo, hi] = dataRange();
         const double unit = std::max(1.0, 0.005 * (hi - lo));
         const double centre = 0.5 * (m_dragInterval[0] + m_dragInterval[1]) + dx * unit;
         const double half = std::max(0.0, 0.5 * (m_dragInterval[1] - m_dragInterval[0]) + dy * unit);
@@ -95,15 +95,7 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     connect(m_live, &LiveSegmentation::failed, this, &SegmentPanel::showError);
     connect(model, &ViewerModel::volumeChanged, this, [this] {
         m_seedTool.clear();
-        const auto volume = m_model->volume();
-        const auto [lo, hi] = volume->range();
-        // A range wider than the data's, so that a dragged interval keeps its width at the ends.
-        const double w = hi - lo;
-        const int from = int(std::max(-1e9, std::floor(lo - w))), to = int(std::min(1e9, std::ceil(hi + w)));
-        m_syncing = true;
-        for (QSpinBox* box : {m_lower, m_upper}) box->setRange(from, to);
-        for (QSlider* s : {m_lowerSlider, m_upperSlider}) s->setRange(from, to);
-        m_syncing = false;
+        m_range.reset();  // computed when region growing first needs it, not on every load
         refresh();
     });
     connect(model, &ViewerModel::historyChanged, this, &SegmentPanel::refreshUndo);
@@ -300,6 +292,22 @@ void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
     seg->addAction("Show the &panel", this, [this] { show(); raise(); });
 }
 
+std::pair<double, double> SegmentPanel::dataRange() {
+    if (!m_range && m_model->hasVolume()) {
+        m_range = m_model->volume()->range();  // a pass over the voxels: once per volume
+        const auto [lo, hi] = *m_range;
+        // A range wider than the data's, so that a dragged interval keeps its width at the ends.
+        const double w = hi - lo;
+        const int from = int(std::max(-1e9, std::floor(lo - w))), to = int(std::min(1e9, std::ceil(hi + w)));
+        const bool was = m_syncing;
+        m_syncing = true;
+        for (QSpinBox* box : {m_lower, m_upper}) box->setRange(from, to);
+        for (QSlider* sl : {m_lowerSlider, m_upperSlider}) sl->setRange(from, to);
+        m_syncing = was;
+    }
+    return m_range.value_or(std::pair<double, double>{0.0, 1.0});
+}
+
 void SegmentPanel::refreshUndo() {
     if (!m_undo) return;
     const auto& h = m_model->history();
@@ -318,6 +326,7 @@ void SegmentPanel::enterMode(Method method) {
     if (m_live->active() && m_live->method() != method) m_live->cancel();
     m_mode = method;
     m_modeChosen = true;
+    if (method == Method::RegionGrowing) dataRange();
     m_pages->setCurrentIndex(pageOf(method));
     setTool(method == Method::Snake ? static_cast<ViewTool*>(&m_rectTool)
                                     : method == Method::FuzzyCMeans ? nullptr : static_cast<ViewTool*>(&m_seedTool));
@@ -339,6 +348,7 @@ SegmentationRequest SegmentPanel::baseRequest() const {
 
 bool SegmentPanel::startWith(Method method, const SegmentationRequest& request, bool play, QString* error) {
     if (!m_modeChosen || m_mode != method) enterMode(method);
+    if (method == Method::RegionGrowing) dataRange();
     m_syncing = true;
     if (method == Method::RegionGrowing) {
         m_seedTool.setSeeds(request.seeds);
@@ -365,8 +375,8 @@ void SegmentPanel::seedsChanged() {
         const auto& seeds = m_seedTool.seeds();
         // The first seed sets the interval around its neighbourhood (mean +- 2.5 sigma, at least 2 % of the range).
         if (seeds.size() == 1 && !m_live->active()) {
-            const auto p = FuzzyConnectednessCpu::estimate(*m_model->volume(), seeds, 2, m_model->volume()->range());
-            const auto [lo, hi] = m_model->volume()->range();
+            const auto [lo, hi] = dataRange();
+            const auto p = FuzzyConnectednessCpu::estimate(*m_model->volume(), seeds, 2, {lo, hi});
             const double half = std::max(2.5 * p.objectSigma, 0.02 * (hi - lo));
             m_syncing = true;
             m_lower->setValue(int(std::floor(p.mean - half)));
@@ -404,7 +414,7 @@ void SegmentPanel::askFuzzyConnectedness() {
     if (m_seedTool.seeds().empty())
         return showError("Click one or more seeds inside the object on the views, then choose Fuzzy connectedness again.");
     const auto volume = m_model->volume();
-    const auto est = FuzzyConnectednessCpu::estimate(*volume, m_seedTool.seeds(), m_fcParams.estimateRadius, volume->range());
+    const auto est = FuzzyConnectednessCpu::estimate(*volume, m_seedTool.seeds(), m_fcParams.estimateRadius, dataRange());
     FcDialog dialog(m_fcParams, m_fcParams.objectMean.value_or(est.mean), m_fcParams.objectSigma.value_or(est.objectSigma),
                     m_fcParams.diffSigma.value_or(est.diffSigma), int(m_seedTool.seeds().size()), this);
     if (dialog.exec() != QDialog::Accepted) return;

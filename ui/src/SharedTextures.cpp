@@ -7,6 +7,15 @@ namespace lucent::ui {
 
 bool SharedTextures::sync(const ViewerModel& model, QString& error) {
     if (!model.hasVolume()) return true;
+    QElapsedTimer clock;
+    clock.start();
+    const int generation = m_volumeGeneration;
+    const bool ok = syncTimed(model, error);
+    if (generation != m_volumeGeneration) m_lastSyncMs = clock.nsecsElapsed() / 1e6;  // the sync that took a new volume
+    return ok;
+}
+
+bool SharedTextures::syncTimed(const ViewerModel& model, QString& error) {
     if (model.volumeGeneration() != m_volumeGeneration) {
         m_previewLink.reset();  // unregister before the texture it maps is deleted and remade
         m_linkedTexture = 0;
@@ -75,7 +84,9 @@ bool SharedTextures::streamVolume(const ViewerModel& model) {
     // three planes at once.
     if (m_streamClock.isValid() && m_streamClock.elapsed() < 10) return true;
     m_streamClock.start();
-    return m_textures.streamVolume(*model.volume(), std::size_t(16) << 20);
+    const bool more = m_textures.streamVolume(*model.volume(), std::size_t(16) << 20);
+    m_lastStreamMs = m_streamClock.nsecsElapsed() / 1e6;
+    return more;
 }
 
 void SharedTextures::setInterpolation(bool linear) {

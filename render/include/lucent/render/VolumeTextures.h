@@ -61,13 +61,19 @@ public:
     unsigned colourTable() const { return m_colours; }
     bool hasVolume() const { return m_volume != 0; }
     bool hasLabels() const { return m_hasLabels; }
-    /// value = texel * scale + offset (undoes the SNORM normalisation).
+    /// value = texel * scale + offset (undoes the normalisation of 16-bit texels).
     float valueScale() const { return m_scale; }
+    float valueOffset() const { return m_offset; }
     std::array<int, 3> dims() const { return m_dims; }
 
 private:
     /// Allocates a zeroed R8UI texture of the volume's size (once per volume, not per update).
     void allocateLabelTexture(unsigned& name);
+    enum class TexelFormat { Snorm16, Unorm16, Float32 };
+    static TexelFormat chooseFormat(const Volume& volume);
+    std::size_t texelBytes() const;
+    /// Writes the texels of `box` (converted to the texture's format) contiguously to `out`.
+    void fillTexels(const Volume& volume, const VoxelBox& box, void* out) const;
     void uploadVolumeBox(const Volume& volume, const VoxelBox& box);
     void uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box, bool& stale);
 
@@ -78,7 +84,9 @@ private:
     std::vector<char> m_sliceDone, m_rowDone, m_columnDone;  // volume planes already uploaded
     int m_nextSlice = 0;
     bool m_volumeComplete = false;  // content undefined or outdated: next upload is whole
-    float m_scale = 1.0f;
+    float m_scale = 1.0f, m_offset = 0.0f;
+    TexelFormat m_format = TexelFormat::Unorm16;
+    std::vector<char> m_staging;
     std::array<int, 3> m_dims{0, 0, 0};
 };
 

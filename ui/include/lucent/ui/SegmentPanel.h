@@ -71,6 +71,8 @@ private:
     void refresh();
     void refreshUndo();
     void setTool(ViewTool* tool);
+    /// The volume's value range (computed once per volume) and the interval widgets' range.
+    std::pair<double, double> dataRange();
     SegmentationRequest baseRequest() const;
     void showError(const QString& message);
 
@@ -110,7 +112,8 @@ private:
     bool m_fcmMasked = false;
     std::shared_ptr<LabelMap> m_fcmMask;
     bool m_syncing = false;
-    std::array<double, 2> m_dragInterval{0, 0};  // the interval when a drag on a view began
+    std::array<double, 2> m_dragInterval{0, 0};
+    std::optional<std::pair<double, double>> m_range;  // the interval when a drag on a view began
 };
 
 }  // namespace lucent::ui

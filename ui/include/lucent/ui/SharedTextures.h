@@ -31,14 +31,21 @@ public:
     void clearPreview();
     /// Off: CUDA results go through host memory even where interop works (to compare the two paths).
     void setInteropAllowed(bool allowed) { m_interopAllowed = allowed; }
+    /// Milliseconds of the sync that took the current volume (storage, its planes) and of the last
+    /// slab streamed (benchmarks).
+    double lastSyncMs() const { return m_lastSyncMs; }
+    double lastStreamMs() const { return m_lastStreamMs; }
     /// Whether the interop path was taken at least once (for the HUD and tests).
     bool interopUsed() const { return m_interopUsed; }
     void setInterpolation(bool linear);
 
 private:
+    bool syncTimed(const ViewerModel& model, QString& error);
+
     render::VolumeTextures m_textures;
     std::unique_ptr<gpu::GlTextureLink> m_previewLink;
     QElapsedTimer m_streamClock;
+    double m_lastSyncMs = 0, m_lastStreamMs = 0;
     unsigned m_linkedTexture = 0;
     bool m_linkFailed = false, m_interopUsed = false, m_interopAllowed = true;
     int m_volumeGeneration = -1, m_labelGeneration = -1;
