@@ -5,6 +5,7 @@
 #include "lucent/core/Errors.h"
 #include "lucent/io/DicomReader.h"
 #include "lucent/io/ImageSource.h"
+#include "lucent/io/VolumeFile.h"
 
 #include <gtest/gtest.h>
 
@@ -328,4 +329,70 @@ TEST(DicomSynthetic, MultipleSeriesNeedAChoice) {
     EXPECT_THROW(ImageSource::load(dir.path(), ""), IoError);
     EXPECT_EQ(ImageSource::load(dir.path(), b.seriesUid).metadata().modality, "MR");
     EXPECT_THROW(ImageSource::load(dir.path(), "1.2.3.4"), IoError);
+}
+
+TEST(DicomSynthetic, ScanOnceChooseThenLoadFromTheListing) {
+    // The viewer lists, lets the user choose, then loads: the headers must be read once only.
+    TempDir dir;
+    SeriesSpec a;
+    SeriesSpec b;
+    b.seriesUid += ".9";
+    b.modality = "MR";
+    b.slices = 12;
+    lucent::testing::writeSeries(a, dir.file("a"));
+    lucent::testing::writeSeries(b, dir.file("b"));
+    const std::size_t files = 8 + 12;
+    std::size_t headerCalls = 0, pixelCalls = 0, last = 0;
+    DicomOptions options;
+    options.threads = 2;
+    options.progress = [&](std::size_t done, std::size_t total) {
+        EXPECT_EQ(total, 4 * files);  // one bar for the whole open
+        (done <= files ? headerCalls : pixelCalls)++;
+        last = done;
+        return true;
+    };
+    const SourceScan scan = ImageSource::scan(dir.path(), options);
+    EXPECT_EQ(scan.filesScanned, files);
+    EXPECT_EQ(headerCalls, files);
+    ASSERT_EQ(scan.listing.series.size(), 2u);
+    ASSERT_EQ(scan.dicom.size(), 2u);
+    const std::size_t mr = scan.listing.series[0].modality == "MR" ? 0 : 1;
+
+    // One rule: by id or UID; unnamed is refused, or the largest for the viewer's scripted open.
+    EXPECT_THROW(ImageSource::choose(scan, "", WhenUnnamed::Refuse), IoError);
+    EXPECT_EQ(ImageSource::choose(scan, "", WhenUnnamed::Largest), mr);
+    EXPECT_EQ(ImageSource::choose(scan, b.seriesUid, WhenUnnamed::Refuse), mr);
+    EXPECT_THROW(ImageSource::choose(scan, "1.2.3.4", WhenUnnamed::Largest), IoError);
+
+    std::vector<std::string> warnings;
+    const Volume v = ImageSource::load(scan, mr, options, &warnings);
+    EXPECT_EQ(headerCalls, files);  // no second header pass
+    EXPECT_GT(pixelCalls, 0u);
+    EXPECT_EQ(last, 4 * files);
+    EXPECT_EQ(v.metadata().modality, "MR");
+    expectGeometry(v.geometry(), b, 12);
+    expectValues(v, b);
+    const Volume again = ImageSource::load(dir.path(), b.seriesUid);
+    ASSERT_EQ(again.byteSize(), v.byteSize());
+    EXPECT_EQ(0, std::memcmp(again.data(), v.data(), v.byteSize()));
+    EXPECT_THROW(ImageSource::load(scan, 2), IoError);
+}
+
+TEST(DicomSynthetic, ScanOfAVolumeFileKeepsItsVoxels) {
+    TempDir dir;
+    Geometry g;
+    g.dims = {5, 4, 3};
+    Volume v(g, PixelType::Int16);
+    for (std::size_t i = 0; i < g.voxelCount(); ++i) v.setValue(i, double(i) - 20);
+    writeVolumeFile(v, dir.file("v.nii.gz"));
+    const SourceScan scan = ImageSource::scan(dir.file("v.nii.gz"));
+    ASSERT_TRUE(scan.volumeFile.has_value());
+    ASSERT_EQ(scan.listing.series.size(), 1u);
+    EXPECT_EQ(ImageSource::choose(scan, "any id", WhenUnnamed::Refuse), 0u);  // a file is one volume
+    // Loading must not read the file again.
+    std::filesystem::remove(dir.file("v.nii.gz"));
+    const Volume loaded = ImageSource::load(scan, 0);
+    ASSERT_EQ(loaded.byteSize(), v.byteSize());
+    EXPECT_EQ(0, std::memcmp(loaded.data(), v.data(), v.byteSize()));
+    EXPECT_EQ(loaded.metadata().description, "v.nii.gz");
 }

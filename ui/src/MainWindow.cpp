@@ -1,14 +1,13 @@
 /// @brief Main window wiring: menus, background loading with progress and cancel, masks, settings.
 #include "lucent/ui/MainWindow.h"
 
-#include "lucent/core/Errors.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/DicomReader.h"
-#include "lucent/io/ImageSource.h"
 #include "lucent/io/VolumeFile.h"
 #include "lucent/ui/DicomTagDialog.h"
 #include "lucent/ui/SegmentPanel.h"
 #include "lucent/ui/SeriesChooser.h"
+#include "lucent/ui/VolumeLoader.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -17,7 +16,6 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -26,39 +24,9 @@
 #include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
-#include <QTimer>
 #include <QToolBar>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace lucent::ui {
-
-namespace {
-
-/// Progress shared between a loading thread and the GUI's polling timer.
-struct LoadProgress {
-    std::atomic<std::size_t> done{0}, total{0};
-};
-
-struct ListResult {
-    io::SourceListing listing;
-    QString error;
-};
-
-struct LoadResult {
-    std::shared_ptr<Volume> volume;
-    QStringList warnings;
-    QString error;
-    bool cancelled = false;
-};
-
-std::size_t largest(const std::vector<SeriesInfo>& series) {
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < series.size(); ++i)
-        if (series[i].geometry.voxelCount() > series[best].geometry.voxelCount()) best = i;
-    return best;
-}
-
-}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("Lucent");
@@ -69,6 +37,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(m_status, 1);
     connect(m_grid, &ViewGrid::hovered, m_status, &QLabel::setText);
     connect(m_grid, &ViewGrid::renderError, this, [this](const QString& m) { showError("Display error", m); });
+    m_loader = new VolumeLoader(this);
+    wireLoader();
     buildMenus();
     // Live segmentation: its dock, the Edit and Segment menus; shown when a method is chosen.
     m_segment = new SegmentPanel(&m_model, m_grid, this);
@@ -84,7 +54,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setLayoutMode(layout);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // First of all: the loader and a live run stop and wait for their threads before anything
+    // they report to (the model, the views) goes.
+    delete m_loader;
+    delete m_segment;
+}
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu("&File");
@@ -203,121 +178,73 @@ void MainWindow::setLayoutMode(Layout layout) {
 }
 
 bool MainWindow::openPath(const QString& path, const QString& seriesId, bool synchronous, QString* error) {
+    closeProgress();
     if (synchronous) {
         try {
-            const io::SourceListing listing = io::ImageSource::list(path.toStdString());
-            if (listing.series.empty()) throw IoError(path.toStdString() + ": no image series found");
-            std::size_t pick = largest(listing.series);
-            for (std::size_t i = 0; i < listing.series.size(); ++i)
-                if (!seriesId.isEmpty() && (listing.series[i].id == seriesId.toStdString() || listing.series[i].uid == seriesId.toStdString()))
-                    pick = i;
-            std::vector<std::string> warnings;
-            auto volume = std::make_shared<Volume>(
-                io::ImageSource::load(path.toStdString(), listing.series[pick].id, {}, &warnings));
-            QStringList w;
-            for (const auto& s : warnings) w << QString::fromStdString(s);
-            onVolumeLoaded(volume, listing.series[pick], w, path);
+            const LoadedVolume loaded = m_loader->openNow(path, seriesId);
+            onVolumeLoaded(loaded.volume, loaded.info, loaded.warnings, path);
             return true;
         } catch (const std::exception& e) {
             if (error) *error = QString::fromStdString(e.what());
             return false;
         }
     }
-    // Interactive: list in the background, let the user choose, then load in the background.
-    QProgressDialog* dialog = nullptr;
-    const ProgressCallback callback = startProgress("Reading " + path, 300, dialog);
-    auto* watcher = new QFutureWatcher<ListResult>(this);
-    connect(watcher, &QFutureWatcher<ListResult>::finished, this, [=, this] {
-        const ListResult r = watcher->result();
-        watcher->deleteLater();
-        if (finishProgress(dialog)) return;
-        if (!r.error.isEmpty()) return showError("Cannot open " + path, r.error);
-        if (r.listing.series.empty()) return showError("Cannot open " + path, "No image series found in " + path + ".");
-        std::size_t pick = 0;
-        if (r.listing.series.size() > 1 && seriesId.isEmpty()) {
-            SeriesChooser chooser(r.listing.series, this);
-            if (chooser.exec() != QDialog::Accepted || chooser.chosen() < 0) return;
-            pick = std::size_t(chooser.chosen());
-        }
-        loadInBackground(path, r.listing.series[pick], QString::fromStdString(r.listing.series[pick].id));
-    });
-    watcher->setFuture(QtConcurrent::run([path, callback]() {
-        ListResult r;
-        try {
-            io::DicomOptions options;
-            options.progress = callback;
-            r.listing = io::ImageSource::list(path.toStdString(), options);
-        } catch (const Cancelled&) {
-        } catch (const std::exception& e) {
-            r.error = QString::fromStdString(e.what());
-        }
-        return r;
-    }));
+    // Interactive: the loader reads, asks the chooser when it must, loads; the dialogs follow it.
+    showProgress("Opening " + path);
+    m_loader->open(path, seriesId);
     if (error) error->clear();
     return true;
 }
 
-ProgressCallback MainWindow::startProgress(const QString& text, int delayMs, QProgressDialog*& dialog) {
-    // The worker reports through atomics; a timer in the GUI thread moves the bar, and Cancel sets
-    // the flag the worker's callback returns, so the window never blocks and no Qt call crosses threads.
-    auto progress = std::make_shared<LoadProgress>();
-    m_cancel = false;
-    dialog = new QProgressDialog(text, "Cancel", 0, 1000, this);
-    dialog->setWindowModality(Qt::WindowModal);
-    dialog->setMinimumDuration(delayMs);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    auto* timer = new QTimer(dialog);
-    connect(timer, &QTimer::timeout, dialog, [dialog, progress] {
-        const std::size_t total = progress->total.load();
-        if (total) dialog->setValue(int(1000 * progress->done.load() / total));
+void MainWindow::wireLoader() {
+    m_loader->setChooser([this](const QString&, const std::vector<SeriesInfo>& series) {
+        closeProgress();
+        SeriesChooser chooser(series, this);
+        return chooser.exec() == QDialog::Accepted ? chooser.chosen() : -1;
     });
-    timer->start(50);
-    connect(dialog, &QProgressDialog::canceled, this, [this] { m_cancel = true; });
-    return [this, progress](std::size_t done, std::size_t total) {
-        progress->done = done;
-        progress->total = total;
-        return !m_cancel.load();
-    };
+    connect(m_loader, &VolumeLoader::chosen, this, [this](const SeriesInfo& info) {
+        showProgress("Loading " + QString::fromStdString(info.description.empty() ? info.id : info.description), 250);
+    });
+    connect(m_loader, &VolumeLoader::progress, this, [this](int permille) {
+        if (m_progress) m_progress->setValue(permille);
+    });
+    connect(m_loader, &VolumeLoader::finished, this,
+            [this](std::shared_ptr<Volume> volume, const SeriesInfo& info, const QStringList& warnings,
+                   const QString& path) {
+                closeProgress();
+                onVolumeLoaded(std::move(volume), info, warnings, path);
+            });
+    connect(m_loader, &VolumeLoader::failed, this, [this](const QString& path, const QString& message) {
+        closeProgress();
+        showError("Cannot open " + path, message);
+    });
+    connect(m_loader, &VolumeLoader::cancelled, this, [this] {
+        closeProgress();
+        statusBar()->showMessage("Loading cancelled; the previous volume is kept.", 5000);
+    });
 }
 
-bool MainWindow::finishProgress(QProgressDialog* dialog) {
-    // Closing a QProgressDialog emits canceled(): read the user's choice first, then disconnect.
-    const bool cancelled = m_cancel.load();
-    disconnect(dialog, &QProgressDialog::canceled, this, nullptr);
-    dialog->close();
-    return cancelled;
+void MainWindow::showProgress(const QString& text, int value) {
+    closeProgress();
+    m_progress = new QProgressDialog(text, "Cancel", 0, 1000, this);
+    m_progress->setWindowModality(Qt::WindowModal);
+    m_progress->setMinimumDuration(300);
+    m_progress->setAttribute(Qt::WA_DeleteOnClose);
+    m_progress->setValue(value);
+    // Gone at once on Cancel (a cancelled QProgressDialog shows itself again on the next value);
+    // the loader stops at its next file and then says cancelled().
+    connect(m_progress, &QProgressDialog::canceled, this, [this] {
+        closeProgress();
+        m_loader->cancel();
+    });
 }
 
-void MainWindow::loadInBackground(const QString& path, const SeriesInfo& info, const QString& seriesId) {
-    QProgressDialog* dialog = nullptr;
-    const ProgressCallback callback =
-        startProgress("Loading " + QString::fromStdString(info.description.empty() ? info.id : info.description), 200, dialog);
-    auto* watcher = new QFutureWatcher<LoadResult>(this);
-    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [=, this] {
-        const LoadResult r = watcher->result();
-        watcher->deleteLater();
-        finishProgress(dialog);
-        if (r.cancelled) return statusBar()->showMessage("Loading cancelled; the previous volume is kept.", 5000);
-        if (!r.error.isEmpty()) return showError("Cannot open " + path, r.error);
-        onVolumeLoaded(r.volume, info, r.warnings, path);
-    });
-    watcher->setFuture(QtConcurrent::run([path, seriesId, callback]() {
-        LoadResult r;
-        try {
-            io::DicomOptions options;
-            options.progress = callback;
-            std::vector<std::string> warnings;
-            r.volume = std::make_shared<Volume>(io::ImageSource::load(path.toStdString(), seriesId.toStdString(), options, &warnings));
-            for (const auto& w : warnings) r.warnings << QString::fromStdString(w);
-        } catch (const Cancelled&) {
-            r.cancelled = true;
-        } catch (const std::bad_alloc&) {
-            r.error = path + ": not enough memory for this volume.";
-        } catch (const std::exception& e) {
-            r.error = QString::fromStdString(e.what());
-        }
-        return r;
-    }));
+void MainWindow::closeProgress() {
+    if (!m_progress) return;
+    // Closing a QProgressDialog emits canceled(): disconnect first, so that closing never cancels.
+    disconnect(m_progress, nullptr, this, nullptr);
+    m_progress->close();
+    m_progress = nullptr;
 }
 
 void MainWindow::onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo& info, const QStringList& warnings,
@@ -378,6 +305,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    m_loader->cancel();
     QSettings().setValue("window/geometry", saveGeometry());
     QMainWindow::closeEvent(event);
 }

@@ -43,28 +43,12 @@ SeriesInfo describeVolumeFile(const std::string& path, const RawImage& raw) {
     throw IoError(why);
 }
 
-const DicomSeries& choose(const DicomScanResult& scan, const std::string& path, const std::string& id,
-                          std::vector<std::string>* warnings) {
-    const std::vector<DicomSeries>& all = scan.series;
-    if (all.empty()) throwNothingFound(path, scan.warnings);
-    if (id.empty()) {
-        if (all.size() == 1) return all.front();
-        std::string ids;
-        for (const auto& s : all) ids += (ids.empty() ? "" : ", ") + s.info.id;
-        throw IoError(path + " holds " + std::to_string(all.size()) +
-                      " volumes; choose one with --series ID (see `lucent info`): " + ids);
-    }
-    for (const auto& s : all)
-        if (s.info.id == id) return s;
-    // A split series asked for by its SeriesInstanceUID: its largest part (listed first).
-    for (const auto& s : all) {
-        if (s.info.uid == id) {
-            if (warnings && s.info.id != id)
-                warnings->push_back("series " + id + " is split into several volumes; loading " + s.info.id);
-            return s;
-        }
-    }
-    throw IoError(path + ": no series with id " + id + " (see `lucent info " + path + "`)");
+/// Index of the volume with the most voxels; the first of equals.
+std::size_t largest(const std::vector<SeriesInfo>& series) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < series.size(); ++i)
+        if (series[i].geometry.voxelCount() > series[best].geometry.voxelCount()) best = i;
+    return best;
 }
 
 }  // namespace
@@ -81,33 +65,80 @@ SourceListing ImageSource::list(const std::string& path, const DicomOptions& opt
     return listing;
 }
 
-Volume ImageSource::load(const std::string& path, const std::string& seriesId, const DicomOptions& options,
-                         std::vector<std::string>* warnings) {
+SourceScan ImageSource::scan(const std::string& path, const DicomOptions& options) {
+    SourceScan result;
+    result.path = path;
     if (isVolumeFile(path)) {
-        const RawImage raw = readRawImage(path);
-        if (warnings) {
-            const auto info = describeVolumeFile(path, raw);
-            warnings->insert(warnings->end(), info.warnings.begin(), info.warnings.end());
-        }
-        Volume v = toVolume(raw, path);
-        v.metadata().description = std::filesystem::path(path).filename().string();
-        return v;
+        result.volumeFile = readRawImage(path);
+        result.listing.series.push_back(describeVolumeFile(path, *result.volumeFile));
+        return result;
     }
-    // The header pass reports progress too; the pixel pass is the larger share of the work.
+    // The header pass is a quarter of an open: decoding the pixels is the larger share of the work.
     DicomOptions scanOptions = options;
     if (options.progress)
-        scanOptions.progress = [&](std::size_t done, std::size_t total) { return options.progress(done, 4 * total); };
-    const DicomScanResult scan = DicomReader::scan(path, scanOptions);
-    const DicomSeries& series = choose(scan, path, seriesId, warnings);
-    if (warnings) warnings->insert(warnings->end(), series.info.warnings.begin(), series.info.warnings.end());
+        scanOptions.progress = [report = options.progress](std::size_t done, std::size_t total) {
+            return report(done, 4 * total);
+        };
+    DicomScanResult scan = DicomReader::scan(path, scanOptions);
+    result.filesScanned = scan.filesScanned;
+    result.listing.warnings = std::move(scan.warnings);
+    for (const auto& s : scan.series) result.listing.series.push_back(s.info);
+    result.dicom = std::move(scan.series);
+    return result;
+}
+
+std::size_t ImageSource::choose(const SourceScan& scan, const std::string& seriesId, WhenUnnamed whenUnnamed,
+                                std::vector<std::string>* warnings) {
+    const std::vector<SeriesInfo>& all = scan.listing.series;
+    const std::string& path = scan.path;
+    if (all.empty()) throwNothingFound(path, scan.listing.warnings);
+    if (scan.volumeFile) return 0;
+    if (seriesId.empty()) {
+        if (all.size() == 1) return 0;
+        if (whenUnnamed == WhenUnnamed::Largest) return largest(all);
+        std::string ids;
+        for (const auto& s : all) ids += (ids.empty() ? "" : ", ") + s.id;
+        throw IoError(path + " holds " + std::to_string(all.size()) +
+                      " volumes; choose one with --series ID (see `lucent info`): " + ids);
+    }
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (all[i].id == seriesId) return i;
+    // A split series asked for by its SeriesInstanceUID: its largest part (listed first).
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (all[i].uid == seriesId) {
+            if (warnings && all[i].id != seriesId)
+                warnings->push_back("series " + seriesId + " is split into several volumes; loading " + all[i].id);
+            return i;
+        }
+    }
+    throw IoError(path + ": no series with id " + seriesId + " (see `lucent info " + path + "`)");
+}
+
+Volume ImageSource::load(const SourceScan& scan, std::size_t index, const DicomOptions& options,
+                         std::vector<std::string>* warnings) {
+    if (index >= scan.listing.series.size())
+        throw IoError(scan.path + ": no volume " + std::to_string(index + 1) + " in the listing");
+    const SeriesInfo& info = scan.listing.series[index];
+    if (warnings) warnings->insert(warnings->end(), info.warnings.begin(), info.warnings.end());
+    if (scan.volumeFile) {
+        Volume v = toVolume(*scan.volumeFile, scan.path);
+        v.metadata().description = std::filesystem::path(scan.path).filename().string();
+        return v;
+    }
     DicomOptions loadOptions = options;
     if (options.progress) {
         const std::size_t files = scan.filesScanned;
-        loadOptions.progress = [&, files](std::size_t done, std::size_t total) {
-            return options.progress(files + (3 * files * done) / std::max<std::size_t>(1, total), 4 * files);
+        loadOptions.progress = [report = options.progress, files](std::size_t done, std::size_t total) {
+            return report(files + (3 * files * done) / std::max<std::size_t>(1, total), 4 * files);
         };
     }
-    return DicomReader::load(series, loadOptions);
+    return DicomReader::load(scan.dicom.at(index), loadOptions);
+}
+
+Volume ImageSource::load(const std::string& path, const std::string& seriesId, const DicomOptions& options,
+                         std::vector<std::string>* warnings) {
+    const SourceScan found = scan(path, options);
+    return load(found, choose(found, seriesId, WhenUnnamed::Refuse, warnings), options, warnings);
 }
 
 void ImageSource::writeJson(const SourceListing& listing, std::ostream& out) {

@@ -1,15 +1,13 @@
 /// @brief The viewer window: menus, view grid, status bar, loading with progress, masks, settings.
 #pragma once
 
-#include "lucent/core/Progress.h"
 #include "lucent/core/SeriesInfo.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
-
-#include <atomic>
 
 class QLabel;
 class QMenu;
@@ -19,6 +17,7 @@ class QSlider;
 namespace lucent::ui {
 
 class SegmentPanel;
+class VolumeLoader;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -29,10 +28,13 @@ public:
     ViewerModel& model() { return m_model; }
     ViewGrid& grid() { return *m_grid; }
     SegmentPanel& segment() { return *m_segment; }
+    /// Opens paths in the background; this window shows its progress, chooser and errors.
+    VolumeLoader& loader() { return *m_loader; }
 
     /// Opens a DICOM folder/file or a volume file. Interactive: in the background with a progress
     /// dialog, a series chooser when there are several, errors in a dialog. Synchronous (CLI
     /// screenshots, tests): no dialogs; with several series and no id, the largest is taken.
+    /// Either way an open still running is stopped and dropped: the latest path wins.
     /// Returns false with `error` (file and problem) on failure; the current volume is kept then.
     bool openPath(const QString& path, const QString& seriesId = {}, bool synchronous = false, QString* error = nullptr);
     /// Loads a label map over the volume; false with `error` on a read error or another grid.
@@ -53,11 +55,11 @@ private:
     void showError(const QString& title, const QString& message);
     void onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo& info, const QStringList& warnings,
                         const QString& path);
-    void loadInBackground(const QString& path, const SeriesInfo& info, const QString& seriesId);
-    /// A progress dialog fed by the returned callback (callable from worker threads).
-    ProgressCallback startProgress(const QString& text, int delayMs, QProgressDialog*& dialog);
-    /// Closes it; true when the user pressed Cancel.
-    bool finishProgress(QProgressDialog* dialog);
+    /// Connects the loader to this window's dialogs: progress, series chooser, errors, cancel.
+    void wireLoader();
+    /// A window-modal progress dialog whose Cancel cancels the loader (replaces one still open).
+    void showProgress(const QString& text, int value = 0);
+    void closeProgress();
     void showTags();
     void showAbout();
 
@@ -69,7 +71,8 @@ private:
     QMenu* m_helpMenu = nullptr;
     SegmentPanel* m_segment = nullptr;
     QString m_currentPath;
-    std::atomic<bool> m_cancel{false};
+    VolumeLoader* m_loader = nullptr;
+    QPointer<QProgressDialog> m_progress;
 };
 
 }  // namespace lucent::ui

@@ -4,7 +4,9 @@
 #include "lucent/core/SeriesInfo.h"
 #include "lucent/core/Volume.h"
 #include "lucent/io/DicomReader.h"
+#include "lucent/io/RawImage.h"
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -16,6 +18,22 @@ struct SourceListing {
     std::vector<std::string> warnings;  ///< about the path as a whole (skipped files)
 };
 
+/// What one reading of a path found, kept whole so that the volume chosen from its listing loads
+/// without reading the headers (or a volume file) again: list, let someone choose, then load.
+struct SourceScan {
+    std::string path;
+    SourceListing listing;
+    std::vector<DicomSeries> dicom;      ///< parallel to listing.series; empty for a volume file
+    std::optional<RawImage> volumeFile;  ///< the file's contents when `path` is a volume file
+    std::size_t filesScanned = 0;        ///< files whose headers were read (DICOM)
+};
+
+/// What choose() does with an empty id when a path holds several volumes.
+enum class WhenUnnamed {
+    Refuse,  ///< an error listing the ids (the CLI: the user must say which)
+    Largest  ///< the one with the most voxels, the first of equals (the viewer's scripted open)
+};
+
 class ImageSource {
 public:
     /// Lists the volumes under `path`: a volume file gives one; a DICOM file or folder gives one
@@ -23,7 +41,22 @@ public:
     static SourceListing list(const std::string& path, const DicomOptions& options = {});
     /// Loads the volume whose id (or SeriesInstanceUID) is `seriesId`; empty picks the only one
     /// and is an error when there are several. Warnings about the chosen volume go to `warnings`.
+    /// Is scan(), choose(Refuse) and load(scan) in one call.
     static Volume load(const std::string& path, const std::string& seriesId, const DicomOptions& options = {},
+                       std::vector<std::string>* warnings = nullptr);
+    /// Reads `path` once for list-then-load: the listing and what loading needs. Progress counts a
+    /// whole open, this header pass being its first quarter (load() reports the rest), so one bar
+    /// covers both passes even with a choice between them. Throws Cancelled when progress says so.
+    static SourceScan scan(const std::string& path, const DicomOptions& options = {});
+    /// The one series-choice rule: the index in `scan.listing.series` of the volume whose id is
+    /// `seriesId`, else the largest part of the series whose SeriesInstanceUID it is (with a
+    /// warning); empty picks the only volume, or per `whenUnnamed` when there are several. A volume
+    /// file holds one volume whatever the id. Throws IoError when nothing fits, naming the path.
+    static std::size_t choose(const SourceScan& scan, const std::string& seriesId, WhenUnnamed whenUnnamed,
+                              std::vector<std::string>* warnings = nullptr);
+    /// Loads volume `index` of the scan's listing without reading the headers again; progress goes
+    /// on from where scan() stopped. Warnings about that volume go to `warnings`.
+    static Volume load(const SourceScan& scan, std::size_t index, const DicomOptions& options = {},
                        std::vector<std::string>* warnings = nullptr);
     /// Writes a listing as `{"series": [...], "warnings": [...]}`.
     static void writeJson(const SourceListing& listing, std::ostream& out);
