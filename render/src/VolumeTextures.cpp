@@ -33,8 +33,28 @@ void VolumeTextures::release() {
     m_hasLabels = m_hasPreview = false;
 }
 
+namespace {
+
+/// Immutable storage (GL 4.2): no data, no re-specification, and drivers need not clear it.
+bool hasTextureStorage() {
+    GLint major = 0, minor = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    return major > 4 || (major == 4 && minor >= 2);
+}
+
+void allocate3d(GLenum internalFormat, GLenum format, GLenum type, const std::array<int, 3>& d) {
+    static const bool storage = hasTextureStorage();
+    if (storage) glTexStorage3D(GL_TEXTURE_3D, 1, internalFormat, d[0], d[1], d[2]);
+    else glTexImage3D(GL_TEXTURE_3D, 0, GLint(internalFormat), d[0], d[1], d[2], 0, format, type, nullptr);
+}
+
+}  // namespace
+
 bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
-    if (!m_volume) glGenTextures(1, &m_volume);
+    // A new name per volume: immutable storage cannot be re-specified.
+    if (m_volume) glDeleteTextures(1, &m_volume);
+    glGenTextures(1, &m_volume);
     const auto& d = volume.geometry().dims;
     m_dims = d;
     glBindTexture(GL_TEXTURE_3D, m_volume);
@@ -47,16 +67,16 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     m_offset = 0.0f;
     switch (m_format) {
     case TexelFormat::Snorm16:
-        glTexImage3D(GL_TEXTURE_3D, 0, GL_R16_SNORM, d[0], d[1], d[2], 0, GL_RED, GL_SHORT, nullptr);
+        allocate3d(GL_R16_SNORM, GL_RED, GL_SHORT, d);
         m_scale = 32767.0f;
         break;
     case TexelFormat::Unorm16:  // stored + 32768 as unsigned: value = texel * 65535 - 32768
-        glTexImage3D(GL_TEXTURE_3D, 0, GL_R16, d[0], d[1], d[2], 0, GL_RED, GL_UNSIGNED_SHORT, nullptr);
+        allocate3d(GL_R16, GL_RED, GL_UNSIGNED_SHORT, d);
         m_scale = 65535.0f;
         m_offset = -32768.0f;
         break;
     case TexelFormat::Float32:
-        glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, d[0], d[1], d[2], 0, GL_RED, GL_FLOAT, nullptr);
+        allocate3d(GL_R32F, GL_RED, GL_FLOAT, d);
         m_scale = 1.0f;
         break;
     }
@@ -79,8 +99,13 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     setInterpolation(false);
     // The label and preview textures are sized with the volume once; edits and live steps then
     // replace boxes of them (re-specifying 200 MB per change was the first frame's cost).
-    allocateLabelTexture(m_labels);
-    allocateLabelTexture(m_preview);
+    // Label and preview textures are made when first written (allocating GPU memory for a big 3D
+    // texture costs the driver about a millisecond per megabyte: not on the first frame).
+    for (unsigned* name : {&m_labels, &m_preview})
+        if (*name) {
+            glDeleteTextures(1, name);
+            *name = 0;
+        }
     m_hasLabels = m_hasPreview = false;
     m_labelsStale = m_previewStale = true;
     if (glGetError() == GL_OUT_OF_MEMORY) {
@@ -241,14 +266,18 @@ void VolumeTextures::allocateLabelTexture(unsigned& name) {
     glBindTexture(GL_TEXTURE_3D, name);
     // No data: storage only (drivers allocate lazily, so this costs nothing on the first frame).
     // The first upload into it writes the whole map (see m_labelsStale / m_previewStale).
-    glTexImage3D(GL_TEXTURE_3D, 0, GL_R8UI, m_dims[0], m_dims[1], m_dims[2], 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE, nullptr);
+    allocate3d(GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, m_dims);
     glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
 }
 
-void VolumeTextures::uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box, bool& stale) {
+void VolumeTextures::uploadBox(unsigned& texture, const LabelMap& labels, const VoxelBox* box, bool& stale) {
     const auto& d = labels.geometry().dims;
-    if (d != m_dims || !texture) return;  // another grid: the caller checked; never write out of bounds
+    if (d != m_dims || !m_volume) return;  // another grid: the caller checked; never write out of bounds
+    if (!texture) {
+        allocateLabelTexture(texture);
+        stale = true;
+    }
     // A texture whose content is undefined or outdated outside the box takes the whole map once.
     VoxelBox b = box && !stale ? *box : VoxelBox{{0, 0, 0}, {d[0] - 1, d[1] - 1, d[2] - 1}};
     stale = false;
@@ -281,6 +310,14 @@ void VolumeTextures::uploadLabels(const LabelMap& labels, const VoxelBox* box) {
 void VolumeTextures::uploadPreview(const LabelMap& labels, const VoxelBox* box) {
     uploadBox(m_preview, labels, box, m_previewStale);
     m_hasPreview = true;
+}
+
+unsigned VolumeTextures::previewTextureMade() {
+    if (!m_preview && m_volume) {
+        allocateLabelTexture(m_preview);
+        m_previewStale = true;
+    }
+    return m_preview;
 }
 
 void VolumeTextures::clearPreview() {

@@ -12,6 +12,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QListWidget>
 #include <QSpinBox>
 #include <QElapsedTimer>
 #include <QTest>
@@ -264,7 +265,8 @@ TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
     const LabelMap expected = engineResult<FuzzyCMeansCpu>(at);
     ASSERT_TRUE(panel().acceptResult()) << "state " << sessionStateName(live().published().state) << ", backend "
                                         << live().published().backend << ", voxels " << live().voxels() << ", error '"
-                                        << live().lastError().toStdString() << "'";
+                                        << live().lastError().toStdString() << "', clusters listed "
+                                        << window.findChild<QListWidget*>("fcmClusters")->count();
     const LabelMap& layer = *window.model().labels();
     ASSERT_EQ(layer.voxelCount(), expected.voxelCount());
     EXPECT_TRUE(std::equal(layer.data(), layer.data() + layer.voxelCount(), expected.data())) << "cluster c is label c";

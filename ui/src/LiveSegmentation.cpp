@@ -245,7 +245,8 @@ bool LiveSegmentation::accept(const std::array<std::uint8_t, 256>& labelFor, con
         }
     });
     if (!why.empty()) {
-        emit failed(QString::fromStdString(why));
+        m_lastError = QString::fromStdString(why);
+        emit failed(m_lastError);
         return false;
     }
     if (changed) m_model->labelsEdited(nullptr);

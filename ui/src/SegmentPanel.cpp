@@ -457,6 +457,7 @@ bool SegmentPanel::acceptResult() {
     const Method method = m_live->method();
     bool changed = false;
     if (method == Method::FuzzyCMeans) {
+        refresh();  // the cluster list of a run that finished since the last frame
         std::array<std::uint8_t, 256> labelFor{};
         for (int row = 0; row < m_clusters->count(); ++row)
             if (m_clusters->item(row)->checkState() == Qt::Checked) labelFor[std::size_t(row + 1)] = std::uint8_t(row + 1);

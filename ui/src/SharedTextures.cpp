@@ -51,6 +51,7 @@ void SharedTextures::uploadPreview(const LabelMap& labels, const VoxelBox& box) 
 
 bool SharedTextures::copyPreviewFromDevice(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream) {
     if (!m_interopAllowed || !m_textures.hasVolume() || dims != m_textures.dims()) return false;
+    m_textures.previewTextureMade();
     if (m_linkedTexture != m_textures.previewTexture()) {  // a new volume made a new texture
         m_previewLink.reset();
         m_linkFailed = false;

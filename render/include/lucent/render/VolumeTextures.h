@@ -57,6 +57,9 @@ public:
     unsigned volumeTexture() const { return m_volume; }
     unsigned labelTexture() const { return m_labels; }
     unsigned previewTexture() const { return m_preview; }
+    /// The preview texture, made (storage only, stale) if it does not exist yet: for writers
+    /// other than uploadPreview (CUDA interop registers it by name).
+    unsigned previewTextureMade();
     bool hasPreview() const { return m_hasPreview; }
     unsigned colourTable() const { return m_colours; }
     bool hasVolume() const { return m_volume != 0; }
@@ -75,7 +78,7 @@ private:
     /// Writes the texels of `box` (converted to the texture's format) contiguously to `out`.
     void fillTexels(const Volume& volume, const VoxelBox& box, void* out) const;
     void uploadVolumeBox(const Volume& volume, const VoxelBox& box);
-    void uploadBox(unsigned texture, const LabelMap& labels, const VoxelBox* box, bool& stale);
+    void uploadBox(unsigned& texture, const LabelMap& labels, const VoxelBox* box, bool& stale);
 
     unsigned m_volume = 0, m_labels = 0, m_preview = 0, m_colours = 0, m_pixelBuffer = 0, m_heat = 0;
     bool m_hasHeat = false;
