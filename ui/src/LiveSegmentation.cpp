@@ -151,6 +151,9 @@ void LiveSegmentation::frameNow() {
     if (!m_worker) return;
     bool news = false;
     m_worker->take([&](const SessionWorker::Published& p) {
+        // A step that changed no label (the snake between its label writes) is news too: the HUD,
+        // the polygon and the panel follow every step.
+        if (p.steps != m_published.steps || p.polygons != m_published.polygons || p.state != m_published.state) news = true;
         m_published = p;
         if (p.changed) {
             m_pending = merge(m_pending, *p.changed);

@@ -365,6 +365,13 @@ bool SegmentPanel::startWith(Method method, const SegmentationRequest& request, 
         m_propagate->setChecked(request.snake.propagate);
     }
     m_syncing = false;
+    // Show where the run works: the snake's slice, or the first seed, in every view.
+    if (m_model->hasVolume()) {
+        Vec3 c = m_model->cursor();
+        if (method == Method::Snake) c.z = request.snake.slice;
+        else if (!request.seeds.empty()) c = {double(request.seeds[0].i), double(request.seeds[0].j), double(request.seeds[0].k)};
+        m_model->setCursor(c);
+    }
     const bool ok = m_live->start(method, request, play, error);
     refresh();
     return ok;
