@@ -24,7 +24,11 @@ GlTextureLink::GlTextureLink(unsigned texture) : m_impl(std::make_unique<Impl>()
 }
 
 GlTextureLink::~GlTextureLink() {
-    if (m_impl && m_impl->resource) cudaGraphicsUnregisterResource(m_impl->resource);
+    if (m_impl && m_impl->resource) {
+        // Without the GL context current this fails; its error must not stay behind for the next
+        // kernel launch on this thread to report (cudaGetLastError returns any earlier failure).
+        if (cudaGraphicsUnregisterResource(m_impl->resource) != cudaSuccess) cudaGetLastError();
+    }
 }
 
 void GlTextureLink::copyFrom(const void* device, std::array<int, 3> dims, std::size_t elementBytes, const VoxelBox& box,

@@ -61,8 +61,8 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     while (glGetError() != GL_NO_ERROR) {
     }
-    // Storage only: the voxels follow plane by plane (what the views show first) and then slab by
-    // slab between frames (streamVolume), so the first frame does not wait for 200 MB to cross.
+    // Storage only here; the voxels follow through streamVolume (all at once by default: on the
+    // H100's driver touching a fresh texture plane by plane cost more than one bulk upload).
     m_format = chooseFormat(volume);
     m_offset = 0.0f;
     switch (m_format) {
@@ -82,8 +82,6 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     }
     m_hasHeat = false;  // a soft map of the previous volume
     m_sliceDone.assign(std::size_t(d[2]), 0);
-    m_rowDone.assign(std::size_t(d[1]), 0);
-    m_columnDone.assign(std::size_t(d[0]), 0);
     m_nextSlice = 0;
     m_volumeComplete = false;
     const GLenum status = glGetError();
@@ -130,12 +128,12 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
 VolumeTextures::TexelFormat VolumeTextures::chooseFormat(const Volume& volume) {
     if (volume.pixelType() != PixelType::Int16) return TexelFormat::Float32;
     // LUCENT_VOLUME_FORMAT=snorm|unorm|float picks the int16 texel format (to compare drivers'
-    // upload paths); unsigned 16-bit is the default: the format drivers take without conversion.
+    // upload paths); signed 16-bit normalised is the default: the voxels go up as they are.
     const char* env = std::getenv("LUCENT_VOLUME_FORMAT");
     const std::string f = env ? env : "";
-    if (f == "snorm") return TexelFormat::Snorm16;
+    if (f == "unorm") return TexelFormat::Unorm16;
     if (f == "float") return TexelFormat::Float32;
-    return TexelFormat::Unorm16;
+    return TexelFormat::Snorm16;
 }
 
 std::size_t VolumeTextures::texelBytes() const { return m_format == TexelFormat::Float32 ? 4 : 2; }
@@ -175,7 +173,11 @@ void VolumeTextures::uploadVolumeBox(const Volume& volume, const VoxelBox& b) {
     glBindTexture(GL_TEXTURE_3D, m_volume);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     const void* source = nullptr;
-    if (slab) {
+    const bool whole = slab && b.lo[2] == 0 && b.hi[2] == m_dims[2] - 1;
+    if (whole && m_format == TexelFormat::Snorm16) {
+        // The voxels as they are, in one call: the driver's own bulk path (no copy of ours).
+        source = volume.int16Data();
+    } else if (slab) {
         // Slabs go through a pixel buffer: written in place, then tiled into the texture by the GPU.
         if (!m_pixelBuffer) glGenBuffers(1, &m_pixelBuffer);
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_pixelBuffer);
@@ -204,29 +206,11 @@ void VolumeTextures::uploadVolumeBox(const Volume& volume, const VoxelBox& b) {
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 }
 
-void VolumeTextures::uploadPlanes(const Volume& volume, std::array<int, 3> voxel) {
-    if (m_volumeComplete || !m_volume || volume.geometry().dims != m_dims) return;
-    const auto& d = m_dims;
-    for (int a = 0; a < 3; ++a) voxel[a] = std::clamp(voxel[a], 0, d[a] - 1);
-    if (!m_sliceDone[std::size_t(voxel[2])]) {
-        uploadVolumeBox(volume, {{0, 0, voxel[2]}, {d[0] - 1, d[1] - 1, voxel[2]}});
-        m_sliceDone[std::size_t(voxel[2])] = 1;
-    }
-    if (!m_rowDone[std::size_t(voxel[1])]) {
-        uploadVolumeBox(volume, {{0, voxel[1], 0}, {d[0] - 1, voxel[1], d[2] - 1}});
-        m_rowDone[std::size_t(voxel[1])] = 1;
-    }
-    if (!m_columnDone[std::size_t(voxel[0])]) {
-        uploadVolumeBox(volume, {{voxel[0], 0, 0}, {voxel[0], d[1] - 1, d[2] - 1}});
-        m_columnDone[std::size_t(voxel[0])] = 1;
-    }
-}
-
 bool VolumeTextures::streamVolume(const Volume& volume, std::size_t bytes) {
     if (m_volumeComplete || !m_volume || volume.geometry().dims != m_dims) return false;
     const auto& d = m_dims;
     const std::size_t sliceBytes = std::size_t(d[0]) * d[1] * texelBytes();
-    const int count = int(std::max<std::size_t>(1, bytes / sliceBytes));
+    const int count = int(std::clamp<std::size_t>(bytes / sliceBytes, 1, std::size_t(d[2])));
     while (m_nextSlice < d[2] && m_sliceDone[std::size_t(m_nextSlice)]) ++m_nextSlice;
     if (m_nextSlice < d[2]) {
         // A slab of slices not sent yet (slices sent as planes are skipped at its ends only).

@@ -128,17 +128,7 @@ int main(int argc, char** argv) {
     const double handed = upload.nsecsElapsed() / 1e6;
     const double first = frame();
     const double uploadMs = upload.nsecsElapsed() / 1e6;
-    const double firstSync = window.grid().textures().lastSyncMs(), firstStream = window.grid().textures().lastStreamMs();
-    // Frames until the whole volume is in the texture (one slab a frame, streamed between frames).
-    int streamFrames = 0;
-    QElapsedTimer streamed;
-    streamed.start();
-    while (!window.grid().textures().textures().volumeComplete() && streamFrames < 10000) {
-        frame();
-        QTest::qWait(11);  // the slab rate is limited to one per 10 ms
-        ++streamFrames;
-    }
-    const double streamMs = streamed.nsecsElapsed() / 1e6;
+    const double firstSync = window.grid().textures().lastSyncMs();
     (void)handed;
     std::vector<double> scroll, windowing;
     for (int f = 0; f < frames; ++f) {
@@ -157,10 +147,9 @@ int main(int argc, char** argv) {
     std::printf("viewer frames, %d x %d x %d int16, 2x2 layout at 1280x860 (three views a frame), GL renderer: %s\n", nx,
                 ny, nz, renderer);
     const char* format = std::getenv("LUCENT_VOLUME_FORMAT");
-    std::printf("first frame %.1f ms (uploads in it: storage and the three planes %.1f ms, a first slab %.1f ms); "
-                "volume handed to the model %.1f ms before; whole volume in the texture after %d more frames, %.0f ms "
-                "(texel format %s)\n",
-                first, firstSync, firstStream, uploadMs - first, streamFrames, streamMs, format ? format : "unorm");
+    std::printf("first frame %.1f ms (of which the volume texture's storage and upload %.1f ms, texel format %s); "
+                "volume handed to the model %.1f ms before\n",
+                first, firstSync, format ? format : "snorm", uploadMs - first);
     std::printf("scroll                 median %6.2f ms   worst %6.2f ms   (%d frames)\n", s.median, s.worst, frames);
     std::printf("window/level           median %6.2f ms   worst %6.2f ms   (%d frames)\n", w.median, w.worst, frames);
     views[0]->doneCurrent();

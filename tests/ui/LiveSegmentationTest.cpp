@@ -114,7 +114,9 @@ protected:
     }
     static gpu::Backend backend() { return liveBackend(); }
     void expectBackend() {
-        if (backend() == gpu::Backend::Cuda) EXPECT_EQ(live().published().backend, "cuda");
+        if (backend() == gpu::Backend::Cuda) {
+            EXPECT_EQ(live().published().backend, "cuda");
+        }
     }
     SegmentPanel& panel() { return window.segment(); }
     LiveSegmentation& live() { return panel().live(); }

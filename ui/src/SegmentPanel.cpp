@@ -2,6 +2,7 @@
 #include "lucent/ui/SegmentPanel.h"
 
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
+#include "lucent/render/VolumeTextures.h"
 #include "lucent/ui/SegmentDialogs.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
@@ -17,6 +18,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPixmap>
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
@@ -537,6 +539,11 @@ void SegmentPanel::refresh() {
         for (int c = 0; c < m_live->request().fuzzyCMeans.clusters; ++c) {
             const QString centre = std::size_t(c) < f.centres.size() ? QString(": centre %1").arg(f.centres[std::size_t(c)], 0, 'f', 1) : QString();
             auto* item = new QListWidgetItem(QString("cluster %1%2").arg(c + 1).arg(centre), m_clusters);
+            // The legend: the overlay's colour of label c + 1.
+            const auto rgba = render::labelColour(c + 1);
+            QPixmap swatch(14, 14);
+            swatch.fill(QColor(rgba[0], rgba[1], rgba[2]));
+            item->setIcon(QIcon(swatch));
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Checked);
         }

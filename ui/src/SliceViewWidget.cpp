@@ -86,8 +86,7 @@ void SliceViewWidget::paintGL() {
     if (m_glReady) m_renderer.draw(m_view, m_textures->textures(), style);
     if (m_overlayProvider) m_overlay = m_overlayProvider(m_view);
     drawHud();
-    // The rest of a new volume crosses after the frame that showed its planes.
-    if (m_glReady && m_textures->streamVolume(*m_model)) QTimer::singleShot(0, this, qOverload<>(&QWidget::update));
+
 }
 
 void SliceViewWidget::drawHud() {

@@ -48,6 +48,10 @@ ViewGrid::ViewGrid(ViewerModel* model, QWidget* parent) : QWidget(parent) {
     arrange();
 }
 
+ViewGrid::~ViewGrid() {
+    withGlContext([](SharedTextures& t) { t.release(); });
+}
+
 bool ViewGrid::withGlContext(const std::function<void(SharedTextures&)>& f) {
     for (auto* v : m_views) {
         if (!v->context() || !v->context()->isValid()) continue;

@@ -19,13 +19,12 @@ public:
     VolumeTextures(const VolumeTextures&) = delete;
     VolumeTextures& operator=(const VolumeTextures&) = delete;
 
-    /// Makes the volume texture: int16 as R16_SNORM (2 bytes a voxel, filterable), float as R32F.
-    /// Storage only: the voxels come with uploadPlanes() (what is on screen) and streamVolume()
-    /// (the rest, between frames). Returns false with `error` when the GL refuses (too large).
+    /// Makes the volume texture: int16 as R16_SNORM (2 bytes a voxel, filterable; or see
+    /// LUCENT_VOLUME_FORMAT), float as R32F. Storage only: the voxels come with streamVolume().
+    /// Returns false with `error` when the GL refuses (too large).
     bool uploadVolume(const Volume& volume, std::string& error);
-    /// Uploads the axial slice, coronal and sagittal planes through `voxel` unless already there.
-    void uploadPlanes(const Volume& volume, std::array<int, 3> voxel);
-    /// Uploads about `bytes` more of the volume (whole slices); true while some is still missing.
+    /// Uploads about `bytes` more of the volume (whole slices; SIZE_MAX: all of it in one call);
+    /// true while some is still missing.
     bool streamVolume(const Volume& volume, std::size_t bytes);
     /// Every voxel is in the texture.
     bool volumeComplete() const { return m_volumeComplete; }
@@ -84,11 +83,11 @@ private:
     bool m_hasHeat = false;
     bool m_hasLabels = false, m_hasPreview = false;
     bool m_labelsStale = true, m_previewStale = true;
-    std::vector<char> m_sliceDone, m_rowDone, m_columnDone;  // volume planes already uploaded
+    std::vector<char> m_sliceDone;  // slices already uploaded
     int m_nextSlice = 0;
     bool m_volumeComplete = false;  // content undefined or outdated: next upload is whole
     float m_scale = 1.0f, m_offset = 0.0f;
-    TexelFormat m_format = TexelFormat::Unorm16;
+    TexelFormat m_format = TexelFormat::Snorm16;
     std::vector<char> m_staging;
     std::array<int, 3> m_dims{0, 0, 0};
 };

@@ -17,9 +17,6 @@ public:
     /// Uploads whatever changed in the model since the last call; a context of the share group
     /// must be current. Returns false with `error` when the driver refuses the volume.
     bool sync(const ViewerModel& model, QString& error);
-    /// Sends more of the volume after a frame was drawn; true while some is still missing (the
-    /// caller asks for another frame).
-    bool streamVolume(const ViewerModel& model);
     const render::VolumeTextures& textures() const { return m_textures; }
     render::VolumeTextures& textures() { return m_textures; }
     /// The live result from host memory: uploads `box` of `labels` into the preview texture.
@@ -29,12 +26,12 @@ public:
     /// be mapped by CUDA (software GL, no device): the caller then uploads from host memory.
     bool copyPreviewFromDevice(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream);
     void clearPreview();
+    /// Unregisters the interop link and frees the textures (a context of the share group current).
+    void release();
     /// Off: CUDA results go through host memory even where interop works (to compare the two paths).
     void setInteropAllowed(bool allowed) { m_interopAllowed = allowed; }
-    /// Milliseconds of the sync that took the current volume (storage, its planes) and of the last
-    /// slab streamed (benchmarks).
+    /// Milliseconds of the sync that took the current volume (storage and upload; benchmarks).
     double lastSyncMs() const { return m_lastSyncMs; }
-    double lastStreamMs() const { return m_lastStreamMs; }
     /// Whether the interop path was taken at least once (for the HUD and tests).
     bool interopUsed() const { return m_interopUsed; }
     void setInterpolation(bool linear);
@@ -44,8 +41,7 @@ private:
 
     render::VolumeTextures m_textures;
     std::unique_ptr<gpu::GlTextureLink> m_previewLink;
-    QElapsedTimer m_streamClock;
-    double m_lastSyncMs = 0, m_lastStreamMs = 0;
+    double m_lastSyncMs = 0;
     unsigned m_linkedTexture = 0;
     bool m_linkFailed = false, m_interopUsed = false, m_interopAllowed = true;
     int m_volumeGeneration = -1, m_labelGeneration = -1;

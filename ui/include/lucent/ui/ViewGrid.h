@@ -23,6 +23,8 @@ class ViewGrid : public QWidget {
     Q_OBJECT
 public:
     ViewGrid(ViewerModel* model, QWidget* parent = nullptr);
+    /// Frees the shared textures and their CUDA registration with a view's GL context current.
+    ~ViewGrid() override;
 
     void setLayoutMode(Layout layout);
     Layout layoutMode() const { return m_layout; }
