@@ -61,8 +61,8 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     while (glGetError() != GL_NO_ERROR) {
     }
-    // Storage only here; the voxels follow through streamVolume (all at once by default: on the
-    // H100's driver touching a fresh texture plane by plane cost more than one bulk upload).
+    // Storage only here; the voxels follow through streamVolume (all at once: on the H100's driver
+    // touching a fresh texture plane by plane cost more than one bulk upload).
     m_format = chooseFormat(volume);
     m_offset = 0.0f;
     switch (m_format) {
@@ -128,12 +128,13 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
 VolumeTextures::TexelFormat VolumeTextures::chooseFormat(const Volume& volume) {
     if (volume.pixelType() != PixelType::Int16) return TexelFormat::Float32;
     // LUCENT_VOLUME_FORMAT=snorm|unorm|float picks the int16 texel format (to compare drivers'
-    // upload paths); signed 16-bit normalised is the default: the voxels go up as they are.
+    // upload paths). Unsigned 16-bit through the pixel buffer is the default: on the H100 it took
+    // 117 ms for 512 x 512 x 400 against 146 ms for R16_SNORM straight from the voxels, 205 for float.
     const char* env = std::getenv("LUCENT_VOLUME_FORMAT");
     const std::string f = env ? env : "";
-    if (f == "unorm") return TexelFormat::Unorm16;
+    if (f == "snorm") return TexelFormat::Snorm16;
     if (f == "float") return TexelFormat::Float32;
-    return TexelFormat::Snorm16;
+    return TexelFormat::Unorm16;
 }
 
 std::size_t VolumeTextures::texelBytes() const { return m_format == TexelFormat::Float32 ? 4 : 2; }

@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
     const char* format = std::getenv("LUCENT_VOLUME_FORMAT");
     std::printf("first frame %.1f ms (of which the volume texture's storage and upload %.1f ms, texel format %s); "
                 "volume handed to the model %.1f ms before\n",
-                first, firstSync, format ? format : "snorm", uploadMs - first);
+                first, firstSync, format ? format : "unorm", uploadMs - first);
     std::printf("scroll                 median %6.2f ms   worst %6.2f ms   (%d frames)\n", s.median, s.worst, frames);
     std::printf("window/level           median %6.2f ms   worst %6.2f ms   (%d frames)\n", w.median, w.worst, frames);
     views[0]->doneCurrent();
@@ -188,8 +188,9 @@ int main(int argc, char** argv) {
         for (int f = 0; f < liveFrames; ++f) {
             if (each) each(f);
             t.push_back(liveFrame());
+            const int done = run.published().steps;  // before a restart resets them
             if (restart && restart()) {
-                steps += run.published().steps - before;
+                steps += done - before;
                 before = 0;
             }
         }

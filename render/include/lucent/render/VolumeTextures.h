@@ -19,8 +19,8 @@ public:
     VolumeTextures(const VolumeTextures&) = delete;
     VolumeTextures& operator=(const VolumeTextures&) = delete;
 
-    /// Makes the volume texture: int16 as R16_SNORM (2 bytes a voxel, filterable; or see
-    /// LUCENT_VOLUME_FORMAT), float as R32F. Storage only: the voxels come with streamVolume().
+    /// Makes the volume texture: int16 as R16 (stored + 32768, 2 bytes a voxel, filterable; or
+    /// see LUCENT_VOLUME_FORMAT), float as R32F. Storage only: the voxels come with streamVolume().
     /// Returns false with `error` when the GL refuses (too large).
     bool uploadVolume(const Volume& volume, std::string& error);
     /// Uploads about `bytes` more of the volume (whole slices; SIZE_MAX: all of it in one call);
@@ -87,7 +87,7 @@ private:
     int m_nextSlice = 0;
     bool m_volumeComplete = false;  // content undefined or outdated: next upload is whole
     float m_scale = 1.0f, m_offset = 0.0f;
-    TexelFormat m_format = TexelFormat::Snorm16;
+    TexelFormat m_format = TexelFormat::Unorm16;
     std::vector<char> m_staging;
     std::array<int, 3> m_dims{0, 0, 0};
 };
