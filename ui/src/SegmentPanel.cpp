@@ -485,15 +485,22 @@ render::ViewOverlay SegmentPanel::overlayFor(const render::SliceViewGeometry& vi
     if (m_modeChosen && m_mode != Method::Snake && m_mode != Method::FuzzyCMeans) m_seedTool.overlay(view, out);
     if (m_mode == Method::Snake) m_rectTool.overlay(view, out);
     if (m_live->active() && m_live->method() == Method::Snake) {
-        // One request to the worker per frame for all views.
+        // The latest polygon comes with what the worker published (no wait for an advance); an
+        // earlier one (the scrubber) is asked for once and cached for all views.
         const int key = m_live->shownStep();
-        if (key != m_polygonCacheKey || std::size_t(m_live->polygonCount()) != m_polygonCacheCount) {
+        const auto& latest = m_live->published().last.polygon;
+        if (key >= 0 && (key != m_polygonCacheKey || std::size_t(m_live->polygonCount()) != m_polygonCacheCount)) {
             m_polygonCache = m_live->polygon(key);
             m_polygonCacheKey = key;
             m_polygonCacheCount = std::size_t(m_live->polygonCount());
         }
+        const bool useLatest = key < 0 && !latest.empty();
+        if (key < 0 && latest.empty() && m_polygonCacheKey != -1) {  // before the first step: the start
+            m_polygonCache = m_live->polygon(-1);
+            m_polygonCacheKey = -1;
+        }
         render::ViewOverlay::Polyline line;
-        line.points = slicePolygonOnScreen(view, m_polygonCache, m_live->request().snake.slice);
+        line.points = slicePolygonOnScreen(view, useLatest ? latest : m_polygonCache, m_live->request().snake.slice);
         line.markNodes = true;
         line.colour = {1.0f, 0.35f, 0.2f, 1.0f};
         if (!line.points.empty()) out.lines.push_back(std::move(line));
