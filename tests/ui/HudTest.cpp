@@ -1,5 +1,6 @@
 /// @brief The Dear ImGui HUD over a real slice view under Xvfb, checked on rendered pixels:
 /// annotations in their corners, the run panel, the screen overlay, and a click on Pause.
+#include "EventLoopWait.h"
 #include "SyntheticVolumes.h"
 
 #include "lucent/render/Hud.h"
@@ -25,15 +26,7 @@ using render::HudAction;
 
 namespace {
 
-bool waitFor(const std::function<bool()>& done, int ms = 5000) {
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > ms) return false;
-        QTest::qWait(10);
-    }
-    return true;
-}
+using lucent::testing::waitFor;
 
 /// Pixels of `img` inside `r` for which `test` holds.
 int count(const QImage& img, QRect r, const std::function<bool(QRgb)>& test) {

@@ -3,6 +3,7 @@
 /// interval grow the overlay monotonically; the snake's polygon steps, GL falls and the scrubber
 /// shows an earlier polygon; the FC threshold relabels without recomputing the map; FCM accepts
 /// the engine's labels; accept, undo and redo restore exact label maps; closing mid-run is clean.
+#include "EventLoopWait.h"
 #include "lucent/core/seg/FuzzyCMeansCpu.h"
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
@@ -47,15 +48,7 @@ std::shared_ptr<Volume> phantom(std::array<int, 3> dims = {96, 80, 40}) {
     return v;
 }
 
-bool waitFor(const std::function<bool()>& done, int ms = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > ms) return false;
-        QTest::qWait(10);
-    }
-    return true;
-}
+using lucent::testing::waitFor;
 
 /// Pixels of the live overlay (label 1 is red: far more red than green or blue).
 int redPixels(const QImage& img) {

@@ -1,5 +1,6 @@
 /// @brief The viewer driven like a user (QTest events under Xvfb), checked on the pixels it renders:
 /// open the real MR series, scroll, window/level, zoom, pan, crosshair, layouts, masks, errors.
+#include "EventLoopWait.h"
 #include "TempDir.h"
 
 #include "lucent/io/VolumeFile.h"
@@ -92,17 +93,7 @@ QPoint crosshair(const QImage& img) {
     return {bestCol, bestRow};
 }
 
-/// Runs the event loop until `done` or the timeout; GoogleTest asserts on the result (QTest's QTRY
-/// macros report to QTest, which GoogleTest does not see).
-bool waitFor(const std::function<bool()>& done, int ms = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > ms) return false;
-        QTest::qWait(10);
-    }
-    return true;
-}
+using lucent::testing::waitFor;
 
 /// Acts on the next modal dialog of type T once it is shown, without blocking the event loop (the
 /// dialog's exec() runs its own loop above whoever waits).

@@ -1,5 +1,6 @@
 /// @brief The background open job on the real MR series: one header pass, io's series rule, cancel,
 /// a newer open replacing a running one, and windows closed mid-load (no crash, nothing late).
+#include "EventLoopWait.h"
 #include "TempDir.h"
 
 #include "lucent/io/VolumeFile.h"
@@ -36,16 +37,7 @@ std::string dataPath(const std::string& name) {
 #define REQUIRE_DATA(path) \
     if ((path).empty()) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)"
 
-/// Runs the event loop until `done` or the timeout (long: a sanitizer build reads a file in seconds).
-bool waitFor(const std::function<bool()>& done, int ms = 60000) {
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > ms) return false;
-        QTest::qWait(10);
-    }
-    return true;
-}
+using lucent::testing::waitFor;
 
 /// Lets every job thread end and its posted results arrive: whatever a stopped or replaced job
 /// would still deliver shows up now.
