@@ -61,8 +61,6 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     while (glGetError() != GL_NO_ERROR) {
     }
-    // Storage only here; the voxels follow through streamVolume (all at once: on the H100's driver
-    // touching a fresh texture plane by plane cost more than one bulk upload).
     m_format = chooseFormat(volume);
     m_offset = 0.0f;
     switch (m_format) {
@@ -81,9 +79,6 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
         break;
     }
     m_hasHeat = false;  // a soft map of the previous volume
-    m_sliceDone.assign(std::size_t(d[2]), 0);
-    m_nextSlice = 0;
-    m_volumeComplete = false;
     const GLenum status = glGetError();
     if (status != GL_NO_ERROR) {
         error = status == GL_OUT_OF_MEMORY ? "the graphics driver is out of memory for a " + std::to_string(d[0]) + " x " +
@@ -92,6 +87,7 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
                                                  std::to_string(status) + ")";
         return false;
     }
+    uploadVoxels(volume);
     for (GLenum p : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
         glTexParameteri(GL_TEXTURE_3D, p, GL_CLAMP_TO_EDGE);
     setInterpolation(false);
@@ -139,90 +135,52 @@ VolumeTextures::TexelFormat VolumeTextures::chooseFormat(const Volume& volume) {
 
 std::size_t VolumeTextures::texelBytes() const { return m_format == TexelFormat::Float32 ? 4 : 2; }
 
-void VolumeTextures::fillTexels(const Volume& volume, const VoxelBox& b, void* out) const {
-    const auto& g = volume.geometry();
-    const int nx = b.hi[0] - b.lo[0] + 1;
-    std::size_t n = 0;
-    for (int k = b.lo[2]; k <= b.hi[2]; ++k)
-        for (int j = b.lo[1]; j <= b.hi[1]; ++j) {
-            const std::size_t at = g.index(b.lo[0], j, k);
-            if (volume.pixelType() != PixelType::Int16) {
-                std::memcpy(static_cast<float*>(out) + n, volume.float32Data() + at, std::size_t(nx) * 4);
-            } else {
-                const std::int16_t* src = volume.int16Data() + at;
-                if (m_format == TexelFormat::Snorm16) {
-                    std::memcpy(static_cast<std::int16_t*>(out) + n, src, std::size_t(nx) * 2);
-                } else if (m_format == TexelFormat::Unorm16) {
-                    auto* dst = static_cast<std::uint16_t*>(out) + n;
-                    for (int i = 0; i < nx; ++i) dst[i] = std::uint16_t(std::uint16_t(src[i]) ^ 0x8000u);
-                } else {
-                    auto* dst = static_cast<float*>(out) + n;
-                    for (int i = 0; i < nx; ++i) dst[i] = float(src[i]);
-                }
-            }
-            n += std::size_t(nx);
-        }
+void VolumeTextures::fillTexels(const Volume& volume, void* out) const {
+    const std::size_t n = volume.voxelCount();
+    if (volume.pixelType() != PixelType::Int16) {
+        std::memcpy(out, volume.float32Data(), n * 4);
+        return;
+    }
+    const std::int16_t* src = volume.int16Data();
+    if (m_format == TexelFormat::Unorm16) {
+        auto* dst = static_cast<std::uint16_t*>(out);
+        for (std::size_t i = 0; i < n; ++i) dst[i] = std::uint16_t(std::uint16_t(src[i]) ^ 0x8000u);
+    } else {  // float texels of an int16 volume (R16_SNORM never comes here: it takes the voxels as they are)
+        auto* dst = static_cast<float*>(out);
+        for (std::size_t i = 0; i < n; ++i) dst[i] = float(src[i]);
+    }
 }
 
-void VolumeTextures::uploadVolumeBox(const Volume& volume, const VoxelBox& b) {
-    // The box is gathered (and converted) into contiguous memory first: a plane across slices is
-    // thousands of one-texel rows, which drivers copy row by row when asked to skip through the
-    // volume themselves.
-    const std::size_t count = std::size_t(b.hi[0] - b.lo[0] + 1) * (b.hi[1] - b.lo[1] + 1) * (b.hi[2] - b.lo[2] + 1);
-    const bool slab = b.lo[0] == 0 && b.lo[1] == 0 && b.hi[0] == m_dims[0] - 1 && b.hi[1] == m_dims[1] - 1;
+void VolumeTextures::uploadVoxels(const Volume& volume) {
+    if (!m_volume || volume.geometry().dims != m_dims) return;
     const GLenum type = m_format == TexelFormat::Float32 ? GL_FLOAT : m_format == TexelFormat::Snorm16 ? GL_SHORT : GL_UNSIGNED_SHORT;
+    const std::size_t bytes = volume.voxelCount() * texelBytes();
     glBindTexture(GL_TEXTURE_3D, m_volume);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    // One bulk upload: on the H100's driver, touching a fresh texture plane by plane cost more
+    // (its memory is committed page by page). R16_SNORM takes the voxels as they are; the other
+    // formats are converted straight into a mapped pixel buffer that the GPU then tiles.
     const void* source = nullptr;
-    const bool whole = slab && b.lo[2] == 0 && b.hi[2] == m_dims[2] - 1;
-    if (whole && m_format == TexelFormat::Snorm16) {
-        // The voxels as they are, in one call: the driver's own bulk path (no copy of ours).
+    std::vector<char> staging;
+    if (m_format == TexelFormat::Snorm16) {
         source = volume.int16Data();
-    } else if (slab) {
-        // Slabs go through a pixel buffer: written in place, then tiled into the texture by the GPU.
+    } else {
         if (!m_pixelBuffer) glGenBuffers(1, &m_pixelBuffer);
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_pixelBuffer);
-        glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(count * texelBytes()), nullptr, GL_STREAM_DRAW);
-        void* mapped = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, GLsizeiptr(count * texelBytes()),
-                                        GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
-        if (mapped) {
-            fillTexels(volume, b, mapped);
-            glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
+        glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_DRAW);
+        if (void* mapped = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, GLsizeiptr(bytes),
+                                            GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT)) {
+            fillTexels(volume, mapped);
+            glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);  // source stays null: offset 0 in the bound buffer
         } else {
             glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+            staging.resize(bytes);
+            fillTexels(volume, staging.data());
+            source = staging.data();
         }
-        if (mapped) source = nullptr;  // offset 0 in the bound buffer
-        else {
-            m_staging.resize(count * texelBytes());
-            fillTexels(volume, b, m_staging.data());
-            source = m_staging.data();
-        }
-    } else {
-        m_staging.resize(count * texelBytes());
-        fillTexels(volume, b, m_staging.data());
-        source = m_staging.data();
     }
-    glTexSubImage3D(GL_TEXTURE_3D, 0, b.lo[0], b.lo[1], b.lo[2], b.hi[0] - b.lo[0] + 1, b.hi[1] - b.lo[1] + 1,
-                    b.hi[2] - b.lo[2] + 1, GL_RED, type, source);
+    glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, m_dims[0], m_dims[1], m_dims[2], GL_RED, type, source);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-}
-
-bool VolumeTextures::streamVolume(const Volume& volume, std::size_t bytes) {
-    if (m_volumeComplete || !m_volume || volume.geometry().dims != m_dims) return false;
-    const auto& d = m_dims;
-    const std::size_t sliceBytes = std::size_t(d[0]) * d[1] * texelBytes();
-    const int count = int(std::clamp<std::size_t>(bytes / sliceBytes, 1, std::size_t(d[2])));
-    while (m_nextSlice < d[2] && m_sliceDone[std::size_t(m_nextSlice)]) ++m_nextSlice;
-    if (m_nextSlice < d[2]) {
-        // A slab of slices not sent yet (slices sent as planes are skipped at its ends only).
-        const int last = std::min(d[2] - 1, m_nextSlice + count - 1);
-        uploadVolumeBox(volume, {{0, 0, m_nextSlice}, {d[0] - 1, d[1] - 1, last}});
-        for (int k = m_nextSlice; k <= last; ++k) m_sliceDone[std::size_t(k)] = 1;
-        m_nextSlice = last + 1;
-    }
-    while (m_nextSlice < d[2] && m_sliceDone[std::size_t(m_nextSlice)]) ++m_nextSlice;
-    m_volumeComplete = m_nextSlice >= d[2];
-    return !m_volumeComplete;
 }
 
 void VolumeTextures::uploadHeat(const std::vector<std::uint8_t>& values) {

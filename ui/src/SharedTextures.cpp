@@ -2,7 +2,6 @@
 #include "lucent/ui/SharedTextures.h"
 
 #include <cmath>
-#include <cstdint>
 
 namespace lucent::ui {
 
@@ -26,9 +25,6 @@ bool SharedTextures::syncTimed(const ViewerModel& model, QString& error) {
             error = QString::fromStdString(why);
             return false;
         }
-        // All of it now, in one bulk upload (measured faster on the H100 than planes first and
-        // slabs between frames: the driver commits a fresh texture's memory page by page).
-        m_textures.streamVolume(*model.volume(), SIZE_MAX);
         m_volumeGeneration = model.volumeGeneration();
         m_linearApplied = false;
     }

@@ -19,15 +19,10 @@ public:
     VolumeTextures(const VolumeTextures&) = delete;
     VolumeTextures& operator=(const VolumeTextures&) = delete;
 
-    /// Makes the volume texture: int16 as R16 (stored + 32768, 2 bytes a voxel, filterable; or
-    /// see LUCENT_VOLUME_FORMAT), float as R32F. Storage only: the voxels come with streamVolume().
-    /// Returns false with `error` when the GL refuses (too large).
+    /// Makes the volume texture and uploads the voxels: int16 as R16 (stored + 32768, 2 bytes a
+    /// voxel, filterable; or see LUCENT_VOLUME_FORMAT), float as R32F. Returns false with `error`
+    /// when the GL refuses (too large).
     bool uploadVolume(const Volume& volume, std::string& error);
-    /// Uploads about `bytes` more of the volume (whole slices; SIZE_MAX: all of it in one call);
-    /// true while some is still missing.
-    bool streamVolume(const Volume& volume, std::size_t bytes);
-    /// Every voxel is in the texture.
-    bool volumeComplete() const { return m_volumeComplete; }
     /// Uploads labels on the same grid (R8UI, nearest) into the label texture allocated with the
     /// volume; `box` (inclusive voxel box) uploads only that part. An empty map hides the overlay.
     void uploadLabels(const LabelMap& labels, const VoxelBox* box = nullptr);
@@ -74,21 +69,17 @@ private:
     enum class TexelFormat { Snorm16, Unorm16, Float32 };
     static TexelFormat chooseFormat(const Volume& volume);
     std::size_t texelBytes() const;
-    /// Writes the texels of `box` (converted to the texture's format) contiguously to `out`.
-    void fillTexels(const Volume& volume, const VoxelBox& box, void* out) const;
-    void uploadVolumeBox(const Volume& volume, const VoxelBox& box);
+    /// Writes every voxel converted to the texture's format (unorm or float) to `out`.
+    void fillTexels(const Volume& volume, void* out) const;
+    void uploadVoxels(const Volume& volume);
     void uploadBox(unsigned& texture, const LabelMap& labels, const VoxelBox* box, bool& stale);
 
     unsigned m_volume = 0, m_labels = 0, m_preview = 0, m_colours = 0, m_pixelBuffer = 0, m_heat = 0;
     bool m_hasHeat = false;
     bool m_hasLabels = false, m_hasPreview = false;
     bool m_labelsStale = true, m_previewStale = true;
-    std::vector<char> m_sliceDone;  // slices already uploaded
-    int m_nextSlice = 0;
-    bool m_volumeComplete = false;  // content undefined or outdated: next upload is whole
     float m_scale = 1.0f, m_offset = 0.0f;
     TexelFormat m_format = TexelFormat::Unorm16;
-    std::vector<char> m_staging;
     std::array<int, 3> m_dims{0, 0, 0};
 };
 
