@@ -1,17 +1,26 @@
-# @brief Finds Qt 6, VTK 9 and Dear ImGui; the viewer is built only when all three are present.
+# @brief Finds Qt 6 and Dear ImGui (the viewer) and, separately, VTK 9 (the 3D view and surface export).
+# VTK has its own switch so that a viewer without it (the GPU machine's bundle, which must stay small)
+# still has the slice views, and a headless build can still write surfaces when VTK is present.
 set(LUCENT_HAVE_GUI OFF)
+set(LUCENT_HAVE_VTK OFF)
 if(LUCENT_WITH_GUI)
   find_package(Qt6 QUIET COMPONENTS Widgets OpenGLWidgets Test)
-  # VTK's config must be given its components, or it goes looking for Qt 5.
-  find_package(VTK QUIET COMPONENTS CommonCore CommonDataModel RenderingCore RenderingOpenGL2
-    RenderingVolumeOpenGL2 InteractionStyle FiltersCore FiltersGeometry RenderingAnnotation)
   find_package(PkgConfig QUIET)
   if(PkgConfig_FOUND)
     pkg_check_modules(IMGUI QUIET IMPORTED_TARGET imgui)
   endif()
   set_package_properties(Qt6 PROPERTIES TYPE RECOMMENDED PURPOSE "viewer window")
-  set_package_properties(VTK PROPERTIES TYPE RECOMMENDED PURPOSE "3D view and meshes")
-  if(Qt6_FOUND AND VTK_FOUND AND IMGUI_FOUND)
+  if(Qt6_FOUND AND IMGUI_FOUND)
     set(LUCENT_HAVE_GUI ON)
+  endif()
+endif()
+if(LUCENT_WITH_VTK)
+  # VTK's config must be given its components, or it goes looking for Qt 5.
+  find_package(VTK COMPONENTS CommonCore CommonDataModel CommonTransforms ImagingCore
+    RenderingCore RenderingOpenGL2 RenderingVolumeOpenGL2 InteractionStyle FiltersCore
+    FiltersGeneral FiltersGeometry FiltersModeling FiltersSources IOGeometry RenderingAnnotation)
+  set_package_properties(VTK PROPERTIES TYPE RECOMMENDED PURPOSE "3D view, label surfaces and STL / OBJ export")
+  if(VTK_FOUND)
+    set(LUCENT_HAVE_VTK ON)
   endif()
 endif()

@@ -3,6 +3,8 @@
 
 #include "Gl.h"
 
+#include "lucent/core/LabelTable.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -12,11 +14,8 @@
 namespace lucent::render {
 
 std::array<std::uint8_t, 4> labelColour(int label) {
-    // Distinct, saturated colours first (red, green, blue, yellow, cyan, magenta, orange, purple).
-    static const std::uint8_t base[8][3] = {{230, 40, 40},  {40, 200, 60},  {50, 110, 240}, {240, 220, 40},
-                                            {40, 220, 220}, {220, 60, 220}, {250, 140, 30}, {140, 80, 220}};
-    if (label <= 0) return {0, 0, 0, 0};
-    const auto* c = base[(label - 1) % 8];
+    if (label <= 0 || label > 255) return {0, 0, 0, 0};
+    const auto c = LabelTable::defaultColour(std::uint8_t(label));
     return {c[0], c[1], c[2], 255};
 }
 
