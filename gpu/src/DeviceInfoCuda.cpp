@@ -1,13 +1,34 @@
 /// @brief Device listing through the CUDA runtime.
 #include "lucent/gpu/DeviceInfo.h"
 
+#include "Staging.h"
+
 #include <cuda_runtime_api.h>
+
+#include <exception>
 
 #include <cstdio>
 
 namespace lucent::gpu {
 
 bool cudaCompiledIn() { return true; }
+
+void warmUp() {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        return;
+    }
+    if (cudaFree(nullptr) != cudaSuccess) {  // creates the primary context
+        cudaGetLastError();
+        return;
+    }
+    try {
+        warmUpStaging();
+    } catch (const std::exception&) {
+        // No pinned memory now: the first upload will try again and report it.
+    }
+}
 
 std::vector<DeviceInfo> listDevices() {
     std::vector<DeviceInfo> out;
@@ -36,7 +57,7 @@ std::vector<DeviceInfo> listDevices() {
 std::string describeBackends() {
     std::string s = "CPU: reference engines";
     const auto devices = listDevices();
-    if (devices.empty()) return s + "\nCUDA: compiled in, but no usable device or driver";
+    if (devices.empty()) return s + "\nCUDA: compiled in, but no usable device or driver (the CPU engines run)";
     for (const auto& d : devices) {
         char buf[256];
         std::snprintf(buf, sizeof buf, "\nCUDA device %d: %s, %.1f GiB (%.1f GiB free), sm_%d%d, %d SMs", d.index,

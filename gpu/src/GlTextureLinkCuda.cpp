@@ -2,6 +2,10 @@
 #include "lucent/gpu/GlTextureLink.h"
 
 #include "CudaCheck.h"
+#include "DeviceBuffer.h"
+#include "VolumeTextureFill.h"
+#include "lucent/gpu/DeviceVolume.h"
+#include "lucent/gpu/GpuContext.h"
 
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
@@ -55,6 +59,19 @@ void GlTextureLink::copyFrom(const void* device, std::array<int, 3> dims, std::s
     cudaCheck(status, "CUDA-OpenGL interop: copying into the texture");
     cudaCheck(unmapped, "CUDA-OpenGL interop: unmapping the texture");
     cudaCheck(cudaStreamSynchronize(stream), "CUDA-OpenGL interop");
+}
+
+void GlTextureLink::fillFromVolume(const GpuContext& context) {
+    const DeviceVolume& volume = context.deviceVolume();
+    if (volume.pixelType() != PixelType::Int16) throw GpuError("volume texture from the device: int16 volumes only");
+    const auto& d = volume.geometry().dims;
+    const std::size_t count = volume.geometry().voxelCount();
+    // The texels are made in a transient buffer: the resident volume stays as the engines read it.
+    DeviceBuffer texels(count * sizeof(std::uint16_t), "the volume texture's texels");
+    auto stream = static_cast<cudaStream_t>(context.stream());
+    launchUnsignedTexels(static_cast<const std::int16_t*>(volume.devicePointer()), texels.as<std::uint16_t>(), count, stream);
+    copyFrom(texels.get(), {d[0], d[1], d[2]}, sizeof(std::uint16_t), VoxelBox{{0, 0, 0}, {d[0] - 1, d[1] - 1, d[2] - 1}},
+             stream);
 }
 
 }  // namespace lucent::gpu

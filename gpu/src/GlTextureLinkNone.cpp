@@ -13,5 +13,6 @@ GlTextureLink::GlTextureLink(unsigned) {
 }
 GlTextureLink::~GlTextureLink() = default;
 void GlTextureLink::copyFrom(const void*, std::array<int, 3>, std::size_t, const VoxelBox&, void*) {}
+void GlTextureLink::fillFromVolume(const GpuContext&) {}
 
 }  // namespace lucent::gpu

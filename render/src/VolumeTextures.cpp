@@ -50,7 +50,8 @@ void allocate3d(GLenum internalFormat, GLenum format, GLenum type, const std::ar
 
 }  // namespace
 
-bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
+bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error,
+                                  const std::function<bool(unsigned texture)>& fillOnDevice) {
     // A new name per volume: immutable storage cannot be re-specified.
     if (m_volume) glDeleteTextures(1, &m_volume);
     glGenTextures(1, &m_volume);
@@ -86,7 +87,9 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error) {
                                                  std::to_string(status) + ")";
         return false;
     }
-    uploadVoxels(volume);
+    m_filledOnDevice = m_format == TexelFormat::Unorm16 && fillOnDevice && fillOnDevice(m_volume);
+    glBindTexture(GL_TEXTURE_3D, m_volume);
+    if (!m_filledOnDevice) uploadVoxels(volume);
     for (GLenum p : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
         glTexParameteri(GL_TEXTURE_3D, p, GL_CLAMP_TO_EDGE);
     setInterpolation(false);

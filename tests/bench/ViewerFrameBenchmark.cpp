@@ -147,9 +147,15 @@ int main(int argc, char** argv) {
     std::printf("viewer frames, %d x %d x %d int16, 2x2 layout at 1280x860 (three views a frame), GL renderer: %s\n", nx,
                 ny, nz, renderer);
     const char* format = std::getenv("LUCENT_VOLUME_FORMAT");
-    std::printf("first frame %.1f ms (of which the volume texture's storage and upload %.1f ms, texel format %s); "
+    const bool fromDevice = window.grid().textures().volumeFromDevice();
+    if (auto context = window.grid().textures().deviceContext(window.model().volume().get()))
+        std::printf("volume upload to the GPU context %.1f ms (pinned staging, inside the first frame)\n", context->uploadMs());
+    std::printf("first frame %.1f ms (of which the volume texture %.1f ms: %s, texel format %s); "
                 "volume handed to the model %.1f ms before\n",
-                first, firstSync, format ? format : "unorm", uploadMs - first);
+                first, firstSync,
+                fromDevice ? "uploaded to the GPU context once, texture filled from it through CUDA-GL interop"
+                           : "storage and upload from host memory",
+                format ? format : "unorm", uploadMs - first);
     std::printf("scroll                 median %6.2f ms   worst %6.2f ms   (%d frames)\n", s.median, s.worst, frames);
     std::printf("window/level           median %6.2f ms   worst %6.2f ms   (%d frames)\n", w.median, w.worst, frames);
     views[0]->doneCurrent();

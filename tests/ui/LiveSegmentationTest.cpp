@@ -295,6 +295,25 @@ TEST_F(Live, InteropAndHostUploadDrawTheSamePixels) {
     window.grid().textures().setInteropAllowed(true);
 }
 
+TEST_F(Live, VolumeTextureFromTheDeviceDrawsTheHostUploadsPixels) {
+    if (gpu::listDevices().empty()) GTEST_SKIP() << "no CUDA device: the device-filled volume texture cannot run here";
+    for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) window.grid().view(o)->setHudVisible(false);
+    SeriesInfo info;
+    info.modality = "CT";
+    auto loadAndGrab = [&](const char* path) {
+        qputenv("LUCENT_VOLUME_UPLOAD", path);
+        window.model().setVolume(phantom(), info, "");
+        return axialImage();
+    };
+    const QImage fromDevice = loadAndGrab("device");
+    EXPECT_TRUE(window.grid().textures().volumeFromDevice()) << "the GPU context's copy filled the volume texture";
+    EXPECT_TRUE(window.grid().textures().deviceContext(window.model().volume().get()) != nullptr);
+    const QImage fromHost = loadAndGrab("host");
+    EXPECT_FALSE(window.grid().textures().volumeFromDevice());
+    qunsetenv("LUCENT_VOLUME_UPLOAD");
+    EXPECT_EQ(fromDevice, fromHost) << "the device-filled texture draws the same frame as the host upload";
+}
+
 TEST(LiveClose, ClosingTheWindowMidRunIsClean) {
     for (int round = 0; round < 3; ++round) {
         auto* window = new MainWindow;

@@ -83,6 +83,7 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
     // The GPU context holds the volume resident for every run on it: made once per volume.
     const bool gpuWanted = m_backend != gpu::Backend::Cpu && gpu::hasCudaEngine(method) && !gpu::listDevices().empty();
     QString notice;
+    if (gpuWanted && !m_context) m_context = m_grid->textures().deviceContext(m_volume.get());  // resident since loading
     if (gpuWanted && !m_context) {
         try {
             m_context = std::make_shared<gpu::GpuContext>(*m_volume);

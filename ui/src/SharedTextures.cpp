@@ -1,9 +1,20 @@
 /// @brief Upload-on-change for the shared textures.
 #include "lucent/ui/SharedTextures.h"
 
+#include "lucent/gpu/DeviceInfo.h"
+
+#include <QThreadPool>
+
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace lucent::ui {
+
+SharedTextures::SharedTextures() {
+    // QThreadPool's global pool is waited for when the application ends: no detached CUDA work.
+    QThreadPool::globalInstance()->start([] { gpu::warmUp(); });
+}
 
 bool SharedTextures::sync(const ViewerModel& model, QString& error) {
     if (!model.hasVolume()) return true;
@@ -21,7 +32,17 @@ bool SharedTextures::syncTimed(const ViewerModel& model, QString& error) {
         m_linkedTexture = 0;
         m_linkFailed = false;
         std::string why;
-        if (!m_textures.uploadVolume(*model.volume(), why)) {
+        makeDeviceContext(model);
+        auto fillOnDevice = [this](unsigned texture) {
+            if (!m_device) return false;
+            try {
+                gpu::GlTextureLink(texture).fillFromVolume(*m_device);
+                return true;
+            } catch (const std::exception&) {
+                return false;  // GL that CUDA cannot map: the host upload follows
+            }
+        };
+        if (!m_textures.uploadVolume(*model.volume(), why, fillOnDevice)) {
             error = QString::fromStdString(why);
             return false;
         }
@@ -40,6 +61,28 @@ bool SharedTextures::syncTimed(const ViewerModel& model, QString& error) {
         m_linearApplied = true;
     }
     return true;
+}
+
+void SharedTextures::makeDeviceContext(const ViewerModel& model) {
+    m_device.reset();  // the previous volume's device memory goes first
+    m_deviceVolume.reset();
+    const Volume& volume = *model.volume();
+    // Only where the texture can take it from the device: CUDA present, interop allowed (not the
+    // software GL of CI), int16 voxels (the unsigned 16-bit texels), and not turned off to compare.
+    const char* path = std::getenv("LUCENT_VOLUME_UPLOAD");
+    if (!m_interopAllowed || m_linkFailed || volume.pixelType() != PixelType::Int16 || (path && std::string(path) == "host") ||
+        gpu::listDevices().empty())
+        return;
+    try {
+        m_device = std::make_shared<gpu::GpuContext>(volume);
+        m_deviceVolume = model.volume();
+    } catch (const std::exception&) {
+        m_device.reset();  // no room on the device: the views still work from host memory
+    }
+}
+
+std::shared_ptr<gpu::GpuContext> SharedTextures::deviceContext(const Volume* volume) const {
+    return volume && volume == m_deviceVolume.get() ? m_device : nullptr;
 }
 
 void SharedTextures::uploadPreview(const LabelMap& labels, const VoxelBox& box) {
@@ -79,6 +122,8 @@ void SharedTextures::release() {
     m_previewLink.reset();
     m_linkedTexture = 0;
     m_textures.release();
+    m_device.reset();
+    m_deviceVolume.reset();
     m_volumeGeneration = m_labelGeneration = -1;
 }
 

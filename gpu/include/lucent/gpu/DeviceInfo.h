@@ -20,6 +20,10 @@ struct DeviceInfo {
 bool cudaCompiledIn();
 /// Usable devices; empty without a driver or device (never throws).
 std::vector<DeviceInfo> listDevices();
+/// Starts the CUDA driver and the device's context and pins the upload staging buffers: a few
+/// hundred milliseconds on first use that a viewer pays at start-up (on a worker thread), not when
+/// the first volume is shown. Does nothing without a device; never throws; any thread.
+void warmUp();
 /// One line per backend for About boxes and `lucent version`, e.g. "CUDA: NVIDIA H100 (80 GB, sm_90)".
 std::string describeBackends();
 

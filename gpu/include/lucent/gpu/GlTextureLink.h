@@ -11,6 +11,8 @@
 
 namespace lucent::gpu {
 
+class GpuContext;
+
 class GlTextureLink {
 public:
     /// Registers the GL 3D texture `texture` (a GL name, level 0 allocated; a context of its share
@@ -26,6 +28,12 @@ public:
     /// box of the texture, on `stream` (a cudaStream_t; null: the default stream), mapping the
     /// texture for the copy only, and waits for it, so GL may sample right after.
     void copyFrom(const void* device, std::array<int, 3> dims, std::size_t elementBytes, const VoxelBox& box, void* stream);
+
+    /// Fills the whole texture (GL_R16, the volume's dimensions) from the context's resident int16
+    /// volume as value + 32768, the unsigned 16-bit texels of the slice shader: the voxels cross
+    /// PCIe once, for the GPU context, and reach GL from device memory. Throws GpuError for a float
+    /// volume, other dimensions or any CUDA failure (the caller then uploads from host memory).
+    void fillFromVolume(const GpuContext& context);
 
 private:
     struct Impl;

@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace lucent::render {
@@ -21,8 +23,13 @@ public:
 
     /// Makes the volume texture and uploads the voxels: int16 as R16 (stored + 32768, 2 bytes a
     /// voxel, filterable; or see LUCENT_VOLUME_FORMAT), float as R32F. Returns false with `error`
-    /// when the GL refuses (too large).
-    bool uploadVolume(const Volume& volume, std::string& error);
+    /// when the GL refuses (too large). `fillOnDevice`, when given and the texels are unsigned
+    /// 16-bit, is offered the allocated texture's name first (CUDA interop fills it from the GPU
+    /// context's resident copy); when it returns false the voxels go up from host memory.
+    bool uploadVolume(const Volume& volume, std::string& error,
+                      const std::function<bool(unsigned texture)>& fillOnDevice = {});
+    /// True when the last volume texture was filled by `fillOnDevice`.
+    bool volumeFilledOnDevice() const { return m_filledOnDevice; }
     /// Uploads labels on the same grid (R8UI, nearest) into the label texture allocated with the
     /// volume; `box` (inclusive voxel box) uploads only that part. An empty map hides the overlay.
     void uploadLabels(const LabelMap& labels, const VoxelBox* box = nullptr);
@@ -76,6 +83,7 @@ private:
 
     unsigned m_volume = 0, m_labels = 0, m_preview = 0, m_colours = 0, m_pixelBuffer = 0, m_heat = 0;
     bool m_hasHeat = false;
+    bool m_filledOnDevice = false;
     bool m_hasLabels = false, m_hasPreview = false;
     bool m_labelsStale = true, m_previewStale = true;
     float m_scale = 1.0f, m_offset = 0.0f;
