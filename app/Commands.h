@@ -9,6 +9,7 @@ namespace lucent::app {
 int runInfo(const std::vector<std::string>& args);
 int runConvert(const std::vector<std::string>& args);
 int runSegment(const std::vector<std::string>& args);
+int runExport(const std::vector<std::string>& args);
 int runVersion();
 /// The Qt viewer (or its screenshot mode); argv as main received it.
 int runViewer(int argc, char** argv);

@@ -8,6 +8,7 @@
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/ImageSource.h"
+#include "lucent/io/LabelFile.h"
 #include "lucent/io/StagedOutputs.h"
 #include "lucent/io/VolumeFile.h"
 
@@ -32,8 +33,8 @@ int runSegment(const std::vector<std::string>& args) {
     const CommandLine cl(args, valued, segmentFlags());
     if (cl.positionals().size() != 1) throw UsageError("segment takes one PATH");
     const std::string output = cl.value("-o", cl.value("--output"));
-    if (output.empty() || !io::isVolumeFileName(output) || output.ends_with(".nhdr"))
-        throw UsageError("segment needs -o MASK.{nii,nii.gz,mha,nrrd}");
+    if (output.empty() || !io::isLabelExportName(output))
+        throw UsageError("segment needs -o MASK.{nii,nii.gz,mha,nrrd,dcm,stl,obj}");
     if (!cl.has("--method")) throw UsageError("segment needs --method srg|fc|fcm|snake");
     Method method;
     gpu::Backend backend;
@@ -54,12 +55,14 @@ int runSegment(const std::vector<std::string>& args) {
     const Volume volume = io::ImageSource::load(cl.positionals()[0], cl.value("--series"), options, &warnings);
     for (const auto& w : warnings) std::cerr << "lucent segment: warning: " << w << "\n";
     const double msLoad = millisecondsSince(t0);
+    if (output.ends_with(".dcm") && volume.metadata().sliceFiles.empty())
+        throw std::runtime_error(cl.positionals()[0] + " is not a DICOM series: a DICOM SEG must reference the DICOM "
+                                                       "images it segments; nothing computed");
     request.volume = &volume;
     LabelMap mask;
     if (cl.has("--mask")) {
-        mask = io::readLabelMapFile(cl.value("--mask"));
-        if (!mask.geometry().sameGrid(volume.geometry(), 0.01))
-            throw std::runtime_error("mask " + cl.value("--mask") + " is not on the volume's grid (dimensions, spacing, origin or orientation differ)");
+        // The one placement rule of every mask: the volume's voxels, in any axis order, never resampled.
+        mask = io::readLabelFile(cl.value("--mask"), volume.geometry()).labels;
         request.mask = &mask;
     }
 
@@ -98,7 +101,9 @@ int runSegment(const std::vector<std::string>& args) {
     // Every output goes to a temporary first and all are renamed at the end: a failure in any of
     // them (or SIGINT / SIGTERM) leaves none, not a mask without its stats.
     io::StagedOutputs staged;
-    io::writeLabelMapFile(labels, output);
+    io::LabelExportOptions exportOptions;
+    exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
+    io::writeLabelFile(labels, LabelTable{}, output, exportOptions);
     if (cl.has("--connectivity-map") && method == Method::FuzzyConnectedness)
         io::writeVolumeFile(soft.at(0), cl.value("--connectivity-map"));
     if (cl.has("--memberships") && method == Method::FuzzyCMeans) io::writeVolumeFrames(soft, cl.value("--memberships"));

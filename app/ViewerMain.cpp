@@ -129,7 +129,7 @@ int runViewer(int argc, char** argv) {
         }
         if (!preset.isEmpty() && !window.applyPreset(preset)) {
             std::cerr << "lucent: error: unknown preset '" << preset.toStdString()
-                      << "' (lung, mediastinum, bone, brain, abdomen, auto)\n";
+                      << "' (lung, mediastinum, bone, brain, abdomen, auto; file1, file2, ...: the scan's own windows)\n";
             return 1;
         }
         for (int i = 0; i < 5; ++i) QApplication::processEvents();

@@ -3,6 +3,7 @@
 #include "Commands.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/core/Version.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/DicomReader.h"
 #include "lucent/io/FileUtil.h"
@@ -23,7 +24,7 @@ bool printProgress(std::size_t done, std::size_t total) {
 }
 
 int runVersion() {
-    std::cout << "lucent 0.1.0\nDICOM: " << (io::DicomReader::available() ? "DCMTK" : "not built (no DCMTK)") << "\n"
+    std::cout << "lucent " << kVersion << "\nDICOM: " << (io::DicomReader::available() ? "DCMTK" : "not built (no DCMTK)") << "\n"
               << gpu::describeBackends() << "\n";
     return 0;
 }
@@ -41,6 +42,8 @@ const char* kUsage =
     "         fcm:   [--clusters C] [--fuzziness M] [--epsilon E] [--max-iterations N] [--mask FILE]\n"
     "                [--memberships OUT] [--per-voxel]\n"
     "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
+    "       lucent export MASK --reference PATH -o OUT.{nii,nii.gz,nrrd,mha,dcm,stl,obj} [--series ID]\n"
+    "              [--labels 1,2,...] [--name TEXT] [--space lps|ras]\n"
     "       lucent version\n";
 }
 
@@ -60,6 +63,7 @@ int main(int argc, char** argv) {
         if (command == "info") return runInfo(rest);
         if (command == "convert") return runConvert(rest);
         if (command == "segment") return runSegment(rest);
+        if (command == "export") return runExport(rest);
         if (command == "version" || command == "--version") return runVersion();
         // Anything else is the viewer's command line: lucent [PATH] [--screenshot OUT.png] ...
         return runViewer(argc, argv);

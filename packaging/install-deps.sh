@@ -5,16 +5,20 @@ set -euo pipefail
 # Build + test dependencies. The GUI and DICOM parts are optional in CMake, but a developer
 # machine and CI get all of them so every test runs. clang-14 builds the fuzz targets, whose
 # libFuzzer runtime is in libclang-rt-14-dev (only recommended by clang-14, and recommends are
-# not installed here).
+# not installed here). CPack finds the executables for dpkg-shlibdeps with `file`. The package test
+# (tests/packaging/) validates the desktop files (desktop-file-utils, appstream, shared-mime-info,
+# gio from libglib2.0-bin, man-db), lints the .deb and installs it into a clean root made by
+# debootstrap. dicom3tools gives dciodvfy, which checks the DICOM SEG files we write.
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git ca-certificates
   clang-14 libclang-rt-14-dev
   zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libdcmtk-dev dcmtk
+  libdcmtk-dev dcmtk dicom3tools
   qt6-base-dev libqt6opengl6-dev libgl-dev libegl-dev
   libvtk9-dev libimgui-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
   dcm2niix python3 python3-scipy python3-skimage ffmpeg
+  file desktop-file-utils appstream shared-mime-info libglib2.0-bin man-db lintian debootstrap
 )
 
 missing=()

@@ -21,6 +21,7 @@ public:
     void cancel() override { m_active->cancel(); }
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     std::vector<Volume> softMaps() const override { return m_active->softMaps(); }
+    bool writeSoftMap(int index, const LabelSink& sink) const override { return m_active->writeSoftMap(index, sink); }
     MethodFigures figures() const override { return m_active->figures(); }
     UpdateOutcome update(const SegmentationRequest& request) override;
     bool writeContours(JsonWriter& json) const override { return m_active->writeContours(json); }

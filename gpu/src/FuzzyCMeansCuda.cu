@@ -366,6 +366,21 @@ void FuzzyCMeansCuda::buildLabelTable() const {
     m_labelsReady = true;
 }
 
+void FuzzyCMeansCuda::lookUp(const std::uint8_t* binTable, std::uint8_t* out, const VoxelBox& b) const {
+    const Geometry& g = m_request.volume->geometry();
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    const Scope scope{g.dims[0], g.dims[1], g.dims[2], m_request.roi ? *m_request.roi : wholeBox(g),
+                      m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
+    const auto* voxels = static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer());
+    const bool whole = b.lo == wholeBox(g).lo && b.hi == wholeBox(g).hi;
+    if (whole && !m_request.roi && !m_request.mask && (reinterpret_cast<std::uintptr_t>(out) & 7u) == 0)
+        labelFlatKernel<<<gridFor(g.voxelCount() / 8 + 1, 256), 256, 0, stream>>>(voxels, g.voxelCount(), m_minValue, binTable,
+                                                                                 out);
+    else
+        labelKernel<<<labelGrid(b), 128, 0, stream>>>(voxels, scope, m_minValue, binTable, alignedBox(b), out);
+    launchCheck("FCM table lookup");
+}
+
 void FuzzyCMeansCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) const {
     const Geometry& g = m_request.volume->geometry();
     if (sink.voxels != g.voxelCount()) throw std::invalid_argument("label sink is not on the volume's grid");
@@ -373,20 +388,52 @@ void FuzzyCMeansCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) co
     if (b.empty()) return;
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, g.voxelCount()));
-    const Scope scope{g.dims[0], g.dims[1], g.dims[2], m_request.roi ? *m_request.roi : wholeBox(g),
-                      m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
     m_timer.begin(stream);
     buildLabelTable();
-    const auto* voxels = static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer());
-    const bool whole = b.lo == wholeBox(g).lo && b.hi == wholeBox(g).hi;
-    if (whole && !m_request.roi && !m_request.mask && (reinterpret_cast<std::uintptr_t>(out) & 7u) == 0)
-        labelFlatKernel<<<gridFor(g.voxelCount() / 8 + 1, 256), 256, 0, stream>>>(voxels, g.voxelCount(), m_minValue,
-                                                                                 m_binLabel.as<std::uint8_t>(), out);
-    else
-        labelKernel<<<labelGrid(b), 128, 0, stream>>>(voxels, scope, m_minValue, m_binLabel.as<std::uint8_t>(), alignedBox(b), out);
-    launchCheck("FCM labels");
+    lookUp(m_binLabel.as<std::uint8_t>(), out, b);
     m_timer.end(stream);
     if (!sink.onDevice) copyLabelsToHost(*m_context, out, sink, b);
+}
+
+void FuzzyCMeansCuda::downloadMemberships(std::vector<double>& u, std::vector<double>& values) const {
+    const int c = m_request.fuzzyCMeans.clusters;
+    u.resize(m_samples * c);
+    values.resize(m_samples);
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    const double* latest = m_memberships.as<double>() + (m_host->current ? m_samples * c : 0);
+    cudaCheck(cudaMemcpyAsync(u.data(), latest, u.size() * sizeof(double), cudaMemcpyDeviceToHost, stream), "FCM memberships");
+    cudaCheck(cudaMemcpyAsync(values.data(), m_values.get(), values.size() * sizeof(double), cudaMemcpyDeviceToHost, stream),
+              "FCM memberships");
+    cudaCheck(cudaStreamSynchronize(stream), "FCM memberships");
+}
+
+std::vector<int> FuzzyCMeansCuda::labelOrder() const {
+    std::vector<int> order(m_request.fuzzyCMeans.clusters);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m_host->centres[a] < m_host->centres[b]; });
+    return order;
+}
+
+bool FuzzyCMeansCuda::writeSoftMap(int index, const LabelSink& sink) const {
+    const int c = m_request.fuzzyCMeans.clusters;
+    const Geometry& g = m_request.volume->geometry();
+    if (!sink.onDevice || index < 0 || index >= c || sink.voxels != g.voxelCount() || !m_host) return false;
+    // Memberships depend on the value only: one 8-bit heat per bin, then the labels' lookup pass.
+    std::vector<double> u, values;
+    downloadMemberships(u, values);
+    const int r = labelOrder()[std::size_t(index)];
+    std::vector<std::uint8_t> table(std::size_t(m_bins), 0);
+    for (std::size_t s = 0; s < m_samples; ++s) {
+        // As the host converts softMaps(): the float map value, clamped, times 255, rounded.
+        const double v = double(float(u[s * c + r]));
+        table[std::size_t(int(values[s]) - m_minValue)] = std::uint8_t(std::lround(std::clamp(v, 0.0, 1.0) * 255.0));
+    }
+    m_binHeat.reserve(table.size(), "FCM membership heat table");
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    cudaCheck(cudaMemcpyAsync(m_binHeat.get(), table.data(), table.size(), cudaMemcpyHostToDevice, stream), "FCM heat table");
+    lookUp(m_binHeat.as<std::uint8_t>(), sink.data, wholeBox(g));
+    cudaCheck(cudaStreamSynchronize(stream), "FCM membership map");  // the table is a host vector
+    return true;
 }
 
 std::vector<double> FuzzyCMeansCuda::sortedCentres() const {
@@ -397,17 +444,10 @@ std::vector<double> FuzzyCMeansCuda::sortedCentres() const {
 
 std::vector<Volume> FuzzyCMeansCuda::softMaps() const {
     const int c = m_request.fuzzyCMeans.clusters;
-    std::vector<double> u(m_samples * c), values(m_samples);
-    auto stream = static_cast<cudaStream_t>(m_context->stream());
-    const double* latest = m_memberships.as<double>() + (m_host->current ? m_samples * c : 0);
-    cudaCheck(cudaMemcpyAsync(u.data(), latest, u.size() * sizeof(double), cudaMemcpyDeviceToHost, stream), "FCM memberships");
-    cudaCheck(cudaMemcpyAsync(values.data(), m_values.get(), values.size() * sizeof(double), cudaMemcpyDeviceToHost, stream),
-              "FCM memberships");
-    cudaCheck(cudaStreamSynchronize(stream), "FCM memberships");
+    std::vector<double> u, values;
+    downloadMemberships(u, values);
     // Map order: by centre (label order), as the CPU engine.
-    std::vector<int> order(c);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m_host->centres[a] < m_host->centres[b]; });
+    const std::vector<int> order = labelOrder();
     std::vector<int> sampleOfBin(m_bins, -1);
     for (std::size_t s = 0; s < m_samples; ++s) sampleOfBin[int(values[s]) - m_minValue] = int(s);
     const Volume& v = *m_request.volume;

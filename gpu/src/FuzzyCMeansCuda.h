@@ -24,6 +24,7 @@ public:
     void cancel() override;
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     std::vector<Volume> softMaps() const override;
+    bool writeSoftMap(int index, const LabelSink& sink) const override;
     MethodFigures figures() const override;
 
 protected:
@@ -33,12 +34,19 @@ private:
     /// The label of each distinct value, on the device (argmax membership, ties to the lower centre).
     void buildLabelTable() const;
     std::vector<double> sortedCentres() const;
+    /// Runs the per-voxel table lookup (labels or heat) over `box` into `out` (0 outside the ROI/mask).
+    void lookUp(const std::uint8_t* binTable, std::uint8_t* out, const VoxelBox& box) const;
+    /// Memberships of the latest iteration and the distinct values, downloaded (small: one row per value).
+    void downloadMemberships(std::vector<double>& u, std::vector<double>& values) const;
+    /// Cluster indices in label order (ascending centre), as the CPU engine orders its maps.
+    std::vector<int> labelOrder() const;
 
     std::shared_ptr<GpuContext> m_context;
     SegmentationRequest m_request;
     int m_minValue = 0, m_bins = 0;  // the histogram covers [min, min + bins)
     std::size_t m_samples = 0;       // distinct values
     DeviceBuffer m_histogram, m_values, m_weights, m_memberships, m_state, m_userMask, m_binLabel;
+    mutable DeviceBuffer m_binHeat;  // one soft map's 8-bit value per bin, for writeSoftMap
     FcmState* m_host = nullptr;  // pinned mirror of the device state after each step
     mutable DeviceTimer m_timer;
     mutable bool m_labelsReady = false;

@@ -310,6 +310,29 @@ void FuzzyConnectednessCuda::writeLabels(const LabelSink& sink, const VoxelBox* 
     if (!sink.onDevice) copyLabelsToHost(*m_context, out, sink, b);
 }
 
+namespace {
+
+/// The connectivity map's 8-bit heat: the host's float map value (strength / 65535) times 255,
+/// rounded as std::lround does, so interop and host uploads draw the same texels.
+__global__ void heatKernel(const std::uint16_t* map, std::size_t n, std::uint8_t* out) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+        out[i] = static_cast<std::uint8_t>(lround(double(float(map[i]) / 65535.0f) * 255.0));
+}
+
+}  // namespace
+
+bool FuzzyConnectednessCuda::writeSoftMap(int index, const LabelSink& sink) const {
+    const Geometry& geo = m_request.volume->geometry();
+    if (index != 0 || !sink.onDevice || sink.voxels != geo.voxelCount() || !m_context) return false;
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    const std::size_t n = geo.voxelCount();
+    const unsigned blocks = unsigned(std::min<std::size_t>((n + 255) / 256, 132 * 16));
+    heatKernel<<<blocks, 256, 0, stream>>>(m_connectivity.as<std::uint16_t>(), n, sink.data);
+    launchCheck("connectivity heat map");
+    cudaCheck(cudaStreamSynchronize(stream), "connectivity heat map");
+    return true;
+}
+
 std::vector<Volume> FuzzyConnectednessCuda::softMaps() const {
     const Geometry& geo = m_request.volume->geometry();
     std::vector<std::uint16_t> map(geo.voxelCount());

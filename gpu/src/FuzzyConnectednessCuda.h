@@ -23,6 +23,7 @@ public:
     void cancel() override { m_finished = true; }
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     std::vector<Volume> softMaps() const override;
+    bool writeSoftMap(int index, const LabelSink& sink) const override;
     MethodFigures figures() const override;
     /// A new threshold relabels from the stored map; anything else restarts.
     UpdateOutcome update(const SegmentationRequest& request) override;

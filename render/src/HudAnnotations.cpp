@@ -127,6 +127,18 @@ void drawViewOverlay(ImDrawList* list, const ViewOverlay& overlay, float dpr) {
         list->AddCircleFilled(at, (m.radius + 1) * dpr, kShadow);
         list->AddCircleFilled(at, m.radius * dpr, colour(m.colour));
     }
+    // Labels in the frame's current font (the annotations' size), shadowed like the annotations,
+    // moved inside the view when they would run over its edge (an ROI drawn down to the bottom).
+    ImFont* font = ImGui::GetFont();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    for (const ViewOverlay::Text& t : overlay.texts) {
+        if (!font || t.text.empty()) continue;
+        const ImVec2 ts = textSize(font, t.text);
+        const float margin = 2 * dpr;
+        const float x = std::max(margin, std::min(t.at[0], display.x - ts.x - margin));
+        const float y = std::max(margin, std::min(t.at[1], display.y - ts.y - margin));
+        shadowedText(list, font, ImVec2(x, y), colour(t.colour), t.text, dpr);
+    }
 }
 
 }  // namespace lucent::render

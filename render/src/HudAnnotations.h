@@ -17,7 +17,7 @@ float annotationHeaderBottom(ImFont* font, float dpr);
 void drawViewAnnotations(ImDrawList* list, ImFont* font, const SliceViewGeometry& view,
                          const ViewAnnotations& annotations, float dpr);
 
-/// Polylines (with node squares) and markers; thickness and radii are scaled by `dpr`.
+/// Polylines (with node squares), markers and texts; thickness and radii are scaled by `dpr`.
 void drawViewOverlay(ImDrawList* list, const ViewOverlay& overlay, float dpr);
 
 }  // namespace lucent::render

@@ -54,8 +54,9 @@ void main() {
             ivec3 i = clamp(ivec3(floor(v + 0.5)), ivec3(0), ivec3(u_dims) - 1);
             uint label = texelFetch(u_labels, i, 0).r;
             if (label != 0u) {
+                // The table's alpha is the label's own opacity (0 when hidden) times the view's.
                 vec4 c = texelFetch(u_colours, ivec2(int(label), 0), 0);
-                rgb = mix(rgb, c.rgb, u_opacity);
+                rgb = mix(rgb, c.rgb, u_opacity * c.a);
             }
         }
         if (u_hasHeat == 1) {

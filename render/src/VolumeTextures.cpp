@@ -6,6 +6,7 @@
 #include "lucent/core/LabelTable.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -123,6 +124,27 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error,
     return true;
 }
 
+void VolumeTextures::updateColourTable(const LabelTable& labels) {
+    std::vector<std::uint8_t> table(256 * 4);
+    for (int l = 1; l < 256; ++l) {
+        auto c = labelColour(l);
+        if (const LabelInfo* info = labels.find(std::uint8_t(l))) {
+            c = {info->rgb[0], info->rgb[1], info->rgb[2],
+                 std::uint8_t(info->visible ? std::lround(std::clamp(info->opacity, 0.0f, 1.0f) * 255.0f) : 0)};
+        }
+        for (int ch = 0; ch < 4; ++ch) table[std::size_t(l * 4 + ch)] = c[std::size_t(ch)];
+    }
+    if (!m_colours) {
+        glGenTextures(1, &m_colours);
+        glBindTexture(GL_TEXTURE_2D, m_colours);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    }
+    glBindTexture(GL_TEXTURE_2D, m_colours);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data());
+}
+
 VolumeTextures::TexelFormat VolumeTextures::chooseFormat(const Volume& volume) {
     if (volume.pixelType() != PixelType::Int16) return TexelFormat::Float32;
     // LUCENT_VOLUME_FORMAT=snorm|unorm|float picks the int16 texel format (to compare drivers'
@@ -196,6 +218,18 @@ void VolumeTextures::uploadHeat(const std::vector<std::uint8_t>& values) {
     glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     for (GLenum p : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
         glTexParameteri(GL_TEXTURE_3D, p, GL_CLAMP_TO_EDGE);
+}
+
+unsigned VolumeTextures::heatTextureMade() {
+    if (m_heat) return m_heat;
+    glGenTextures(1, &m_heat);
+    glBindTexture(GL_TEXTURE_3D, m_heat);
+    glTexImage3D(GL_TEXTURE_3D, 0, GL_R8, m_dims[0], m_dims[1], m_dims[2], 0, GL_RED, GL_UNSIGNED_BYTE, nullptr);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    for (GLenum p : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
+        glTexParameteri(GL_TEXTURE_3D, p, GL_CLAMP_TO_EDGE);
+    return m_heat;
 }
 
 void VolumeTextures::setInterpolation(bool linear) {

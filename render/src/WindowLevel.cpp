@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace lucent::render {
 
@@ -36,8 +37,19 @@ WindowLevel autoWindow(const Volume& volume) {
     return {(lo + hi) / 2.0, std::max(1.0, hi - lo)};
 }
 
+std::string fileWindowName(std::size_t index) { return "file" + std::to_string(index + 1); }
+
+std::string fileWindowLabel(const NamedWindow& window, std::size_t index) {
+    char numbers[96];
+    std::snprintf(numbers, sizeof numbers, "W %g L %g", window.width, window.center);
+    return (window.name.empty() ? "Scan window " + std::to_string(index + 1) : window.name) + "  " + numbers;
+}
+
 std::optional<WindowLevel> presetWindow(const std::string& name, const Volume& volume) {
     if (name == "auto") return autoWindow(volume);
+    const auto& own = volume.metadata().windows;
+    for (std::size_t i = 0; i < own.size(); ++i)
+        if (name == fileWindowName(i)) return WindowLevel{own[i].center, own[i].width};
     for (const auto& p : windowPresets())
         if (p.name == name) return p.window;
     return std::nullopt;

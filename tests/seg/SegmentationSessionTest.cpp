@@ -79,6 +79,37 @@ TEST(SegmentationSession, AcceptIsOneUndoableChangeAndEndsTheSession) {
     EXPECT_EQ(layer.at(0, 0, 0), 9);
 }
 
+TEST(SegmentationSession, AcceptLeavesLockedLabelsAlone) {
+    const Volume v = ball();
+    LabelMap layer(v.geometry());
+    for (int i = 0; i < 48; ++i) layer.at(i, 20, 16) = 7;  // a locked row through the ball
+    std::array<bool, 256> locked{};
+    locked[7] = true;
+    locked[4] = true;
+    std::array<std::uint8_t, 256> asLabel{};
+    LabelHistory history;
+    SegmentationSession session;
+    for (std::uint8_t target : {std::uint8_t(4), std::uint8_t(3)}) {
+        session.begin(std::make_unique<RegionGrowingCpu>(), srgRequest(v), 64);
+        while (session.state() == SessionState::Running) session.advance(10ms);
+        LabelMap result;
+        session.engine()->result(result);
+        asLabel.fill(target);
+        asLabel[0] = 0;
+        const bool changed = session.accept(layer, history, asLabel, "Accept", locked);
+        if (target == 4) {
+            EXPECT_FALSE(changed) << "nothing is written as a locked label";
+            continue;
+        }
+        ASSERT_TRUE(changed);
+        std::size_t lockedInBall = 0;
+        for (int i = 0; i < 48; ++i) lockedInBall += result.at(i, 20, 16) != 0;
+        EXPECT_GT(lockedInBall, 10u);
+        EXPECT_EQ(layer.count(7), 48u) << "the locked row keeps its voxels inside the ball";
+        EXPECT_EQ(layer.count(3), result.count(1) - lockedInBall);
+    }
+}
+
 TEST(SegmentationSession, ThresholdUpdateRelabelsWithoutRunning) {
     const Volume v = ball();
     SegmentationSession session;

@@ -49,6 +49,8 @@ void putCommon(DcmDataset& ds, const SeriesSpec& spec, const std::string& sopIns
     ds.putAndInsertString(DCM_SOPInstanceUID, sopInstance.c_str());
     ds.putAndInsertString(DCM_StudyInstanceUID, "1.2.826.0.1.3680043.2.1125.9");
     ds.putAndInsertString(DCM_SeriesInstanceUID, spec.seriesUid.c_str());
+    if (!spec.frameOfReferenceUid.empty())
+        ds.putAndInsertString(DCM_FrameOfReferenceUID, spec.frameOfReferenceUid.c_str());
     ds.putAndInsertString(DCM_PatientName, "Synthetic^Phantom");
     ds.putAndInsertString(DCM_PatientID, "LUCENT-TEST");
     ds.putAndInsertString(DCM_StudyDescription, "unit test");
@@ -134,6 +136,10 @@ void writeSlice(const SeriesSpec& spec, int k, const Vec3& position, int instanc
     ds.putAndInsertString(DCM_SpacingBetweenSlices, "99");  // lies, as real data does
     ds.putAndInsertString(DCM_RescaleSlope, numbers({spec.slope}).c_str());
     ds.putAndInsertString(DCM_RescaleIntercept, numbers({spec.intercept}).c_str());
+    if (!spec.windowCenter.empty()) ds.putAndInsertString(DCM_WindowCenter, spec.windowCenter.c_str());
+    if (!spec.windowWidth.empty()) ds.putAndInsertString(DCM_WindowWidth, spec.windowWidth.c_str());
+    if (!spec.windowExplanation.empty())
+        ds.putAndInsertString(DCM_WindowCenterWidthExplanation, spec.windowExplanation.c_str());
     putPixels(ds, spec, {k});
     save(ff, spec, path);
 }

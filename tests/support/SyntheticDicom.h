@@ -18,12 +18,16 @@ struct SeriesSpec {
     Vec3 rowCosine{1, 0, 0}, columnCosine{0, 1, 0};
     Vec3 origin{-20, -30, 40};
     std::string seriesUid = "1.2.826.0.1.3680043.2.1125.9.1";
+    std::string frameOfReferenceUid = "1.2.826.0.1.3680043.2.1125.9.3";  ///< empty: none written
     std::string modality = "CT";
     std::string description = "synthetic";
     int bitsAllocated = 16, bitsStored = 16;
     bool isSigned = true;
     double slope = 1.0, intercept = 0.0;
     Encoding encoding = Encoding::ExplicitLittle;
+    /// WindowCenter / WindowWidth / WindowCenterWidthExplanation, written verbatim when not empty
+    /// (multi-valued with a backslash: "40\\400").
+    std::string windowCenter, windowWidth, windowExplanation;
 
     Vec3 normal() const { return normalized(cross(rowCosine, columnCosine)); }
     Vec3 position(int k) const { return origin + normal() * (sliceSpacing * k); }

@@ -267,6 +267,44 @@ TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
     EXPECT_TRUE(std::equal(layer.data(), layer.data() + layer.voxelCount(), expected.data())) << "cluster c is label c";
 }
 
+TEST_F(Live, SoftMapsThroughInteropDrawTheHostPixels) {
+    if (gpu::listDevices().empty()) GTEST_SKIP() << "no CUDA device: soft maps cannot come from the device here";
+    live().setBackend(gpu::Backend::Cuda);
+    for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) window.grid().view(o)->setHudVisible(false);
+    window.model().setWindow({3000, 6000});
+    // The heat texture through interop, then the same map through host memory: the same frame.
+    auto both = [&](int index) {
+        window.grid().textures().setInteropAllowed(true);
+        EXPECT_TRUE(live().showSoftMap(index));
+        EXPECT_TRUE(live().softMapFromDevice()) << "CUDA engine and NVIDIA GL: the map stays on the device";
+        const QImage device = axialImage();
+        live().showSoftMap(-1);
+        window.grid().textures().setInteropAllowed(false);
+        EXPECT_TRUE(live().showSoftMap(index));
+        EXPECT_FALSE(live().softMapFromDevice());
+        const QImage host = axialImage();
+        window.grid().textures().setInteropAllowed(true);
+        live().showSoftMap(-1);
+        return std::make_pair(device, host);
+    };
+    SegmentationRequest fc;
+    fc.seeds = {{48, 40, 19}};
+    QString error;
+    ASSERT_TRUE(panel().startWith(Method::FuzzyConnectedness, fc, true, &error)) << error.toStdString();
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(live().published().backend, "cuda");
+    const auto [fcDevice, fcHost] = both(0);
+    EXPECT_EQ(fcDevice, fcHost) << "connectivity heat: interop and host upload draw the same pixels";
+    SegmentationRequest fcm;
+    fcm.fuzzyCMeans.clusters = 3;
+    ASSERT_TRUE(panel().startWith(Method::FuzzyCMeans, fcm, true, &error)) << error.toStdString();
+    ASSERT_TRUE(settle());
+    for (int cluster : {0, 2}) {
+        const auto [device, host] = both(cluster);
+        EXPECT_EQ(device, host) << "membership heat of cluster " << cluster;
+    }
+}
+
 TEST_F(Live, InteropAndHostUploadDrawTheSamePixels) {
     if (gpu::listDevices().empty()) GTEST_SKIP() << "no CUDA device: the interop path cannot run here";
     live().setBackend(gpu::Backend::Cuda);

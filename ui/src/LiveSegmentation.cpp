@@ -7,6 +7,9 @@
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/ui/ViewGrid.h"
+#if LUCENT_HAVE_VTK
+#include "lucent/ui/View3DWidget.h"
+#endif
 #include "lucent/ui/ViewerModel.h"
 
 #include <QThread>
@@ -49,6 +52,9 @@ LiveSegmentation::LiveSegmentation(ViewerModel* model, ViewGrid* grid, QObject* 
     connect(&m_timer, &QTimer::timeout, this, &LiveSegmentation::frameNow);
     connect(model, &ViewerModel::volumeChanged, this, &LiveSegmentation::resetForVolume);
     m_clock.start();
+#if LUCENT_HAVE_VTK
+    if (View3DWidget* view = grid->view3D()) view->followLive(this);  // the preview in 3D too
+#endif
 }
 
 LiveSegmentation::~LiveSegmentation() {
@@ -241,9 +247,11 @@ bool LiveSegmentation::accept(const std::array<std::uint8_t, 256>& labelFor, con
     bool changed = false;
     std::string why;
     LabelMap& layer = m_model->labelLayer();
+    std::array<bool, 256> locked{};  // the label table's locks: accepted results leave those labels alone
+    for (const auto& l : m_model->labelTable().labels()) locked[l.value] = l.locked;
     m_worker->command([&](SegmentationSession& s) {
         try {
-            changed = s.accept(layer, m_model->history(), labelFor, description.toStdString());
+            changed = s.accept(layer, m_model->history(), labelFor, description.toStdString(), locked);
         } catch (const std::exception& e) {
             why = e.what();
         }
@@ -269,6 +277,17 @@ void LiveSegmentation::cancel() {
     m_grid->updateViews();
     m_lastState = SessionState::Idle;
     emit stateChanged();
+}
+
+bool LiveSegmentation::copyPreview(LabelMap& out) {
+    // Not while starting: the engine lock is held through start(), which may be long.
+    if (!m_worker || !m_volume || !active() || m_published.starting) return false;
+    // Between two advances nothing writes the preview (host map or device buffer).
+    m_worker->command([&](SegmentationSession&) {
+        if (m_lastOnDevice && m_context) m_context->downloadLabels(out);
+        else out = m_preview;
+    });
+    return true;
 }
 
 bool LiveSegmentation::active() const { return m_worker && (m_published.starting || m_published.state != SessionState::Idle); }
@@ -298,7 +317,39 @@ void LiveSegmentation::showStep(int index) {
     emit framed();
 }
 
+bool LiveSegmentation::showSoftMapFromDevice(int index) {
+    if (!m_worker || !m_context || !m_volume) return false;
+    const std::size_t n = m_volume->voxelCount();
+    std::uint8_t* buffer = nullptr;
+    bool written = false;
+    // Under the engine lock: the worker is between advances, so the context's scratch slots and the
+    // engine's device state are not in use meanwhile.
+    m_worker->command([&](SegmentationSession& s) {
+        if (!s.engine() || std::string_view(s.engine()->backend()) != "cuda") return;
+        try {
+            buffer = static_cast<std::uint8_t*>(m_context->scratch(kHeatScratchSlot, n));
+            written = s.engine()->writeSoftMap(index, LabelSink::device(buffer, n));
+        } catch (const std::exception&) {
+            written = false;  // out of device memory: the host path below still shows the map
+        }
+    });
+    if (!written) return false;
+    bool copied = false;
+    m_grid->withGlContext([&](SharedTextures& t) {
+        QString why;
+        t.sync(*m_model, why);
+        copied = t.copyHeatFromDevice(buffer, m_volume->geometry().dims, m_context->stream());
+    });
+    return copied;
+}
+
 bool LiveSegmentation::showSoftMap(int index) {
+    m_softFromDevice = index >= 0 && showSoftMapFromDevice(index);
+    if (m_softFromDevice) {
+        m_softShown = index;
+        m_grid->updateViews();
+        return true;
+    }
     std::vector<std::uint8_t> values;
     if (index >= 0) {
         const auto maps = softMaps();

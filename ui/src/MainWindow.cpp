@@ -1,12 +1,22 @@
 /// @brief Main window wiring: menus, background loading with progress and cancel, masks, settings.
 #include "lucent/ui/MainWindow.h"
 
+#include "lucent/core/Version.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/DicomReader.h"
 #include "lucent/io/VolumeFile.h"
+#include "lucent/ui/CinePlayer.h"
 #include "lucent/ui/DicomTagDialog.h"
+#include "lucent/ui/LabelFiles.h"
+#include "lucent/ui/LabelPanel.h"
+#include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/SegmentPanel.h"
+#if LUCENT_HAVE_VTK
+#include "lucent/ui/View3DWidget.h"
+#endif
 #include "lucent/ui/SeriesChooser.h"
+#include "lucent/ui/ShortcutsDialog.h"
+#include "lucent/ui/ViewCapture.h"
 #include "lucent/ui/VolumeLoader.h"
 
 #include <QAction>
@@ -23,8 +33,12 @@
 #include <QProgressDialog>
 #include <QSettings>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QToolBar>
+
+#include <cmath>
+#include <optional>
 
 namespace lucent::ui {
 
@@ -38,7 +52,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_grid, &ViewGrid::hovered, m_status, &QLabel::setText);
     connect(m_grid, &ViewGrid::renderError, this, [this](const QString& m) { showError("Display error", m); });
     m_loader = new VolumeLoader(this);
+    m_labelFiles = new LabelFiles(&m_model, this);
     wireLoader();
+    m_cine = new CinePlayer(&m_model, m_grid, this);
     buildMenus();
     // Live segmentation: its dock, the Edit and Segment menus; shown when a method is chosen.
     m_segment = new SegmentPanel(&m_model, m_grid, this);
@@ -46,6 +62,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_segment->hide();
     m_segment->buildMenus(menuBar(), m_helpMenu->menuAction());
     connect(m_segment, &SegmentPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    addCopyActions();
+    // The label layer people edit: its dock (tabbed with the segment panel), the Labels menu.
+    m_labels = new LabelPanel(&m_model, m_grid, this);
+    addDockWidget(Qt::RightDockWidgetArea, m_labels);
+    m_labels->hide();
+    m_labels->buildMenus(menuBar(), m_helpMenu->menuAction());
+    connect(m_labels, &LabelPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    // Rulers, angles and ROIs: Tools > Measure and their list (after the panels whose tools it yields to).
+    m_measure = new MeasurementPanel(&m_model, m_grid, this);
+    addDockWidget(Qt::RightDockWidgetArea, m_measure);
+    m_measure->hide();
+    m_measure->buildMenus(menuBar(), m_helpMenu->menuAction());
+    connect(m_measure, &MeasurementPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     if (!settings.contains("window/geometry")) resize(1280, 860);
@@ -72,17 +101,19 @@ void MainWindow::buildMenus() {
         const QString path = QFileDialog::getExistingDirectory(this, "Open DICOM folder");
         if (!path.isEmpty()) openPath(path);
     });
-    file->addAction("Open &mask...", QKeySequence("Ctrl+M"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open label map", {},
-                                                          "Label maps (*.nii *.nii.gz *.mha *.mhd *.nrrd *.nhdr)");
-        QString error;
-        if (!path.isEmpty() && !openMask(path, &error)) showError("Cannot open mask", error);
-    });
-    file->addAction("&Close mask", this, [this] { m_model.clearLabels(); });
+    // Label files in every format Lucent writes (NIfTI, NRRD / .seg.nrrd, MetaImage, DICOM SEG).
+    file->addAction("&Import labels...", QKeySequence("Ctrl+M"), m_labelFiles, &LabelFiles::importDialog);
+    file->addAction("&Export labels...", QKeySequence("Ctrl+E"), m_labelFiles, &LabelFiles::exportDialog);
+    file->addAction("&Close labels", this, [this] { m_model.clearLabels(); });
     m_recentMenu = file->addMenu("&Recent");
     rebuildRecentMenu();
     file->addSeparator();
     file->addAction("DICOM &tags...", QKeySequence("Ctrl+T"), this, &MainWindow::showTags);
+    file->addAction("Save &view as PNG...", QKeySequence("Ctrl+Shift+S"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Save view as PNG", "lucent-view.png", "PNG images (*.png)");
+        QString error;
+        if (!path.isEmpty() && !saveViewPng(path, &error)) showError("Cannot save the view", error);
+    })->setObjectName("saveViewPng");
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
@@ -116,6 +147,33 @@ void MainWindow::buildMenus() {
     hud->setCheckable(true);
     hud->setChecked(true);
     hud->setObjectName("hudToggle");
+    buildCineMenu(view);
+#if LUCENT_HAVE_VTK
+    if (View3DWidget* v3d = m_grid->view3D()) {
+        view->addSeparator();
+        QMenu* presets3d = view->addMenu("3D &preset");
+        auto* group3d = new QActionGroup(this);
+        for (render::Preset3D p : render::presets3D()) {
+            QAction* a = presets3d->addAction(render::preset3DLabel(p), v3d, [v3d, p] { v3d->setPreset(p); });
+            a->setCheckable(true);
+            a->setObjectName(QString("preset3d_") + render::preset3DName(p));
+            group3d->addAction(a);
+        }
+        connect(presets3d, &QMenu::aboutToShow, this, [presets3d, v3d] {  // the volume may have chosen one
+            for (QAction* a : presets3d->actions()) a->setChecked(a->objectName().endsWith(render::preset3DName(v3d->preset())));
+        });
+        QAction* planes3d = view->addAction("Slice planes in 3D", v3d, &View3DWidget::setPlanesVisible);
+        planes3d->setCheckable(true);
+        planes3d->setChecked(true);
+        planes3d->setObjectName("planes3d");
+        view->addAction("Reset 3D &view", v3d, &View3DWidget::resetCamera)->setObjectName("reset3d");
+        view->addAction("Save 3D &screenshot...", this, [this, v3d] {
+            const QString path = QFileDialog::getSaveFileName(this, "Save 3D screenshot", "lucent-3d.png", "PNG images (*.png)");
+            QString error;
+            if (!path.isEmpty() && !v3d->saveScreenshot(path, &error)) showError("Cannot save the 3D screenshot", error);
+        });
+    }
+#endif
 
     QMenu* window = menuBar()->addMenu("&Window/Level");
     int key = 1;
@@ -126,10 +184,21 @@ void MainWindow::buildMenus() {
         });
         a->setShortcut(QKeySequence(QString::number(key++)));
         a->setObjectName("preset_" + name);
+        a->setCheckable(true);
     }
+    // The scan's own windows go above the presets; refreshed per volume, the current one checked.
+    m_windowMenu = window;
+    m_scanWindowsEnd = window->insertSeparator(window->actions().front());
+    connect(&m_model, &ViewerModel::volumeChanged, this, &MainWindow::rebuildScanWindows);
+    connect(window, &QMenu::aboutToShow, this, &MainWindow::checkCurrentWindow);
+    rebuildScanWindows();
 
     QMenu* help = menuBar()->addMenu("&Help");
     m_helpMenu = help;
+    help->addAction("Keyboard &shortcuts", QKeySequence(Qt::Key_F1), this, [this] {
+        ShortcutsDialog dialog(this, this);
+        dialog.exec();
+    })->setObjectName("shortcutsAction");
     help->addAction("&About Lucent", this, &MainWindow::showAbout);
 
     QToolBar* bar = addToolBar("Overlay");
@@ -142,6 +211,102 @@ void MainWindow::buildMenus() {
     m_opacity->setObjectName("opacitySlider");
     bar->addWidget(m_opacity);
     connect(m_opacity, &QSlider::valueChanged, this, [this](int v) { m_model.setOverlayOpacity(v / 100.0f); });
+    bar->addWidget(new QLabel("  Cine ", bar));
+    auto* rate = new QSpinBox(bar);
+    rate->setRange(1, 60);
+    rate->setSuffix(" fps");
+    rate->setValue(int(m_cine->rate()));
+    rate->setObjectName("cineRate");
+    rate->setToolTip("Cine rate in slices per second (View > Cine, P)");
+    bar->addWidget(rate);
+    connect(rate, &QSpinBox::valueChanged, m_cine, [this](int fps) { m_cine->setRate(fps); });
+}
+
+void MainWindow::buildCineMenu(QMenu* view) {
+    view->addSeparator();
+    QAction* play = view->addAction("&Cine play / pause", QKeySequence("P"), this, [this](bool on) {
+        if (!m_cine->setPlaying(on)) statusBar()->showMessage("Open a volume first.", 4000);
+    });
+    play->setCheckable(true);
+    play->setObjectName("cinePlay");
+    connect(m_cine, &CinePlayer::playingChanged, play, &QAction::setChecked);
+    QAction* bounce = view->addAction("Cine &bounces (else loops)", m_cine, &CinePlayer::setBounce);
+    bounce->setCheckable(true);
+    bounce->setObjectName("cineBounce");
+    QAction* frames = view->addAction("Cine through &time frames (4D)", this, [this](bool on) {
+        const bool was = m_cine->playing();
+        m_cine->setPlaying(false);
+        m_cine->setThroughFrames(on);
+        if (was) m_cine->setPlaying(true);
+    });
+    frames->setCheckable(true);
+    frames->setObjectName("cineFrames");
+    connect(&m_model, &ViewerModel::frameChanged, this, [this] {
+        statusBar()->showMessage(QString("Frame %1 / %2").arg(m_model.frame() + 1).arg(m_model.frameCount()), 2000);
+    });
+}
+
+void MainWindow::addCopyActions() {
+    // The Edit menu is the segment panel's (Undo / Redo); copying goes below them.
+    QMenu* edit = nullptr;
+    for (QAction* a : menuBar()->actions())
+        if (a->menu() && a->text().remove('&') == "Edit") edit = a->menu();
+    if (!edit) edit = menuBar()->addMenu("&Edit");
+    edit->addSeparator();
+    edit->addAction("&Copy view", QKeySequence::Copy, this, [this] {
+        if (!m_model.hasVolume()) return statusBar()->showMessage("Open a volume first.", 4000);
+        copyToClipboard(captureView(m_grid->activeView() ? m_grid->activeView() : m_grid->view(render::Orientation::Axial)));
+        statusBar()->showMessage("The view is on the clipboard.", 4000);
+    })->setObjectName("copyView");
+    edit->addAction("Copy &window", QKeySequence("Ctrl+Shift+C"), this, [this] {
+        copyToClipboard(captureWindow(this));
+        statusBar()->showMessage("The window is on the clipboard.", 4000);
+    })->setObjectName("copyWindow");
+}
+
+bool MainWindow::saveViewPng(const QString& path, QString* error) {
+    if (!m_model.hasVolume()) {
+        if (error) *error = "Open a volume first.";
+        return false;
+    }
+    SliceViewWidget* view = m_grid->activeView() ? m_grid->activeView() : m_grid->view(render::Orientation::Axial);
+    return saveImagePng(captureView(view), path, error);
+}
+
+void MainWindow::rebuildScanWindows() {
+    for (QAction* a : m_scanWindows) {
+        m_windowMenu->removeAction(a);
+        a->setParent(nullptr);  // gone from findChild() at once, deleted once its signals are done
+        a->deleteLater();
+    }
+    m_scanWindows.clear();
+    const std::vector<NamedWindow> none;
+    const auto& own = m_model.hasVolume() ? m_model.volume()->metadata().windows : none;
+    for (std::size_t i = 0; i < own.size(); ++i) {
+        const QString name = QString::fromStdString(render::fileWindowName(i));
+        auto* a = new QAction(QString::fromStdString(render::fileWindowLabel(own[i], i)), m_windowMenu);
+        a->setObjectName("window_" + name);
+        a->setCheckable(true);
+        a->setToolTip("The scan's own window (DICOM Window Center / Width)");
+        connect(a, &QAction::triggered, this, [this, name] { applyPreset(name); });
+        m_windowMenu->insertAction(m_scanWindowsEnd, a);
+        m_scanWindows.push_back(a);
+    }
+    m_scanWindowsEnd->setVisible(!own.empty());
+    checkCurrentWindow();
+}
+
+void MainWindow::checkCurrentWindow() {
+    // Checked: the entry last applied, while its window is still the one shown (a right-drag
+    // leaves none checked). "auto" is computed only when it is the one to compare.
+    const render::WindowLevel now = m_model.window();
+    for (QAction* a : m_windowMenu->actions()) {
+        if (!a->isCheckable()) continue;
+        const QString name = a->objectName().section('_', 1);
+        std::optional<render::WindowLevel> w;
+        if (m_model.hasVolume() && name == m_model.preset()) w = render::presetWindow(name.toStdString(), *m_model.volume());
+        a->setChecked(w && std::abs(w->level - now.level) < 1e-6 && std::abs(w->width - now.width) < 1e-6);
+    }
 }
 
 QStringList MainWindow::recentFiles() const { return QSettings().value("recent").toStringList(); }
@@ -167,7 +332,8 @@ void MainWindow::showError(const QString& title, const QString& message) {
 
 bool MainWindow::applyPreset(const QString& name) {
     if (!m_model.applyPreset(name)) return false;
-    QSettings().setValue("view/preset", name);
+    // A scan's own window belongs to that scan: only the named presets are remembered.
+    if (!name.startsWith("file")) QSettings().setValue("view/preset", name);
     return true;
 }
 
@@ -182,6 +348,7 @@ bool MainWindow::openPath(const QString& path, const QString& seriesId, bool syn
     if (synchronous) {
         try {
             const LoadedVolume loaded = m_loader->openNow(path, seriesId);
+            m_pendingFrames = loaded.frames;
             onVolumeLoaded(loaded.volume, loaded.info, loaded.warnings, path);
             return true;
         } catch (const std::exception& e) {
@@ -205,6 +372,8 @@ void MainWindow::wireLoader() {
     connect(m_loader, &VolumeLoader::chosen, this, [this](const SeriesInfo& info) {
         showProgress("Loading " + QString::fromStdString(info.description.empty() ? info.id : info.description), 250);
     });
+    connect(m_loader, &VolumeLoader::framesLoaded, this,
+            [this](const std::vector<std::shared_ptr<const Volume>>& frames) { m_pendingFrames = frames; });
     connect(m_loader, &VolumeLoader::progress, this, [this](int permille) {
         if (m_progress) m_progress->setValue(permille);
     });
@@ -251,6 +420,8 @@ void MainWindow::onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo
                                 const QString& path) {
     m_currentPath = path;
     m_model.setVolume(std::move(volume), info, QSettings().value("view/preset", "auto").toString());
+    m_model.setFrames(std::move(m_pendingFrames));
+    m_pendingFrames.clear();
     const auto& d = m_model.volume()->geometry().dims;
     const QString name = QString::fromStdString(info.description.empty() ? QFileInfo(path).fileName().toStdString() : info.description);
     setWindowTitle(QString("%1 (%2 %3 x %4 x %5) - Lucent").arg(name, QString::fromStdString(info.modality)).arg(d[0]).arg(d[1]).arg(d[2]));
@@ -262,15 +433,7 @@ void MainWindow::onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo
 }
 
 bool MainWindow::openMask(const QString& path, QString* error) {
-    QString why;
-    try {
-        auto labels = std::make_shared<LabelMap>(io::readLabelMapFile(path.toStdString()));
-        if (m_model.setLabels(labels, path, why)) return true;
-    } catch (const std::exception& e) {
-        why = QString::fromStdString(e.what());
-    }
-    if (error) *error = why;
-    return false;
+    return m_labelFiles->importFile(path, error);
 }
 
 void MainWindow::showTags() {
@@ -289,7 +452,7 @@ void MainWindow::showTags() {
 
 void MainWindow::showAbout() {
     QMessageBox::about(this, "About Lucent",
-                       QString("<h3>Lucent 0.1.0</h3><p>CT and MR viewer with GPU-resident segmentation.</p>"
+                       QString("<h3>Lucent " + QString(kVersion) + "</h3><p>CT and MR viewer with GPU-resident segmentation.</p>"
                                "<p>DICOM: %1</p><pre>%2</pre>")
                            .arg(io::DicomReader::available() ? "DCMTK" : "not built")
                            .arg(QString::fromStdString(gpu::describeBackends()).toHtmlEscaped()));

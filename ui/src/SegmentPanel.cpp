@@ -151,10 +151,14 @@ QWidget* SegmentPanel::buildCommon() {
     connect(m_play, &QPushButton::clicked, this, [this] { m_live->running() ? m_live->pause() : m_live->play(); refresh(); });
     connect(m_step, &QPushButton::clicked, this, [this] { m_live->step(); });
     connect(m_perFrame, &QSpinBox::valueChanged, this, [this](int n) { m_live->setStepsPerFrame(n); });
+    // Shows the model's active label (the label panel's selected row); a value typed here becomes
+    // the active label when the result is accepted (not while spinning, which would add labels).
     m_label = new QSpinBox(w);
     m_label->setRange(1, 255);
     m_label->setObjectName("acceptLabel");
+    m_label->setValue(m_model->activeLabel());
     form->addRow("Accept as label", m_label);
+    connect(m_model, &ViewerModel::activeLabelChanged, m_label, [this](std::uint8_t v) { m_label->setValue(v); });
     auto* acceptRow = new QHBoxLayout;
     m_accept = button("Accept", "acceptButton", w);
     m_cancel = button("Cancel", "cancelButton", w);
@@ -464,6 +468,12 @@ void SegmentPanel::setThreshold(double threshold) { m_threshold->setValue(int(st
 bool SegmentPanel::acceptResult() {
     if (!m_live->active()) return false;
     const Method method = m_live->method();
+    if (method != Method::FuzzyCMeans) m_model->setActiveLabel(std::uint8_t(m_label->value()));
+    const LabelInfo* active = m_model->labelTable().find(m_model->activeLabel());
+    if (method != Method::FuzzyCMeans && active && active->locked) {
+        showError(QString::fromStdString(active->name) + " is locked: unlock it or choose another label to accept into.");
+        return false;
+    }
     bool changed = false;
     if (method == Method::FuzzyCMeans) {
         refresh();  // the cluster list of a run that finished since the last frame
@@ -473,8 +483,9 @@ bool SegmentPanel::acceptResult() {
         changed = m_live->accept(labelFor, "Accept fuzzy C-means clusters");
     } else {
         const char* names[] = {"region growing", "fuzzy connectedness", "fuzzy C-means", "region snake"};
-        changed = m_live->accept(std::uint8_t(m_label->value()), QString("Accept %1").arg(names[int(method)]));
+        changed = m_live->accept(m_model->activeLabel(), QString("Accept %1").arg(names[int(method)]));
     }
+    if (changed) m_model->addEntriesForLayerValues();  // FCM's cluster labels get names and colours
     if (method == Method::RegionGrowing || method == Method::FuzzyConnectedness) m_seedTool.clear();
     refresh();
     return changed;
@@ -547,9 +558,9 @@ void SegmentPanel::refresh() {
             const QString centre = std::size_t(c) < f.centres.size() ? QString(": centre %1").arg(f.centres[std::size_t(c)], 0, 'f', 1) : QString();
             auto* item = new QListWidgetItem(QString("cluster %1%2").arg(c + 1).arg(centre), m_clusters);
             // The legend: the overlay's colour of label c + 1.
-            const auto rgba = render::labelColour(c + 1);
+            const auto rgb = m_model->labelTable().colourOf(std::uint8_t(c + 1));
             QPixmap swatch(14, 14);
-            swatch.fill(QColor(rgba[0], rgba[1], rgba[2]));
+            swatch.fill(QColor(rgb[0], rgb[1], rgb[2]));
             item->setIcon(QIcon(swatch));
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Checked);

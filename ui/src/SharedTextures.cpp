@@ -51,10 +51,14 @@ bool SharedTextures::syncTimed(const ViewerModel& model, QString& error) {
     }
     if (model.labelGeneration() != m_labelGeneration) {
         // One change since the last upload with a known box: upload only that box.
-        const auto box = model.lastLabelChange();
-        const bool boxOnly = box && model.labelGeneration() == m_labelGeneration + 1;
+        const auto box = m_labelGeneration >= 0 ? model.labelChangeSince(m_labelGeneration) : std::nullopt;
+        const bool boxOnly = box.has_value();
         m_textures.uploadLabels(model.labels() ? *model.labels() : LabelMap(), boxOnly ? &*box : nullptr);
         m_labelGeneration = model.labelGeneration();
+    }
+    if (model.labelTableGeneration() != m_tableGeneration) {
+        m_textures.updateColourTable(model.labelTable());
+        m_tableGeneration = model.labelTableGeneration();
     }
     if (!m_linearApplied) {
         m_textures.setInterpolation(m_linear);
@@ -118,13 +122,28 @@ bool SharedTextures::copyPreviewFromDevice(const void* device, std::array<int, 3
 
 void SharedTextures::clearPreview() { m_textures.clearPreview(); }
 
+bool SharedTextures::copyHeatFromDevice(const void* device, std::array<int, 3> dims, void* stream) {
+    if (!m_interopAllowed || m_linkFailed || !m_textures.hasVolume() || dims != m_textures.dims()) return false;
+    try {
+        // Registered for this copy only: showing a soft map is a user's action, not a per-frame one,
+        // and the host path re-specifies the texture (which would void a kept registration).
+        gpu::GlTextureLink link(m_textures.heatTextureMade());
+        link.copyFrom(device, dims, 1, VoxelBox{{0, 0, 0}, {dims[0] - 1, dims[1] - 1, dims[2] - 1}}, stream);
+    } catch (const std::exception&) {
+        return false;
+    }
+    m_textures.setHeatShown(true);
+    m_interopUsed = true;
+    return true;
+}
+
 void SharedTextures::release() {
     m_previewLink.reset();
     m_linkedTexture = 0;
     m_textures.release();
     m_device.reset();
     m_deviceVolume.reset();
-    m_volumeGeneration = m_labelGeneration = -1;
+    m_volumeGeneration = m_labelGeneration = m_tableGeneration = -1;
 }
 
 void SharedTextures::setInterpolation(bool linear) {

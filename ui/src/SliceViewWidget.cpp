@@ -25,7 +25,8 @@ SliceViewWidget::SliceViewWidget(ViewerModel* model, SharedTextures* textures, r
     connect(model, &ViewerModel::volumeChanged, this, [this] {
         resetView();
     });
-    for (auto signal : {&ViewerModel::cursorChanged, &ViewerModel::windowChanged, &ViewerModel::labelsChanged})
+    for (auto signal : {&ViewerModel::cursorChanged, &ViewerModel::windowChanged, &ViewerModel::labelsChanged,
+                        &ViewerModel::frameChanged})
         connect(model, signal, this, qOverload<>(&QWidget::update));
 }
 
@@ -95,7 +96,9 @@ void SliceViewWidget::drawHud() {
     text.hasVolume = m_model->hasVolume();
     text.windowLevel = m_model->window().level;
     text.windowWidth = m_model->window().width;
-    const render::HudAction action = m_hud.draw(m_view, text, m_hudState, m_overlay, float(devicePixelRatioF()),
+    render::ViewOverlay overlay = m_overlay;
+    for (const auto& layer : m_overlayLayers) layer(m_view, overlay);
+    const render::HudAction action = m_hud.draw(m_view, text, m_hudState, overlay, float(devicePixelRatioF()),
                                                 m_clock.nsecsElapsed() * 1e-9);
     // Queued: a receiver may change views or open dialogs, which must not happen inside paintGL.
     if (action != render::HudAction::None)

@@ -1,6 +1,10 @@
 /// @brief Layout switching and maximising for the view grid.
 #include "lucent/ui/ViewGrid.h"
 
+#if LUCENT_HAVE_VTK
+#include "lucent/ui/View3DWidget.h"
+#endif
+
 #include <QGridLayout>
 #include <QLabel>
 #include <QOpenGLContext>
@@ -39,10 +43,18 @@ ViewGrid::ViewGrid(ViewerModel* model, QWidget* parent) : QWidget(parent) {
     m_free = new QFrame(this);
     m_free->setObjectName("freePane");
     m_free->setStyleSheet("#freePane { background: #101418; }");
-    auto* label = new QLabel("3D view", m_free);
+    auto* freeLayout = new QVBoxLayout(m_free);
+    freeLayout->setContentsMargins(0, 0, 0, 0);
+#if LUCENT_HAVE_VTK
+    m_view3d = new View3DWidget(model, m_free);
+    freeLayout->addWidget(m_view3d);
+#else
+    // A build without VTK (the GPU machine's small bundle) keeps the slice views.
+    auto* label = new QLabel("The 3D view is not in this build (built without VTK)", m_free);
     label->setStyleSheet("color: #607080;");
     label->setAlignment(Qt::AlignCenter);
-    (new QVBoxLayout(m_free))->addWidget(label);
+    freeLayout->addWidget(label);
+#endif
     setStyleSheet("background: #202428;");
     m_active = m_views[0];
     arrange();

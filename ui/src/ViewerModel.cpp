@@ -2,6 +2,7 @@
 #include "lucent/ui/ViewerModel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace lucent::ui {
@@ -10,10 +11,17 @@ ViewerModel::ViewerModel(QObject* parent) : QObject(parent) {}
 
 void ViewerModel::setVolume(std::shared_ptr<const Volume> volume, const SeriesInfo& info, const QString& preferredPreset) {
     m_volume = std::move(volume);
+    m_frames.clear();
+    m_frame = 0;
     m_series = info;
     m_labels.reset();
     m_lastLabelBox.reset();
+    m_changeBoxes.clear();
     m_history.clear();
+    m_table = LabelTable();
+    m_table.ensure(1);
+    m_activeLabel = 1;
+    ++m_tableGeneration;
     ++m_volumeGeneration;
     ++m_labelGeneration;
     const auto& d = m_volume->geometry().dims;
@@ -21,10 +29,15 @@ void ViewerModel::setVolume(std::shared_ptr<const Volume> volume, const SeriesIn
     // CT presets only make sense in HU: other modalities start from the histogram.
     const bool ct = m_volume->metadata().modality == "CT" || info.modality == "CT";
     m_preset = (ct && !preferredPreset.isEmpty()) ? preferredPreset : QStringLiteral("auto");
+    // The scan's own window (DICOM Window Center / Width) wins over a remembered preset, as in every
+    // PACS viewer; an explicit --preset is applied after this by the app, so it still wins.
+    if (!m_volume->metadata().windows.empty()) m_preset = QString::fromStdString(render::fileWindowName(0));
     if (!applyPreset(m_preset)) applyPreset("auto");
     emit volumeChanged();
     emit labelsChanged();
     emit historyChanged();
+    emit labelTableChanged();
+    emit activeLabelChanged(m_activeLabel);
     emit cursorChanged();
 }
 
@@ -48,8 +61,10 @@ bool ViewerModel::setLabels(std::shared_ptr<const LabelMap> labels, const QStrin
     // The layer is edited in place (accepted results, undo), so it is the viewer's own copy.
     m_labels = std::make_shared<LabelMap>(*labels);
     m_lastLabelBox.reset();
+    m_changeBoxes.clear();
     m_history.clear();
     ++m_labelGeneration;
+    addEntriesForLayerValues();
     emit labelsChanged();
     emit historyChanged();
     return true;
@@ -58,6 +73,7 @@ bool ViewerModel::setLabels(std::shared_ptr<const LabelMap> labels, const QStrin
 void ViewerModel::clearLabels() {
     m_labels.reset();
     m_lastLabelBox.reset();
+    m_changeBoxes.clear();
     m_history.clear();
     ++m_labelGeneration;
     emit labelsChanged();
@@ -73,20 +89,130 @@ void ViewerModel::labelsEdited(const VoxelBox* box) {
     if (box) m_lastLabelBox = *box;
     else m_lastLabelBox.reset();
     ++m_labelGeneration;
+    // A brush stroke changes the layer at every mouse move, often several times between two
+    // frames: the views upload the union of the boxes since their last upload, not the whole layer.
+    m_changeBoxes.emplace_back(m_labelGeneration, m_lastLabelBox);
+    while (m_changeBoxes.size() > 256) m_changeBoxes.pop_front();
     emit labelsChanged();
     emit historyChanged();
+}
+
+std::optional<VoxelBox> ViewerModel::labelChangeSince(int generation) const {
+    if (m_changeBoxes.empty() || m_changeBoxes.back().first != m_labelGeneration) return std::nullopt;
+    // Every generation after `generation` must be in the list, each with a box.
+    std::optional<VoxelBox> box;
+    int expected = m_labelGeneration;
+    for (auto it = m_changeBoxes.rbegin(); it != m_changeBoxes.rend() && it->first > generation; ++it, --expected) {
+        if (it->first != expected || !it->second) return std::nullopt;
+        box = merge(box, *it->second);
+    }
+    if (expected != generation) return std::nullopt;  // older changes were forgotten
+    return box;
 }
 
 bool ViewerModel::undo() {
     if (!m_labels || !m_history.undo(*m_labels)) return false;
     labelsEdited(nullptr);
+    addEntriesForLayerValues();
     return true;
 }
 
 bool ViewerModel::redo() {
     if (!m_labels || !m_history.redo(*m_labels)) return false;
     labelsEdited(nullptr);
+    addEntriesForLayerValues();
     return true;
+}
+
+bool ViewerModel::editLabels(const std::function<void(LabelMap&)>& edit, const std::string& description) {
+    if (!m_volume) return false;
+    LabelMap& layer = labelLayer();
+    const LabelMap before = layer;
+    edit(layer);
+    if (!m_history.record(before, layer, description)) return false;
+    labelsEdited(nullptr);
+    return true;
+}
+
+void ViewerModel::setLabelInfo(const LabelInfo& info) {
+    m_table.set(info);
+    ++m_tableGeneration;
+    emit labelTableChanged();
+}
+
+void ViewerModel::setLabelTable(const LabelTable& table) {
+    m_table = table;
+    if (m_activeLabel && !m_table.find(m_activeLabel) && !m_table.empty()) setActiveLabel(m_table.labels().front().value);
+    ++m_tableGeneration;
+    emit labelTableChanged();
+}
+
+void ViewerModel::removeLabel(std::uint8_t value) {
+    if (!value) return;
+    if (m_labels) {
+        const std::string name = "Remove " + m_table.nameOf(value);
+        editLabels([value](LabelMap& layer) {
+            for (std::size_t i = 0; i < layer.voxelCount(); ++i)
+                if (layer[i] == value) layer[i] = 0;
+        }, name);
+    }
+    m_table.remove(value);
+    ++m_tableGeneration;
+    emit labelTableChanged();
+    if (m_activeLabel == value) {
+        // The next label up, else the last one, else a new Label 1: something always receives results.
+        const auto& labels = m_table.labels();
+        auto next = std::find_if(labels.begin(), labels.end(), [&](const LabelInfo& l) { return l.value > value; });
+        setActiveLabel(next != labels.end() ? next->value : labels.empty() ? std::uint8_t(1) : labels.back().value);
+    }
+}
+
+void ViewerModel::addEntriesForLayerValues() {
+    if (!m_labels) return;
+    std::array<bool, 256> present{};
+    const std::uint8_t* v = m_labels->data();
+    for (std::size_t i = 0, n = m_labels->voxelCount(); i < n; ++i) present[v[i]] = true;
+    bool added = false;
+    for (int value = 1; value < 256; ++value)
+        if (present[std::size_t(value)] && !m_table.find(std::uint8_t(value))) {
+            m_table.ensure(std::uint8_t(value));
+            added = true;
+        }
+    if (!added) return;
+    ++m_tableGeneration;
+    emit labelTableChanged();
+}
+
+void ViewerModel::setActiveLabel(std::uint8_t value) {
+    if (!value) return;
+    if (!m_table.find(value)) {
+        m_table.ensure(value);
+        ++m_tableGeneration;
+        emit labelTableChanged();
+    }
+    if (value == m_activeLabel) return;
+    m_activeLabel = value;
+    emit activeLabelChanged(value);
+}
+
+void ViewerModel::setFrames(std::vector<std::shared_ptr<const Volume>> frames) {
+    m_frames.clear();
+    m_frame = 0;
+    if (frames.size() < 2 || !m_volume) return;
+    for (const auto& f : frames)
+        if (!f || f->geometry().dims != m_volume->geometry().dims) return;  // not one grid: keep the volume alone
+    m_frames = std::move(frames);
+    m_volume = m_frames.front();
+}
+
+void ViewerModel::setFrame(int index) {
+    if (m_frames.empty()) return;
+    index = std::clamp(index, 0, int(m_frames.size()) - 1);
+    if (index == m_frame) return;
+    m_frame = index;
+    m_volume = m_frames[std::size_t(index)];
+    ++m_volumeGeneration;  // the views upload the new voxels
+    emit frameChanged();
 }
 
 void ViewerModel::setCursor(Vec3 voxel) {

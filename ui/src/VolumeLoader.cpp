@@ -104,6 +104,18 @@ LoadedVolume VolumeLoader::work(Job& job, int chosen) {
     }
     loaded.volume = std::make_shared<Volume>(io::ImageSource::load(*job.scan, index, options, &warnings));
     loaded.info = job.scan->listing.series[index];
+    // A 4D file: the viewer keeps every volume (View > Cine through frames plays them).
+    if (const auto& raw = job.scan->volumeFile; raw && raw->frames > 1) {
+        loaded.frames.push_back(loaded.volume);
+        for (int f = 1; f < raw->frames; ++f) {
+            if (job.stop) throw Cancelled();
+            auto v = std::make_shared<Volume>(io::toVolumeFrame(*raw, f, job.path.toStdString()));
+            v->metadata() = loaded.volume->metadata();
+            loaded.frames.push_back(std::move(v));
+        }
+        std::erase_if(warnings, [](const std::string& w) { return w.find("the first is used") != std::string::npos; });
+        warnings.push_back(std::to_string(raw->frames) + " volumes (4D): View > Cine through frames plays them");
+    }
     job.scan.reset();  // the slice lists of every series are not needed any more
     for (const auto& w : warnings) loaded.warnings << QString::fromStdString(w);
     return loaded;
@@ -153,10 +165,12 @@ void VolumeLoader::deliver(quint64 serial, const Outcome& outcome) {
         return;
     }
     m_job.reset();
-    if (outcome.kind == Outcome::Kind::Failed)
+    if (outcome.kind == Outcome::Kind::Failed) {
         emit failed(job->path, outcome.error);
-    else
-        emit finished(outcome.loaded.volume, outcome.loaded.info, outcome.loaded.warnings, job->path);
+        return;
+    }
+    if (!outcome.loaded.frames.empty()) emit framesLoaded(outcome.loaded.frames);
+    emit finished(outcome.loaded.volume, outcome.loaded.info, outcome.loaded.warnings, job->path);
 }
 
 }  // namespace lucent::ui

@@ -2,6 +2,7 @@
 #include "DicomHeaderParser.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/io/FileUtil.h"
 #include "lucent/io/ReadLimits.h"
 
 #include <dcmtk/dcmdata/dccodec.h>
@@ -12,6 +13,7 @@
 #include <dcmtk/oflog/oflog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -70,6 +72,33 @@ bool lookup(DcmItem* perFrame, DcmItem* shared, DcmItem* top, const DcmTagKey& s
             double* out, int n) {
     return numbers(macro(perFrame, seq), tag, out, n) || numbers(macro(shared, seq), tag, out, n) ||
            numbers(top, tag, out, n);
+}
+
+/// WindowCenter / WindowWidth of `item` (both multi-valued, paired by index) with the matching
+/// WindowCenterWidthExplanation; pairs with a width below 1 are invalid (PS3.3 C.11.2.1.2) and dropped.
+/// At most kMaxWindows are kept: every frame record copies them, and a menu of more helps nobody.
+std::vector<NamedWindow> windowsOf(DcmItem* item) {
+    constexpr unsigned long kMaxWindows = 16;
+    std::vector<NamedWindow> out;
+    if (!item) return out;
+    for (unsigned long i = 0; i < kMaxWindows; ++i) {
+        Float64 center = 0, width = 0;
+        if (item->findAndGetFloat64(DCM_WindowCenter, center, i).bad() ||
+            item->findAndGetFloat64(DCM_WindowWidth, width, i).bad())
+            break;
+        if (!(width >= 1) || !std::isfinite(center)) continue;
+        OFString name;
+        if (item->findAndGetOFString(DCM_WindowCenterWidthExplanation, name, i).bad()) name.clear();
+        out.push_back({center, width, trim(std::string_view(name.c_str(), name.length()))});
+    }
+    return out;
+}
+
+/// An enhanced file's windows sit in FrameVOILUTSequence (per frame, else shared); classic ones at the top.
+std::vector<NamedWindow> frameWindows(DcmItem* perFrame, DcmItem* shared, DcmItem* top) {
+    for (DcmItem* item : {macro(perFrame, DCM_FrameVOILUTSequence), macro(shared, DCM_FrameVOILUTSequence), top})
+        if (auto w = windowsOf(item); !w.empty()) return w;
+    return {};
 }
 
 /// Refuses a header whose sizes need more pixel data than the file holds, before anything is sized
@@ -161,6 +190,7 @@ HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHe
             throw IoError(file + ": not readable as DICOM (" + status.text() + ")");
     }
     if (!preamble && !ds->tagExists(DCM_SOPClassUID)) return HeaderOutcome::NotDicom;
+    if (str(ds, DCM_SOPClassUID) == UID_SegmentationStorage) return HeaderOutcome::Segmentation;
     if (!ds->tagExists(DCM_PixelData) || !ds->tagExists(DCM_Rows)) return HeaderOutcome::NotImage;
 
     DicomFrameHeader h;
@@ -235,6 +265,7 @@ HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHe
                 fh.positionDerived = true;
             }
         }
+        fh.windows = frameWindows(perFrame, shared, ds);
         fh.instanceNumber = h.instanceNumber * 100000 + f;  // orders frames when positions are absent
         frames.push_back(std::move(fh));
     }

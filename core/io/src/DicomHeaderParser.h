@@ -8,12 +8,14 @@
 
 namespace lucent::io {
 
-enum class HeaderOutcome { Image, NotDicom, NotImage };
+/// Segmentation: a DICOM SEG (our own exports often sit in the series folder); skipped, and named.
+enum class HeaderOutcome { Image, NotDicom, NotImage, Segmentation };
 
 /// Registers the JPEG, JPEG-LS and RLE decoders and quiets DCMTK's log; safe to call often.
 void initialiseDcmtk();
 
 /// Parses `file`'s header (pixel data is not read). NotDicom / NotImage: skip quietly.
+/// Segmentation: skip with a word (it has pixel data, but labels, not an image of the series).
 /// Throws IoError naming the file when it is DICOM but unreadable.
 HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHeader>& frames);
 

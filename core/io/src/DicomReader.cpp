@@ -106,10 +106,12 @@ DicomScanResult DicomReader::scan(const std::string& path, const DicomOptions& o
     DicomScanResult result;
     result.filesScanned = files.size();
     std::vector<DicomFrameHeader> frames;
-    std::size_t skipped = 0;
+    std::size_t skipped = 0, segmentations = 0;
     for (std::size_t i = 0; i < files.size(); ++i) {
         if (!errors[i].empty())
             result.warnings.push_back("skipped " + errors[i]);
+        else if (outcomes[i] == HeaderOutcome::Segmentation)
+            ++segmentations;
         else if (outcomes[i] != HeaderOutcome::Image)
             ++skipped;
         for (auto& f : perFile[i]) frames.push_back(std::move(f));
@@ -117,6 +119,9 @@ DicomScanResult DicomReader::scan(const std::string& path, const DicomOptions& o
     if (skipped > 0)
         result.warnings.push_back(std::to_string(skipped) + " file(s) under " + path +
                                   " are not DICOM images (DICOMDIR, reports, other files) and were skipped");
+    if (segmentations > 0)
+        result.warnings.push_back(std::to_string(segmentations) + " DICOM SEG file(s) under " + path +
+                                  " were skipped: segmentations are imported over a loaded volume, not loaded as one");
     result.series = assembleDicomSeries(std::move(frames));
     return result;
 }
@@ -221,6 +226,7 @@ Volume DicomReader::load(const DicomSeries& series, const DicomOptions& options)
     m.studyDescription = series.info.studyDescription;
     m.sourcePath = series.info.files.empty() ? std::string() : fs::path(series.info.files.front()).parent_path().string();
     for (const auto& slice : series.slices) m.sliceFiles.push_back(slice.filler ? std::string() : slice.file);
+    m.windows = series.info.windows;
     return volume;
 }
 

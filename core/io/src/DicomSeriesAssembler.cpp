@@ -49,6 +49,23 @@ void describe(DicomSeries& s, const DicomFrameHeader& f) {
     s.pixelRepresentation = f.pixelRepresentation;
 }
 
+/// The window list most slices carry (CT series often vary the window per slice a little, or give
+/// a few slices none); on a tie the list met first along the normal wins. Empty when none has one.
+std::vector<NamedWindow> commonWindows(const std::vector<DicomFrameHeader>& frames) {
+    std::vector<std::pair<const std::vector<NamedWindow>*, int>> counts;
+    for (const auto& f : frames) {
+        if (f.windows.empty()) continue;
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return *c.first == f.windows; });
+        if (it == counts.end()) counts.emplace_back(&f.windows, 1);
+        else ++it->second;
+        if (counts.size() > 64) break;  // varies per slice: the lists seen so far are enough to choose
+    }
+    if (counts.empty()) return {};
+    // max_element keeps the first of equal counts: the list met first along the normal.
+    return *std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
+                ->first;
+}
+
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 std::string text(Vec3 v) { return format("(%.6g, %.6g, %.6g)", v.x, v.y, v.z); }
@@ -213,6 +230,7 @@ DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
         for (const auto& t : syntaxes) all += (all.empty() ? "" : ", ") + t;
         s.info.transferSyntax = "mixed: " + all;
     }
+    s.info.windows = commonWindows(unique);
     for (const auto& f : unique) {
         if (!f.transferSyntaxSupported) {
             s.unloadableReason = f.file + ": transfer syntax " + f.transferSyntaxName + " (" + f.transferSyntaxUid +

@@ -166,6 +166,11 @@ void ImageSource::writeJson(const SourceListing& listing, std::ostream& out) {
         json.key("images").value(s.frames);
         json.key("transfer_syntax").value(s.transferSyntax);
         json.key("transfer_syntax_uid").value(s.transferSyntaxUid);
+        // The scan's own display windows (DICOM Window Center / Width, in HU for CT), first = default.
+        json.key("windows").beginArray();
+        for (const auto& w : s.windows)
+            json.beginObject().key("center").value(w.center).key("width").value(w.width).key("name").value(w.name).endObject();
+        json.endArray();
         json.key("files").array(s.files);
         json.key("warnings").array(s.warnings);
         json.endObject();

@@ -76,6 +76,7 @@ std::vector<std::pair<bool, Vec3>> parseVectors(const std::string& text, const s
 /// The header's fields (keys lower case) and where the attached data starts.
 struct NrrdHeader {
     std::map<std::string, std::string> fields;
+    std::vector<std::pair<std::string, std::string>> keyValues;
     std::size_t dataStart = 0;
 
     std::string get(const std::string& key) const {
@@ -101,8 +102,12 @@ NrrdHeader parseHeader(const std::vector<char>& file, const std::string& path) {
         }
         if (line.empty()) break;  // the blank line ends the header; attached data follows
         if (line[0] == '#') continue;
+        if (const auto kv = line.find(":="); kv != std::string::npos) {
+            h.keyValues.emplace_back(line.substr(0, kv), line.substr(kv + 2));
+            continue;
+        }
         const auto colon = line.find(": ");
-        if (colon == std::string::npos || line.find(":=") != std::string::npos) continue;  // key/value pairs
+        if (colon == std::string::npos) continue;
         h.fields[toLower(trim(line.substr(0, colon)))] = trim(line.substr(colon + 2));
     }
     h.dataStart = std::min(pos, file.size());
@@ -217,6 +222,7 @@ RawImage NrrdFormat::read(const std::string& path) { return parse(readFile(path)
 RawImage NrrdFormat::parse(const std::vector<char>& file, const std::string& path) {
     const NrrdHeader h = parseHeader(file, path);
     RawImage img;
+    img.keyValues = h.keyValues;
     if (!scalarFromName(h.get("type"), img.type))
         throw IoError(path + ": unsupported NRRD type '" + printable(h.get("type")) + "'");
     const std::string endian = toLower(h.get("endian"));
@@ -247,7 +253,15 @@ void NrrdFormat::write(const RawImage& image, const std::string& path, bool gzip
     }
     h << (four ? " none" : "") << "\nkinds: domain domain domain" << (four ? " list" : "")
       << "\nendian: little\nencoding: " << (gzip ? "gzip" : "raw") << "\nspace origin: (" << g.origin.x << ','
-      << g.origin.y << ',' << g.origin.z << ")\n\n";
+      << g.origin.y << ',' << g.origin.z << ")\n";
+    for (const auto& [key, value] : image.keyValues) {
+        // The header is line-based and ":=" separates key from value: neither may break that.
+        if (key.empty() || key.find(":=") != std::string::npos || key.find_first_of("\r\n") != std::string::npos ||
+            value.find_first_of("\r\n") != std::string::npos)
+            throw IoError(path + ": NRRD key/value pair '" + key + "' cannot be written (line break or ':=' in the key)");
+        h << key << ":=" << value << '\n';
+    }
+    h << '\n';
     if (image.slope != 1.0 || image.intercept != 0.0)
         throw IoError(path + ": NRRD writer does not store a rescale slope/intercept");
     const std::string header = h.str();

@@ -75,6 +75,24 @@ Volume toVolume(const RawImage& raw, const std::string& source) {
     return volume;
 }
 
+Volume toVolumeFrame(const RawImage& raw, int frame, const std::string& source) {
+    if (frame == 0) return toVolume(raw, source);
+    if (frame < 0 || frame >= raw.frames)
+        throw IoError(source + ": no frame " + std::to_string(frame + 1) + " (the file has " + std::to_string(raw.frames) + ")");
+    const std::size_t n = raw.frameBytes(), offset = n * std::size_t(frame);
+    if (raw.bytes.size() < offset + n)
+        throw IoError(source + ": file holds " + std::to_string(raw.bytes.size()) + " bytes of voxel data, frame " +
+                      std::to_string(frame + 1) + " needs " + std::to_string(offset + n));
+    // A shell around one frame's bytes, so that every frame follows toVolume()'s type rule.
+    RawImage one;
+    one.geometry = raw.geometry;
+    one.type = raw.type;
+    one.slope = raw.slope;
+    one.intercept = raw.intercept;
+    one.bytes.assign(raw.bytes.begin() + std::ptrdiff_t(offset), raw.bytes.begin() + std::ptrdiff_t(offset + n));
+    return toVolume(one, source);
+}
+
 LabelMap toLabelMap(const RawImage& raw, const std::string& source) {
     if (raw.bytes.size() < raw.frameBytes())
         throw IoError(source + ": truncated voxel data");

@@ -94,7 +94,7 @@ std::optional<VoxelBox> SegmentationSession::takeChanges() {
 }
 
 bool SegmentationSession::accept(LabelMap& layer, LabelHistory& history, const std::array<std::uint8_t, 256>& labelFor,
-                                 const std::string& description) {
+                                 const std::string& description, const std::array<bool, 256>& locked) {
     if (!m_engine) return false;
     if (layer.voxelCount() != m_request.volume->voxelCount())
         throw std::invalid_argument("the label layer is not on the volume's grid");
@@ -102,7 +102,8 @@ bool SegmentationSession::accept(LabelMap& layer, LabelHistory& history, const s
     m_engine->result(result);
     LabelMap after = layer;
     for (std::size_t i = 0; i < result.voxelCount(); ++i)
-        if (result[i] && labelFor[result[i]]) after[i] = labelFor[result[i]];
+        if (result[i] && labelFor[result[i]] && !locked[labelFor[result[i]]] && !locked[after[i]])
+            after[i] = labelFor[result[i]];
     const bool changed = history.record(layer, after, description);
     if (changed) layer = std::move(after);
     cancel();

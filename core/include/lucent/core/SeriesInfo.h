@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lucent/core/Geometry.h"
+#include "lucent/core/NamedWindow.h"
 
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ struct SeriesInfo {
     std::vector<std::string> files;
     std::vector<std::string> warnings;
     int frames = 0;                ///< image frames read (before gap filling)
+    /// Display windows the images carry (the most common list among the slices), first = default.
+    std::vector<NamedWindow> windows;
 };
 
 }  // namespace lucent

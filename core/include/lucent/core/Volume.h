@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lucent/core/Geometry.h"
+#include "lucent/core/NamedWindow.h"
 
 #include <cstdint>
 #include <string>
@@ -23,6 +24,8 @@ struct VolumeMetadata {
     std::string studyDescription;
     std::string sourcePath;        ///< folder or file it was read from
     std::vector<std::string> sliceFiles;  ///< DICOM: the file of each slice k (empty for gaps)
+    /// The scan's own display windows (DICOM Window Center / Width), first = the one to open with.
+    std::vector<NamedWindow> windows;
 };
 
 /// Voxels in stored units after rescale (HU for CT), x fastest, then y, then z.

@@ -41,8 +41,15 @@ struct ViewOverlay {
         std::array<float, 4> colour{0.2f, 1.0f, 0.3f, 1.0f};
         float radius = 5.0f;
     };
+    /// A label beside a measurement; `at` is its top-left corner, lines split at '\n'.
+    struct Text {
+        std::array<float, 2> at{0, 0};
+        std::string text;
+        std::array<float, 4> colour{0.88f, 0.88f, 0.88f, 1.0f};
+    };
     std::vector<Polyline> lines;
     std::vector<Marker> markers;
+    std::vector<Text> texts;
 };
 
 }  // namespace lucent::render

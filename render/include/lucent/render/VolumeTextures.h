@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lucent/core/LabelMap.h"
+#include "lucent/core/LabelTable.h"
 #include "lucent/core/Volume.h"
 #include "lucent/core/seg/SegmentationRequest.h"
 
@@ -43,6 +44,10 @@ public:
     /// linear filtering) drawn as a heat overlay; an empty vector removes it.
     void uploadHeat(const std::vector<std::uint8_t>& values);
     bool hasHeat() const { return m_hasHeat; }
+    /// The heat texture (R8, the volume's size), made without data if it does not exist yet, for a
+    /// writer other than uploadHeat (CUDA interop); setHeatShown(true) once it holds a whole map.
+    unsigned heatTextureMade();
+    void setHeatShown(bool shown) { m_hasHeat = shown && m_heat != 0; }
     unsigned heatTexture() const { return m_heat; }
     /// Hides the preview; the next upload into it writes the whole map (a new run starts from nothing).
     void clearPreview();
@@ -52,6 +57,9 @@ public:
     bool previewStale() const { return m_previewStale; }
     void previewWritten() { m_previewStale = false; }
     void setInterpolation(bool linear);
+    /// Writes the label colour table (256 x 1 RGBA) from `table`: each label's colour, with alpha
+    /// its opacity, 0 when hidden; values without an entry keep their default colour, opaque.
+    void updateColourTable(const LabelTable& table);
     /// Frees the textures (needs a current context of the share group).
     void release();
 

@@ -21,8 +21,13 @@ struct WindowPreset {
 
 /// The CT presets and "auto", in menu / number-key order (1..6).
 const std::vector<WindowPreset>& windowPresets();
-/// The preset's window for this volume ("auto": from its histogram); nullopt for an unknown name.
+/// The preset's window for this volume ("auto": from its histogram; "file1", "file2", ...: the
+/// volume's own windows, VolumeMetadata::windows); nullopt for an unknown name.
 std::optional<WindowLevel> presetWindow(const std::string& name, const Volume& volume);
+/// The name presetWindow() takes for the volume's own window `index` (0-based): "file1", ...
+std::string fileWindowName(std::size_t index);
+/// For menus: "BRAIN  W 80 L 40" (the file's explanation, or "Scan window N" without one).
+std::string fileWindowLabel(const NamedWindow& window, std::size_t index);
 /// 1st to 99th percentile of the voxels (skipping the lowest value, often padding or air).
 WindowLevel autoWindow(const Volume& volume);
 

@@ -74,11 +74,17 @@ public:
     /// index + 1) as a heat overlay, -1 hides it. False when the run has no such map.
     bool showSoftMap(int index);
     int softMapShown() const { return m_softShown; }
+    /// Whether the soft map shown came from the device through CUDA-OpenGL interop (CUDA fc / fcm on
+    /// a GL that CUDA maps), not through host memory.
+    bool softMapFromDevice() const { return m_softFromDevice; }
     render::HudState hudState() const;
     /// Why the last run failed (start or step), empty when it did not.
     const QString& lastError() const { return m_lastError; }
     /// Whether the last frames reached the screen through CUDA-OpenGL interop.
     bool usedInterop() const { return m_interop; }
+    /// A host copy of the live result (the 3D view, a few times a second): the CPU engines' map, or
+    /// a download of a CUDA engine's label buffer. False while no run has a result (none, starting).
+    bool copyPreview(LabelMap& out);
 
     /// Scripts and tests: advances synchronously, taking every frame (calling `onFrame` after each
     /// is drawn), `steps` single steps, or to the end when steps < 0. Returns false on failure.
@@ -94,6 +100,11 @@ signals:
     void failed(const QString& message);
 
 private:
+    /// The soft map written by a CUDA engine into device scratch and copied into the heat texture
+    /// through interop; false when the engine or the GL cannot (the host path then runs).
+    bool showSoftMapFromDevice(int index);
+    static constexpr int kHeatScratchSlot = 7;  // a GpuContext scratch slot no engine uses
+    bool m_softFromDevice = false;
     void uploadChanges(const SessionWorker::Published& p);
     void writeLabels(const Segmenter& engine, const VoxelBox& box);
     void resetForVolume();

@@ -9,6 +9,8 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <vector>
+
 class QLabel;
 class QMenu;
 class QProgressDialog;
@@ -16,6 +18,10 @@ class QSlider;
 
 namespace lucent::ui {
 
+class CinePlayer;
+class LabelFiles;
+class LabelPanel;
+class MeasurementPanel;
 class SegmentPanel;
 class VolumeLoader;
 
@@ -28,6 +34,15 @@ public:
     ViewerModel& model() { return m_model; }
     ViewGrid& grid() { return *m_grid; }
     SegmentPanel& segment() { return *m_segment; }
+    LabelPanel& labelPanel() { return *m_labels; }
+    /// File > Import / Export labels.
+    LabelFiles& labelFiles() { return *m_labelFiles; }
+    MeasurementPanel& measurementPanel() { return *m_measure; }
+    /// Plays through the active view's slices (View > Cine, P; rate in the toolbar).
+    CinePlayer& cine() { return *m_cine; }
+    /// Writes the active view (the axial one when none is active) as drawn, annotations included,
+    /// at full device-pixel resolution as PNG, atomically; false with `error`.
+    bool saveViewPng(const QString& path, QString* error = nullptr);
     /// Opens paths in the background; this window shows its progress, chooser and errors.
     VolumeLoader& loader() { return *m_loader; }
 
@@ -37,7 +52,8 @@ public:
     /// Either way an open still running is stopped and dropped: the latest path wins.
     /// Returns false with `error` (file and problem) on failure; the current volume is kept then.
     bool openPath(const QString& path, const QString& seriesId = {}, bool synchronous = false, QString* error = nullptr);
-    /// Loads a label map over the volume; false with `error` on a read error or another grid.
+    /// Loads a label file (NIfTI, NRRD, MetaImage, DICOM SEG) over the volume with its names and
+    /// colours; false with `error` on a read error or another grid (LabelFiles::importFile).
     bool openMask(const QString& path, QString* error = nullptr);
     bool applyPreset(const QString& name);
     void setLayoutMode(Layout layout);
@@ -62,6 +78,12 @@ private:
     void closeProgress();
     void showTags();
     void showAbout();
+    void buildCineMenu(QMenu* view);
+    /// Edit > Copy view (Ctrl+C), Copy window (Ctrl+Shift+C).
+    void addCopyActions();
+    /// The scan's own windows at the top of the Window/Level menu ("BRAIN  W 80 L 40").
+    void rebuildScanWindows();
+    void checkCurrentWindow();
 
     ViewerModel m_model;
     ViewGrid* m_grid = nullptr;
@@ -69,9 +91,17 @@ private:
     QSlider* m_opacity = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_helpMenu = nullptr;
+    QMenu* m_windowMenu = nullptr;
+    QAction* m_scanWindowsEnd = nullptr;  // separator between the scan's windows and the presets
+    std::vector<QAction*> m_scanWindows;
+    CinePlayer* m_cine = nullptr;
+    std::vector<std::shared_ptr<const Volume>> m_pendingFrames;  // a 4D file's volumes, until it is shown
     SegmentPanel* m_segment = nullptr;
+    LabelPanel* m_labels = nullptr;
+    MeasurementPanel* m_measure = nullptr;
     QString m_currentPath;
     VolumeLoader* m_loader = nullptr;
+    LabelFiles* m_labelFiles = nullptr;
     QPointer<QProgressDialog> m_progress;
 };
 

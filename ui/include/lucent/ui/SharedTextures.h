@@ -30,6 +30,9 @@ public:
     /// be mapped by CUDA (software GL, no device): the caller then uploads from host memory.
     bool copyPreviewFromDevice(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream);
     void clearPreview();
+    /// A soft map an engine wrote on the device (8 bits a voxel) into the heat texture through
+    /// CUDA-OpenGL interop; false when this GL cannot be mapped (the caller uploads from the host).
+    bool copyHeatFromDevice(const void* device, std::array<int, 3> dims, void* stream);
     /// Unregisters the interop link and frees the textures (a context of the share group current).
     void release();
     /// Off: CUDA results go through host memory even where interop works (to compare the two paths).
@@ -59,7 +62,7 @@ private:
     double m_lastSyncMs = 0;
     unsigned m_linkedTexture = 0;
     bool m_linkFailed = false, m_interopUsed = false, m_interopAllowed = true;
-    int m_volumeGeneration = -1, m_labelGeneration = -1;
+    int m_volumeGeneration = -1, m_labelGeneration = -1, m_tableGeneration = -1;
     bool m_linear = false, m_linearApplied = false;
 };
 

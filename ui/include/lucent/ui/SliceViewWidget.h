@@ -14,6 +14,7 @@
 #include <QOpenGLWidget>
 
 #include <functional>
+#include <vector>
 #include <QPoint>
 
 namespace lucent::ui {
@@ -42,6 +43,11 @@ public:
     /// so that zoom, pan and slice changes move it with the image.
     void setOverlayProvider(std::function<render::ViewOverlay(const render::SliceViewGeometry&)> provider) {
         m_overlayProvider = std::move(provider);
+    }
+    /// Adds a layer drawn over the provider's overlay at every frame (the measurements): it stays
+    /// when a panel replaces the provider, so annotations of different owners do not evict each other.
+    void addOverlayLayer(std::function<void(const render::SliceViewGeometry&, render::ViewOverlay&)> layer) {
+        m_overlayLayers.push_back(std::move(layer));
     }
     /// Shows or hides the HUD panel (the annotations stay); repaints.
     void setHudVisible(bool visible);
@@ -86,6 +92,7 @@ private:
     class ViewTool* m_tool = nullptr;
     bool m_toolDrag = false;
     std::function<render::ViewOverlay(const render::SliceViewGeometry&)> m_overlayProvider;
+    std::vector<std::function<void(const render::SliceViewGeometry&, render::ViewOverlay&)>> m_overlayLayers;
     QElapsedTimer m_clock;  // the HUD's animation time
     bool m_glReady = false;
     Qt::MouseButton m_dragButton = Qt::NoButton;

@@ -13,6 +13,8 @@ class QGridLayout;
 
 namespace lucent::ui {
 
+class View3DWidget;
+
 enum class Layout { Single, Grid2x2, OnePlusThree };
 
 /// "1x1", "2x2", "1+3" <-> Layout; false for an unknown name.
@@ -35,6 +37,8 @@ public:
     SliceViewWidget* activeView() const { return m_active; }
     void setActiveView(SliceViewWidget* view);
     QWidget* freePane() const { return m_free; }
+    /// The 3D view in the free pane; null in a build without VTK.
+    View3DWidget* view3D() const { return m_view3d; }
     SharedTextures& textures() { return m_textures; }
     /// Runs `f` with the GL context of a view that has one current (the textures are shared, so
     /// any view's will do); false, without calling it, before any view was shown.
@@ -53,6 +57,7 @@ private:
     SharedTextures m_textures;
     std::array<SliceViewWidget*, 3> m_views{};
     QFrame* m_free = nullptr;
+    View3DWidget* m_view3d = nullptr;
     QGridLayout* m_grid = nullptr;
     SliceViewWidget* m_active = nullptr;
     Layout m_layout = Layout::Grid2x2;

@@ -3,6 +3,7 @@
 
 #include "lucent/core/LabelHistory.h"
 #include "lucent/core/LabelMap.h"
+#include "lucent/core/LabelTable.h"
 #include "lucent/core/SeriesInfo.h"
 #include "lucent/core/Volume.h"
 #include "lucent/core/seg/SegmentationRequest.h"
@@ -11,8 +12,12 @@
 #include <QObject>
 #include <QString>
 
+#include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace lucent::ui {
 
@@ -21,12 +26,20 @@ class ViewerModel : public QObject {
 public:
     explicit ViewerModel(QObject* parent = nullptr);
 
-    /// Takes the volume; resets the cursor to the centre, labels to none, the window to the
-    /// remembered preset when it suits the modality (CT presets for CT), else auto.
+    /// Takes the volume; resets the cursor to the centre, labels to none, the window to the scan's
+    /// own first window when it has one ("file1"), else the remembered preset when it suits the
+    /// modality (CT presets for CT), else auto.
     void setVolume(std::shared_ptr<const Volume> volume, const SeriesInfo& info, const QString& preferredPreset);
     std::shared_ptr<const Volume> volume() const { return m_volume; }
     const SeriesInfo& series() const { return m_series; }
     bool hasVolume() const { return m_volume != nullptr; }
+    /// A 4D file's volumes on one grid, frame 0 being the volume just set (call after setVolume,
+    /// which forgets the frames of the previous volume). Empty or one: a single volume.
+    void setFrames(std::vector<std::shared_ptr<const Volume>> frames);
+    int frameCount() const { return m_frames.empty() ? 1 : int(m_frames.size()); }
+    int frame() const { return m_frame; }
+    /// Shows frame `index` (clamped): only the voxels change; cursor, labels and window stay.
+    void setFrame(int index);
     /// Increases whenever the voxels change, so views know to upload again.
     int volumeGeneration() const { return m_volumeGeneration; }
 
@@ -43,10 +56,36 @@ public:
     void labelsEdited(const VoxelBox* box);
     /// The box of the change that made the current generation from the previous one, when known.
     std::optional<VoxelBox> lastLabelChange() const { return m_lastLabelBox; }
+    /// The box holding every change since label generation `generation`; none when one of them
+    /// changed the whole layer, or when `generation` is too old to be remembered (upload all).
+    std::optional<VoxelBox> labelChangeSince(int generation) const;
     /// Undo / redo of accepted results and edits (run-length deltas); cleared with a new volume or mask.
     LabelHistory& history() { return m_history; }
     bool undo();
     bool redo();
+    /// Runs `edit` on the label layer as one undoable step named `description` ("Keep largest
+    /// island"); the views and statistics follow. False (and no step) when nothing changed.
+    bool editLabels(const std::function<void(LabelMap&)>& edit, const std::string& description);
+    /// Tells the Edit menu that a step was recorded outside editLabels() (a brush stroke).
+    void notifyHistoryChanged() { emit historyChanged(); }
+
+    /// Name, colour, opacity, visibility and lock of each label (the views colour by it). A new
+    /// volume starts with "Label 1"; a mask adds default entries for the values it holds.
+    const LabelTable& labelTable() const { return m_table; }
+    /// Adds or replaces one label's entry.
+    void setLabelInfo(const LabelInfo& info);
+    /// Replaces the whole table (an imported label file's names and colours).
+    void setLabelTable(const LabelTable& table);
+    /// Removes a label: its voxels are cleared as one undoable step ("Remove Label 2") and its
+    /// entry goes; the active label moves to the next one left.
+    void removeLabel(std::uint8_t value);
+    /// Adds default entries for values present in the layer without one (after an undo or accept).
+    void addEntriesForLayerValues();
+    /// Increases whenever the table changes, so the views rewrite their colour table.
+    int labelTableGeneration() const { return m_tableGeneration; }
+    /// The label that brushes paint and accepted results get (made with defaults when new).
+    std::uint8_t activeLabel() const { return m_activeLabel; }
+    void setActiveLabel(std::uint8_t value);
 
     Vec3 cursor() const { return m_cursor; }
     /// Clamped to the volume.
@@ -75,11 +114,22 @@ signals:
     void windowChanged();
     /// The undo history changed (texts of Undo / Redo to refresh).
     void historyChanged();
+    /// A label's name, colour, opacity, visibility or lock changed, or labels were added or removed.
+    void labelTableChanged();
+    void activeLabelChanged(std::uint8_t value);
+    /// Another frame of a 4D volume is shown (volume() changed its voxels, nothing else).
+    void frameChanged();
 
 private:
     std::shared_ptr<const Volume> m_volume;
+    std::vector<std::shared_ptr<const Volume>> m_frames;  // a 4D file's volumes; empty for one volume
+    int m_frame = 0;
     std::shared_ptr<LabelMap> m_labels;
     std::optional<VoxelBox> m_lastLabelBox;
+    std::deque<std::pair<int, std::optional<VoxelBox>>> m_changeBoxes;  // (generation made, its box)
+    LabelTable m_table;
+    std::uint8_t m_activeLabel = 1;
+    int m_tableGeneration = 0;
     LabelHistory m_history;
     SeriesInfo m_series;
     int m_volumeGeneration = 0, m_labelGeneration = 0;

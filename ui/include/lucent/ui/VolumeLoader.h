@@ -22,6 +22,8 @@ struct LoadedVolume {
     SeriesInfo info;
     QStringList warnings;
     QString path;
+    /// A 4D file's volumes (frame 0 is `volume`); empty for a single volume.
+    std::vector<std::shared_ptr<const Volume>> frames;
 };
 
 /// One open at a time, as hotspot's PerfParser runs one parse: the folder is read once, the series
@@ -65,6 +67,8 @@ signals:
     void progress(int permille);
     void finished(std::shared_ptr<Volume> volume, const SeriesInfo& info, const QStringList& warnings,
                   const QString& path);
+    /// Just before finished() when the file is 4D: all its volumes, frame 0 being finished()'s.
+    void framesLoaded(const std::vector<std::shared_ptr<const Volume>>& frames);
     /// After the chooser's pick: that volume is loading now (progress goes on from a quarter).
     void chosen(const SeriesInfo& info);
     void failed(const QString& path, const QString& message);

@@ -52,9 +52,11 @@ public:
 
     /// Writes the result into `layer`: voxels whose result label r is non-zero get labelFor[r]
     /// (0 leaves the voxel as it is), as one step of `history` named `description`. Ends the
-    /// session (idle). Returns false, changing nothing, when the result adds nothing.
+    /// session (idle). Returns false, changing nothing, when the result adds nothing. Voxels of a
+    /// label marked in `locked` stay as they are, and nothing is written as a locked label (the
+    /// label table's lock).
     bool accept(LabelMap& layer, LabelHistory& history, const std::array<std::uint8_t, 256>& labelFor,
-                const std::string& description);
+                const std::string& description, const std::array<bool, 256>& locked = {});
     /// The usual case: every non-zero result voxel gets `label`.
     bool accept(LabelMap& layer, LabelHistory& history, std::uint8_t label, const std::string& description);
     /// Drops the run and its result (idle).

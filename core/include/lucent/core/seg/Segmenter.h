@@ -55,6 +55,15 @@ public:
     /// Soft maps on the volume's grid: fc one connectivity map (0..1), fcm one membership map per
     /// cluster (in label order); none for srg and snake.
     virtual std::vector<Volume> softMaps() const { return {}; }
+    /// Soft map `index` as 8 bits a voxel (lround(value * 255), the heat overlay's texels) into a
+    /// device sink, where the engine keeps its maps on the device (CUDA fc and fcm), so the viewer
+    /// fills its heat texture without a host round trip. False when it cannot (CPU engines: the
+    /// caller uses softMaps()). The same bytes as converting softMaps() on the host.
+    virtual bool writeSoftMap(int index, const LabelSink& sink) const {
+        (void)index;
+        (void)sink;
+        return false;
+    }
     /// The method's figures (estimated parameters, centres, GL, device time).
     virtual MethodFigures figures() const { return {}; }
     /// Takes new parameters, keeping what the method allows (see UpdateOutcome); the default restarts.

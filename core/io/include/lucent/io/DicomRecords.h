@@ -32,6 +32,8 @@ struct DicomFrameHeader {
     double slope = 1.0, intercept = 0.0;
     int bitsAllocated = 16, bitsStored = 16, highBit = 15, pixelRepresentation = 0, samplesPerPixel = 1;
     std::string photometric = "MONOCHROME2";
+    /// WindowCenter / WindowWidth pairs (per frame in enhanced files) with their explanations.
+    std::vector<NamedWindow> windows;
 };
 
 /// One slice of the volume: a frame of a file, or a filler for a missing slice.

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lucent::io {
@@ -25,6 +26,9 @@ struct RawImage {
     std::vector<char> bytes;
     /// What the reader assumed or repaired (geometry), for the user to see.
     std::vector<std::string> warnings;
+    /// Free-form key/value pairs the format carries (NRRD `key:=value` lines, in file order), such as
+    /// the segment names and colours Slicer writes into a `.seg.nrrd`.
+    std::vector<std::pair<std::string, std::string>> keyValues;
 
     std::size_t frameBytes() const { return geometry.voxelCount() * scalarSize(type); }
     double storedValue(std::size_t index) const;
@@ -33,6 +37,8 @@ struct RawImage {
 /// Frame 0 as a Volume: int16 when every value is an integer that fits, else float32.
 /// `source` names the file in error messages.
 Volume toVolume(const RawImage& raw, const std::string& source);
+/// Frame `frame` (0 to frames-1) of a 4D image as a Volume, by toVolume()'s rules.
+Volume toVolumeFrame(const RawImage& raw, int frame, const std::string& source);
 /// Frame 0 as labels; throws IoError naming `source` unless every value is an integer in 0..255.
 LabelMap toLabelMap(const RawImage& raw, const std::string& source);
 RawImage fromVolume(const Volume& volume);

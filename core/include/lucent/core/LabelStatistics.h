@@ -1,0 +1,35 @@
+/// @brief Per-label figures of a label map over its volume: voxels, millilitres, mean and standard
+/// deviation of the voxel values, in one pass; and the same figures as CSV text.
+#pragma once
+
+#include "lucent/core/LabelMap.h"
+#include "lucent/core/LabelTable.h"
+#include "lucent/core/Volume.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lucent {
+
+/// The figures of one label value.
+struct LabelStatistics {
+    std::uint8_t value = 0;
+    std::size_t voxels = 0;
+    double millilitres = 0;  ///< voxels times the voxel volume of the grid's spacing
+    double mean = 0;         ///< of the volume's stored values (HU for CT)
+    double stddev = 0;       ///< population standard deviation (divides by the voxel count)
+    double min = 0, max = 0;
+};
+
+/// The figures of every non-zero value present in `labels`, sorted by value; one pass over the
+/// voxels (Welford's update per label, so large offsets such as -1000 HU lose no precision).
+/// Throws std::invalid_argument when the two grids differ in size.
+std::vector<LabelStatistics> computeLabelStatistics(const Volume& volume, const LabelMap& labels);
+
+/// CSV with a header row: value,name,voxels,ml,mean,sd,min,max; names from `table` (quoted when
+/// they hold commas, quotes or line breaks); numbers in the C locale with full precision.
+std::string labelStatisticsCsv(const std::vector<LabelStatistics>& statistics, const LabelTable& table);
+
+}  // namespace lucent

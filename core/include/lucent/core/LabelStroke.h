@@ -1,0 +1,53 @@
+/// @brief One brush stroke (press .. release) on a label layer: paints or erases along the path of
+/// the mouse, leaves locked labels' voxels alone, and becomes one undoable step.
+#pragma once
+
+#include "lucent/core/LabelBrush.h"
+#include "lucent/core/LabelHistory.h"
+#include "lucent/core/LabelMap.h"
+#include "lucent/core/LabelTable.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace lucent {
+
+class LabelStroke {
+public:
+    /// Starts a stroke on `layer` with `brush`: paints `label`, or erases (every unlocked label)
+    /// when `label` is 0. The locks are read from `table` now. Keeps a copy of the layer for the
+    /// undo step (the same cost as accepting a result); the layer is edited in place as the stroke
+    /// goes, so the views show it live.
+    LabelStroke(LabelMap& layer, const LabelBrush& brush, std::uint8_t label, const LabelTable& table);
+
+    /// False when the stroke can change nothing: painting a locked label.
+    bool allowed() const { return m_allowed; }
+    /// Moves the brush to continuous voxel position `at`: the first call stamps there, later ones
+    /// stamp along the segment from the previous position at most half a voxel apart, so a fast
+    /// drag leaves no gaps. Returns the box of voxels changed by this call (empty when none).
+    VoxelBox moveTo(Vec3 at);
+    /// Whether any voxel changed so far.
+    bool changed() const { return m_changed; }
+    /// "Paint Label 2" (the label's name) or "Erase".
+    const std::string& description() const { return m_description; }
+    /// Records the stroke as one step in `history`; false (nothing recorded) when nothing changed.
+    /// The stroke is over afterwards.
+    bool finish(LabelHistory& history);
+
+private:
+    VoxelBox stamp(const VoxelIndex& centre);
+
+    LabelMap& m_layer;
+    LabelMap m_before;
+    LabelBrush m_brush;
+    std::uint8_t m_label;
+    std::array<bool, 256> m_locked{};
+    std::string m_description;
+    std::optional<Vec3> m_last;
+    std::optional<VoxelIndex> m_lastCentre;
+    bool m_allowed = true, m_changed = false, m_finished = false;
+};
+
+}  // namespace lucent

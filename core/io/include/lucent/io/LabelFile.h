@@ -1,0 +1,51 @@
+/// @brief Label layers on disk in every format Lucent exchanges, read back onto the volume's own grid.
+#pragma once
+
+#include "lucent/core/LabelMap.h"
+#include "lucent/core/LabelTable.h"
+#include "lucent/core/Progress.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lucent::io {
+
+/// A label layer as read from a file: the labels on the reference grid and what they are called.
+struct LabelFileContents {
+    LabelMap labels;
+    LabelTable table;  ///< names and colours the file carried; default entries for the rest
+    std::vector<std::string> warnings;
+};
+
+/// Reads the label file at `path` (NIfTI, NRRD with Slicer's segment fields, MetaImage, DICOM SEG) onto
+/// `reference`. A file that holds the same voxel centres with its axes in another order or direction
+/// (a NIfTI written bottom-up, as dcm2niix writes) is reordered exactly; any other grid is an IoError
+/// naming the file and the difference: a mask is never resampled.
+LabelFileContents readLabelFile(const std::string& path, const Geometry& reference);
+
+/// What a label export needs besides the labels.
+struct LabelExportOptions {
+    /// The labels to write (empty: every label with a voxel); others are written as background.
+    std::vector<std::uint8_t> labels;
+    /// The DICOM file of each slice of the source series (Volume metadata sliceFiles); empty when
+    /// the volume did not come from DICOM. A DICOM SEG needs them; NIfTI then stores rows bottom-up
+    /// as dcm2niix does, so the mask lies on the voxels of a dcm2niix conversion of the series.
+    std::vector<std::string> sourceSliceFiles;
+    bool ras = false;  ///< surfaces in RAS instead of LPS (STL header says which)
+    ProgressCallback progress;
+};
+
+/// True when the name ends in an extension writeLabelFile knows: .nii .nii.gz .nrrd .mha .mhd .dcm .stl .obj.
+bool isLabelExportName(const std::string& path);
+
+/// Writes the label layer in the format the extension names, atomically (a failure leaves no file and
+/// keeps an existing one). IoError when a chosen label has no voxel, when a DICOM SEG is asked for
+/// without source files, or on any write failure, naming the file.
+void writeLabelFile(const LabelMap& labels, const LabelTable& table, const std::string& path,
+                    const LabelExportOptions& options);
+
+/// The label values that have at least one voxel, ascending.
+std::vector<std::uint8_t> presentLabels(const LabelMap& labels);
+
+}  // namespace lucent::io

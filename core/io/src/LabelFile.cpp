@@ -1,0 +1,126 @@
+/// @brief Label export by extension and label import onto the reference grid.
+#include "lucent/io/LabelFile.h"
+
+#include "LabelFileFormats.h"
+#include "SlicerSegmentFields.h"
+#include "lucent/core/Errors.h"
+#include "lucent/core/GridMatch.h"
+#include "lucent/io/FileUtil.h"
+#include "lucent/io/NrrdFormat.h"
+#include "lucent/io/VolumeFile.h"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+namespace lucent::io {
+
+namespace {
+
+enum class LabelFormat { Volume, Nrrd, Nifti, DicomSeg, Stl, Obj, None };
+
+LabelFormat labelFormatOf(const std::string& path) {
+    const std::string p = toLower(path);
+    if (p.ends_with(".dcm")) return LabelFormat::DicomSeg;
+    if (p.ends_with(".stl")) return LabelFormat::Stl;
+    if (p.ends_with(".obj")) return LabelFormat::Obj;
+    if (p.ends_with(".nrrd")) return LabelFormat::Nrrd;
+    if (p.ends_with(".nii") || p.ends_with(".nii.gz")) return LabelFormat::Nifti;
+    if (p.ends_with(".mha") || p.ends_with(".mhd")) return LabelFormat::Volume;
+    return LabelFormat::None;
+}
+
+/// `labels` with every value outside `keep` set to background.
+LabelMap onlyLabels(const LabelMap& labels, const std::vector<std::uint8_t>& keep) {
+    std::array<bool, 256> kept{};
+    for (auto v : keep) kept[v] = true;
+    LabelMap out = labels;
+    for (std::size_t i = 0; i < out.voxelCount(); ++i)
+        if (!kept[out[i]]) out[i] = 0;
+    return out;
+}
+
+/// The chosen labels, each checked to have a voxel.
+std::vector<std::uint8_t> chosenLabels(const LabelMap& labels, const LabelExportOptions& options,
+                                       const std::string& path) {
+    const auto present = presentLabels(labels);
+    if (options.labels.empty()) {
+        if (present.empty()) throw IoError("cannot write " + path + ": the mask has no labelled voxel");
+        return present;
+    }
+    std::vector<std::uint8_t> chosen = options.labels;
+    std::sort(chosen.begin(), chosen.end());
+    chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+    for (auto v : chosen)
+        if (v == 0 || !std::binary_search(present.begin(), present.end(), v))
+            throw IoError("cannot write " + path + ": label " + std::to_string(v) + " is empty in the mask");
+    return chosen;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> presentLabels(const LabelMap& labels) {
+    std::array<bool, 256> seen{};
+    for (std::size_t i = 0; i < labels.voxelCount(); ++i) seen[labels[i]] = true;
+    std::vector<std::uint8_t> out;
+    for (int v = 1; v < 256; ++v)
+        if (seen[v]) out.push_back(std::uint8_t(v));
+    return out;
+}
+
+bool isLabelExportName(const std::string& path) { return labelFormatOf(path) != LabelFormat::None; }
+
+void writeLabelFile(const LabelMap& labels, const LabelTable& table, const std::string& path,
+                    const LabelExportOptions& options) {
+    const LabelFormat format = labelFormatOf(path);
+    if (format == LabelFormat::None)
+        throw IoError("cannot write " + path +
+                      ": unknown label file type (use .nii, .nii.gz, .nrrd, .mha, .dcm, .stl or .obj)");
+    const auto chosen = chosenLabels(labels, options, path);
+    const LabelMap written = options.labels.empty() ? labels : onlyLabels(labels, chosen);
+    switch (format) {
+    case LabelFormat::Nifti:
+        // dcm2niix stores a DICOM series' rows bottom-up; a mask of that series does the same so
+        // that it lies voxel for voxel on a dcm2niix conversion (world positions are unchanged).
+        writeLabelMapFile(options.sourceSliceFiles.empty() ? written : reverseRows(written), path);
+        return;
+    case LabelFormat::Nrrd: {
+        RawImage raw = fromLabelMap(written);
+        raw.keyValues = slicerSegmentFields(written, table, chosen);
+        NrrdFormat::write(raw, path, true);
+        return;
+    }
+    case LabelFormat::Volume: writeLabelMapFile(written, path); return;
+    case LabelFormat::DicomSeg: writeSegFile(written, table, chosen, path, options); return;
+    case LabelFormat::Stl:
+    case LabelFormat::Obj: writeSurfaces(written, table, chosen, path, options); return;
+    case LabelFormat::None: break;
+    }
+}
+
+LabelFileContents readLabelFile(const std::string& path, const Geometry& reference) {
+    LabelFileContents out;
+    if (labelFormatOf(path) == LabelFormat::DicomSeg) {
+        readSegFile(path, reference, out);
+        return out;
+    }
+    RawImage raw = readRawImage(path);
+    LabelMap labels = toLabelMap(raw, path);
+    const auto map = matchGrid(labels.geometry(), reference, sameVoxelsToleranceMm(reference));
+    if (!map)
+        throw IoError(path + ": the mask is on another grid than the volume (" +
+                      describeGridDifference(labels.geometry(), reference) + "); it is not resampled");
+    if (map->identity()) {
+        // Within the tolerance the grids are one: the layer takes the volume's geometry exactly.
+        out.labels = LabelMap(reference);
+        std::copy_n(labels.data(), labels.voxelCount(), out.labels.data());
+    } else {
+        out.labels = remapLabels(labels, reference, *map);
+    }
+    readSlicerSegmentFields(raw.keyValues, out.table);
+    for (auto v : presentLabels(out.labels)) out.table.ensure(v);
+    out.warnings = raw.warnings;
+    return out;
+}
+
+}  // namespace lucent::io

@@ -1,0 +1,57 @@
+/// @brief Stamping a brush along a stroke with lock rules, recorded as one undo step.
+#include "lucent/core/LabelStroke.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lucent {
+
+LabelStroke::LabelStroke(LabelMap& layer, const LabelBrush& brush, std::uint8_t label, const LabelTable& table)
+    : m_layer(layer), m_before(layer), m_brush(brush), m_label(label) {
+    for (const auto& l : table.labels()) m_locked[l.value] = l.locked;
+    m_allowed = !(label != 0 && m_locked[label]);
+    m_description = label == 0 ? std::string("Erase") : "Paint " + table.nameOf(label);
+}
+
+VoxelBox LabelStroke::stamp(const VoxelIndex& centre) {
+    VoxelBox changed = VoxelBox::none();
+    if (!m_allowed) return changed;
+    const Geometry& g = m_layer.geometry();
+    for (const auto& o : m_brush.offsets()) {
+        const int i = centre.i + o[0], j = centre.j + o[1], k = centre.k + o[2];
+        if (!g.contains(i, j, k)) continue;
+        std::uint8_t& v = m_layer[g.index(i, j, k)];
+        // A locked label's voxels stay as they are, whether painting over them or erasing.
+        if (v == m_label || m_locked[v]) continue;
+        v = m_label;
+        changed.add(i, j, k);
+    }
+    if (!changed.empty()) m_changed = true;
+    return changed;
+}
+
+VoxelBox LabelStroke::moveTo(Vec3 at) {
+    VoxelBox changed = VoxelBox::none();
+    const Vec3 from = m_last.value_or(at);
+    const double travel = std::max({std::abs(at.x - from.x), std::abs(at.y - from.y), std::abs(at.z - from.z)});
+    const int steps = std::max(1, int(std::ceil(travel * 2)));
+    for (int s = m_last ? 1 : 0; s <= steps; ++s) {
+        const Vec3 p = from + (at - from) * (double(s) / steps);
+        const VoxelIndex c{int(std::lround(p.x)), int(std::lround(p.y)), int(std::lround(p.z))};
+        if (m_lastCentre && *m_lastCentre == c) continue;  // the same stamp again changes nothing
+        m_lastCentre = c;
+        changed = merge(changed, stamp(c)).value_or(changed);
+    }
+    m_last = at;
+    return changed;
+}
+
+bool LabelStroke::finish(LabelHistory& history) {
+    if (m_finished) return false;
+    m_finished = true;
+    const bool recorded = m_changed && history.record(m_before, m_layer, m_description);
+    m_before = LabelMap();  // the copy is not needed any more
+    return recorded;
+}
+
+}  // namespace lucent

@@ -1,0 +1,73 @@
+/// @brief The 3D view's scene without Qt: the volume ray-cast in patient coordinates with a preset,
+/// the label volume drawn directly (no meshing), accepted labels as surfaces, the three slice planes
+/// and the crosshair at the cursor, and the camera. VTK stays inside the .cpp files.
+#pragma once
+
+#include "lucent/core/LabelMap.h"
+#include "lucent/core/LabelTable.h"
+#include "lucent/core/Volume.h"
+#include "lucent/render/Preset3D.h"
+
+#include <memory>
+#include <utility>
+
+namespace lucent::render {
+
+struct LabelSurfaces;
+
+class Scene3D {
+public:
+    Scene3D();
+    ~Scene3D();
+    Scene3D(const Scene3D&) = delete;
+    Scene3D& operator=(const Scene3D&) = delete;
+
+    // GL: each of these needs the GL context the scene draws in to be current.
+    /// Adopts the current context (VTK makes none of its own and blits into the bound framebuffer).
+    void initializeGl();
+    /// Draws the scene, `width` x `height` device pixels, into the framebuffer bound now.
+    void render(int width, int height);
+    /// Frees VTK's GL objects; call before the context goes.
+    void releaseGl();
+    bool glReady() const;
+
+    /// Shows `volume` (kept, not copied: the voxels are read in place); null clears the scene.
+    /// Its texture is uploaded once, at the next render. Resets the camera.
+    void setVolume(std::shared_ptr<const Volume> volume);
+    bool hasVolume() const;
+    /// The volume's robust value range (1st and 99.5th percentiles of a sample), as MR presets use it.
+    std::pair<double, double> valueRange() const;
+    void setPreset(Preset3D preset);
+    Preset3D preset() const;
+
+    /// Draws `labels` as a volume (nearest voxel, colours and opacities of `table`); null hides it.
+    /// The map is read in place (no copy) when the next render uploads it: after changing its
+    /// voxels, call this again before rendering.
+    void setLabelVolume(std::shared_ptr<const LabelMap> labels, const LabelTable& table);
+    /// Colours and opacities of the label volume and the surfaces.
+    void setLabelTable(const LabelTable& table);
+    /// Shows accepted labels as surfaces (built by buildLabelSurfaces); null hides them.
+    void setSurfaces(std::shared_ptr<const LabelSurfaces> surfaces);
+
+    /// The cursor (a continuous voxel index): the slice planes and the crosshair go through it.
+    void setCursor(Vec3 voxel);
+    void setPlanesVisible(bool visible);
+
+    /// Anterior view (looking along +y in LPS from the front, head up = +z), whole volume in view.
+    void resetCamera();
+    /// Turns the camera about the focal point: `azimuthDeg` about the view up, `elevationDeg`
+    /// about the view's horizontal axis.
+    void rotate(double azimuthDeg, double elevationDeg);
+    /// Moves towards the focal point by `factor` (> 1 closer).
+    void zoom(double factor);
+    /// Moves the scene by fractions of the view's width and height (positive: right and up).
+    void pan(double dxFraction, double dyFraction);
+    /// Camera position, focal point and view up in patient mm (tests, settings).
+    void camera(Vec3& position, Vec3& focal, Vec3& up) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m;
+};
+
+}  // namespace lucent::render

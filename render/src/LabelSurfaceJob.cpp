@@ -1,0 +1,57 @@
+/// @brief The surface job's thread: wait for a request, build, report unless cancelled.
+#include "lucent/render/LabelSurfaceJob.h"
+
+namespace lucent::render {
+
+LabelSurfaceJob::LabelSurfaceJob(Done done) : m_done(std::move(done)), m_thread([this] { loop(); }) {}
+
+LabelSurfaceJob::~LabelSurfaceJob() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_quit = true;
+        m_next.reset();
+        m_cancel = true;
+    }
+    m_wake.notify_all();
+    m_thread.join();
+}
+
+void LabelSurfaceJob::request(LabelMap labels, int serial) {
+    {
+        std::lock_guard lock(m_mutex);
+        m_next.emplace(std::move(labels), serial);
+        m_cancel = true;  // the build in progress (if any) is stale now
+    }
+    m_wake.notify_all();
+}
+
+void LabelSurfaceJob::cancel() {
+    std::lock_guard lock(m_mutex);
+    m_next.reset();
+    m_cancel = true;
+}
+
+void LabelSurfaceJob::loop() {
+    while (true) {
+        std::pair<LabelMap, int> job;
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [this] { return m_quit || m_next; });
+            if (m_quit) return;
+            job = std::move(*m_next);
+            m_next.reset();
+            m_cancel = false;
+        }
+        auto surfaces = buildLabelSurfaces(job.first, &m_cancel);
+        {
+            std::lock_guard lock(m_mutex);
+            // A request or cancel that came during the build makes this result stale.
+            if (m_cancel || m_quit) continue;
+        }
+        // Outside the lock, so `done` may request again; a request racing with this report is
+        // told apart by its serial.
+        m_done(std::move(surfaces), job.second);
+    }
+}
+
+}  // namespace lucent::render

@@ -1,0 +1,65 @@
+/// @brief Label surfaces for the 3D view from io::buildLabelSurfaces (discrete flying edges +
+/// windowed sinc in patient mm, the same surfaces STL / OBJ export writes), gathered into one
+/// polygon set with the label value per point for the colour table.
+#include "LabelSurfacesImpl.h"
+
+#include "lucent/core/Errors.h"
+#include "lucent/io/LabelSurface.h"
+
+#include <vtkCellArray.h>
+#include <vtkFloatArray.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkUnsignedCharArray.h>
+
+namespace lucent::render {
+
+std::shared_ptr<const LabelSurfaces> buildLabelSurfaces(const LabelMap& labels, const std::atomic<bool>* cancel) {
+    std::vector<io::NamedSurface> named;
+    try {
+        named = io::buildLabelSurfaces(labels, LabelTable{}, {}, {},
+                                       [cancel](std::size_t, std::size_t) { return !(cancel && cancel->load()); });
+    } catch (const Cancelled&) {
+        return nullptr;
+    }
+    if (named.empty() || (cancel && cancel->load())) return nullptr;
+
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    points->SetDataTypeToFloat();
+    auto normals = vtkSmartPointer<vtkFloatArray>::New();
+    normals->SetNumberOfComponents(3);
+    normals->SetName("Normals");
+    auto values = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    values->SetName("label");
+    auto triangles = vtkSmartPointer<vtkCellArray>::New();
+    auto out = std::make_shared<LabelSurfaces>();
+    for (const auto& s : named) {
+        if (s.mesh.empty()) continue;
+        const vtkIdType first = points->GetNumberOfPoints();
+        for (std::size_t p = 0; p < s.mesh.pointCount(); ++p) {
+            points->InsertNextPoint(s.mesh.points.data() + 3 * p);
+            if (s.mesh.normals.size() == s.mesh.points.size()) normals->InsertNextTypedTuple(s.mesh.normals.data() + 3 * p);
+            values->InsertNextValue(s.label);
+        }
+        for (std::size_t t = 0; t < s.mesh.triangleCount(); ++t) {
+            const vtkIdType ids[3] = {first + s.mesh.triangles[3 * t], first + s.mesh.triangles[3 * t + 1],
+                                      first + s.mesh.triangles[3 * t + 2]};
+            triangles->InsertNextCell(3, ids);
+        }
+        out->figures.labels.push_back(s.label);
+    }
+    if (out->figures.labels.empty()) return nullptr;
+    out->polygons = vtkSmartPointer<vtkPolyData>::New();
+    out->polygons->SetPoints(points);
+    out->polygons->SetPolys(triangles);
+    out->polygons->GetPointData()->SetScalars(values);
+    if (normals->GetNumberOfTuples() == points->GetNumberOfPoints()) out->polygons->GetPointData()->SetNormals(normals);
+    out->figures.points = std::size_t(points->GetNumberOfPoints());
+    out->figures.triangles = std::size_t(triangles->GetNumberOfCells());
+    out->polygons->GetBounds(out->figures.bounds);
+    return out;
+}
+
+SurfaceFigures surfaceFigures(const LabelSurfaces& surfaces) { return surfaces.figures; }
+
+}  // namespace lucent::render

@@ -1,0 +1,247 @@
+/// @brief What Scene3D shows: the volume read in place with a preset, the label volume (nearest
+/// voxel, label colours), accepted label surfaces, and the slice planes and crosshair at the cursor.
+#include "LabelSurfacesImpl.h"
+#include "Scene3DImpl.h"
+
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkColorTransferFunction.h>
+#include <vtkFloatArray.h>
+#include <vtkPiecewiseFunction.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkShortArray.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <algorithm>
+
+namespace lucent::render {
+
+namespace {
+
+/// An image of `g`'s dimensions and spacing at the origin, without scalars; the user matrix puts it
+/// in patient space (oblique grids included).
+vtkSmartPointer<vtkImageData> emptyImage(const Geometry& g) {
+    auto image = vtkSmartPointer<vtkImageData>::New();
+    image->SetDimensions(g.dims[0], g.dims[1], g.dims[2]);
+    image->SetSpacing(g.spacing.x, g.spacing.y, g.spacing.z);
+    image->SetOrigin(0, 0, 0);
+    return image;
+}
+
+vtkSmartPointer<vtkMatrix4x4> matrixOf(const Geometry& g) {
+    auto m = vtkSmartPointer<vtkMatrix4x4>::New();
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) m->SetElement(r, c, g.direction.at(r, c));
+        m->SetElement(r, 3, g.origin[r]);
+    }
+    return m;
+}
+
+/// The 1st and 99.5th percentiles of a sample of the voxels: MR's bright outliers must not squash
+/// the ramp.
+std::pair<double, double> robustRange(const Volume& v) {
+    const std::size_t n = v.voxelCount(), stride = std::max<std::size_t>(1, n / 500000);
+    std::vector<double> sample;
+    sample.reserve(n / stride + 1);
+    for (std::size_t i = 0; i < n; i += stride) sample.push_back(v.value(i));
+    if (sample.empty()) return {0, 1};
+    auto at = [&](double q) {
+        auto it = sample.begin() + std::ptrdiff_t(q * double(sample.size() - 1));
+        std::nth_element(sample.begin(), it, sample.end());
+        return *it;
+    };
+    const double lo = at(0.01), hi = at(0.995);
+    return {lo, hi > lo ? hi : lo + 1};
+}
+
+}  // namespace
+
+vtkSmartPointer<vtkMatrix4x4> Scene3D::Impl::userMatrix() const {
+    return volume ? matrixOf(volume->geometry()) : vtkSmartPointer<vtkMatrix4x4>::New();
+}
+
+void Scene3D::setVolume(std::shared_ptr<const Volume> volume) {
+    m->volume = std::move(volume);
+    m->labels.reset();
+    m->labelProp->VisibilityOff();
+    m->surfaces.reset();
+    m->surfaceActor->VisibilityOff();
+    if (!m->volume || m->volume->empty()) {
+        m->volume.reset();
+        m->prop->VisibilityOff();
+        m->planesActor->VisibilityOff();
+        return;
+    }
+    const Volume& v = *m->volume;
+    m->image = emptyImage(v.geometry());
+    // Read in place (save = 1: VTK never frees the voxels); the scene keeps the volume alive. The
+    // texture is uploaded once, at the first render.
+    if (v.pixelType() == PixelType::Int16) {
+        auto a = vtkSmartPointer<vtkShortArray>::New();
+        a->SetVoidArray(const_cast<std::int16_t*>(v.int16Data()), vtkIdType(v.voxelCount()), 1);
+        m->image->GetPointData()->SetScalars(a);
+    } else {
+        auto a = vtkSmartPointer<vtkFloatArray>::New();
+        a->SetVoidArray(const_cast<float*>(v.float32Data()), vtkIdType(v.voxelCount()), 1);
+        m->image->GetPointData()->SetScalars(a);
+    }
+    m->mapper->SetInputData(m->image);
+    m->mapper->SetAutoAdjustSampleDistances(0);
+    m->mapper->LockSampleDistanceToInputSpacingOn();
+    m->prop->SetUserMatrix(m->userMatrix());
+    std::tie(m->lo, m->hi) = robustRange(v);
+    m->cursor = {(v.geometry().dims[0] - 1) / 2.0, (v.geometry().dims[1] - 1) / 2.0, (v.geometry().dims[2] - 1) / 2.0};
+    m->applyPreset();
+    m->updatePlanes();
+    resetCamera();
+}
+
+bool Scene3D::hasVolume() const { return m->volume != nullptr; }
+
+std::pair<double, double> Scene3D::valueRange() const { return {m->lo, m->hi}; }
+
+void Scene3D::setPreset(Preset3D preset) {
+    m->preset = preset;
+    m->applyPreset();
+}
+
+Preset3D Scene3D::preset() const { return m->preset; }
+
+void Scene3D::Impl::applyPreset() {
+    const auto points = transferPoints(preset, lo, hi);
+    prop->SetVisibility(volume && !points.empty());
+    if (points.empty()) return;
+    auto colour = vtkSmartPointer<vtkColorTransferFunction>::New();
+    auto opacity = vtkSmartPointer<vtkPiecewiseFunction>::New();
+    for (const auto& p : points) {
+        colour->AddRGBPoint(p.value, p.rgb[0], p.rgb[1], p.rgb[2]);
+        opacity->AddPoint(p.value, p.alpha);
+    }
+    property->SetColor(colour);
+    property->SetScalarOpacity(opacity);
+    property->SetScalarOpacityUnitDistance(1.0);  // the presets' opacities are per millimetre
+    property->SetInterpolationTypeToLinear();
+    property->ShadeOn();
+    property->SetAmbient(0.25);
+    property->SetDiffuse(0.75);
+    property->SetSpecular(0.2);
+    property->SetSpecularPower(12);
+}
+
+void Scene3D::setLabelVolume(std::shared_ptr<const LabelMap> labels, const LabelTable& table) {
+    m->table = table;
+    m->labels = std::move(labels);
+    if (!m->labels || m->labels->voxelCount() == 0) {
+        m->labels.reset();
+        m->labelProp->VisibilityOff();
+        return;
+    }
+    const Geometry& g = m->labels->geometry();
+    m->labelImage = emptyImage(g);
+    auto a = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    a->SetVoidArray(const_cast<std::uint8_t*>(m->labels->data()), vtkIdType(m->labels->voxelCount()), 1);
+    m->labelImage->GetPointData()->SetScalars(a);
+    m->labelMapper->SetInputData(m->labelImage);
+    m->labelMapper->SetAutoAdjustSampleDistances(0);
+    m->labelMapper->LockSampleDistanceToInputSpacingOn();
+    m->labelProp->SetUserMatrix(matrixOf(g));
+    m->applyLabelTable();
+    m->labelProp->VisibilityOn();
+}
+
+void Scene3D::setLabelTable(const LabelTable& table) {
+    m->table = table;
+    m->applyLabelTable();
+}
+
+void Scene3D::Impl::applyLabelTable() {
+    auto colour = vtkSmartPointer<vtkColorTransferFunction>::New();
+    auto opacity = vtkSmartPointer<vtkPiecewiseFunction>::New();
+    // A point per value: the nearest-voxel samples are exact label values, so each gets its own.
+    for (int v = 0; v < 256; ++v) {
+        const auto c = table.colourOf(std::uint8_t(v));
+        const LabelInfo* info = v ? table.find(std::uint8_t(v)) : nullptr;
+        const double alpha = v == 0 || (info && !info->visible) ? 0.0 : (info ? info->opacity : 1.0);
+        colour->AddRGBPoint(v, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
+        opacity->AddPoint(v, 0.9 * alpha);
+        surfaceColours->SetTableValue(v, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0, alpha);
+    }
+    labelProperty->SetColor(colour);
+    labelProperty->SetScalarOpacity(opacity);
+    labelProperty->SetScalarOpacityUnitDistance(1.0);
+    labelProperty->SetInterpolationTypeToNearest();
+    labelProperty->ShadeOn();
+    labelProperty->SetAmbient(0.35);
+    labelProperty->SetDiffuse(0.65);
+    surfaceColours->Modified();
+}
+
+void Scene3D::setSurfaces(std::shared_ptr<const LabelSurfaces> surfaces) {
+    m->surfaces = std::move(surfaces);
+    if (!m->surfaces || !m->surfaces->polygons) {
+        m->surfaces.reset();
+        m->surfaceActor->VisibilityOff();
+        return;
+    }
+    m->surfaceMapper->SetInputData(m->surfaces->polygons);
+    m->surfaceActor->VisibilityOn();
+}
+
+void Scene3D::setCursor(Vec3 voxel) {
+    m->cursor = voxel;
+    m->updatePlanes();
+}
+
+void Scene3D::setPlanesVisible(bool visible) {
+    m->planesVisible = visible;
+    m->updatePlanes();
+}
+
+void Scene3D::Impl::updatePlanes() {
+    planesActor->SetVisibility(volume && planesVisible);
+    if (!volume) return;
+    const Geometry& g = volume->geometry();
+    const Vec3 hiIdx{g.dims[0] - 1.0, g.dims[1] - 1.0, g.dims[2] - 1.0};
+    Vec3 c = cursor;
+    for (int a = 0; a < 3; ++a) c[a] = std::clamp(c[a], 0.0, hiIdx[a]);
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    auto colours = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    colours->SetNumberOfComponents(3);
+    auto add = [&](Vec3 ijk) {
+        const Vec3 p = g.voxelToPatient(ijk);
+        return points->InsertNextPoint(p.x, p.y, p.z);
+    };
+    // The plane normal to index axis a: red for k (the acquisition plane), green for j, blue for i,
+
+    const unsigned char planeColour[3][3] = {{100, 150, 255}, {90, 215, 100}, {240, 90, 90}};
+    for (int a = 0; a < 3; ++a) {
+        const int u = (a + 1) % 3, v = (a + 2) % 3;
+        vtkIdType ids[5];
+        for (int corner = 0; corner < 4; ++corner) {
+            Vec3 p = c;
+            p[u] = (corner == 1 || corner == 2) ? hiIdx[u] : 0.0;
+            p[v] = corner >= 2 ? hiIdx[v] : 0.0;
+            ids[corner] = add(p);
+        }
+        ids[4] = ids[0];
+        lines->InsertNextCell(5, ids);
+        colours->InsertNextTypedTuple(planeColour[a]);
+    }
+    const unsigned char crossColour[3] = {255, 217, 26};
+    for (int a = 0; a < 3; ++a) {
+        Vec3 p0 = c, p1 = c;
+        p0[a] = 0.0;
+        p1[a] = hiIdx[a];
+        const vtkIdType ids[2] = {add(p0), add(p1)};
+        lines->InsertNextCell(2, ids);
+        colours->InsertNextTypedTuple(crossColour);
+    }
+    planes->SetPoints(points);
+    planes->SetLines(lines);
+    planes->GetCellData()->SetScalars(colours);
+    planes->Modified();
+}
+
+}  // namespace lucent::render

@@ -1,0 +1,64 @@
+/// @brief Scene3D's VTK objects: the render window adopted from the caller's GL context, the volume
+/// and label volume props, the surfaces actor, and the planes / crosshair overlay.
+#pragma once
+
+#include "lucent/render/Scene3D.h"
+
+#include <vtkActor.h>
+#include <vtkGPUVolumeRayCastMapper.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkImageData.h>
+#include <vtkLookupTable.h>
+#include <vtkMatrix4x4.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkVolume.h>
+#include <vtkVolumeProperty.h>
+
+namespace lucent::render {
+
+struct Scene3D::Impl {
+    Impl();
+    /// Puts `preset`'s transfer functions into the volume property.
+    void applyPreset();
+    /// Label colours and opacities into the label volume's property and the surfaces' table.
+    void applyLabelTable();
+    /// Rebuilds the slice plane outlines and crosshair lines at the cursor.
+    void updatePlanes();
+    /// Index (scaled by spacing) -> patient of the current volume.
+    vtkSmartPointer<vtkMatrix4x4> userMatrix() const;
+
+    vtkSmartPointer<vtkGenericOpenGLRenderWindow> window;
+    vtkSmartPointer<vtkRenderer> renderer;
+    bool glReady = false;
+
+    std::shared_ptr<const Volume> volume;
+    vtkSmartPointer<vtkImageData> image;
+    vtkSmartPointer<vtkGPUVolumeRayCastMapper> mapper;
+    vtkSmartPointer<vtkVolumeProperty> property;
+    vtkSmartPointer<vtkVolume> prop;
+    Preset3D preset = Preset3D::CtBone;
+    double lo = 0, hi = 1;  // robust value range (1st and 99.5th percentiles), for MR
+
+    std::shared_ptr<const LabelMap> labels;
+    vtkSmartPointer<vtkImageData> labelImage;
+    vtkSmartPointer<vtkGPUVolumeRayCastMapper> labelMapper;
+    vtkSmartPointer<vtkVolumeProperty> labelProperty;
+    vtkSmartPointer<vtkVolume> labelProp;
+    LabelTable table;
+
+    std::shared_ptr<const LabelSurfaces> surfaces;
+    vtkSmartPointer<vtkLookupTable> surfaceColours;
+    vtkSmartPointer<vtkPolyDataMapper> surfaceMapper;
+    vtkSmartPointer<vtkActor> surfaceActor;
+
+    Vec3 cursor;
+    bool planesVisible = true;
+    vtkSmartPointer<vtkPolyData> planes;
+    vtkSmartPointer<vtkPolyDataMapper> planesMapper;
+    vtkSmartPointer<vtkActor> planesActor;
+};
+
+}  // namespace lucent::render

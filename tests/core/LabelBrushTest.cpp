@@ -1,0 +1,159 @@
+/// @brief Brush footprints in millimetres on anisotropic and oblique grids (counted by hand and by
+/// brute force), and strokes: gap-free drags, locked labels, erase, one undo step per stroke.
+#include "lucent/core/LabelBrush.h"
+#include "lucent/core/LabelStroke.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace lucent;
+
+namespace {
+
+Geometry grid(Vec3 spacing, std::array<int, 3> dims = {40, 40, 20}) {
+    Geometry g;
+    g.dims = dims;
+    g.spacing = spacing;
+    return g;
+}
+
+/// Tilted 30 degrees about one axis and 20 about another: distances in mm must not change.
+Geometry oblique(Vec3 spacing) {
+    Geometry g = grid(spacing);
+    const double a = 30 * M_PI / 180, b = 20 * M_PI / 180;
+    const Vec3 r{std::cos(a), std::sin(a), 0};
+    const Vec3 c = normalized(Vec3{-std::sin(a) * std::cos(b), std::cos(a) * std::cos(b), std::sin(b)});
+    g.direction = Mat3::fromColumns(r, c, cross(r, c));
+    return g;
+}
+
+/// Every voxel of the grid whose centre is within r mm of the centre voxel's, in patient space.
+std::set<std::size_t> bruteForce(const Geometry& g, VoxelIndex c, double r, int planeAxis = -1) {
+    std::set<std::size_t> out;
+    const Vec3 pc = g.voxelToPatient({double(c.i), double(c.j), double(c.k)});
+    for (int k = 0; k < g.dims[2]; ++k)
+        for (int j = 0; j < g.dims[1]; ++j)
+            for (int i = 0; i < g.dims[0]; ++i) {
+                const int idx[3] = {i, j, k}, ci[3] = {c.i, c.j, c.k};
+                if (planeAxis >= 0 && idx[planeAxis] != ci[planeAxis]) continue;
+                const Vec3 d = g.voxelToPatient({double(i), double(j), double(k)}) - pc;
+                if (dot(d, d) <= r * r + 1e-9) out.insert(g.index(i, j, k));
+            }
+    return out;
+}
+
+std::set<std::size_t> asSet(const std::vector<std::size_t>& v) { return {v.begin(), v.end()}; }
+
+}  // namespace
+
+TEST(LabelBrush, FiveMillimetreBallOnAnAnisotropicGrid) {
+    // 0.5 x 0.5 x 2 mm, radius 2.5 mm: the centre plane holds di^2 + dj^2 <= 25 (81 voxels), the
+    // planes at +-2 mm hold di^2 + dj^2 <= 9 (29 each), +-4 mm is out: 139 voxels.
+    const Geometry g = grid({0.5, 0.5, 2.0});
+    const LabelBrush ball(g, BrushShape::Ball, 5.0);
+    EXPECT_EQ(ball.offsets().size(), 139u);
+    const VoxelIndex c{20, 20, 10};
+    EXPECT_EQ(asSet(ball.footprint(c)), bruteForce(g, c, 2.5));
+    for (const auto& o : ball.offsets()) EXPECT_LE(std::abs(o[2]), 1);
+}
+
+TEST(LabelBrush, DiscStaysInTheViewPlane) {
+    const Geometry g = grid({0.5, 0.5, 2.0});
+    const VoxelIndex c{20, 20, 10};
+    const LabelBrush axial(g, BrushShape::Disc, 5.0, 2);
+    EXPECT_EQ(axial.offsets().size(), 81u);
+    EXPECT_EQ(asSet(axial.footprint(c)), bruteForce(g, c, 2.5, 2));
+    // Sagittal (normal i): dj over 0.5 mm, dk over 2 mm: 11 + 7 + 7.
+    const LabelBrush sagittal(g, BrushShape::Disc, 5.0, 0);
+    EXPECT_EQ(sagittal.offsets().size(), 25u);
+    EXPECT_EQ(asSet(sagittal.footprint(c)), bruteForce(g, c, 2.5, 0));
+}
+
+TEST(LabelBrush, ObliqueGridsMeasureInPatientSpace) {
+    for (double d : {3.0, 5.0, 7.5}) {
+        const Geometry g = oblique({0.7, 0.9, 1.6});
+        const VoxelIndex c{20, 20, 10};
+        const LabelBrush ball(g, BrushShape::Ball, d);
+        EXPECT_EQ(asSet(ball.footprint(c)), bruteForce(g, c, d / 2)) << d << " mm";
+        const LabelBrush disc(g, BrushShape::Disc, d, 1);
+        EXPECT_EQ(asSet(disc.footprint(c)), bruteForce(g, c, d / 2, 1)) << d << " mm";
+    }
+}
+
+TEST(LabelBrush, ClippedAtTheEdgesAndNeverEmpty) {
+    const Geometry g = grid({1, 1, 1});
+    const LabelBrush ball(g, BrushShape::Ball, 4.0);
+    VoxelBox box = VoxelBox::none();
+    const auto corner = ball.footprint({0, 0, 0}, &box);
+    EXPECT_EQ(asSet(corner), bruteForce(g, {0, 0, 0}, 2.0));
+    EXPECT_EQ(box.lo, (std::array<int, 3>{0, 0, 0}));
+    EXPECT_EQ(box.hi, (std::array<int, 3>{2, 2, 2}));
+    const LabelBrush tiny(g, BrushShape::Ball, 0.1);
+    EXPECT_EQ(tiny.offsets().size(), 1u) << "a brush smaller than a voxel still paints the voxel under it";
+}
+
+TEST(LabelStroke, PaintsAlongTheDragWithoutGapsAsOneUndoStep) {
+    LabelMap layer(grid({1, 1, 1}, {60, 20, 3}));
+    LabelTable table;
+    table.ensure(2);
+    LabelHistory history;
+    const LabelBrush brush(layer.geometry(), BrushShape::Disc, 3.0, 2);
+    LabelStroke stroke(layer, brush, 2, table);
+    EXPECT_EQ(stroke.description(), "Paint Label 2");
+    stroke.moveTo({5, 10, 1});
+    const VoxelBox box = stroke.moveTo({50, 10, 1});  // one jump of 45 voxels
+    // A 3 mm disc on a 1 mm grid is a 3 x 3 square (the corners are 1.41 mm away); the first
+    // stamp covered columns 4..6, so this call's box starts at 7.
+    EXPECT_EQ(box.lo[0], 7);
+    EXPECT_EQ(box.hi[0], 51);
+    EXPECT_EQ(box.lo[1], 9);
+    EXPECT_EQ(box.hi[1], 11);
+    for (int j = 9; j <= 11; ++j)
+        for (int i = 4; i <= 51; ++i) EXPECT_EQ(layer.at(i, j, 1), 2) << i << ", " << j;
+    EXPECT_EQ(layer.count(2), std::size_t(3 * 48)) << "nothing outside the swept band";
+    EXPECT_EQ(layer.at(20, 10, 0), 0) << "a disc keeps to its slice";
+    ASSERT_TRUE(stroke.finish(history));
+    EXPECT_EQ(history.steps(), 1u);
+    EXPECT_EQ(history.undoText(), "Paint Label 2");
+    ASSERT_TRUE(history.undo(layer));
+    EXPECT_EQ(layer.count(0), layer.voxelCount());
+}
+
+TEST(LabelStroke, LockedLabelsAreLeftAlone) {
+    LabelMap layer(grid({1, 1, 1}, {20, 20, 1}));
+    for (int i = 0; i < 20; ++i) layer.at(i, 10, 0) = 1;  // a row of label 1
+    for (int i = 0; i < 20; ++i) layer.at(i, 11, 0) = 3;  // a row of label 3
+    LabelTable table;
+    table.ensure(1).locked = true;
+    table.ensure(3);
+    const LabelBrush brush(layer.geometry(), BrushShape::Ball, 7.0);
+    LabelHistory history;
+    {
+        LabelStroke paint(layer, brush, 2, table);
+        paint.moveTo({10, 10, 0});
+        paint.finish(history);
+    }
+    EXPECT_EQ(layer.count(1), 20u) << "painting over a locked label does not take its voxels";
+    EXPECT_EQ(layer.at(10, 11, 0), 2) << "an unlocked label's voxels are painted over";
+    EXPECT_EQ(layer.at(10, 12, 0), 2);
+    {
+        LabelStroke erase(layer, brush, 0, table);
+        EXPECT_EQ(erase.description(), "Erase");
+        erase.moveTo({10, 10, 0});
+        erase.finish(history);
+    }
+    EXPECT_EQ(layer.count(1), 20u) << "erasing leaves a locked label";
+    EXPECT_EQ(layer.count(2), 0u);
+    EXPECT_EQ(layer.at(10, 11, 0), 0);
+    EXPECT_EQ(layer.at(0, 11, 0), 3) << "outside the brush";
+    table.find(1)->name = "Bone";
+    LabelStroke locked(layer, brush, 1, table);
+    EXPECT_FALSE(locked.allowed());
+    EXPECT_EQ(locked.description(), "Paint Bone");
+    EXPECT_TRUE(locked.moveTo({3, 3, 0}).empty());
+    EXPECT_FALSE(locked.finish(history)) << "nothing changed: no step";
+    EXPECT_EQ(history.steps(), 2u);
+}

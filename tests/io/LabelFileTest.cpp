@@ -1,0 +1,147 @@
+/// @brief Label layers through NIfTI, NRRD (Slicer's segment fields) and MetaImage, read back onto the volume's grid.
+#include "TempDir.h"
+
+#include "lucent/core/Errors.h"
+#include "lucent/core/GridMatch.h"
+#include "lucent/io/LabelFile.h"
+#include "lucent/io/NrrdFormat.h"
+#include "lucent/io/VolumeFile.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+using namespace lucent;
+using namespace lucent::io;
+using lucent::testing::TempDir;
+
+namespace {
+
+Geometry grid() {
+    Geometry g;
+    g.dims = {12, 10, 6};
+    g.spacing = {0.8, 0.8, 2.0};
+    g.origin = {-60.0, 15.5, 40.0};
+    const double a = 0.2;
+    const Vec3 r{std::cos(a), std::sin(a), 0}, c{-std::sin(a), std::cos(a), 0};
+    g.direction = Mat3::fromColumns(r, c, cross(r, c));
+    return g;
+}
+
+LabelMap twoLabels() {
+    LabelMap m(grid());
+    for (int k = 1; k < 5; ++k)
+        for (int j = 1; j < 4; ++j)
+            for (int i = 2; i < 7; ++i) m.at(i, j, k) = 1;
+    m.at(10, 8, 5) = 3;  // a corner voxel: rows reversed must keep it in place
+    return m;
+}
+
+LabelTable namedTable() {
+    LabelTable t;
+    t.set({1, "liver", {200, 120, 40}});
+    t.set({3, "lesion; with \"quotes\"", {10, 250, 90}});
+    return t;
+}
+
+bool sameVoxels(const LabelMap& a, const LabelMap& b) {
+    return a.voxelCount() == b.voxelCount() && std::equal(a.data(), a.data() + a.voxelCount(), b.data());
+}
+
+}  // namespace
+
+TEST(LabelFile, EveryVolumeFormatRoundTripsOntoTheGrid) {
+    TempDir dir;
+    const LabelMap m = twoLabels();
+    for (const std::string name : {"m.nii", "m.nii.gz", "m.nrrd", "m.mha"}) {
+        const std::string path = dir.file(name);
+        writeLabelFile(m, namedTable(), path, {});
+        const LabelFileContents back = readLabelFile(path, grid());
+        EXPECT_TRUE(sameVoxels(back.labels, m)) << name;
+        EXPECT_TRUE(back.labels.geometry().sameGrid(grid(), 1e-9)) << name;
+        EXPECT_NE(back.table.find(1), nullptr) << name;
+        EXPECT_NE(back.table.find(3), nullptr) << name;
+    }
+}
+
+TEST(LabelFile, NrrdCarriesSlicerSegmentNamesAndColours) {
+    TempDir dir;
+    const std::string path = dir.file("m.seg.nrrd");
+    writeLabelFile(twoLabels(), namedTable(), path, {});
+    const RawImage raw = NrrdFormat::read(path);
+    auto field = [&](const std::string& key) {
+        for (const auto& [k, v] : raw.keyValues)
+            if (k == key) return v;
+        return std::string("<absent>");
+    };
+    EXPECT_EQ(field("Segment0_Name"), "liver");
+    EXPECT_EQ(field("Segment0_LabelValue"), "1");
+    EXPECT_EQ(field("Segment1_LabelValue"), "3");
+    EXPECT_EQ(field("Segment0_Extent"), "2 6 1 3 1 4");
+    EXPECT_EQ(field("Segmentation_MasterRepresentation"), "Binary labelmap");
+    const LabelFileContents back = readLabelFile(path, grid());
+    ASSERT_NE(back.table.find(3), nullptr);
+    EXPECT_EQ(back.table.find(3)->name, "lesion; with \"quotes\"");
+    EXPECT_EQ(back.table.find(1)->rgb, (std::array<std::uint8_t, 3>{200, 120, 40}));
+}
+
+TEST(LabelFile, DicomSourcedNiftiStoresRowsBottomUpLikeDcm2niix) {
+    TempDir dir;
+    const std::string path = dir.file("m.nii.gz");
+    LabelExportOptions options;
+    options.sourceSliceFiles.assign(grid().dims[2], "slice.dcm");
+    const LabelMap m = twoLabels();
+    writeLabelFile(m, namedTable(), path, options);
+    const LabelMap stored = readLabelMapFile(path);
+    // As stored: row j is the source's row ny-1-j, the geometry says so, and the voxels' world
+    // positions are the series' own.
+    EXPECT_EQ(stored.at(10, 10 - 1 - 8, 5), 3);
+    EXPECT_TRUE(stored.geometry().sameGrid(reverseRows(grid()), 1e-3));
+    // Read back onto the series' grid: the same voxels, reordered exactly.
+    EXPECT_TRUE(sameVoxels(readLabelFile(path, grid()).labels, m));
+}
+
+TEST(LabelFile, ChosenLabelsOnlyAndEmptyLabelsRefused) {
+    TempDir dir;
+    LabelExportOptions options;
+    options.labels = {3};
+    writeLabelFile(twoLabels(), namedTable(), dir.file("only3.nrrd"), options);
+    const LabelMap back = readLabelFile(dir.file("only3.nrrd"), grid()).labels;
+    EXPECT_EQ(back.count(1), 0u);
+    EXPECT_EQ(back.count(3), 1u);
+    options.labels = {2};
+    EXPECT_THROW(writeLabelFile(twoLabels(), namedTable(), dir.file("two.nii"), options), IoError);
+    EXPECT_FALSE(std::filesystem::exists(dir.file("two.nii")));
+    EXPECT_THROW(writeLabelFile(LabelMap(grid()), {}, dir.file("none.nii"), {}), IoError);
+    EXPECT_FALSE(std::filesystem::exists(dir.file("none.nii")));
+}
+
+TEST(LabelFile, AnotherGridIsAnErrorNamingTheFileNeverAResample) {
+    TempDir dir;
+    Geometry other = grid();
+    other.spacing.x = 0.9;
+    LabelMap m(other);
+    m[5] = 1;
+    writeLabelMapFile(m, dir.file("other.nii"));
+    try {
+        readLabelFile(dir.file("other.nii"), grid());
+        FAIL() << "a mask on another grid was accepted";
+    } catch (const IoError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("other.nii"), std::string::npos) << what;
+        EXPECT_NE(what.find("another grid"), std::string::npos) << what;
+    }
+}
+
+TEST(LabelFile, AFailedWriteKeepsTheExistingFile) {
+    TempDir dir;
+    const std::string path = dir.file("keep.nrrd");
+    writeLabelFile(twoLabels(), namedTable(), path, {});
+    const auto before = std::filesystem::file_size(path);
+    LabelExportOptions options;
+    options.labels = {7};  // empty: refused before anything is written
+    EXPECT_THROW(writeLabelFile(twoLabels(), namedTable(), path, options), IoError);
+    EXPECT_EQ(std::filesystem::file_size(path), before);
+    EXPECT_THROW(writeLabelFile(twoLabels(), namedTable(), dir.file("no/such/folder/x.nii"), {}), IoError);
+}

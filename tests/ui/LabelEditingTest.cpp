@@ -1,0 +1,357 @@
+/// @brief The label layer edited like a user under Xvfb: a brush stroke with mouse events on the
+/// axial view (checked against core's stroke fed the same positions, and on rendered pixels), the
+/// eraser, undo and redo (exact maps), keep-largest on a second label, a lock, a colour change and
+/// a hidden label seen in the pixels, the panel's statistics and their CSV export.
+#include "EventLoopWait.h"
+#include "lucent/core/LabelStatistics.h"
+#include "lucent/core/LabelStroke.h"
+#include "lucent/ui/LabelFiles.h"
+#include "lucent/ui/LabelPanel.h"
+#include "lucent/ui/MainWindow.h"
+#include "lucent/ui/OpenGlSetup.h"
+#include "lucent/ui/SegmentPanel.h"
+
+#include <gtest/gtest.h>
+#include <QAction>
+#include <QApplication>
+#include <QFile>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdlib>
+
+using namespace lucent;
+using namespace lucent::ui;
+using lucent::testing::waitFor;
+using render::Orientation;
+
+namespace {
+
+/// Soft tissue (40..46) in a 96 x 80 x 40 box of 1 x 1 x 2 mm voxels.
+std::shared_ptr<Volume> phantom() {
+    Geometry g;
+    g.dims = {96, 80, 40};
+    g.spacing = {1.0, 1.0, 2.0};
+    auto v = std::make_shared<Volume>(g, PixelType::Int16);
+    for (std::size_t i = 0; i < v->voxelCount(); ++i) v->setValue(i, 40 + double(i % 7));
+    v->metadata().modality = "CT";
+    return v;
+}
+
+enum class Hue { Red, Green, Blue, Grey, Other };
+
+Hue hueOf(QRgb c) {
+    const int r = qRed(c), g = qGreen(c), b = qBlue(c);
+    if (r > g + 50 && r > b + 50) return Hue::Red;
+    if (g > r + 50 && g > b + 50) return Hue::Green;
+    if (b > r + 50 && b > g + 50) return Hue::Blue;
+    if (std::abs(r - g) < 8 && std::abs(g - b) < 8) return Hue::Grey;
+    return Hue::Other;
+}
+
+/// Pixels of `hue` inside `area` (the slice, away from the HUD's coloured letters).
+int countHue(const QImage& img, Hue hue, const QRect& area) {
+    int n = 0;
+    for (int y = area.top(); y <= area.bottom(); ++y)
+        for (int x = area.left(); x <= area.right(); ++x) n += hueOf(img.pixel(x, y)) == hue;
+    return n;
+}
+
+class LabelEditing : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window.resize(1280, 860);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        // Xvfb has no window manager to activate the window; shortcuts need an active window.
+        window.activateWindow();
+        QApplication::setActiveWindow(&window);
+        volume = phantom();
+        SeriesInfo info;
+        info.modality = "CT";
+        window.model().setVolume(volume, info, "");
+        window.model().setWindow({43, 60});
+        QTest::qWait(50);
+        k = int(window.model().cursor().z);
+    }
+    SliceViewWidget* axial() { return window.grid().view(Orientation::Axial); }
+    LabelPanel& panel() { return window.labelPanel(); }
+    QAction* action(const char* name) { return window.findChild<QAction*>(name); }
+    const LabelMap& layer() { return *window.model().labels(); }
+    QPoint screenOf(Vec3 voxel) {
+        const auto p = axial()->view().voxelToScreen(voxel);
+        return QPoint(int(p[0] / axial()->devicePixelRatioF()), int(p[1] / axial()->devicePixelRatioF()));
+    }
+    /// The voxel position the view maps a logical mouse point to, on the shown slice.
+    Vec3 voxelAt(QPoint p) {
+        const double dpr = axial()->devicePixelRatioF();
+        Vec3 v = axial()->view().screenToVoxel(p.x() * dpr, p.y() * dpr);
+        v.z = axial()->view().slice();
+        return v;
+    }
+    /// Drags the left button through `points` on the axial view; returns what core's stroke makes
+    /// of the same positions on `expected` (painting `label`, 0 erasing).
+    void stroke(const std::vector<QPoint>& points, LabelMap* expected, std::uint8_t label, double mm) {
+        std::unique_ptr<LabelStroke> oracle;
+        if (expected)
+            oracle = std::make_unique<LabelStroke>(*expected, LabelBrush(expected->geometry(), BrushShape::Disc, mm, 2),
+                                                   label, window.model().labelTable());
+        QTest::mousePress(axial(), Qt::LeftButton, {}, points.front());
+        if (oracle) oracle->moveTo(voxelAt(points.front()));
+        for (std::size_t i = 1; i < points.size(); ++i) {
+            QTest::mouseMove(axial(), points[i]);
+            if (oracle) oracle->moveTo(voxelAt(points[i]));
+        }
+        QTest::mouseRelease(axial(), Qt::LeftButton, {}, points.back());
+        if (oracle) oracle->moveTo(voxelAt(points.back()));
+    }
+    QImage axialImage(const char* name) {
+        QTest::qWait(60);
+        QImage img = axial()->grabFramebuffer();
+        if (const char* dir = std::getenv("LUCENT_LABEL_SHOTS")) img.save(QString("%1/%2.png").arg(dir, name));
+        return img;
+    }
+    QPoint devicePixel(Vec3 voxel) {
+        const auto p = axial()->view().voxelToScreen(voxel);
+        return QPoint(int(p[0]), int(p[1]));
+    }
+    /// The device pixels of voxels (4, 4) .. (91, 75) of the shown slice.
+    QRect slice() { return QRect(devicePixel({4, 4, double(k)}), devicePixel({91, 75, double(k)})).normalized(); }
+    QTableWidget* table() { return window.findChild<QTableWidget*>("labelTable"); }
+    int rowOf(std::uint8_t value) {
+        for (int r = 0; r < table()->rowCount(); ++r)
+            if (table()->item(r, LabelPanel::Name)->data(Qt::UserRole).toInt() == value) return r;
+        return -1;
+    }
+
+    MainWindow window;
+    std::shared_ptr<Volume> volume;
+    int k = 0;
+};
+
+}  // namespace
+
+TEST_F(LabelEditing, PaintEraseUndoIslandsColourVisibilityAndStatistics) {
+    // B picks the brush (a window shortcut), the panel shows up.
+    axial()->setFocus();
+    QTest::keyClick(axial(), Qt::Key_B);
+    ASSERT_TRUE(action("paintAction")->isChecked()) << "B is the paint brush";
+    EXPECT_TRUE(panel().isVisible());
+    EXPECT_EQ(window.model().activeLabel(), 1);
+    EXPECT_EQ(panel().brush().diameterMm(), 5.0);
+
+    // A stroke across the axial slice, in steps as a mouse moves.
+    LabelMap expected(volume->geometry());
+    std::vector<QPoint> path;
+    for (int i = 30; i <= 60; i += 6) path.push_back(screenOf({double(i), 40, double(k)}));
+    stroke(path, &expected, 1, 5.0);
+    ASSERT_TRUE(window.model().labels());
+    EXPECT_GT(expected.count(1), 150u) << "a 5 mm wide band over 30 mm";
+    EXPECT_EQ(layer().count(1), expected.count(1));
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], expected[i]) << "voxel " << i;
+    for (int i = 31; i <= 59; ++i) EXPECT_EQ(layer().at(i, 40, k), 1) << "the stroke's line, voxel " << i;
+    EXPECT_EQ(layer().at(45, 40, k + 1), 0) << "a 2D disc keeps to the shown slice";
+    EXPECT_EQ(layer().at(45, 46, k), 0) << "nothing beyond the 2.5 mm radius";
+    auto* undo = action("undoAction");
+    ASSERT_NE(undo, nullptr);
+    EXPECT_EQ(undo->text(), "Undo Paint Label 1") << "one stroke, one step";
+    QImage img = axialImage("painted");
+    EXPECT_EQ(hueOf(img.pixel(devicePixel({45, 40, double(k)}))), Hue::Red) << "label 1 is drawn red";
+    EXPECT_EQ(hueOf(img.pixel(devicePixel({45, 60, double(k)}))), Hue::Grey);
+    const int redPainted = countHue(img, Hue::Red, slice());
+    EXPECT_GT(redPainted, 300);
+    const LabelMap painted = layer();
+
+    // The eraser: one click in the middle of the band clears a 5 mm disc there.
+    action("eraseAction")->trigger();
+    ASSERT_TRUE(action("eraseAction")->isChecked());
+    EXPECT_FALSE(action("paintAction")->isChecked());
+    LabelMap erased = painted;
+    stroke({screenOf({45, 40, double(k)})}, &erased, 0, 5.0);
+    EXPECT_LT(layer().count(1), painted.count(1));
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], erased[i]) << "voxel " << i;
+    EXPECT_EQ(layer().at(45, 40, k), 0);
+    EXPECT_EQ(undo->text(), "Undo Erase");
+    img = axialImage("erased");
+    EXPECT_EQ(hueOf(img.pixel(devicePixel({45, 40, double(k)}))), Hue::Grey) << "erased voxels show the image";
+    EXPECT_LT(countHue(img, Hue::Red, slice()), redPainted);
+
+    // Undo and redo restore exact maps.
+    undo->trigger();
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], painted[i]);
+    action("redoAction")->trigger();
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], erased[i]);
+    undo->trigger();
+    undo->trigger();
+    EXPECT_EQ(layer().count(0), layer().voxelCount()) << "back to nothing";
+    action("redoAction")->trigger();
+    action("redoAction")->trigger();
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], erased[i]);
+
+    // Label 2: a long stroke and a dot (two islands); keep-largest leaves the stroke.
+    ASSERT_EQ(panel().addLabel(), 2);
+    EXPECT_EQ(window.model().activeLabel(), 2);
+    ASSERT_GE(rowOf(2), 0);
+    action("paintAction")->trigger();
+    LabelMap twoIslands = layer();
+    std::vector<QPoint> longPath;
+    for (int i = 20; i <= 70; i += 10) longPath.push_back(screenOf({double(i), 20, double(k)}));
+    stroke(longPath, &twoIslands, 2, 5.0);
+    stroke({screenOf({80, 65, double(k)})}, &twoIslands, 2, 5.0);
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], twoIslands[i]);
+    EXPECT_EQ(undo->text(), "Undo Paint Label 2");
+    EXPECT_EQ(layer().at(80, 65, k), 2);
+    LabelMap largestOnly = twoIslands;
+    for (std::size_t i = 0; i < largestOnly.voxelCount(); ++i) {
+        const int x = int(i % 96), y = int((i / 96) % 80);
+        if (largestOnly[i] == 2 && x > 75 && y > 60) largestOnly[i] = 0;
+    }
+    ASSERT_TRUE(panel().keepLargest());
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], largestOnly[i]);
+    EXPECT_EQ(undo->text(), "Undo Keep largest island");
+    EXPECT_EQ(layer().count(1), erased.count(1)) << "other labels untouched";
+    img = axialImage("two-labels");
+    EXPECT_EQ(hueOf(img.pixel(devicePixel({45, 20, double(k)}))), Hue::Green) << "label 2 is drawn green";
+
+    // Lock label 1 (its check box): erasing over it changes nothing and records nothing.
+    table()->item(rowOf(1), LabelPanel::Locked)->setCheckState(Qt::Checked);
+    ASSERT_TRUE(waitFor([&] { return window.model().labelTable().find(1)->locked; }, 5000));
+    action("eraseAction")->trigger();
+    stroke({screenOf({35, 40, double(k)})}, nullptr, 0, 5.0);
+    EXPECT_EQ(layer().count(1), erased.count(1)) << "a locked label is not erased";
+    EXPECT_EQ(undo->text(), "Undo Keep largest island");
+    action("eraseAction")->trigger();  // off again
+    EXPECT_EQ(window.findChild<QAction*>("paintAction")->isChecked() || action("eraseAction")->isChecked(), false);
+
+    // Colour: label 1 becomes blue in the pixels; hidden, it shows the image.
+    table()->item(rowOf(1), LabelPanel::Colour)->setData(Qt::UserRole, QColor(20, 60, 250));
+    ASSERT_TRUE(waitFor([&] { return window.model().labelTable().find(1)->rgb[2] == 250; }, 5000));
+    img = axialImage("blue");
+    EXPECT_EQ(hueOf(img.pixel(devicePixel({35, 40, double(k)}))), Hue::Blue);
+    EXPECT_EQ(countHue(img, Hue::Red, slice()), 0);
+    table()->item(rowOf(1), LabelPanel::Visible)->setCheckState(Qt::Unchecked);
+    ASSERT_TRUE(waitFor([&] { return !window.model().labelTable().find(1)->visible; }, 5000));
+    img = axialImage("hidden");
+    EXPECT_EQ(hueOf(img.pixel(devicePixel({35, 40, double(k)}))), Hue::Grey) << "a hidden label is transparent";
+    EXPECT_EQ(countHue(img, Hue::Blue, slice()), 0);
+    EXPECT_EQ(hueOf(img.pixel(devicePixel({45, 20, double(k)}))), Hue::Green) << "the other label still shows";
+    EXPECT_EQ(layer().count(1), erased.count(1)) << "hiding changes no voxel";
+
+    // Statistics in the panel and as CSV, against a direct computation.
+    ASSERT_TRUE(waitFor(
+        [&] { return table()->item(rowOf(1), LabelPanel::Voxels)->text() == QString::number(layer().count(1)); },
+        5000));
+    EXPECT_EQ(table()->item(rowOf(2), LabelPanel::Voxels)->text(), QString::number(layer().count(2)));
+    EXPECT_EQ(table()->item(rowOf(2), LabelPanel::Millilitres)->text(),
+              QString::number(layer().count(2) * 0.002, 'f', 2));
+    if (const char* shots = std::getenv("LUCENT_LABEL_SHOTS")) window.grab().save(QString("%1/window.png").arg(shots));
+    QTemporaryDir dir;
+    const QString csvPath = dir.filePath("labels.csv");
+    QString error;
+    ASSERT_TRUE(panel().exportStatistics(csvPath, &error)) << error.toStdString();
+    QFile csv(csvPath);
+    ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(csv.readAll());
+    EXPECT_EQ(text.toStdString(),
+              labelStatisticsCsv(computeLabelStatistics(*volume, layer()), window.model().labelTable()));
+    const QStringList lines = text.trimmed().split('\n');
+    ASSERT_EQ(lines.size(), 3);
+    EXPECT_EQ(lines[0], "value,name,voxels,ml,mean,sd,min,max");
+    EXPECT_TRUE(lines[1].startsWith(QString("1,Label 1,%1,").arg(layer().count(1)))) << lines[1].toStdString();
+    EXPECT_FALSE(panel().exportStatistics(dir.filePath("no/such/folder/labels.csv"), &error));
+    EXPECT_TRUE(error.contains("labels.csv")) << "the error names the file: " << error.toStdString();
+    // Export and re-import of the edited layer with its table: the maps and names come back exactly.
+    const LabelMap edited = layer();
+    for (const QString name : {"edited.seg.nrrd", "edited.nii.gz"}) {
+        ASSERT_TRUE(window.labelFiles().exportFile(dir.filePath(name), {}, false, false, &error)) << error.toStdString();
+        window.model().clearLabels();
+        ASSERT_TRUE(window.openMask(dir.filePath(name), &error)) << error.toStdString();
+        EXPECT_TRUE(std::equal(layer().data(), layer().data() + layer().voxelCount(), edited.data())) << name.toStdString();
+    }
+    window.model().setLabelInfo({2, "lesion", window.model().labelTable().colourOf(2)});  // a NIfTI has no names
+    ASSERT_TRUE(window.labelFiles().exportFile(dir.filePath("named.seg.nrrd"), {}, false, false, &error));
+    window.model().clearLabels();
+    window.model().setLabelInfo({2, "Label 2", {1, 2, 3}});
+    ASSERT_TRUE(window.openMask(dir.filePath("named.seg.nrrd"), &error));
+    EXPECT_EQ(window.model().labelTable().nameOf(2), "lesion") << "names come back with a .seg.nrrd";
+}
+
+TEST_F(LabelEditing, KeepClickedIslandAndLockedLabelsRefuseThePaint) {
+    action("paintAction")->trigger();
+    stroke({screenOf({20, 20, double(k)})}, nullptr, 1, 5.0);
+    stroke({screenOf({70, 60, double(k)})}, nullptr, 1, 5.0);
+    const std::size_t both = layer().count(1);
+    ASSERT_GT(both, 20u);
+    // K: the next click keeps the island under it.
+    action("keepClickedAction")->trigger();
+    ASSERT_TRUE(action("keepClickedAction")->isChecked());
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf({70, 60, double(k)}));
+    EXPECT_EQ(layer().count(1), both / 2) << "two equal discs: one is left";
+    EXPECT_EQ(layer().at(70, 60, k), 1);
+    EXPECT_EQ(layer().at(20, 20, k), 0);
+    EXPECT_EQ(action("undoAction")->text(), "Undo Keep clicked island");
+    // A locked active label cannot be painted: nothing changes, the status bar says why.
+    LabelInfo one = *window.model().labelTable().find(1);
+    one.locked = true;
+    window.model().setLabelInfo(one);
+    action("paintAction")->trigger();
+    QString said;
+    QObject::connect(&panel(), &LabelPanel::message, [&](const QString& m) { said = m; });
+    stroke({screenOf({20, 20, double(k)})}, nullptr, 1, 5.0);
+    EXPECT_EQ(layer().at(20, 20, k), 0);
+    EXPECT_TRUE(said.contains("locked")) << said.toStdString();
+    EXPECT_FALSE(panel().keepLargest()) << "island tools leave a locked label alone";
+    // The 3D ball reaches the neighbouring slices (2 mm apart: a 5 mm ball covers +-1).
+    one.locked = false;
+    window.model().setLabelInfo(one);
+    panel().brush().setShape(BrushShape::Ball);
+    stroke({screenOf({20, 20, double(k)})}, nullptr, 1, 5.0);
+    EXPECT_EQ(layer().at(20, 20, k + 1), 1);
+    EXPECT_EQ(layer().at(20, 20, k - 1), 1);
+    EXPECT_EQ(layer().at(20, 20, k + 2), 0);
+
+    // A live result accepted into the active label (2, chosen in the panel's table) leaves the
+    // locked label 1 alone: region growing over the whole volume takes every other voxel.
+    one.locked = true;
+    window.model().setLabelInfo(one);
+    const LabelMap beforeAccept = layer();
+    table()->selectRow(rowOf(1));
+    EXPECT_EQ(window.model().activeLabel(), 1) << "the selected row is the active label";
+    ASSERT_EQ(panel().addLabel(), 2);
+    EXPECT_EQ(window.findChild<QSpinBox*>("acceptLabel")->value(), 2) << "the segment panel follows the active label";
+    SegmentationRequest r;
+    r.volume = volume.get();
+    r.seeds = {{50, 40, k}};
+    r.regionGrowing = {0, 100, 6};
+    window.segment().live().setBackend(gpu::Backend::Cpu);
+    ASSERT_TRUE(window.segment().startWith(Method::RegionGrowing, r, true));
+    ASSERT_TRUE(waitFor([&] { return !window.segment().live().running(); }));
+    ASSERT_TRUE(window.segment().acceptResult());
+    EXPECT_EQ(layer().count(1), beforeAccept.count(1)) << "the locked label keeps every voxel";
+    EXPECT_EQ(layer().count(2), layer().voxelCount() - beforeAccept.count(1));
+    EXPECT_EQ(action("undoAction")->text(), "Undo Accept region growing");
+
+    // Removing a label clears its voxels as one step and drops its row; undo brings the voxels
+    // back, and the row with them (default name).
+    const LabelMap accepted = layer();
+    window.findChild<QPushButton*>("removeLabelButton")->click();
+    EXPECT_EQ(layer().count(2), 0u);
+    EXPECT_EQ(window.model().labelTable().find(2), nullptr);
+    EXPECT_EQ(rowOf(2), -1);
+    EXPECT_EQ(action("undoAction")->text(), "Undo Remove Label 2");
+    EXPECT_NE(window.model().activeLabel(), 2);
+    action("undoAction")->trigger();
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], accepted[i]);
+    EXPECT_GE(rowOf(2), 0);
+}
+
+int main(int argc, char** argv) {
+    lucent::ui::prepareOpenGl();
+    QApplication app(argc, argv);
+    app.setOrganizationName("Lucent-tests");
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

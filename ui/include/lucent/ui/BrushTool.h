@@ -1,0 +1,48 @@
+/// @brief The paint brush and the eraser on a slice view: each press .. release is one stroke
+/// (one undo step) on the model's label layer; the drawing rules are core's LabelStroke.
+#pragma once
+
+#include "lucent/core/LabelBrush.h"
+#include "lucent/core/LabelStroke.h"
+#include "lucent/ui/ViewTool.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace lucent::ui {
+
+class ViewerModel;
+
+class BrushTool : public ViewTool {
+public:
+    explicit BrushTool(ViewerModel* model) : m_model(model) {}
+
+    /// Called with the reason when a press cannot paint (the active label is locked).
+    std::function<void(const std::string&)> refused;
+
+    void setErase(bool erase) { m_erase = erase; }
+    bool erase() const { return m_erase; }
+    void setShape(BrushShape shape) { m_shape = shape; }
+    BrushShape shape() const { return m_shape; }
+    void setDiameterMm(double mm) { m_diameter = mm; }
+    double diameterMm() const { return m_diameter; }
+    bool stroking() const { return m_stroke != nullptr; }
+
+    bool press(const render::SliceViewGeometry& view, double x, double y, bool shift) override;
+    bool drag(const render::SliceViewGeometry& view, double x, double y) override;
+    bool release(const render::SliceViewGeometry& view, double x, double y) override;
+    void overlay(const render::SliceViewGeometry&, render::ViewOverlay&) const override {}
+
+private:
+    void paintTo(const render::SliceViewGeometry& view, double x, double y);
+
+    ViewerModel* m_model;
+    bool m_erase = false;
+    BrushShape m_shape = BrushShape::Disc;
+    double m_diameter = 5.0;
+    std::shared_ptr<const LabelMap> m_layer;  // keeps the layer alive while the stroke edits it
+    std::unique_ptr<LabelStroke> m_stroke;
+};
+
+}  // namespace lucent::ui

@@ -1,0 +1,57 @@
+/// @brief Brush strokes from mouse gestures: press starts, moves stamp, release records one step.
+#include "lucent/ui/BrushTool.h"
+
+#include "lucent/ui/ViewerModel.h"
+
+#include <cmath>
+
+namespace lucent::ui {
+
+bool BrushTool::press(const render::SliceViewGeometry& view, double x, double y, bool) {
+    if (!m_model->hasVolume()) return false;
+    const Vec3 v = view.screenToVoxel(x, y);
+    if (!view.geometry().contains(int(std::lround(v.x)), int(std::lround(v.y)), int(std::lround(v.z)))) return false;
+    const std::uint8_t label = m_erase ? 0 : m_model->activeLabel();
+    const LabelTable& table = m_model->labelTable();
+    if (label && table.find(label) && table.find(label)->locked) {
+        if (refused) refused(table.nameOf(label) + " is locked: unlock it to paint");
+        return true;  // the gesture is the brush's even so: no crosshair jump
+    }
+    LabelMap& layer = m_model->labelLayer();
+    m_layer = m_model->labels();
+    const LabelBrush brush(layer.geometry(), m_shape, m_diameter, view.normalAxis());
+    m_stroke = std::make_unique<LabelStroke>(layer, brush, label, table);
+    paintTo(view, x, y);
+    return true;
+}
+
+bool BrushTool::drag(const render::SliceViewGeometry& view, double x, double y) {
+    if (!m_stroke) return true;
+    paintTo(view, x, y);
+    return true;
+}
+
+bool BrushTool::release(const render::SliceViewGeometry& view, double x, double y) {
+    if (!m_stroke) return true;
+    paintTo(view, x, y);
+    // Only while the layer the stroke began on is still the model's (a new volume or mask replaces it).
+    if (m_model->labels() == m_layer && m_stroke->finish(m_model->history())) m_model->notifyHistoryChanged();
+    m_stroke.reset();
+    m_layer.reset();
+    return true;
+}
+
+void BrushTool::paintTo(const render::SliceViewGeometry& view, double x, double y) {
+    if (m_model->labels() != m_layer) {  // the layer was replaced mid-stroke: stop quietly
+        m_stroke.reset();
+        m_layer.reset();
+        return;
+    }
+    // The view's own plane: the position across it is the shown slice, whatever the sub-voxel.
+    Vec3 at = view.screenToVoxel(x, y);
+    at[view.normalAxis()] = view.slice();
+    const VoxelBox box = m_stroke->moveTo(at);
+    if (!box.empty()) m_model->labelsEdited(&box);
+}
+
+}  // namespace lucent::ui

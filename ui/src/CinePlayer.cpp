@@ -1,0 +1,67 @@
+/// @brief Cine playback: the timer turns elapsed time into slices on the model's cursor.
+#include "lucent/ui/CinePlayer.h"
+
+#include "lucent/ui/ViewGrid.h"
+#include "lucent/ui/ViewerModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lucent::ui {
+
+CinePlayer::CinePlayer(ViewerModel* model, ViewGrid* grid, QObject* parent)
+    : QObject(parent), m_model(model), m_grid(grid) {
+    m_timer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timer, &QTimer::timeout, this, &CinePlayer::tick);
+    // Another volume has other slices: playing on would jump through a volume nobody asked to play.
+    connect(m_model, &ViewerModel::volumeChanged, this, [this] { setPlaying(false); });
+    setRate(10.0);
+}
+
+bool CinePlayer::setPlaying(bool playing) {
+    if (playing == this->playing()) return true;
+    if (!playing) {
+        m_timer.stop();
+        emit playingChanged(false);
+        return true;
+    }
+    if (!m_model->hasVolume()) return false;
+    SliceViewWidget* view = m_grid->activeView() ? m_grid->activeView() : m_grid->view(render::Orientation::Axial);
+    m_axis = view->view().normalAxis();
+    m_playingFrames = m_throughFrames && m_model->frameCount() > 1;
+    if (m_playingFrames)
+        m_stepper.start(m_model->frameCount(), m_model->frame());
+    else
+        m_stepper.start(m_model->volume()->geometry().dims[m_axis], int(std::lround(m_model->cursor()[m_axis])));
+    m_clock.start();
+    m_timer.start();
+    emit playingChanged(true);
+    return true;
+}
+
+void CinePlayer::setRate(double fps) {
+    m_stepper.setRate(fps);
+    // Ticks twice per frame (at most every 5 ms): the stepper counts time, so a late tick only
+    // delays a frame by part of a period instead of slowing the whole loop.
+    m_timer.setInterval(std::clamp(int(500.0 / m_stepper.rate()), 5, 250));
+}
+
+void CinePlayer::setBounce(bool bounce) {
+    m_stepper.setMode(bounce ? CineStepper::Mode::Bounce : CineStepper::Mode::Loop);
+}
+
+void CinePlayer::tick() {
+    if (!m_model->hasVolume()) return void(setPlaying(false));
+    // The user scrolled meanwhile: play on from where they went.
+    const int here = m_playingFrames ? m_model->frame() : int(std::lround(m_model->cursor()[m_axis]));
+    if (here != m_stepper.position()) m_stepper.start(m_stepper.count(), here);
+    const double seconds = m_clock.nsecsElapsed() * 1e-9;
+    m_clock.restart();
+    if (m_stepper.advance(seconds) == 0) return;
+    if (m_playingFrames) return m_model->setFrame(m_stepper.position());
+    Vec3 c = m_model->cursor();
+    c[m_axis] = m_stepper.position();
+    m_model->setCursor(c);
+}
+
+}  // namespace lucent::ui

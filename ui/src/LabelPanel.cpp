@@ -1,0 +1,376 @@
+/// @brief Label panel: rows bound to the model's label table, brush and island tools, statistics.
+#include "lucent/ui/LabelPanel.h"
+
+#include "lucent/core/LabelIslands.h"
+#include "lucent/io/FileUtil.h"
+#include "lucent/ui/ViewGrid.h"
+#include "lucent/ui/ViewerModel.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QColorDialog>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace lucent::ui {
+
+namespace {
+
+QPixmap swatch(const std::array<std::uint8_t, 3>& rgb) {
+    QPixmap p(16, 16);
+    p.fill(QColor(rgb[0], rgb[1], rgb[2]));
+    return p;
+}
+
+QTableWidgetItem* readOnly(const QString& text) {
+    auto* item = new QTableWidgetItem(text);
+    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+}  // namespace
+
+LabelPanel::LabelPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
+    : QDockWidget("Labels", parent), m_model(model), m_grid(grid), m_brush(model), m_pick(model) {
+    setObjectName("labelPanel");
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->addWidget(buildTable(), 1);
+    layout->addWidget(buildTools());
+    setWidget(body);
+    auto say = [this](const std::string& text) { emit message(QString::fromStdString(text)); };
+    m_brush.refused = say;
+    m_pick.refused = say;
+    // Statistics take one pass over the volume: after edits settle, not at every brush move.
+    m_statsTimer = new QTimer(this);
+    m_statsTimer->setSingleShot(true);
+    m_statsTimer->setInterval(250);
+    connect(m_statsTimer, &QTimer::timeout, this, [this] {
+        // Hidden, the pass over the volume waits until the panel is shown.
+        if (isVisible())
+            refreshStatistics();
+        else
+            m_statisticsStale = true;
+    });
+    connect(model, &ViewerModel::labelsChanged, m_statsTimer, qOverload<>(&QTimer::start));
+    connect(model, &ViewerModel::volumeChanged, m_statsTimer, qOverload<>(&QTimer::start));
+    connect(model, &ViewerModel::labelTableChanged, this, &LabelPanel::rebuildRows);
+    connect(model, &ViewerModel::activeLabelChanged, this, &LabelPanel::selectActiveRow);
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_statisticsStale) refreshStatistics();
+    });
+    rebuildRows();
+}
+
+QWidget* LabelPanel::buildTable() {
+    auto* w = new QWidget(this);
+    auto* layout = new QVBoxLayout(w);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_table = new QTableWidget(0, ColumnCount, w);
+    m_table->setObjectName("labelTable");
+    m_table->setHorizontalHeaderLabels({"", "Name", "Show", "Lock", "Opacity %", "Voxels", "mL", "Mean", "SD"});
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Stretch);
+    m_table->setMinimumWidth(420);
+    connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
+        if (!m_syncing) applyRow(item->row());
+    });
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int column) {
+        if (column == Colour) chooseColour(row);
+    });
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
+        const auto rows = m_table->selectionModel()->selectedRows();
+        if (!m_syncing && !rows.isEmpty()) m_model->setActiveLabel(valueOfRow(rows.front().row()));
+    });
+    layout->addWidget(m_table);
+    auto* row = new QHBoxLayout;
+    auto* add = new QPushButton("Add label", w);
+    add->setObjectName("addLabelButton");
+    auto* remove = new QPushButton("Remove label", w);
+    remove->setObjectName("removeLabelButton");
+    remove->setToolTip("Removes the active label and clears its voxels (undoable)");
+    auto* exportCsv = new QPushButton("Export statistics...", w);
+    exportCsv->setObjectName("exportStatisticsButton");
+    row->addWidget(add);
+    row->addWidget(remove);
+    row->addStretch(1);
+    row->addWidget(exportCsv);
+    layout->addLayout(row);
+    connect(add, &QPushButton::clicked, this, [this] { addLabel(); });
+    connect(remove, &QPushButton::clicked, this, [this] { m_model->removeLabel(m_model->activeLabel()); });
+    connect(exportCsv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Export label statistics", "labels.csv", "CSV (*.csv)");
+        QString error;
+        if (!path.isEmpty() && !exportStatistics(path, &error)) emit message(error);
+    });
+    return w;
+}
+
+QWidget* LabelPanel::buildTools() {
+    auto* w = new QWidget(this);
+    auto* form = new QFormLayout(w);
+    m_toolGroup = new QActionGroup(this);
+    m_toolGroup->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
+    auto makeAction = [&](const QString& text, const QString& key, const QString& name) {
+        auto* a = new QAction(text, this);
+        a->setShortcut(QKeySequence(key));
+        a->setCheckable(true);
+        a->setObjectName(name);
+        m_toolGroup->addAction(a);
+        connect(a, &QAction::toggled, this, [this] { setToolFromActions(); });
+        return a;
+    };
+    m_paintAction = makeAction("&Paint brush", "B", "paintAction");
+    m_eraseAction = makeAction("&Eraser", "E", "eraseAction");
+    m_pickAction = makeAction("Keep &clicked island", "K", "keepClickedAction");
+    auto* tools = new QHBoxLayout;
+    for (QAction* a : {m_paintAction, m_eraseAction, m_pickAction}) {
+        auto* b = new QToolButton(w);
+        b->setDefaultAction(a);
+        tools->addWidget(b);
+    }
+    form->addRow(tools);
+    m_shape = new QComboBox(w);
+    m_shape->setObjectName("brushShape");
+    m_shape->addItems({"2D disc (in the view's plane)", "3D ball"});
+    connect(m_shape, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_brush.setShape(i == 1 ? BrushShape::Ball : BrushShape::Disc); });
+    form->addRow("Brush", m_shape);
+    m_diameter = new QDoubleSpinBox(w);
+    m_diameter->setObjectName("brushDiameter");
+    m_diameter->setRange(0.1, 200.0);
+    m_diameter->setDecimals(1);
+    m_diameter->setSuffix(" mm");
+    m_diameter->setValue(m_brush.diameterMm());
+    connect(m_diameter, &QDoubleSpinBox::valueChanged, this, [this](double mm) { m_brush.setDiameterMm(mm); });
+    form->addRow("Diameter", m_diameter);
+    auto* islands = new QHBoxLayout;
+    auto* largest = new QPushButton("Keep largest island", w);
+    largest->setObjectName("keepLargestButton");
+    auto* small = new QPushButton("Remove islands under", w);
+    small->setObjectName("removeSmallButton");
+    m_minVoxels = new QSpinBox(w);
+    m_minVoxels->setObjectName("minIslandVoxels");
+    m_minVoxels->setRange(1, 100000000);
+    m_minVoxels->setValue(100);
+    m_minVoxels->setSuffix(" voxels");
+    islands->addWidget(largest);
+    islands->addWidget(small);
+    islands->addWidget(m_minVoxels);
+    form->addRow(islands);
+    connect(largest, &QPushButton::clicked, this, [this] { keepLargest(); });
+    connect(small, &QPushButton::clicked, this, [this] { removeSmall(m_minVoxels->value()); });
+    return w;
+}
+
+void LabelPanel::buildMenus(QMenuBar* bar, QAction* before) {
+    auto* menu = new QMenu("&Labels", bar);
+    bar->insertMenu(before, menu);
+    QAction* show = toggleViewAction();
+    show->setText("Label &panel");
+    show->setShortcut(QKeySequence("L"));
+    show->setObjectName("labelPanelAction");
+    menu->addAction(show);
+    menu->addSeparator();
+    menu->addAction(m_paintAction);
+    menu->addAction(m_eraseAction);
+    menu->addAction(m_pickAction);
+    menu->addAction("Keep &largest island", this, [this] { keepLargest(); })->setObjectName("keepLargestAction");
+    menu->addAction("&Remove small islands", this, [this] { removeSmall(m_minVoxels->value()); })
+        ->setObjectName("removeSmallAction");
+    menu->addSeparator();
+    menu->addAction("&Add label", this, [this] { addLabel(); })->setObjectName("addLabelAction");
+    menu->addAction("E&xport statistics...", this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Export label statistics", "labels.csv", "CSV (*.csv)");
+        QString error;
+        if (!path.isEmpty() && !exportStatistics(path, &error)) emit message(error);
+    });
+    // A segmentation mode puts its own tool on the views: the brush lets go without taking it back.
+    for (const char* name : {"modeRegionGrowing", "modeSnake", "actionFuzzyConnectedness", "actionFuzzyCMeans"})
+        if (auto* a = bar->findChild<QAction*>(name))
+            connect(a, &QAction::triggered, this, [this] {
+                if (!m_toolGroup->checkedAction()) return;
+                m_yielded = true;
+                m_toolGroup->checkedAction()->setChecked(false);
+                m_yielded = false;
+            });
+}
+
+void LabelPanel::setToolFromActions() {
+    QAction* checked = m_toolGroup->checkedAction();
+    ViewTool* tool = nullptr;
+    if (checked == m_paintAction || checked == m_eraseAction) {
+        m_brush.setErase(checked == m_eraseAction);
+        tool = &m_brush;
+    } else if (checked == m_pickAction) {
+        tool = &m_pick;
+    }
+    if (!tool && m_yielded) return;
+    for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
+        m_grid->view(o)->setTool(tool);
+    if (tool) {
+        show();
+        raise();
+    }
+}
+
+std::uint8_t LabelPanel::valueOfRow(int row) const {
+    const QTableWidgetItem* item = m_table->item(row, Name);
+    return item ? std::uint8_t(item->data(Qt::UserRole).toInt()) : 0;
+}
+
+void LabelPanel::rebuildRows() {
+    m_syncing = true;
+    const auto& labels = m_model->labelTable().labels();
+    m_table->setRowCount(int(labels.size()));
+    int activeRow = -1;
+    for (int row = 0; row < int(labels.size()); ++row) {
+        const LabelInfo& l = labels[std::size_t(row)];
+        auto* colour = new QTableWidgetItem(QIcon(swatch(l.rgb)), QString());
+        colour->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+        colour->setData(Qt::UserRole, QColor(l.rgb[0], l.rgb[1], l.rgb[2]));
+        colour->setToolTip("Double-click to choose the colour");
+        m_table->setItem(row, Colour, colour);
+        auto* name = new QTableWidgetItem(QString::fromStdString(l.name));
+        name->setData(Qt::UserRole, int(l.value));
+        name->setToolTip(QString("Value %1").arg(l.value));
+        m_table->setItem(row, Name, name);
+        for (auto [column, on] : {std::pair{Visible, l.visible}, std::pair{Locked, l.locked}}) {
+            auto* check = new QTableWidgetItem;
+            check->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+            check->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+            m_table->setItem(row, column, check);
+        }
+        auto* opacity = new QTableWidgetItem(QString::number(int(std::lround(l.opacity * 100))));
+        opacity->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_table->setItem(row, Opacity, opacity);
+        if (l.value == m_model->activeLabel()) activeRow = row;
+    }
+    fillStatistics();
+    if (activeRow >= 0) m_table->selectRow(activeRow);
+    m_syncing = false;
+}
+
+void LabelPanel::selectActiveRow() {
+    m_syncing = true;
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        if (valueOfRow(row) == m_model->activeLabel()) m_table->selectRow(row);
+    m_syncing = false;
+}
+
+void LabelPanel::fillStatistics() {
+    const bool wasSyncing = m_syncing;
+    m_syncing = true;
+    const double ml = m_model->hasVolume() ? m_model->volume()->geometry().voxelVolumeMl() : 0.0;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const std::uint8_t value = valueOfRow(row);
+        LabelStatistics s;
+        for (const auto& candidate : m_statistics)
+            if (candidate.value == value) s = candidate;
+        const bool any = s.voxels > 0;
+        m_table->setItem(row, Voxels, readOnly(QString::number(qulonglong(s.voxels))));
+        m_table->setItem(row, Millilitres, readOnly(QString::number(double(s.voxels) * ml, 'f', 2)));
+        m_table->setItem(row, Mean, readOnly(any ? QString::number(s.mean, 'f', 1) : QString("-")));
+        m_table->setItem(row, StdDev, readOnly(any ? QString::number(s.stddev, 'f', 1) : QString("-")));
+    }
+    m_syncing = wasSyncing;
+}
+
+void LabelPanel::refreshStatistics() {
+    m_statsTimer->stop();
+    m_statisticsStale = false;
+    m_statistics.clear();
+    if (m_model->hasVolume() && m_model->labels())
+        m_statistics = computeLabelStatistics(*m_model->volume(), *m_model->labels());
+    fillStatistics();
+}
+
+void LabelPanel::applyRow(int row) {
+    const std::uint8_t value = valueOfRow(row);
+    const LabelInfo* current = m_model->labelTable().find(value);
+    if (!current) return;
+    LabelInfo info = *current;
+    info.name = m_table->item(row, Name)->text().toStdString();
+    info.visible = m_table->item(row, Visible)->checkState() == Qt::Checked;
+    info.locked = m_table->item(row, Locked)->checkState() == Qt::Checked;
+    bool ok = false;
+    const int percent = m_table->item(row, Opacity)->text().toInt(&ok);
+    if (ok) info.opacity = float(std::clamp(percent, 0, 100)) / 100.0f;
+    const QColor c = m_table->item(row, Colour)->data(Qt::UserRole).value<QColor>();
+    if (c.isValid()) info.rgb = {std::uint8_t(c.red()), std::uint8_t(c.green()), std::uint8_t(c.blue())};
+    // Rebuilt from the model afterwards (deferred: this runs inside the table's own signal).
+    QTimer::singleShot(0, this, [this, info] { m_model->setLabelInfo(info); });
+}
+
+void LabelPanel::chooseColour(int row) {
+    const QColor now = m_table->item(row, Colour)->data(Qt::UserRole).value<QColor>();
+    const QColor chosen = QColorDialog::getColor(now, this, "Label colour");
+    if (!chosen.isValid()) return;
+    m_table->item(row, Colour)->setData(Qt::UserRole, chosen);  // itemChanged applies it
+}
+
+std::uint8_t LabelPanel::addLabel() {
+    const std::uint8_t value = m_model->labelTable().nextFreeValue();
+    if (!value) {
+        emit message("All 255 label values are in use");
+        return 0;
+    }
+    m_model->setActiveLabel(value);  // made with its default name and colour
+    show();
+    return value;
+}
+
+bool LabelPanel::activeLabelEditable() {
+    if (!m_model->hasVolume()) return false;
+    const LabelInfo* info = m_model->labelTable().find(m_model->activeLabel());
+    if (info && info->locked) {
+        emit message(QString::fromStdString(info->name) + " is locked: unlock it to edit its islands");
+        return false;
+    }
+    return true;
+}
+
+bool LabelPanel::keepLargest() {
+    if (!activeLabelEditable()) return false;
+    const std::uint8_t value = m_model->activeLabel();
+    return m_model->editLabels([value](LabelMap& layer) { keepLargestIsland(layer, value); }, "Keep largest island");
+}
+
+bool LabelPanel::removeSmall(int minVoxels) {
+    if (!activeLabelEditable()) return false;
+    const std::uint8_t value = m_model->activeLabel();
+    return m_model->editLabels(
+        [value, minVoxels](LabelMap& layer) { removeSmallIslands(layer, value, std::size_t(minVoxels)); },
+        QString("Remove islands under %1 voxels").arg(minVoxels).toStdString());
+}
+
+bool LabelPanel::exportStatistics(const QString& path, QString* error) {
+    refreshStatistics();  // what the layer holds now, not what the last pause saw
+    const std::string csv = labelStatisticsCsv(m_statistics, m_model->labelTable());
+    try {
+        io::writeFileAtomically(path.toStdString(), {csv});
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+}  // namespace lucent::ui

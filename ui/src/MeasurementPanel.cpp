@@ -1,0 +1,229 @@
+/// @brief Measurement panel: the list bound to the measurement set, delete and CSV export, the
+/// Tools > Measure menu, and the measurements drawn on every view.
+#include "lucent/ui/MeasurementPanel.h"
+
+#include "lucent/io/FileUtil.h"
+#include "lucent/ui/ViewGrid.h"
+#include "lucent/ui/ViewerModel.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace lucent::ui {
+
+namespace {
+
+constexpr render::Orientation kOrientations[] = {render::Orientation::Axial, render::Orientation::Coronal,
+                                                 render::Orientation::Sagittal};
+
+// Actions of the other panels that put their own tool on the views (LabelPanel, SegmentPanel).
+constexpr const char* kOtherTools[] = {"paintAction",      "eraseAction",          "keepClickedAction",
+                                       "modeRegionGrowing", "modeSnake",           "actionFuzzyConnectedness",
+                                       "actionFuzzyCMeans"};
+
+QTableWidgetItem* cell(const QString& text, int id) {
+    auto* item = new QTableWidgetItem(text);
+    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    item->setData(Qt::UserRole, id);
+    return item;
+}
+
+}  // namespace
+
+MeasurementPanel::MeasurementPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
+    : QDockWidget("Measurements", parent), m_model(model), m_grid(grid) {
+    setObjectName("measurementPanel");
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    m_table = new QTableWidget(0, ColumnCount, body);
+    m_table->setObjectName("measurementTable");
+    m_table->setHorizontalHeaderLabels({"#", "Type", "Value", "Slice"});
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(Value, QHeaderView::Stretch);
+    m_table->setMinimumWidth(320);  // room for an ROI's figures
+    layout->addWidget(m_table, 1);
+    auto* buttons = new QHBoxLayout;
+    auto* removeButton = new QPushButton("Delete", body);
+    removeButton->setObjectName("deleteMeasurementButton");
+    auto* exportButton = new QPushButton("Export CSV...", body);
+    exportButton->setObjectName("exportMeasurementsButton");
+    buttons->addWidget(removeButton);
+    buttons->addWidget(exportButton);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    setWidget(body);
+
+    // Delete in the list removes the selected measurement (the views keep their own keys).
+    auto* del = new QAction("Delete measurement", m_table);
+    del->setObjectName("deleteMeasurementAction");
+    del->setShortcut(QKeySequence::Delete);
+    del->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_table->addAction(del);
+    auto deleteSelected = [this] {
+        if (const int id = selectedId()) remove(id);
+    };
+    connect(del, &QAction::triggered, this, deleteSelected);
+    connect(removeButton, &QPushButton::clicked, this, deleteSelected);
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Export measurements", "measurements.csv", "CSV (*.csv)");
+        QString error;
+        if (!path.isEmpty() && !exportCsv(path, &error)) emit message(error);
+    });
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &MeasurementPanel::repaintViews);
+    // Double-click: go to the measurement's slice.
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        const Measurement* m = m_set.find(m_table->item(row, Id)->data(Qt::UserRole).toInt());
+        if (!m || !m_model->hasVolume()) return;
+        Vec3 c = m_model->cursor();
+        c[m->axis] = m->slice;
+        m_model->setCursor(c);
+    });
+
+    m_tool.changed = [this] { refresh(m_tool.lastId()); };
+    connect(model, &ViewerModel::volumeChanged, this, [this] {
+        m_tool.cancel();
+        m_set.setVolume(m_model->volume());
+        refresh();
+    });
+    for (auto o : kOrientations)
+        m_grid->view(o)->addOverlayLayer([this](const render::SliceViewGeometry& view, render::ViewOverlay& out) {
+            if (!m_set.volume()) return;
+            drawMeasurements(view, m_set, selectedId(), unit(), out);
+            m_tool.overlay(view, out);
+        });
+}
+
+std::string MeasurementPanel::unit() const {
+    return m_set.volume() && m_set.volume()->metadata().modality == "CT" ? "HU" : "";
+}
+
+int MeasurementPanel::selectedId() const {
+    const auto rows = m_table->selectionModel()->selectedRows();
+    return rows.isEmpty() ? 0 : m_table->item(rows.front().row(), Id)->data(Qt::UserRole).toInt();
+}
+
+bool MeasurementPanel::remove(int id) {
+    if (!m_set.remove(id)) return false;
+    refresh();
+    return true;
+}
+
+void MeasurementPanel::refresh(int select) {
+    const int keep = select ? select : selectedId();
+    const QSignalBlocker block(m_table);
+    m_table->setRowCount(int(m_set.all().size()));
+    const std::string u = unit();
+    int row = 0, selectRow = -1;
+    for (const Measurement& m : m_set.all()) {
+        // An ROI's label keeps its three lines (the rows grow to fit): one line would be cut off in a dock.
+        const QString value = QString::fromStdString(measurementLabel(m, u));
+        const int count = m_set.volume() ? m_set.volume()->geometry().dims[m.axis] : 0;
+        m_table->setItem(row, Id, cell(QString::number(m.id), m.id));
+        m_table->setItem(row, Type, cell(measurementKindName(m.kind), m.id));
+        m_table->setItem(row, Value, cell(value, m.id));
+        m_table->item(row, Value)->setToolTip(value);
+        m_table->setItem(row, Slice, cell(QString("%1 %2/%3").arg(QString::fromStdString(m.view)).arg(m.slice + 1).arg(count), m.id));
+        if (m.id == keep) selectRow = row;
+        ++row;
+    }
+    m_table->clearSelection();
+    if (selectRow >= 0) m_table->selectRow(selectRow);
+    m_table->resizeColumnToContents(Id);
+    m_table->resizeColumnToContents(Type);
+    m_table->resizeColumnToContents(Slice);
+    m_table->resizeRowsToContents();
+    repaintViews();
+}
+
+void MeasurementPanel::repaintViews() {
+    for (auto o : kOrientations) m_grid->view(o)->update();
+}
+
+bool MeasurementPanel::exportCsv(const QString& path, QString* error) {
+    const std::string csv = measurementsCsv(m_set.all(), unit());
+    try {
+        io::writeFileAtomically(path.toStdString(), {csv});
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void MeasurementPanel::buildMenus(QMenuBar* bar, QAction* before) {
+    QMenu* tools = bar->findChild<QMenu*>("toolsMenu");
+    if (!tools) {
+        tools = new QMenu("&Tools", bar);
+        tools->setObjectName("toolsMenu");
+        bar->insertMenu(before, tools);
+    }
+    QMenu* measure = tools->addMenu("&Measure");
+    measure->setObjectName("measureMenu");
+    m_toolGroup = new QActionGroup(this);
+    m_toolGroup->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
+    auto makeAction = [&](const QString& text, const QString& key, const QString& name) {
+        QAction* a = measure->addAction(text);
+        a->setShortcut(QKeySequence(key));
+        a->setCheckable(true);
+        a->setObjectName(name);
+        m_toolGroup->addAction(a);
+        connect(a, &QAction::toggled, this, [this] { setToolFromActions(); });
+        return a;
+    };
+    m_ruler = makeAction("&Ruler (drag)", "D", "measureRulerAction");
+    m_angle = makeAction("&Angle (three clicks)", "A", "measureAngleAction");
+    m_ellipse = makeAction("&Ellipse ROI (drag)", "O", "measureEllipseAction");
+    m_rectangle = makeAction("Re&ctangle ROI (drag)", "Q", "measureRectangleAction");
+    measure->addSeparator();
+    QAction* show = toggleViewAction();
+    show->setText("Measurement &panel");
+    show->setObjectName("measurementPanelAction");
+    measure->addAction(show);
+    measure->addAction("E&xport measurements...", this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Export measurements", "measurements.csv", "CSV (*.csv)");
+        QString error;
+        if (!path.isEmpty() && !exportCsv(path, &error)) emit message(error);
+    })->setObjectName("exportMeasurementsAction");
+    // Another panel's tool lets ours go without taking the views' tool back from it.
+    for (const char* name : kOtherTools)
+        if (auto* a = bar->window()->findChild<QAction*>(name))
+            connect(a, &QAction::triggered, this, [this] {
+                if (!m_toolGroup->checkedAction()) return;
+                m_yielded = true;
+                m_toolGroup->checkedAction()->setChecked(false);
+                m_yielded = false;
+            });
+}
+
+void MeasurementPanel::setToolFromActions() {
+    QAction* checked = m_toolGroup->checkedAction();
+    if (!checked) {
+        m_tool.cancel();
+        if (!m_yielded)
+            for (auto o : kOrientations) m_grid->view(o)->setTool(nullptr);
+        return repaintViews();
+    }
+    // The label panel's brush or picker lets go first (it clears the views' tool as it does).
+    for (const char* name : {"paintAction", "eraseAction", "keepClickedAction"})
+        if (auto* a = window()->findChild<QAction*>(name); a && a->isChecked()) a->setChecked(false);
+    m_tool.setKind(checked == m_angle ? MeasurementKind::Angle
+                   : checked == m_ellipse ? MeasurementKind::Ellipse
+                   : checked == m_rectangle ? MeasurementKind::Rectangle
+                                            : MeasurementKind::Ruler);
+    for (auto o : kOrientations) m_grid->view(o)->setTool(&m_tool);
+    show();
+    raise();
+    repaintViews();
+}
+
+}  // namespace lucent::ui

@@ -1,0 +1,244 @@
+/// @brief The 3D view widget: GL life cycle, following the model and a live run, surfaces from the
+/// worker, mouse gestures (left rotate, right / wheel zoom, middle or shift-left pan), screenshots.
+#include "lucent/ui/View3DWidget.h"
+
+#include "lucent/io/FileUtil.h"
+#include "lucent/ui/LiveSegmentation.h"
+
+#include <QBuffer>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace lucent::ui {
+
+namespace {
+constexpr int kLiveIntervalMs = 250;  // the live label volume is re-uploaded at most 4 times a second
+constexpr double kDegreesPerPixel = 0.4;
+constexpr int kSurfaceDelayMs = 300;  // surfaces wait for a pause in the edits (the label volume does not)
+}  // namespace
+
+View3DWidget::View3DWidget(ViewerModel* model, QWidget* parent)
+    : QOpenGLWidget(parent), m_model(model),
+      m_job([this](std::shared_ptr<const render::LabelSurfaces> s, int serial) {
+          // From the job's thread: hand over to the GUI thread (dropped if this widget is gone).
+          QMetaObject::invokeMethod(this, [this, s = std::move(s), serial] { onSurfaces(s, serial); }, Qt::QueuedConnection);
+      }) {
+    setObjectName("view3d");
+    setMinimumSize(64, 64);
+    m_liveTimer.setSingleShot(true);
+    connect(&m_liveTimer, &QTimer::timeout, this, &View3DWidget::refreshLiveNow);
+    m_surfaceTimer.setSingleShot(true);
+    m_surfaceTimer.setInterval(kSurfaceDelayMs);
+    connect(&m_surfaceTimer, &QTimer::timeout, this, &View3DWidget::requestSurfaces);
+    connect(model, &ViewerModel::labelTableChanged, this, [this] {
+        m_scene.setLabelTable(m_model->labelTable());
+        update();
+    });
+    connect(model, &ViewerModel::volumeChanged, this, &View3DWidget::onVolume);
+    connect(model, &ViewerModel::labelsChanged, this, &View3DWidget::onLabels);
+    connect(model, &ViewerModel::cursorChanged, this, [this] {
+        m_scene.setCursor(m_model->cursor());
+        update();
+    });
+    m_liveClock.start();
+    onVolume();
+}
+
+View3DWidget::~View3DWidget() {
+    m_job.cancel();
+    releaseGl();
+}
+
+void View3DWidget::releaseGl() {
+    if (!m_scene.glReady() || !context() || !context()->isValid()) return;
+    makeCurrent();
+    m_scene.releaseGl();
+    doneCurrent();
+}
+
+void View3DWidget::initializeGL() {
+    // VTK's GL objects belong to this context: free them while it is still there.
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &View3DWidget::releaseGl, Qt::DirectConnection);
+    m_scene.initializeGl();
+}
+
+void View3DWidget::paintGL() {
+    const double dpr = devicePixelRatioF();
+    m_scene.render(int(std::lround(width() * dpr)), int(std::lround(height() * dpr)));
+}
+
+void View3DWidget::onVolume() {
+    m_surfaceTimer.stop();
+    m_job.cancel();
+    m_livePreview.reset();
+    m_surfaceSerial = -1;
+    m_triangles = 0;
+    const auto volume = m_model->volume();
+    m_scene.setVolume(volume);  // also drops labels and surfaces
+    if (volume && !m_userPreset)
+        m_scene.setPreset(render::defaultPreset3D(volume->metadata().modality, m_scene.valueRange().first));
+    if (volume) m_scene.setCursor(m_model->cursor());
+    onLabels();
+}
+
+void View3DWidget::onLabels() {
+    ++m_labelSerial;
+    const auto labels = m_model->labels();
+    if (!labels || !m_model->hasVolume()) {
+        m_surfaceTimer.stop();
+        m_job.cancel();
+        m_scene.setSurfaces(nullptr);
+        m_triangles = 0;
+        m_surfaceSerial = -1;
+    } else {
+        m_job.cancel();  // stale now; the next request waits for a pause in the edits
+        m_surfaceTimer.start();
+    }
+    showLabelVolume();
+    update();
+}
+
+void View3DWidget::requestSurfaces() {
+    // The layer changes in place on this thread: the job gets its own copy.
+    if (const auto labels = m_model->labels(); labels && m_model->hasVolume()) m_job.request(*labels, m_labelSerial);
+}
+
+void View3DWidget::onSurfaces(std::shared_ptr<const render::LabelSurfaces> surfaces, int serial) {
+    if (serial != m_labelSerial) return;  // labels changed again since: a newer build is coming
+    m_surfaceSerial = serial;
+    m_triangles = surfaces ? render::surfaceFigures(*surfaces).triangles : 0;
+    m_scene.setSurfaces(std::move(surfaces));
+    showLabelVolume();
+    update();
+}
+
+void View3DWidget::showLabelVolume() {
+    const LabelTable& table = m_model->labelTable();  // the slice views' colours
+    if (m_livePreview) m_scene.setLabelVolume(m_livePreview, table);
+    else if (m_model->labels() && m_model->hasVolume() && m_surfaceSerial != m_labelSerial)
+        m_scene.setLabelVolume(m_model->labels(), table);
+    else m_scene.setLabelVolume(nullptr, table);
+}
+
+void View3DWidget::followLive(LiveSegmentation* live) {
+    m_live = live;
+    connect(live, &LiveSegmentation::framed, this, &View3DWidget::onLiveFrame);
+    connect(live, &LiveSegmentation::stateChanged, this, &View3DWidget::onLiveState);
+    connect(live, &QObject::destroyed, this, [this] {
+        m_live = nullptr;
+        m_livePreview.reset();
+    });
+}
+
+void View3DWidget::onLiveFrame() {
+    if (!m_live || !isVisible()) return;
+    const qint64 since = m_liveClock.elapsed();
+    if (since >= kLiveIntervalMs) refreshLiveNow();
+    else if (!m_liveTimer.isActive()) m_liveTimer.start(int(kLiveIntervalMs - since));  // the last frame shows too
+}
+
+void View3DWidget::onLiveState() {
+    if (m_live && m_live->active()) {
+        // A run that stopped (finished, paused) shows its result at once, not a throttled frame later.
+        if (!m_live->running() && isVisible()) refreshLiveNow();
+        else onLiveFrame();
+        return;
+    }
+    m_liveTimer.stop();
+    if (!m_livePreview) return;
+    m_livePreview.reset();
+    showLabelVolume();
+    update();
+}
+
+void View3DWidget::refreshLiveNow() {
+    m_liveClock.restart();
+    if (!m_live) return;
+    auto preview = std::make_shared<LabelMap>();
+    if (!m_live->copyPreview(*preview)) return;
+    m_livePreview = std::move(preview);
+    showLabelVolume();
+    update();
+}
+
+void View3DWidget::setPreset(render::Preset3D preset) {
+    m_userPreset = true;
+    m_scene.setPreset(preset);
+    update();
+}
+
+void View3DWidget::setPlanesVisible(bool visible) {
+    m_planesVisible = visible;
+    m_scene.setPlanesVisible(visible);
+    update();
+}
+
+void View3DWidget::resetCamera() {
+    m_scene.resetCamera();
+    update();
+}
+
+void View3DWidget::rotate(double azimuthDeg, double elevationDeg) {
+    m_scene.rotate(azimuthDeg, elevationDeg);
+    update();
+}
+
+void View3DWidget::zoom(double factor) {
+    m_scene.zoom(factor);
+    update();
+}
+
+void View3DWidget::pan(double dxFraction, double dyFraction) {
+    m_scene.pan(dxFraction, dyFraction);
+    update();
+}
+
+bool View3DWidget::saveScreenshot(const QString& path, QString* error) {
+    const QImage image = grabFramebuffer();
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (image.isNull() || !image.save(&buffer, "PNG")) {
+        if (error) *error = QString("%1: the 3D view could not be rendered").arg(path);
+        return false;
+    }
+    try {
+        io::writeFileAtomically(path.toStdString(), {std::string_view(png.constData(), std::size_t(png.size()))});
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+    return true;
+}
+
+void View3DWidget::mousePressEvent(QMouseEvent* event) {
+    m_last = event->position().toPoint();
+    m_button = event->button();
+    m_panning = m_button == Qt::MiddleButton || (m_button == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+}
+
+void View3DWidget::mouseMoveEvent(QMouseEvent* event) {
+    if (m_button == Qt::NoButton) return;
+    const QPoint p = event->position().toPoint(), d = p - m_last;
+    m_last = p;
+    if (m_panning) pan(double(d.x()) / std::max(1, width()), -double(d.y()) / std::max(1, height()));
+    else if (m_button == Qt::LeftButton) rotate(-d.x() * kDegreesPerPixel, d.y() * kDegreesPerPixel);
+    else if (m_button == Qt::RightButton) zoom(std::pow(1.01, -d.y()));
+}
+
+void View3DWidget::mouseReleaseEvent(QMouseEvent*) {
+    m_button = Qt::NoButton;
+    m_panning = false;
+}
+
+void View3DWidget::mouseDoubleClickEvent(QMouseEvent*) { resetCamera(); }
+
+void View3DWidget::wheelEvent(QWheelEvent* event) {
+    zoom(std::pow(1.1, event->angleDelta().y() / 120.0));
+    event->accept();
+}
+
+}  // namespace lucent::ui
