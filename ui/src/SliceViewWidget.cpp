@@ -2,6 +2,7 @@
 /// interaction.
 #include "lucent/ui/SliceViewWidget.h"
 
+#include "lucent/render/ViewNavigation.h"
 #include "lucent/ui/ViewTool.h"
 
 #include <QKeyEvent>
@@ -118,13 +119,8 @@ void SliceViewWidget::wheelEvent(QWheelEvent* event) {
     if (!m_model->hasVolume()) return;
     const int steps = event->angleDelta().y() / 120 ? event->angleDelta().y() / 120 : (event->angleDelta().y() > 0 ? 1 : -1);
     if (event->modifiers() & Qt::ControlModifier) {
-        // Zoom about the point under the mouse: keep its voxel where it is on screen.
         const QPointF d = devicePoint(event->position());
-        const Vec3 anchor = m_view.screenToVoxel(d.x(), d.y());
-        m_view.setZoom(std::clamp(m_view.zoom() * std::pow(1.15, steps), 0.1, 50.0));
-        const auto moved = m_view.voxelToScreen(anchor);
-        const auto pan = m_view.pan();
-        m_view.setPan(pan[0] + d.x() - moved[0], pan[1] + d.y() - moved[1]);
+        render::zoomAbout(m_view, d.x(), d.y(), steps);
         update();
     } else {
         m_model->moveCursor(m_view.normalAxis(), steps);
@@ -163,15 +159,10 @@ void SliceViewWidget::mouseMoveEvent(QMouseEvent* event) {
             setCursorFrom(event->position());
         }
         break;
-    case Qt::RightButton: {
-        // Right: wider, left: narrower; down: brighter (lower level), up: darker. Speed follows the window.
-        const double speed = std::max(1.0, m_dragWindow.width / 200.0);
-        m_model->setWindow({m_dragWindow.level - delta.y() * speed, std::max(1.0, m_dragWindow.width + delta.x() * speed)});
-        break;
-    }
+    case Qt::RightButton: m_model->setWindow(render::dragWindow(m_dragWindow, delta.x(), delta.y())); break;
     case Qt::MiddleButton: {
-        const qreal dpr = devicePixelRatioF();
-        m_view.setPan(m_dragPan[0] + delta.x() * dpr, m_dragPan[1] + delta.y() * dpr);
+        const auto pan = render::dragPan(m_dragPan, delta.x(), delta.y(), devicePixelRatioF());
+        m_view.setPan(pan[0], pan[1]);
         update();
         break;
     }
