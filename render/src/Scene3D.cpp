@@ -1,5 +1,6 @@
 /// @brief Scene3D's GL life cycle (VTK adopting the caller's context, as DESIGN.md section 3 says)
 /// and its camera: anterior by default, rotate / zoom / pan about the focal point.
+#include "Gl.h"
 #include "Scene3DImpl.h"
 
 #include <vtkCamera.h>
@@ -80,6 +81,18 @@ void Scene3D::render(int width, int height) {
     if (!m->glReady || width <= 0 || height <= 0) return;
     auto* w = m->window.Get();
     w->SetSize(width, height);
+    if (m->volume) {
+        // A volume beyond this GL's 3D texture size (a 15 MP single image; a large series on a
+        // small GPU) cannot be ray cast: the pane keeps its planes and surfaces, the slice views
+        // show the voxels. VTK would otherwise log an error on every frame.
+        GLint max3d = 0;
+        glGetIntegerv(GL_MAX_3D_TEXTURE_SIZE, &max3d);
+        const auto& d = m->volume->geometry().dims;
+        if (max3d > 0 && (d[0] > max3d || d[1] > max3d || d[2] > max3d)) {
+            m->prop->VisibilityOff();
+            m->labelProp->VisibilityOff();
+        }
+    }
     m->renderer->ResetCameraClippingRange();
     // VTK caches GL state; the caller (Qt) changed it behind VTK's back since the last frame.
     w->GetState()->Reset();

@@ -4,6 +4,7 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/io/DicomReader.h"
+#include "lucent/core/Version.h"
 #include "lucent/io/DicomSeg.h"
 #include "lucent/io/ImageSource.h"
 
@@ -147,14 +148,14 @@ void expectSegStructure(const std::string& segFile, const Volume& source, std::s
         EXPECT_EQ(tagOf(ds, tag), tagOf(s0, tag)) << DcmTag(tag).getTagName();
     EXPECT_FALSE(tagOf(ds, DCM_FrameOfReferenceUID).empty());
     EXPECT_NE(tagOf(ds, DCM_SeriesInstanceUID), tagOf(s0, DCM_SeriesInstanceUID));
-    EXPECT_EQ(tagOf(ds, DCM_SoftwareVersions), LUCENT_VERSION);
+    EXPECT_EQ(tagOf(ds, DCM_SoftwareVersions), lucent::kVersion);
     const int slices = source.geometry().dims[2];
     EXPECT_EQ(tagOf(ds, DCM_NumberOfFrames), std::to_string(slices * segments));
     DcmItem* segment = firstItem(ds, DCM_SegmentSequence);
     EXPECT_EQ(tagOf(segment, DCM_SegmentAlgorithmType), "SEMIAUTOMATIC");
     EXPECT_EQ(tagOf(segment, DCM_SegmentAlgorithmName), "Lucent");
     DcmItem* algorithm = firstItem(segment, DCM_SegmentationAlgorithmIdentificationSequence);
-    EXPECT_EQ(tagOf(algorithm, DCM_AlgorithmVersion), LUCENT_VERSION);
+    EXPECT_EQ(tagOf(algorithm, DCM_AlgorithmVersion), lucent::kVersion);
 
     // Every frame: its slice's source instance and that instance's own position.
     DcmSequenceOfItems* frames = nullptr;

@@ -260,6 +260,8 @@ TEST_F(View3D, SlicePlanesFollowTheCursor) {
     const QImage planes = frame();
     EXPECT_GT(differingPixels(empty, planes), 300) << "three plane outlines and the crosshair";
     model.setCursor({10, 32, 50});
+    EXPECT_LT(differingPixels(planes, frame()), 20) << "while the cursor moves (scrolling) the 3D pane waits";
+    QTest::qWait(400);  // the cursor rests: the planes follow
     const QImage moved = frame();
     EXPECT_GT(differingPixels(planes, moved), 100);
     // The sagittal plane (normal to i, seen edge on from the front) moved to the patient's right,

@@ -39,10 +39,15 @@ View3DWidget::View3DWidget(ViewerModel* model, QWidget* parent)
     });
     connect(model, &ViewerModel::volumeChanged, this, &View3DWidget::onVolume);
     connect(model, &ViewerModel::labelsChanged, this, &View3DWidget::onLabels);
-    connect(model, &ViewerModel::cursorChanged, this, [this] {
+    // The planes follow the cursor once it rests: scrolling through slices redraws the slice views
+    // every step, but a ray-cast frame of the 3D pane (about 2 s on a software GL) would stall each one.
+    m_cursorTimer.setSingleShot(true);
+    m_cursorTimer.setInterval(kCursorRestMs);
+    connect(&m_cursorTimer, &QTimer::timeout, this, [this] {
         m_scene.setCursor(m_model->cursor());
         update();
     });
+    connect(model, &ViewerModel::cursorChanged, this, [this] { m_cursorTimer.start(); });
     m_liveClock.start();
     onVolume();
 }

@@ -3,6 +3,7 @@
 
 #include "DicomSegSource.h"
 #include "lucent/core/Errors.h"
+#include "lucent/core/Version.h"
 #include "lucent/io/FileUtil.h"
 
 #include <dcmtk/dcmdata/dcostrmb.h>
@@ -20,9 +21,6 @@
 #include <memory>
 #include <set>
 
-#ifndef LUCENT_VERSION
-#error "LUCENT_VERSION must come from CMake's project() (core/io/CMakeLists.txt)"
-#endif
 
 namespace lucent::io {
 
@@ -134,7 +132,7 @@ DcmSegment* makeSegment(const SegmentInfo& info, const std::string& path) {
                                                info.algorithmFamily.meaning.c_str()),
         path, "algorithm family");
     check(algorithm.setAlgorithmName("Lucent"), path, "algorithm name");
-    check(algorithm.setAlgorithmVersion(LUCENT_VERSION), path, "algorithm version");
+    check(algorithm.setAlgorithmVersion(kVersion), path, "algorithm version");
     return owned.release();
 }
 
@@ -239,7 +237,7 @@ void writeDicomSeg(const LabelMap& labels, const std::vector<std::string>& slice
     DcmSegmentation* created = nullptr;
     check(DcmSegmentation::createBinarySegmentation(
               created, Uint16(g.dims[1]), Uint16(g.dims[0]),
-              IODGeneralEquipmentModule::EquipmentInfo("Lucent", "Lucent", "1", LUCENT_VERSION),
+              IODGeneralEquipmentModule::EquipmentInfo("Lucent", "Lucent", "1", kVersion),
               ContentIdentificationMacro("1", "SEGMENTATION", "Label map segmented in Lucent", "Lucent^")),
           path, "segmentation object");
     std::unique_ptr<DcmSegmentation> seg(created);

@@ -74,6 +74,8 @@ private:
     QElapsedTimer m_liveClock;
     QTimer m_liveTimer;
     QTimer m_surfaceTimer;  // a burst of edits (brush strokes) makes one surface request
+    QTimer m_cursorTimer;   // a run of cursor moves (scrolling, cine) moves the planes once it rests
+    static constexpr int kCursorRestMs = 150;
     int m_labelSerial = 0, m_surfaceSerial = -1;
     std::size_t m_triangles = 0;
     QPoint m_last;
