@@ -79,5 +79,6 @@ TEST(LabelRealData, KeepLargestLeavesOneComponentOfThatSize) {
     std::size_t small = 0;
     for (std::size_t s : wm.sizes()) small += s < 10 ? s : 0;
     EXPECT_EQ(removeSmallIslands(labels, 6, 10), small);
-    for (std::size_t s : LabelComponents(labels, 6).sizes()) EXPECT_GE(s, 10u);
+    const LabelComponents after(labels, 6);  // named: a range over a temporary's member would dangle
+    for (std::size_t s : after.sizes()) EXPECT_GE(s, 10u);
 }
