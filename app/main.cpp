@@ -6,6 +6,7 @@
 #include "lucent/core/Version.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/DicomReader.h"
+#include "lucent/io/LabelSurface.h"
 #include "lucent/io/FileUtil.h"
 
 #include <cstdio>
@@ -25,6 +26,7 @@ bool printProgress(std::size_t done, std::size_t total) {
 
 int runVersion() {
     std::cout << "lucent " << kVersion << "\nDICOM: " << (io::DicomReader::available() ? "DCMTK" : "not built (no DCMTK)") << "\n"
+              << "Surfaces: " << (io::surfacesAvailable() ? "VTK" : "not built (no VTK)") << "\n"
               << gpu::describeBackends() << "\n";
     return 0;
 }

@@ -22,6 +22,7 @@ public:
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     std::vector<Volume> softMaps() const override { return m_active->softMaps(); }
     bool writeSoftMap(int index, const LabelSink& sink) const override { return m_active->writeSoftMap(index, sink); }
+    const float* deviceSoftMaps() const override { return m_active->deviceSoftMaps(); }
     MethodFigures figures() const override { return m_active->figures(); }
     UpdateOutcome update(const SegmentationRequest& request) override;
     bool writeContours(JsonWriter& json) const override { return m_active->writeContours(json); }

@@ -1,6 +1,9 @@
 /// @brief FCM kernels: privatised histogram, the iterations in one persistent block, label table
 /// and labelling pass.
 #include "CudaCheck.h"
+#include "FcmDevice.cuh"
+#include "FcmMembershipMaps.h"
+#include "FcmPerVoxel.h"
 #include "FuzzyCMeansCuda.h"
 #include "lucent/core/seg/FcmMath.h"
 #include "lucent/core/seg/FuzzyCMeansCpu.h"
@@ -13,30 +16,12 @@
 
 namespace lucent::gpu {
 
-constexpr int kMaxClusters = 255;
 constexpr int kIterateThreads = 1024;
 constexpr int kSharedBins = 16384;  // histograms up to this many bins are privatised in shared memory
 
-/// Device-side iteration state, mirrored in pinned memory after each step.
-struct FcmState {
-    int iterations;
-    int finished;
-    int current;  // which of the two membership buffers holds the latest memberships
-    int maxIterations;
-    double change;
-    double centres[kMaxClusters];
-};
-
 namespace {
 
-struct Scope {
-    int nx, ny, nz;
-    VoxelBox roi;
-    const std::uint8_t* mask;
-    __device__ bool included(int x, int y, int z, std::size_t idx) const {
-        return roi.contains(x, y, z) && (!mask || mask[idx] != 0);
-    }
-};
+using Scope = FcmScope;
 
 /// Each block counts `rowsPerBlock` rows (linear row index z * ny + y) into a shared histogram
 /// when it fits, then adds its non-zero bins to the global one.
@@ -118,28 +103,29 @@ __global__ void labelFlatKernel(const std::int16_t* volume, std::size_t n, int m
         for (std::size_t i = chunks * 8 + threadIdx.x; i < n; i += blockDim.x) out[i] = binLabel[volume[i] - minValue];
 }
 
-__device__ double blockSum(double v, double* scratch) {
-    scratch[threadIdx.x] = v;
-    __syncthreads();
-    for (int half = blockDim.x / 2; half > 0; half /= 2) {
-        if (threadIdx.x < half) scratch[threadIdx.x] += scratch[threadIdx.x + half];
-        __syncthreads();
+/// Block-wide sums (or maxima) of two values: shuffles within each warp, one shared slot per warp,
+/// then warp 0; two barriers where a shared-memory tree takes one per level (the iterations run
+/// in one block, so these barriers are most of their time).
+template <bool Max>
+__device__ double2 blockReduce2(double a, double b, double2* scratch /* 33 slots */) {
+    auto op = [](double x, double y) { return Max ? fmax(x, y) : x + y; };
+    for (int o = 16; o > 0; o >>= 1) {
+        a = op(a, __shfl_down_sync(0xffffffffu, a, o));
+        b = op(b, __shfl_down_sync(0xffffffffu, b, o));
     }
-    const double total = scratch[0];
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    if (lane == 0) scratch[warp] = make_double2(a, b);
     __syncthreads();
-    return total;
-}
-
-__device__ double blockMax(double v, double* scratch) {
-    scratch[threadIdx.x] = v;
-    __syncthreads();
-    for (int half = blockDim.x / 2; half > 0; half /= 2) {
-        if (threadIdx.x < half) scratch[threadIdx.x] = fmax(scratch[threadIdx.x], scratch[threadIdx.x + half]);
-        __syncthreads();
+    if (warp == 0) {
+        double2 v = lane < int(blockDim.x >> 5) ? scratch[lane] : make_double2(0, 0);  // 0: sums, and maxima of changes >= 0
+        for (int o = 16; o > 0; o >>= 1) {
+            v.x = op(v.x, __shfl_down_sync(0xffffffffu, v.x, o));
+            v.y = op(v.y, __shfl_down_sync(0xffffffffu, v.y, o));
+        }
+        if (lane == 0) scratch[32] = v;
     }
-    const double total = scratch[0];
     __syncthreads();
-    return total;
+    return scratch[32];  // the next call writes slot 32 only after its first barrier
 }
 
 /// Memberships of every sample for the state's centres (iteration 0).
@@ -157,7 +143,7 @@ __global__ void __launch_bounds__(kIterateThreads) iterateKernel(const double* v
                                                                  double* membershipsA, double* membershipsB,
                                                                  void* stateMemory) {
     auto* state = static_cast<FcmState*>(stateMemory);
-    __shared__ double scratch[kIterateThreads];
+    __shared__ double2 scratch[33];
     __shared__ double centres[kMaxClusters];
     __shared__ int stop;
     for (int k = threadIdx.x; k < c; k += blockDim.x) centres[k] = state->centres[k];
@@ -173,9 +159,8 @@ __global__ void __launch_bounds__(kIterateThreads) iterateKernel(const double* v
                 num += w * values[s];
                 den += w;
             }
-            num = blockSum(num, scratch);
-            den = blockSum(den, scratch);
-            if (threadIdx.x == 0 && den > 0) centres[k] = num / den;
+            const double2 total = blockReduce2<false>(num, den, scratch);
+            if (threadIdx.x == 0 && total.y > 0) centres[k] = total.x / total.y;
         }
         __syncthreads();
         double change = 0;  // Eq. 4
@@ -184,7 +169,7 @@ __global__ void __launch_bounds__(kIterateThreads) iterateKernel(const double* v
             fcmMemberships(values[s], centres, c, m, u);
             for (int k = 0; k < c; ++k) change = fmax(change, fabs(u[k] - old[std::size_t(s) * c + k]));
         }
-        change = blockMax(change, scratch);
+        change = blockReduce2<true>(change, 0, scratch).x;
         if (threadIdx.x == 0) {
             state->current ^= 1;
             state->iterations += 1;
@@ -198,9 +183,10 @@ __global__ void __launch_bounds__(kIterateThreads) iterateKernel(const double* v
 }
 
 /// Label of each histogram bin: the rank (by centre, ties by index as std::stable_sort) of the
-/// cluster of largest membership, ties to the lower rank, plus 1; as the CPU engine.
+/// cluster of largest membership, ties to the lower rank, plus 1; as the CPU engine. With `binU`,
+/// also the bin's memberships as floats in label order (what the CPU engine's soft maps hold).
 __global__ void labelTableKernel(const double* values, int samples, int c, int minValue, const double* memberships,
-                                 const void* stateMemory, std::uint8_t* binLabel) {
+                                 const void* stateMemory, std::uint8_t* binLabel, float* binU) {
     const auto* state = static_cast<const FcmState*>(stateMemory);
     __shared__ int rank[kMaxClusters];
     for (int k = threadIdx.x; k < c; k += blockDim.x) {
@@ -215,7 +201,10 @@ __global__ void labelTableKernel(const double* values, int samples, int c, int m
         int best = 0;
         for (int k = 1; k < c; ++k)
             if (u[k] > u[best] || (u[k] == u[best] && rank[k] < rank[best])) best = k;
-        binLabel[int(values[s]) - minValue] = std::uint8_t(rank[best] + 1);
+        const int bin = int(values[s]) - minValue;
+        binLabel[bin] = std::uint8_t(rank[best] + 1);
+        if (binU)
+            for (int k = 0; k < c; ++k) binU[std::size_t(bin) * c + rank[k]] = float(u[k]);
     }
 }
 
@@ -249,13 +238,15 @@ void FuzzyCMeansCuda::start(const SegmentationRequest& request) {
     validateRequest(Method::FuzzyCMeans, request);
     if (request.volume->pixelType() != PixelType::Int16)
         throw GpuError("the CUDA fuzzy C-means engine works on int16 volumes (float volumes run on the CPU engine)");
-    if (request.fuzzyCMeans.perVoxel) throw GpuError("the per-voxel FCM path runs on the CPU engine");
+    if (request.fuzzyCMeans.perVoxel && request.fuzzyCMeans.clusters > kPerVoxelMaxClusters)
+        throw GpuError("the CUDA per-voxel FCM path takes up to " + std::to_string(kPerVoxelMaxClusters) +
+                       " clusters (the histogram path takes any number)");
     checkGridLimits(request.volume->geometry());
     const bool fresh = !m_context || &m_context->volume() != request.volume;
     m_context = contextFor(m_context, request);
     m_msUpload = fresh ? m_context->uploadMs() : 0;
     m_request = request;
-    m_labelsReady = false;
+    m_labelsReady = m_mapsReady = false;
     const Geometry& g = request.volume->geometry();
     const auto range = m_context->range();
     m_minValue = int(range.first);
@@ -270,8 +261,7 @@ void FuzzyCMeansCuda::start(const SegmentationRequest& request) {
         cudaCheck(cudaMemcpyAsync(m_userMask.get(), request.mask->data(), request.mask->voxelCount(), cudaMemcpyHostToDevice, stream),
                   "mask upload");
     }
-    const Scope scope{g.dims[0], g.dims[1], g.dims[2], request.roi ? *request.roi : wholeBox(g),
-                      request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
+    const Scope scope = this->scope();
     m_timer.reset();
     m_timer.begin(stream);
     cudaCheck(cudaMemsetAsync(m_histogram.get(), 0, std::size_t(m_bins) * 4, stream), "FCM histogram");
@@ -307,6 +297,7 @@ void FuzzyCMeansCuda::start(const SegmentationRequest& request) {
     if (values.empty()) throw std::invalid_argument("no voxel lies inside the ROI/mask");
     const int c = request.fuzzyCMeans.clusters;
     const std::vector<double> centres = FuzzyCMeansCpu::startCentres(values, weights, c);
+    m_included = std::size_t(std::accumulate(weights.begin(), weights.end(), 0.0));
     m_samples = values.size();
     m_values.reserve(m_samples * sizeof(double), "the FCM samples");
     m_weights.reserve(m_samples * sizeof(double), "the FCM samples");
@@ -331,13 +322,24 @@ StepReport FuzzyCMeansCuda::step(int maxIterations) {
         const int c = p.clusters;
         double* a = m_memberships.as<double>();
         m_timer.begin(stream);
-        iterateKernel<<<1, kIterateThreads, 0, stream>>>(m_values.as<double>(), m_weights.as<double>(), int(m_samples), c,
-                                                         p.fuzziness, p.epsilon, std::max(1, maxIterations), a,
-                                                         a + m_samples * c, m_state.get());
-        launchCheck("FCM iterations");
+        if (p.perVoxel) {
+            // Every voxel each iteration; then the distinct values' memberships for the centres
+            // reached (buffer 0), which the label table and the soft maps read as on the other path.
+            runPerVoxelIterations(static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()), scope(), c,
+                                  p.fuzziness, p.epsilon, std::max(1, maxIterations), m_state.as<FcmState>(), m_partials,
+                                  stream);
+            initialMemberships<<<gridFor(m_samples, 256), 256, 0, stream>>>(m_values.as<double>(), int(m_samples), c,
+                                                                            p.fuzziness, m_state.get(), a);
+            launchCheck("FCM memberships");
+        } else {
+            iterateKernel<<<1, kIterateThreads, 0, stream>>>(m_values.as<double>(), m_weights.as<double>(), int(m_samples),
+                                                             c, p.fuzziness, p.epsilon, std::max(1, maxIterations), a,
+                                                             a + m_samples * c, m_state.get());
+            launchCheck("FCM iterations");
+        }
         cudaCheck(cudaMemcpyAsync(m_host, m_state.get(), sizeof(FcmState), cudaMemcpyDeviceToHost, stream), "FCM state");
         m_timer.end(stream);
-        m_labelsReady = false;
+        m_labelsReady = m_mapsReady = false;
     }
     StepReport r;
     r.iterations = m_host->iterations;
@@ -355,22 +357,51 @@ void FuzzyCMeansCuda::cancel() {
     // The device state keeps its own flag; a cancelled engine is not stepped again.
 }
 
-void FuzzyCMeansCuda::buildLabelTable() const {
-    if (m_labelsReady) return;
+FcmScope FuzzyCMeansCuda::scope() const {
+    const Geometry& g = m_request.volume->geometry();
+    return {g.dims[0], g.dims[1], g.dims[2], m_request.roi ? *m_request.roi : wholeBox(g),
+            m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
+}
+
+void FuzzyCMeansCuda::buildLabelTable(bool withMemberships) const {
+    if (m_labelsReady && (!withMemberships || m_binUReady)) return;
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     const int c = m_request.fuzzyCMeans.clusters;
     const double* latest = m_memberships.as<double>() + (m_host->current ? m_samples * c : 0);
+    if (withMemberships) m_binU.reserve(std::size_t(m_bins) * c * sizeof(float), "the FCM membership table");
     labelTableKernel<<<gridFor(m_samples, 256), 256, 0, stream>>>(m_values.as<double>(), int(m_samples), c, m_minValue, latest,
-                                                                  m_state.get(), m_binLabel.as<std::uint8_t>());
+                                                                  m_state.get(), m_binLabel.as<std::uint8_t>(),
+                                                                  withMemberships ? m_binU.as<float>() : nullptr);
     launchCheck("FCM label table");
     m_labelsReady = true;
+    m_binUReady = withMemberships;
+}
+
+void FuzzyCMeansCuda::buildMaps(std::uint8_t* labels) const {
+    const Geometry& g = m_request.volume->geometry();
+    const int c = m_request.fuzzyCMeans.clusters;
+    m_maps.reserve(g.voxelCount() * c * sizeof(float), "the FCM membership maps");
+    buildLabelTable(true);
+    writeMembershipMaps(static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()), scope(), m_minValue, c,
+                        m_binLabel.as<std::uint8_t>(), m_binU.as<float>(), labels, m_maps.as<float>(), m_context->stream());
+    m_mapsReady = true;
+}
+
+const float* FuzzyCMeansCuda::deviceSoftMaps() const {
+    if (!m_host) return nullptr;
+    if (!m_mapsReady) {
+        auto stream = static_cast<cudaStream_t>(m_context->stream());
+        m_timer.begin(stream);
+        buildMaps(nullptr);
+        m_timer.end(stream);
+    }
+    return m_maps.as<float>();
 }
 
 void FuzzyCMeansCuda::lookUp(const std::uint8_t* binTable, std::uint8_t* out, const VoxelBox& b) const {
     const Geometry& g = m_request.volume->geometry();
     auto stream = static_cast<cudaStream_t>(m_context->stream());
-    const Scope scope{g.dims[0], g.dims[1], g.dims[2], m_request.roi ? *m_request.roi : wholeBox(g),
-                      m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
+    const Scope scope = this->scope();
     const auto* voxels = static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer());
     const bool whole = b.lo == wholeBox(g).lo && b.hi == wholeBox(g).hi;
     if (whole && !m_request.roi && !m_request.mask && (reinterpret_cast<std::uintptr_t>(out) & 7u) == 0)
@@ -389,8 +420,13 @@ void FuzzyCMeansCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) co
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, g.voxelCount()));
     m_timer.begin(stream);
-    buildLabelTable();
-    lookUp(m_binLabel.as<std::uint8_t>(), out, b);
+    const bool whole = b.lo == wholeBox(g).lo && b.hi == wholeBox(g).hi;
+    if (m_request.fuzzyCMeans.deviceMemberships && whole && !m_mapsReady) {
+        buildMaps(out);  // labels and float memberships in one pass over the volume
+    } else {
+        buildLabelTable(false);
+        lookUp(m_binLabel.as<std::uint8_t>(), out, b);
+    }
     m_timer.end(stream);
     if (!sink.onDevice) copyLabelsToHost(*m_context, out, sink, b);
 }
@@ -444,6 +480,22 @@ std::vector<double> FuzzyCMeansCuda::sortedCentres() const {
 
 std::vector<Volume> FuzzyCMeansCuda::softMaps() const {
     const int c = m_request.fuzzyCMeans.clusters;
+    const Geometry& g = m_request.volume->geometry();
+    std::vector<Volume> maps;
+    for (int k = 0; k < c; ++k) maps.emplace_back(g, PixelType::Float32);
+    try {
+        const float* device = deviceSoftMaps();
+        auto stream = static_cast<cudaStream_t>(m_context->stream());
+        for (int k = 0; k < c; ++k)
+            cudaCheck(cudaMemcpyAsync(maps[k].float32Data(), device + std::size_t(k) * g.voxelCount(),
+                                      g.voxelCount() * sizeof(float), cudaMemcpyDeviceToHost, stream),
+                      "FCM membership maps");
+        cudaCheck(cudaStreamSynchronize(stream), "FCM membership maps");
+        return maps;
+    } catch (const GpuError&) {
+        // No room for c float maps on the device: the same values built on the host from the
+        // distinct values' memberships (one row per value).
+    }
     std::vector<double> u, values;
     downloadMemberships(u, values);
     // Map order: by centre (label order), as the CPU engine.
@@ -451,9 +503,6 @@ std::vector<Volume> FuzzyCMeansCuda::softMaps() const {
     std::vector<int> sampleOfBin(m_bins, -1);
     for (std::size_t s = 0; s < m_samples; ++s) sampleOfBin[int(values[s]) - m_minValue] = int(s);
     const Volume& v = *m_request.volume;
-    const Geometry& g = v.geometry();
-    std::vector<Volume> maps;
-    for (int k = 0; k < c; ++k) maps.emplace_back(g, PixelType::Float32);
     for (int z = 0; z < g.dims[2]; ++z)
         for (int y = 0; y < g.dims[1]; ++y)
             for (int x = 0; x < g.dims[0]; ++x) {
@@ -468,8 +517,8 @@ std::vector<Volume> FuzzyCMeansCuda::softMaps() const {
 MethodFigures FuzzyCMeansCuda::figures() const {
     MethodFigures f;
     f.centres = sortedCentres();
-    f.samples = m_samples;
-    f.path = "histogram";
+    f.samples = m_request.fuzzyCMeans.perVoxel ? m_included : m_samples;  // what each iteration visits
+    f.path = m_request.fuzzyCMeans.perVoxel ? "per-voxel" : "histogram";
     f.msDevice = m_timer.totalMs();
     if (m_msUpload > 0) f.msUpload = m_msUpload;
     return f;

@@ -78,6 +78,11 @@ void GpuContext::downloadLabels(LabelMap& out, const VoxelBox* box) {
     copyLabelsToHost(*this, sink.data, LabelSink::host(out), box ? *box : wholeBox(g));
 }
 
+void GpuContext::download(void* host, const void* device, std::size_t bytes) const {
+    cudaCheck(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, m_impl->stream), "download");
+    cudaCheck(cudaStreamSynchronize(m_impl->stream), "download");
+}
+
 void GpuContext::uploadLabels(const LabelMap& labels) {
     const LabelSink sink = labelSink();
     if (labels.voxelCount() != sink.voxels) throw GpuError("label upload: the labels are not on the volume's grid");

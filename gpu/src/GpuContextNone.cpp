@@ -21,6 +21,7 @@ LabelSink GpuContext::labelSink() { throw GpuError("no CUDA"); }
 void GpuContext::downloadLabels(LabelMap&, const VoxelBox*) { throw GpuError("no CUDA"); }
 std::size_t GpuContext::countLabels() { throw GpuError("no CUDA"); }
 void GpuContext::uploadLabels(const LabelMap&) { throw GpuError("no CUDA"); }
+void GpuContext::download(void*, const void*, std::size_t) const { throw GpuError("no CUDA"); }
 void* GpuContext::scratch(int, std::size_t) { throw GpuError("no CUDA"); }
 void GpuContext::synchronize() const {}
 

@@ -52,14 +52,18 @@ private:
     /// Node arrays for at least `capacity` nodes, keeping the polygon and its segment sums if asked.
     void reserveNodes(int capacity, bool keep);
     void finishSlice();
+    /// LUCENT_SNAKE_PROFILE: where a stage's time went (stderr), when the run ends.
+    void printProfile() const;
 
     std::shared_ptr<GpuContext> m_context;
     SegmentationRequest m_request;
     SnakeSlices m_slices;
     DeviceBuffer m_checkpoints, m_state, m_nodes, m_history, m_userMask;
+    DeviceBuffer m_profile;  // 4 counters while LUCENT_SNAKE_PROFILE is set
     mutable DeviceBuffer m_labelPolygons, m_labelRanges;
     snake::State* m_host = nullptr;  // pinned mirror of the device state
     int m_capacity = 0, m_blocks = 0, m_sharedItems = 0, m_slice = 0;
+    int m_sms = 0, m_maxBlocks = 0;  // the device's SMs; blocks of the program kernel that can be resident
     std::vector<PixelPoint> m_polygon;
     std::vector<double> m_glHistory;
     double m_gl = 0;

@@ -241,12 +241,51 @@ void dump(const Case& c, const std::string& dir, const std::string& file) {
                                               << "], \"lower\": " << c.lower << ", \"upper\": " << c.upper << "}\n";
 }
 
+/// FCM's three device paths on 512^3 and on paper 000's 1 MB image: hard labels through the
+/// histogram, the same with float memberships written in the labelling pass, and the per-voxel
+/// iterations. GB/s counts the bytes each must move: the volume read twice (histogram, labels; the
+/// per-voxel path once per pass as well), the labels written, and c floats per voxel.
+void fcmPaths(int repeats, const std::string& dumpDir) {
+    const Case chest = chestPhantom(512, 512, 512), image = grey(1024);
+    if (!dumpDir.empty()) {
+        dump(image, dumpDir, "image");
+        dump(chest, dumpDir, "case0");
+    }
+    for (const Case* c : {&image, &chest}) {
+        const double n = double(c->volume.voxelCount()), bytes = double(c->volume.byteSize());
+        for (int clusters : {3, 4}) {
+            SegmentationRequest f;
+            f.volume = &c->volume;
+            f.fuzzyCMeans.clusters = clusters;
+            const std::string tag = " c=" + std::to_string(clusters);
+            Row hard = measure(*c, Method::FuzzyCMeans, f, repeats, 3);
+            hard.what += tag + " labels";
+            print(hard);
+            f.fuzzyCMeans.deviceMemberships = true;
+            Row soft = measure(*c, Method::FuzzyCMeans, f, repeats, 1);
+            soft.what += tag + " +memberships";
+            soft.gbps = (2 * bytes + n + 4.0 * clusters * n) / (soft.deviceMs * 1e6);
+            print(soft);
+            f.fuzzyCMeans.deviceMemberships = false;
+            f.fuzzyCMeans.perVoxel = true;
+            Row voxel = measure(*c, Method::FuzzyCMeans, f, std::min(repeats, 5), c == &image ? 3 : 1);
+            voxel.what += tag + " per-voxel";
+            print(voxel);
+            auto engine = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Cuda);
+            engine->start(f);
+            const StepReport r = engine->run(64);
+            voxel.gbps = (bytes * (r.iterations + 1) + 2 * bytes + n) / (voxel.deviceMs * 1e6);
+            std::printf("    per-voxel: %d iterations, %.1f GB/s over its passes\n", r.iterations, voxel.gbps);
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     int repeats = 20;
     std::string dumpDir;
-    bool cpuFc = true, snakeOnly = false;
+    bool cpuFc = true, snakeOnly = false, fcmOnly = false, snakeScan = false;
     for (int a = 1; a < argc; ++a) {
         const std::string arg = argv[a];
         if (arg == "--repeats" && a + 1 < argc) repeats = std::max(1, std::atoi(argv[++a]));
@@ -254,8 +293,10 @@ int main(int argc, char** argv) {
         else if (arg == "--no-cpu-fc") cpuFc = false;
         else if (arg == "--quick") g_quick = true;
         else if (arg == "--snake-only") snakeOnly = true;
+        else if (arg == "--fcm-only") fcmOnly = true;
+        else if (arg == "--snake-scan") snakeScan = snakeOnly = true;
         else {
-            std::fprintf(stderr, "usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--no-cpu-fc] [--quick] [--snake-only]\n");
+            std::fprintf(stderr, "usage: lucent_bench_gpu [--repeats N] [--dump DIR] [--no-cpu-fc] [--quick] [--snake-only] [--snake-scan] [--fcm-only]\n");
             return 2;
         }
     }
@@ -270,7 +311,11 @@ int main(int argc, char** argv) {
                 "rounds", "cpu_ms", "equal");
 
     if (snakeOnly) {
-        bench::snakeBenchmarks(repeats, g_quick);
+        bench::snakeBenchmarks(repeats, g_quick, snakeScan);
+        return 0;
+    }
+    if (fcmOnly) {
+        fcmPaths(repeats, dumpDir);
         return 0;
     }
     std::vector<Case> cases;

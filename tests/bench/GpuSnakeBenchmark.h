@@ -129,15 +129,20 @@ inline void snakeCase(int side, int repeats, int cpuRuns, bool quick) {
     std::fflush(stdout);
 }
 
-/// The snake section: 512^2 always; 15 MP and 150 MP unless quick.
-inline void snakeBenchmarks(int repeats, bool quick) {
+/// The snake section: 512^2 always; 15 MP and 150 MP unless quick; `scan`: all three sizes with the
+/// resident figures only (for tuning, e.g. LUCENT_SNAKE_BLOCKS).
+inline void snakeBenchmarks(int repeats, bool quick, bool scan = false) {
     std::printf(
         "\nCUDA region snake (CPU engine on %u threads); resident = start + run(64) + labels into the context buffer\n",
         defaultThreadCount());
     std::printf("%-24s %10s %10s %8s %6s %10s %10s %9s %10s %10s %6s\n", "case", "resident", "events", "nodes", "steps",
                 "start_ev", "ms/step", "scan_GB/s", "end2end", "cpu_ms", "equal");
-    snakeCase(512, quick ? std::min(repeats, 5) : repeats, 3, quick);
-    if (quick) return;
+    snakeCase(512, quick ? std::min(repeats, 5) : repeats, 3, quick || scan);
+    if (scan) {
+        snakeCase(3873, repeats, 0, true);
+        snakeCase(12247, std::min(repeats, 5), 0, true);
+    }
+    if (quick || scan) return;
     snakeCase(3873, repeats, 1, false);
     snakeCase(12247, std::min(repeats, 5), 1, false);
 }

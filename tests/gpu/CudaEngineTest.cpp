@@ -334,6 +334,21 @@ void expectSameFcm(const SegmentationRequest& r, const std::string& what) {
     EXPECT_LT(worst, 1e-5) << what;
 }
 
+struct FcmRunOnCpu {
+    LabelMap labels;
+    std::vector<Volume> maps;
+};
+
+FcmRunOnCpu fcmOnCpu(const SegmentationRequest& r) {
+    auto cpu = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Cpu);
+    cpu->start(r);
+    cpu->run();
+    FcmRunOnCpu out;
+    cpu->result(out.labels);
+    out.maps = cpu->softMaps();
+    return out;
+}
+
 SegmentationRequest fcmRequest(const Volume& v, int clusters) {
     SegmentationRequest r;
     r.volume = &v;
@@ -381,6 +396,112 @@ TEST(CudaFuzzyCMeans, FloatVolumesAndThePerVoxelPathStayOnTheCpu) {
     EXPECT_NE(gpu::fallbackNotice(*automatic).find("int16"), std::string::npos);
 }
 
+TEST(CudaFuzzyCMeans, PerVoxelPathEqualsCpuPerVoxelAndTheHistogramPath) {
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({61, 43, 19}, PixelType::Int16, 31, 25);
+    for (int c : {2, 3, 4, 8}) {
+        auto r = fcmRequest(v, c);
+        r.fuzzyCMeans.perVoxel = true;
+        expectSameFcm(r, "per-voxel c=" + std::to_string(c));
+    }
+    // The per-voxel device path against the histogram device path: the same fixed point.
+    auto perVoxel = fcmRequest(v, 3);
+    perVoxel.fuzzyCMeans.perVoxel = true;
+    const auto a = run(Method::FuzzyCMeans, gpu::Backend::Cuda, perVoxel), b = run(Method::FuzzyCMeans, gpu::Backend::Cuda, fcmRequest(v, 3));
+    EXPECT_EQ(differing(a.labels, b.labels), 0u);
+    auto roi = fcmRequest(v, 3);
+    roi.fuzzyCMeans.perVoxel = true;
+    roi.roi = VoxelBox{{5, 4, 3}, {50, 38, 15}};
+    expectSameFcm(roi, "per-voxel roi");
+    LabelMap mask(v.geometry());
+    for (std::size_t i = 0; i < mask.voxelCount(); ++i) mask[i] = (i / 7) % 3 != 0;
+    auto masked = fcmRequest(v, 4);
+    masked.fuzzyCMeans.perVoxel = true;
+    masked.mask = &mask;
+    expectSameFcm(masked, "per-voxel mask");
+    Geometry g;
+    g.dims = {33, 9, 7};
+    Volume two(g, PixelType::Int16);  // voxels equal to a centre: membership exactly 1
+    for (std::size_t i = 0; i < two.voxelCount(); ++i) two.setValue(i, i % 3 ? -1000 : 400);
+    auto twoLevels = fcmRequest(two, 2);
+    twoLevels.fuzzyCMeans.perVoxel = true;
+    expectSameFcm(twoLevels, "per-voxel two levels");
+}
+
+TEST(CudaFuzzyCMeans, FloatMembershipsStayOnTheDeviceWrittenWithTheLabels) {
+    REQUIRE_DEVICE();
+    for (bool roi : {false, true}) {
+        const Volume v = noiseVolume({64, 40, 21}, PixelType::Int16, 44, 30);  // n a multiple of 8
+        auto r = fcmRequest(v, 3);
+        r.fuzzyCMeans.deviceMemberships = true;
+        if (roi) r.roi = VoxelBox{{3, 2, 1}, {60, 30, 19}};
+        const FcmRunOnCpu cpu = fcmOnCpu(r);
+        auto context = std::make_shared<gpu::GpuContext>(v);
+        auto cuda = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Cuda, context);
+        cuda->start(r);
+        cuda->run();
+        cuda->writeLabels(context->labelSink());  // one pass: labels and the float maps
+        const float* maps = cuda->deviceSoftMaps();
+        ASSERT_NE(maps, nullptr);
+        const std::size_t n = v.voxelCount();
+        std::vector<float> host(3 * n);
+        context->download(host.data(), maps, host.size() * sizeof(float));
+        LabelMap labels;
+        context->downloadLabels(labels);
+        EXPECT_EQ(differing(labels, cpu.labels), 0u) << "roi " << roi;
+        double worst = 0, total = 0;
+        for (int k = 0; k < 3; ++k)
+            for (std::size_t i = 0; i < n; ++i) {
+                worst = std::max(worst, double(std::abs(host[k * n + i] - cpu.maps[k].float32Data()[i])));
+                total += host[k * n + i];
+            }
+        EXPECT_LT(worst, 1e-5) << "roi " << roi;
+        // Memberships sum to 1 per included voxel (0 outside the ROI).
+        const double included = roi ? 58.0 * 29 * 19 : double(n);
+        EXPECT_NEAR(total, included, 1e-4 * included);
+    }
+}
+
+TEST(CudaFuzzyCMeans, PerVoxelBeyondEightClustersFallsBackToTheCpu) {
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({30, 20, 10}, PixelType::Int16, 5, 40);
+    auto r = fcmRequest(v, 9);
+    r.fuzzyCMeans.perVoxel = true;
+    auto cuda = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Cuda);
+    EXPECT_THROW(cuda->start(r), GpuError);
+    auto automatic = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Auto);
+    automatic->start(r);
+    automatic->run();
+    EXPECT_STREQ(automatic->backend(), "cpu");
+    EXPECT_NE(gpu::fallbackNotice(*automatic).find("clusters"), std::string::npos) << gpu::fallbackNotice(*automatic);
+}
+
+TEST(CudaFuzzyCMeans, SoftMapsWithoutRoomForTheFloatMapsComeFromTheHost) {
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({128, 128, 64}, PixelType::Int16, 8, 30);  // 2 MiB; 3 float maps: 12 MiB
+    const auto r = fcmRequest(v, 3);
+    auto context = std::make_shared<gpu::GpuContext>(v);
+    auto cuda = gpu::createSegmenter(Method::FuzzyCMeans, gpu::Backend::Cuda, context);
+    cuda->start(r);
+    cuda->run();
+    ::setenv("LUCENT_GPU_MEMORY_LIMIT_MB", "8", 1);
+    std::vector<Volume> maps;
+    try {
+        maps = cuda->softMaps();
+    } catch (...) {
+        ::unsetenv("LUCENT_GPU_MEMORY_LIMIT_MB");
+        throw;
+    }
+    ::unsetenv("LUCENT_GPU_MEMORY_LIMIT_MB");
+    const FcmRunOnCpu cpu = fcmOnCpu(r);
+    ASSERT_EQ(maps.size(), 3u);
+    double worst = 0;
+    for (int k = 0; k < 3; ++k)
+        for (std::size_t i = 0; i < v.voxelCount(); ++i)
+            worst = std::max(worst, double(std::abs(maps[k].float32Data()[i] - cpu.maps[k].float32Data()[i])));
+    EXPECT_LT(worst, 1e-5);
+}
+
 TEST(GpuContext, UploadReportsProgressAndCanBeCancelled) {
     REQUIRE_DEVICE();
     const Volume v = noiseVolume({256, 256, 300}, PixelType::Int16, 3);  // 37.5 MiB: two staging chunks
@@ -413,6 +534,10 @@ TEST(CudaEngines, SmallCasesForTheSanitizers) {
     expectSameConnectivity(fc(v, {s}), "small fc");
     expectSameConnectivity(fc(f, {{8, 7, 7}}), "small float fc");
     expectSameFcm(fcmRequest(v, 3), "small fcm");
+    auto perVoxel = fcmRequest(v, 3);
+    perVoxel.fuzzyCMeans.perVoxel = true;
+    perVoxel.roi = VoxelBox{{1, 2, 3}, {40, 30, 15}};
+    expectSameFcm(perVoxel, "small per-voxel fcm with an roi");
 }
 
 TEST(CudaEngines, RealCtHeadEqualsCpu) {
@@ -426,6 +551,9 @@ TEST(CudaEngines, RealCtHeadEqualsCpu) {
     expectSameRegion(srg(v, {{128, 200, 54}}, -1100, -400, 6), "CT air");  // outside the head
     expectSameConnectivity(fc(v, {{66, 128, 54}}, 0.3), "CT bone fc");
     expectSameFcm(fcmRequest(v, 4), "CT fcm");
+    auto perVoxel = fcmRequest(v, 4);
+    perVoxel.fuzzyCMeans.perVoxel = true;
+    expectSameFcm(perVoxel, "CT fcm per voxel");
     const std::string t1 = std::string(data) + "/itk/KmeansTest_T1UCharRaw.nii.gz";
     const std::string strip = std::string(data) + "/itk/KmeansTest_T1RawSkullStrip.nii.gz";
     if (std::filesystem::exists(t1) && std::filesystem::exists(strip)) {
@@ -434,6 +562,8 @@ TEST(CudaEngines, RealCtHeadEqualsCpu) {
         auto r = fcmRequest(brain, 3);
         r.mask = &mask;
         expectSameFcm(r, "ITK T1 brain in its skull-strip mask");
+        r.fuzzyCMeans.perVoxel = true;
+        expectSameFcm(r, "ITK T1 brain in its skull-strip mask, per voxel");
     }
 }
 

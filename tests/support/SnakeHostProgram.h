@@ -20,6 +20,7 @@ struct SnakeHostExec {
     std::mt19937 rng{7};
 
     bool leader() const { return true; }
+    long long clock() const { return 0; }
     void gridSync() {}
     void leaderSync() {}
     template <class F>

@@ -44,6 +44,8 @@ public:
     /// Copies `box` (all when null) of the label buffer into `out` (made on the volume's grid when
     /// it is not already).
     void downloadLabels(LabelMap& out, const VoxelBox* box = nullptr);
+    /// Copies `bytes` of device memory (a soft map an engine keeps there) into `host`, in stream order.
+    void download(void* host, const void* device, std::size_t bytes) const;
     /// Replaces the label buffer with `labels` (a mask loaded from a file, an undo).
     void uploadLabels(const LabelMap& labels);
 

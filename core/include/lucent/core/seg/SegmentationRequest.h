@@ -67,6 +67,7 @@ struct FuzzyCMeansParams {
     double epsilon = 0.005;      ///< stop when no membership changes by more than this
     int maxIterations = 300;
     bool perVoxel = false;       ///< iterate over voxels instead of the intensity histogram (same result)
+    bool deviceMemberships = false;  ///< CUDA: keep float memberships on the device, written with the labels in one pass
 };
 
 struct SnakeParams {

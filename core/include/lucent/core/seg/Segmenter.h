@@ -64,6 +64,10 @@ public:
         (void)sink;
         return false;
     }
+    /// Every soft map as float32 on the device (softMaps()'s values and order; map k at k *
+    /// voxelCount floats), where the engine can keep them there (CUDA fcm); null otherwise. Valid
+    /// until the next step or start.
+    virtual const float* deviceSoftMaps() const { return nullptr; }
     /// The method's figures (estimated parameters, centres, GL, device time).
     virtual MethodFigures figures() const { return {}; }
     /// Takes new parameters, keeping what the method allows (see UpdateOutcome); the default restarts.

@@ -80,6 +80,10 @@ struct Program {
     State* state;
     Arrays a;
     Slice slice;
+    /// Where the time of a stage goes, when not null (LUCENT_SNAKE_PROFILE): the leader's clock
+    /// cycles added up over the launch's stages: [0] sums and the first barrier, [1] decisions,
+    /// [2] the second barrier, [3] stages.
+    long long* profile = nullptr;
 };
 
 static_assert(sizeof(State) % 8 == 0, "State is loaded as 8-byte words");
@@ -335,6 +339,25 @@ LUCENT_HD inline PixelPoint guessedAt(const Arrays& a, int n, int phase, int d, 
     return a.pos[k];
 }
 
+/// Threads the leader block splits its crossing tests over (a hint: results do not depend on it).
+constexpr int kLeaderLanes = 512;
+
+/// Leader: f(row, begin, end) over segments [begin, end) of every row < rows (a candidate tested
+/// against the polygon's n segments), the segments cut into chunks so that about kLeaderLanes
+/// threads share the work. One thread walks a chunk: the row's own points are computed once and
+/// each segment's end is the next one's start (no division per test, half the loads).
+template <class Exec, class F>
+LUCENT_HD void forRowChunks(Exec& ex, int rows, int n, F&& f) {
+    if (rows <= 0 || n <= 0) return;
+    const int chunks = rows >= kLeaderLanes ? 1 : imin(n, kLeaderLanes / rows);
+    ex.leaderFor((long long)rows * chunks, [&](long long j) {
+        const int row = int(j / chunks), chunk = int(j % chunks);
+        f(row, int((long long)n * chunk / chunks), int((long long)n * (chunk + 1) / chunks));
+    });
+}
+
+LUCENT_HD inline int nextNode(int i, int n) { return i + 1 == n ? 0 : i + 1; }
+
 /// Leader: the guess a round computed (dec) becomes the next round's guess (spec); the buffers
 /// swap instead of copying. Every leader thread swaps its own copy alike.
 LUCENT_HD inline void nextGuess(Arrays& a) {
@@ -374,13 +397,21 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
         if (gl < st.gl && !blocked) a.list[ex.atomicAddInt(&s.listCount, 1)] = int(j);
     });
     ex.leaderSync();
-    ex.leaderFor((long long)ldInt(&s.listCount) * n, [&](long long j) {
-        const int pair = a.list[j / n], seg = int(j % n), e = (seg + 1) % n;
-        const int t = pair >> 3, i = phaseNode(n, phase, t);
-        if (seg == i || e == i) return;  // the two segments being replaced
+    forRowChunks(ex, ldInt(&s.listCount), n, [&](int row, int begin, int end) {
+        const int pair = a.list[row], t = pair >> 3, i = phaseNode(n, phase, t);
         const PixelPoint c = snakeMove(a.pos[i], pair & 7, d);
-        if (blockedBy(a.pos[(i + n - 1) % n], c, a.pos[(i + 1) % n], a.pos[seg], a.pos[e]))
-            ex.atomicSetInt(&a.blocked[pair], 1);  // many writers, one value: atomic, so no race is reported
+        const PixelPoint prev = a.pos[i == 0 ? n - 1 : i - 1], next = a.pos[nextNode(i, n)];
+        PixelPoint from = a.pos[begin];
+        for (int seg = begin; seg < end; ++seg) {
+            const int e = nextNode(seg, n);
+            const PixelPoint to = a.pos[e];
+            // Not the two segments being replaced. Many writers, one value: atomic, so no race is reported.
+            if (seg != i && e != i && blockedBy(prev, c, next, from, to)) {
+                ex.atomicSetInt(&a.blocked[pair], 1);
+                return;
+            }
+            from = to;
+        }
     });
     ex.leaderSync();
     ex.leaderFor(count, [&](long long tt) {
@@ -426,14 +457,21 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
             if (keep) a.list[ex.atomicAddInt(&s.listCount, 1)] = t;
         });
         ex.leaderSync();
-        ex.leaderFor((long long)ldInt(&s.listCount) * n, [&](long long j) {
-            const int t = a.list[j / n], seg = int(j % n), e = (seg + 1) % n, i = phaseNode(n, phase, t);
-            if (seg == i || e == i) return;
+        forRowChunks(ex, ldInt(&s.listCount), n, [&](int row, int begin, int end) {
+            const int t = a.list[row], i = phaseNode(n, phase, t);
             const PixelPoint c = snakeMove(a.pos[i], a.best[t], d);
             // The neighbours of a phase node are not in the phase: they are where the phase found them.
-            if (blockedBy(a.pos[(i + n - 1) % n], c, a.pos[(i + 1) % n], guessedAt(a, n, phase, d, t, seg),
-                          guessedAt(a, n, phase, d, t, e)))
-                ex.atomicSetInt(&a.dec[t], 0);
+            const PixelPoint prev = a.pos[i == 0 ? n - 1 : i - 1], next = a.pos[nextNode(i, n)];
+            PixelPoint from = guessedAt(a, n, phase, d, t, begin);
+            for (int seg = begin; seg < end; ++seg) {
+                const int e = nextNode(seg, n);
+                const PixelPoint to = guessedAt(a, n, phase, d, t, e);
+                if (seg != i && e != i && blockedBy(prev, c, next, from, to)) {
+                    ex.atomicSetInt(&a.dec[t], 0);
+                    return;
+                }
+                from = to;
+            }
         });
         ex.leaderSync();
         ex.leaderFor(count, [&](long long t) {
@@ -516,20 +554,28 @@ LUCENT_HD void applyInsert(Exec& ex, const Program& p, const State& st) {
         ex.leaderSync();
         // Against every other segment of the polygon as it is at segment e's turn: the segments
         // before it split by their (guessed) new nodes, the ones after it as they are.
-        ex.leaderFor((long long)ldInt(&s.listCount) * n, [&](long long j) {
-            const int pair = a.list[j / n], other = int(j % n), e = pair >> 3, k = pair & 7, i = a.items[e];
-            if (other == i) return;
-            const PixelPoint from = a.pos[i], to = a.pos[(i + 1) % n];
+        forRowChunks(ex, ldInt(&s.listCount), n, [&](int row, int begin, int end) {
+            const int pair = a.list[row], e = pair >> 3, k = pair & 7, i = a.items[e];
+            const PixelPoint from = a.pos[i], to = a.pos[nextNode(i, n)];
             PixelPoint c, split;
             insertCandidate(from, to, k, c);
-            const PixelPoint u = a.pos[other], v = a.pos[(other + 1) % n];
-            const int f = a.eligible[other];
-            bool hit;
-            if (other < i && f >= 0 && a.spec[f] >= 0 && insertCandidate(u, v, a.spec[f], split))
-                hit = blockedBy(from, c, to, u, split) || blockedBy(from, c, to, split, v);
-            else
-                hit = blockedBy(from, c, to, u, v);
-            if (hit) ex.atomicSetInt(&a.blocked[pair], 1);
+            PixelPoint u = a.pos[begin];
+            for (int other = begin; other < end; ++other) {
+                const PixelPoint v = a.pos[nextNode(other, n)];
+                if (other != i) {
+                    const int f = a.eligible[other];
+                    bool hit;
+                    if (other < i && f >= 0 && a.spec[f] >= 0 && insertCandidate(u, v, a.spec[f], split))
+                        hit = blockedBy(from, c, to, u, split) || blockedBy(from, c, to, split, v);
+                    else
+                        hit = blockedBy(from, c, to, u, v);
+                    if (hit) {
+                        ex.atomicSetInt(&a.blocked[pair], 1);
+                        return;
+                    }
+                }
+                u = v;
+            }
         });
         ex.leaderSync();
         ex.leaderFor(count, [&](long long ee) {
@@ -593,11 +639,14 @@ LUCENT_HD void runProgram(Exec& ex, const Program& p) {
             beginIteration(ex, p);
     }
     ex.gridSync();
+    long long spent[4] = {0, 0, 0, 0};
     for (;;) {
         const State st = ldState(p.state);
         if (st.stage == kStop) break;
+        const long long t0 = ex.clock();
         sumSegments(ex, p, st);
         ex.gridSync();
+        const long long t1 = ex.clock();
         if (ex.leader()) {
             ex.leaderSync();
             if (st.stage == kTotals)
@@ -607,8 +656,17 @@ LUCENT_HD void runProgram(Exec& ex, const Program& p) {
             else
                 applyInsert(ex, p, st);
         }
+        const long long t2 = ex.clock();
         ex.gridSync();
+        spent[0] += t1 - t0;
+        spent[1] += t2 - t1;
+        spent[2] += ex.clock() - t2;
+        spent[3] += 1;
     }
+    // One thread of the leader, after the last barrier: nobody reads the profile during the launch.
+    if (p.profile && ex.leader()) ex.leaderFor(1, [&](long long) {
+            for (int i = 0; i < 4; ++i) p.profile[i] += spent[i];
+        });
 }
 
 }  // namespace lucent::snake
