@@ -81,6 +81,14 @@ struct DeviceExec {
         }
         return carry;
     }
+    /// The leader block's counters, in its shared memory (one array per block, whatever the caller).
+    __device__ int* leaderInt(int which) {
+        __shared__ int counters[snake::kLeaderInts];
+        return counters + which;
+    }
+    /// A counter after a leader barrier: a plain shared-memory load (volatile: not cached in a register
+    /// across the barrier by the compiler).
+    __device__ int readLeaderInt(int which) { return *static_cast<volatile int*>(leaderInt(which)); }
     __device__ int atomicAddInt(int* p, int v) { return atomicAdd(p, v); }
     __device__ void atomicMinInt(int* p, int v) { atomicMin(p, v); }
     __device__ void atomicMaxInt(int* p, int v) { atomicMax(p, v); }
@@ -384,7 +392,7 @@ int SnakeCuda::launch(int budget) {
         void* args[] = {&program, &sharedItems};
         m_timer.begin(stream);
         // The control fields only: the sums and GL the device holds stay as they are.
-        cudaCheck(cudaMemcpyAsync(state, m_host, offsetof(snake::State, moved), cudaMemcpyHostToDevice, stream),
+        cudaCheck(cudaMemcpyAsync(state, m_host, offsetof(snake::State, rounds), cudaMemcpyHostToDevice, stream),
                   "snake state");
         cudaCheck(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(programKernel), dim3(m_blocks), dim3(kThreads),
                                               args, sharedBytes, stream),

@@ -19,6 +19,9 @@ struct SnakeHostExec {
     Order order = Order::Forward;
     std::mt19937 rng{7};
 
+    int counters[snake::kLeaderInts] = {};
+    int* leaderInt(int which) { return counters + which; }
+    int readLeaderInt(int which) const { return counters[which]; }
     bool leader() const { return true; }
     long long clock() const { return 0; }
     void gridSync() {}

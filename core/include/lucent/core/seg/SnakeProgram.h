@@ -46,6 +46,12 @@ struct Slice {
 
 enum Stage : int { kTotals = 0, kMoves = 1, kInsert = 2, kStop = 3 };
 
+/// The leader block's own counters (Exec::leaderInt): no other block reads them, so they live in
+/// its shared memory on the device, where an atomic or a read after a barrier costs a fraction of
+/// an L2 round trip (a stage's decisions are a chain of such round trips). `moved` holds from an
+/// iteration's start (beginIteration) to its end, which a launch never splits.
+enum LeaderInt : int { kListCount = 0, kMoverCount, kMismatch, kMoved, kLeaderInts };
+
 /// Everything the stages share, in device memory. The leader block writes it between barriers;
 /// every thread reads it after one.
 struct State {
@@ -57,8 +63,8 @@ struct State {
     // This launch: run the slice-start totals first (fresh), iterations allowed and done, why it
     // stopped, GL values written to the history.
     int fresh, budget, done, sliceDone, needRoom, glCount;
-    // Leader scratch.
-    int moved, mismatch, listCount, moverCount, rounds, padding;
+    // Rounds of speculation so far (the leader's other counters are LeaderInts).
+    int rounds, padding;
     ExactSums image, target, specTotal;
     double gl;
 };
@@ -296,7 +302,7 @@ LUCENT_HD void beginIteration(Exec& ex, const Program& p) {
         });
         return;
     }
-    ex.leaderFor(1, [&](long long) { ex.atomicSetInt(&s.moved, 0); });
+    ex.leaderFor(1, [&](long long) { ex.atomicSetInt(ex.leaderInt(kMoved), 0); });
     prepareMoves(ex, p, st.n, st.d, 0);
 }
 
@@ -375,8 +381,8 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
     const int n = st.n, d = st.d, phase = st.phase, count = st.items;
     Arrays a = p.a;
     ex.leaderFor(1, [&](long long) {
-        ex.atomicSetInt(&s.listCount, 0);
-        ex.atomicSetInt(&s.moverCount, 0);
+        ex.atomicSetInt(ex.leaderInt(kListCount), 0);
+        ex.atomicSetInt(ex.leaderInt(kMoverCount), 0);
     });
     ex.leaderSync();
     // Every candidate's GL; those below the current GL need a crossing test.
@@ -394,10 +400,10 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
         }
         a.candGl[j] = gl;
         a.blocked[j] = blocked;
-        if (gl < st.gl && !blocked) a.list[ex.atomicAddInt(&s.listCount, 1)] = int(j);
+        if (gl < st.gl && !blocked) a.list[ex.atomicAddInt(ex.leaderInt(kListCount), 1)] = int(j);
     });
     ex.leaderSync();
-    forRowChunks(ex, ldInt(&s.listCount), n, [&](int row, int begin, int end) {
+    forRowChunks(ex, ex.readLeaderInt(kListCount), n, [&](int row, int begin, int end) {
         const int pair = a.list[row], t = pair >> 3, i = phaseNode(n, phase, t);
         const PixelPoint c = snakeMove(a.pos[i], pair & 7, d);
         const PixelPoint prev = a.pos[i == 0 ? n - 1 : i - 1], next = a.pos[nextNode(i, n)];
@@ -429,12 +435,12 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
         if (best >= 0) {
             const ExactSums* acc = a.acc + std::size_t(t) * kSlots + 2 * best;
             change = ldSums(acc) + ldSums(acc + 1) - a.seg[(i + n - 1) % n] - a.seg[i];
-            ex.atomicAddInt(&s.moverCount, 1);
+            ex.atomicAddInt(ex.leaderInt(kMoverCount), 1);
         }
         a.delta[t] = change;
     });
     ex.leaderSync();
-    const bool anyMover = ldInt(&s.moverCount) > 0;
+    const bool anyMover = ex.readLeaderInt(kMoverCount) > 0;
     while (anyMover) {
         // GL before and after each node's turn under the guess, and the polygon it meets then.
         const ExactSums total = ex.template leaderScan<ExactSums>(
@@ -442,8 +448,8 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
             [&](int t, const ExactSums& before) { a.prefix[t] = before; });
         ex.leaderFor(1, [&](long long) {
             s.specTotal = total;
-            ex.atomicSetInt(&s.listCount, 0);
-            ex.atomicSetInt(&s.mismatch, INT_MAX);
+            ex.atomicSetInt(ex.leaderInt(kListCount), 0);
+            ex.atomicSetInt(ex.leaderInt(kMismatch), INT_MAX);
         });
         ex.leaderSync();
         ex.leaderFor(count, [&](long long tt) {
@@ -454,10 +460,10 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
                 keep = snakeGl(st.image, before + a.delta[t]) < snakeGl(st.image, before);
             }
             a.dec[t] = keep;
-            if (keep) a.list[ex.atomicAddInt(&s.listCount, 1)] = t;
+            if (keep) a.list[ex.atomicAddInt(ex.leaderInt(kListCount), 1)] = t;
         });
         ex.leaderSync();
-        forRowChunks(ex, ldInt(&s.listCount), n, [&](int row, int begin, int end) {
+        forRowChunks(ex, ex.readLeaderInt(kListCount), n, [&](int row, int begin, int end) {
             const int t = a.list[row], i = phaseNode(n, phase, t);
             const PixelPoint c = snakeMove(a.pos[i], a.best[t], d);
             // The neighbours of a phase node are not in the phase: they are where the phase found them.
@@ -475,10 +481,10 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
         });
         ex.leaderSync();
         ex.leaderFor(count, [&](long long t) {
-            if (a.dec[t] != a.spec[t]) ex.atomicMinInt(&s.mismatch, int(t));
+            if (a.dec[t] != a.spec[t]) ex.atomicMinInt(ex.leaderInt(kMismatch), int(t));
         });
         ex.leaderSync();
-        if (ldInt(&s.mismatch) == INT_MAX) break;
+        if (ex.readLeaderInt(kMismatch) == INT_MAX) break;
         nextGuess(a);
         ex.leaderFor(1, [&](long long) { s.rounds += 1; });
     }
@@ -491,7 +497,7 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
             a.pos[i] = snakeMove(a.pos[i], w, d);
             a.seg[(i + n - 1) % n] = ldSums(acc);
             a.seg[i] = ldSums(acc + 1);
-            ex.atomicSetInt(&s.moved, 1);
+            ex.atomicSetInt(ex.leaderInt(kMoved), 1);
         });
         ex.leaderFor(1, [&](long long) {
             s.target = st.target + s.specTotal;
@@ -499,7 +505,7 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
         });
     }
     ex.leaderSync();
-    const int moved = ldInt(&s.moved);
+    const int moved = ex.readLeaderInt(kMoved);
     ex.leaderSync();
     if (phase == 0 || (phase == 1 && (n & 1)))
         prepareMoves(ex, p, n, d, phase + 1);
@@ -533,8 +539,8 @@ LUCENT_HD void applyInsert(Exec& ex, const Program& p, const State& st) {
             [&](int e, const ExactSums& before) { a.prefix[e] = before; });
         ex.leaderFor(1, [&](long long) {
             s.specTotal = total;
-            ex.atomicSetInt(&s.listCount, 0);
-            ex.atomicSetInt(&s.mismatch, INT_MAX);
+            ex.atomicSetInt(ex.leaderInt(kListCount), 0);
+            ex.atomicSetInt(ex.leaderInt(kMismatch), INT_MAX);
         });
         ex.leaderSync();
         ex.leaderFor(4LL * count, [&](long long j) {
@@ -548,13 +554,13 @@ LUCENT_HD void applyInsert(Exec& ex, const Program& p, const State& st) {
             a.candGl[8 * e + k] = gl;
             if (gl <= snakeGl(st.image, before) && !foldsBack(from, c, to)) {
                 a.blocked[8 * e + k] = 0;
-                a.list[ex.atomicAddInt(&s.listCount, 1)] = int(8 * e + k);
+                a.list[ex.atomicAddInt(ex.leaderInt(kListCount), 1)] = int(8 * e + k);
             }
         });
         ex.leaderSync();
         // Against every other segment of the polygon as it is at segment e's turn: the segments
         // before it split by their (guessed) new nodes, the ones after it as they are.
-        forRowChunks(ex, ldInt(&s.listCount), n, [&](int row, int begin, int end) {
+        forRowChunks(ex, ex.readLeaderInt(kListCount), n, [&](int row, int begin, int end) {
             const int pair = a.list[row], e = pair >> 3, k = pair & 7, i = a.items[e];
             const PixelPoint from = a.pos[i], to = a.pos[nextNode(i, n)];
             PixelPoint c, split;
@@ -588,10 +594,10 @@ LUCENT_HD void applyInsert(Exec& ex, const Program& p, const State& st) {
                     best = k;
                 }
             a.dec[e] = best;
-            if (best != a.spec[e]) ex.atomicMinInt(&s.mismatch, e);
+            if (best != a.spec[e]) ex.atomicMinInt(ex.leaderInt(kMismatch), e);
         });
         ex.leaderSync();
-        if (ldInt(&s.mismatch) == INT_MAX) break;
+        if (ex.readLeaderInt(kMismatch) == INT_MAX) break;
         nextGuess(a);
         ex.leaderFor(1, [&](long long) { s.rounds += 1; });
     }
