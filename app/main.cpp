@@ -34,6 +34,7 @@ int runVersion() {
 namespace {
 const char* kUsage =
     "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
+    "       (PATH may be a session, SESSION.lucent: its data, window, layout, labels and measurements)\n"
     "       lucent info PATH [--json] [--threads N]\n"
     "       lucent convert PATH -o OUT.{nii,nii.gz,mha,mhd,nrrd} [--series ID] [--threads N]\n"
     "       lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK.{nii,nii.gz,mha,nrrd}\n"

@@ -13,13 +13,14 @@ LabelStroke::LabelStroke(LabelMap& layer, const LabelBrush& brush, std::uint8_t 
     m_description = label == 0 ? std::string("Erase") : "Paint " + table.nameOf(label);
 }
 
-VoxelBox LabelStroke::stamp(const VoxelIndex& centre) {
+VoxelBox LabelStroke::stamp(const VoxelIndex& centre, Vec3 at) {
     VoxelBox changed = VoxelBox::none();
     if (!m_allowed) return changed;
     const Geometry& g = m_layer.geometry();
+    const Vec3 fromBrush = Vec3{double(centre.i), double(centre.j), double(centre.k)} - at;
     for (const auto& o : m_brush.offsets()) {
         const int i = centre.i + o[0], j = centre.j + o[1], k = centre.k + o[2];
-        if (!g.contains(i, j, k)) continue;
+        if (!g.contains(i, j, k) || !m_brush.covers(o, fromBrush)) continue;
         std::uint8_t& v = m_layer[g.index(i, j, k)];
         // A locked label's voxels stay as they are, whether painting over them or erasing.
         if (v == m_label || m_locked[v]) continue;
@@ -38,9 +39,10 @@ VoxelBox LabelStroke::moveTo(Vec3 at) {
     for (int s = m_last ? 1 : 0; s <= steps; ++s) {
         const Vec3 p = from + (at - from) * (double(s) / steps);
         const VoxelIndex c{int(std::lround(p.x)), int(std::lround(p.y)), int(std::lround(p.z))};
-        if (m_lastCentre && *m_lastCentre == c) continue;  // the same stamp again changes nothing
+        // The same stamp again changes nothing (a plane disc's cover moves with the sub-voxel position).
+        if (m_lastCentre && *m_lastCentre == c && !m_brush.acrossPlane()) continue;
         m_lastCentre = c;
-        changed = merge(changed, stamp(c)).value_or(changed);
+        changed = merge(changed, stamp(c, p)).value_or(changed);
     }
     m_last = at;
     return changed;

@@ -84,6 +84,8 @@ void drawViewAnnotations(ImDrawList* list, ImFont* font, const SliceViewGeometry
     const float margin = 6 * dpr, top = 4 * dpr, bottom = h - 4 * dpr - font->FontSize;
     std::string name = orientationName(view.orientation());
     for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+    // A resampled plane says so: its pixels are not any slice of the scan.
+    if (!view.showsVolumePlane()) name += "  resliced";
     shadowedText(list, font, ImVec2(margin, top), kNameColour, name, dpr);
     if (!annotations.hasVolume) return drawHint(list, font, view, annotations.emptyHint, dpr);
 

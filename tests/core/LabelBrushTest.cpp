@@ -157,3 +157,47 @@ TEST(LabelStroke, LockedLabelsAreLeftAlone) {
     EXPECT_FALSE(locked.finish(history)) << "nothing changed: no step";
     EXPECT_EQ(history.steps(), 2u);
 }
+
+TEST(LabelBrush, PlaneDiscCoversWhatANearestVoxelViewOfTheReslicedPlaneShows) {
+    // An oblique, anisotropic grid seen on the patient's axial plane (normal +z, not a voxel plane).
+    const Geometry g = oblique({0.7, 0.9, 2.5});
+    const Vec3 normal{0, 0, 1};
+    const double diameter = 6.0, r = diameter / 2;
+    const LabelBrush brush(g, diameter, normal);
+    EXPECT_TRUE(brush.acrossPlane());
+    LabelMap layer(g);
+    LabelStroke stroke(layer, brush, 1, LabelTable());
+    // The brush at a point of the plane z = z0 (a continuous voxel position).
+    const Vec3 at = g.patientToVoxel(g.voxelToPatient({20.3, 19.6, 9.8}));
+    const Vec3 p = g.voxelToPatient(at);
+    stroke.moveTo(at);
+    // (1) Every point of the disc (sampled finely, a hair inside the rim) shows a painted voxel.
+    const Vec3 u{1, 0, 0}, w{0, 1, 0};
+    const double diagonal = 0.5 * std::sqrt(0.7 * 0.7 + 0.9 * 0.9 + 2.5 * 2.5);  // centre to a box corner
+    int samples = 0;
+    for (double a = -r; a <= r; a += 0.05)
+        for (double b = -r; b <= r; b += 0.05) {
+            if (a * a + b * b > (r - diagonal) * (r - diagonal)) continue;  // the rim: centres decide there
+            const Vec3 v = g.patientToVoxel(p + u * a + w * b);
+            const std::size_t idx = g.index(int(std::lround(v.x)), int(std::lround(v.y)), int(std::lround(v.z)));
+            EXPECT_EQ(layer[idx], 1) << "disc point (" << a << ", " << b << ") shows an unpainted voxel";
+            ++samples;
+        }
+    EXPECT_GT(samples, 2000);
+    // (2) Every painted voxel's box is cut by the plane and its centre is within r of p in the plane.
+    double half = 0;
+    for (int axis = 0; axis < 3; ++axis) half += 0.5 * g.spacing[axis] * std::abs(dot(g.direction.col[axis], normal));
+    std::size_t painted = 0;
+    for (int k = 0; k < g.dims[2]; ++k)
+        for (int j = 0; j < g.dims[1]; ++j)
+            for (int i = 0; i < g.dims[0]; ++i) {
+                if (!layer[g.index(i, j, k)]) continue;
+                ++painted;
+                const Vec3 d = g.voxelToPatient({double(i), double(j), double(k)}) - p;
+                EXPECT_LE(std::abs(d.z), half + 1e-9);
+                EXPECT_LE(d.x * d.x + d.y * d.y, r * r + 1e-9);
+            }
+    // A disc 6 mm across on a slab one voxel thick: about pi r^2 / (mm^2 per voxel face) voxels, not a ball.
+    EXPECT_GT(painted, 30u);
+    EXPECT_LT(painted, 200u);
+}

@@ -1,5 +1,5 @@
 /// @brief lucent_make_series: writes synthetic DICOM series for the CLI tests and the load benchmark.
-/// usage: lucent_make_series OUT_DIR [--size X Y Z] [--jpegls] [--oblique] [--gap K] [--localiser]
+/// usage: lucent_make_series OUT_DIR [--size X Y Z] [--jpegls] [--oblique] [--gap K] [--localiser] [--time-frames N]
 #include "SyntheticDicom.h"
 
 #include "lucent/core/ParallelFor.h"
@@ -14,13 +14,15 @@ using namespace lucent::testing;
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::cerr << "usage: lucent_make_series OUT_DIR [--size X Y Z] [--jpegls] [--oblique] [--gap K] [--localiser]\n";
+        std::cerr << "usage: lucent_make_series OUT_DIR [--size X Y Z] [--jpegls] [--oblique] [--gap K] [--localiser] "
+                     "[--time-frames N]\n";
         return 2;
     }
     const std::string out = argv[1];
     SeriesSpec spec;
     int gap = -1;
     bool localiser = false;
+    int timeFrames = 0;
     for (int a = 2; a < argc; ++a) {
         const std::string arg = argv[a];
         if (arg == "--size" && a + 3 < argc) {
@@ -36,6 +38,8 @@ int main(int argc, char** argv) {
             gap = std::atoi(argv[++a]);
         } else if (arg == "--localiser") {
             localiser = true;
+        } else if (arg == "--time-frames" && a + 1 < argc) {
+            timeFrames = std::atoi(argv[++a]);
         } else {
             std::cerr << "unknown argument " << arg << "\n";
             return 2;
@@ -46,6 +50,15 @@ int main(int argc, char** argv) {
     spec.intercept = -1024;
     spec.isSigned = false;
     std::filesystem::create_directories(out);
+    if (timeFrames > 0) {
+        // A multi-temporal series (TemporalPositionIdentifier): signed 16 bits hold every frame's
+        // values (time frame f stores storedValue + temporalOffset(f)).
+        spec.bitsStored = 16;
+        spec.isSigned = true;
+        writeTemporalSeries(spec, timeFrames, TemporalTags::PositionIdentifier, out);
+        std::cout << out << "\n";
+        return 0;
+    }
     // One file per slice, written in parallel: the benchmark series has 400.
     lucent::parallelFor(spec.slices, 0, [&](std::size_t k) {
         if (int(k) == gap) return;

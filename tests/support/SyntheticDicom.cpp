@@ -66,22 +66,28 @@ void putCommon(DcmDataset& ds, const SeriesSpec& spec, const std::string& sopIns
     ds.putAndInsertUint16(DCM_PixelRepresentation, spec.isSigned ? 1 : 0);
 }
 
-void putPixels(DcmDataset& ds, const SeriesSpec& spec, const std::vector<int>& slices) {
+/// Frame n holds slice slices[n], with offsets[n] (none: 0) added to its values.
+void putPixels(DcmDataset& ds, const SeriesSpec& spec, const std::vector<int>& slices,
+               const std::vector<std::int32_t>& offsets = {}) {
     const std::size_t n = std::size_t(spec.columns) * spec.rows;
+    std::vector<SeriesSpec> frames(slices.size(), spec);
+    for (std::size_t f = 0; f < offsets.size() && f < frames.size(); ++f) frames[f].valueOffset += offsets[f];
     if (spec.bitsAllocated == 8) {
         std::vector<Uint8> px;
-        for (int k : slices)
+        for (std::size_t f = 0; f < slices.size(); ++f)
             for (int j = 0; j < spec.rows; ++j)
-                for (int i = 0; i < spec.columns; ++i) px.push_back(static_cast<Uint8>(spec.storedValue(i, j, k)));
+                for (int i = 0; i < spec.columns; ++i)
+                    px.push_back(static_cast<Uint8>(frames[f].storedValue(i, j, slices[f])));
         check(ds.putAndInsertUint8Array(DCM_PixelData, px.data(), px.size()), "pixel data");
     } else {
         std::vector<Uint16> px;
         px.reserve(n * slices.size());
         const std::uint32_t mask = (1u << spec.bitsStored) - 1u;
-        for (int k : slices)
+        for (std::size_t f = 0; f < slices.size(); ++f)
             for (int j = 0; j < spec.rows; ++j)
                 for (int i = 0; i < spec.columns; ++i)
-                    px.push_back(static_cast<Uint16>(static_cast<std::uint32_t>(spec.storedValue(i, j, k)) & mask));
+                    px.push_back(
+                        static_cast<Uint16>(static_cast<std::uint32_t>(frames[f].storedValue(i, j, slices[f])) & mask));
         check(ds.putAndInsertUint16Array(DCM_PixelData, px.data(), px.size()), "pixel data");
     }
 }
@@ -119,7 +125,7 @@ void save(DcmFileFormat& ff, const SeriesSpec& spec, const std::string& path) {
 std::int32_t SeriesSpec::storedValue(int i, int j, int k) const {
     const std::int32_t range = bitsAllocated == 8 ? 256 : (1 << std::min(bitsStored, 15));
     const std::int32_t v = (i * 37 + j * 101 + k * 1009) % range;
-    return isSigned ? v - range / 2 : v;
+    return (isSigned ? v - range / 2 : v) + valueOffset;
 }
 
 void writeSlice(const SeriesSpec& spec, int k, const Vec3& position, int instanceNumber, const std::string& path) {
@@ -140,6 +146,13 @@ void writeSlice(const SeriesSpec& spec, int k, const Vec3& position, int instanc
     if (!spec.windowWidth.empty()) ds.putAndInsertString(DCM_WindowWidth, spec.windowWidth.c_str());
     if (!spec.windowExplanation.empty())
         ds.putAndInsertString(DCM_WindowCenterWidthExplanation, spec.windowExplanation.c_str());
+    if (spec.temporalPosition >= 0)
+        ds.putAndInsertString(DCM_TemporalPositionIdentifier, std::to_string(spec.temporalPosition).c_str());
+    if (spec.temporalPositions >= 0)
+        ds.putAndInsertString(DCM_NumberOfTemporalPositions, std::to_string(spec.temporalPositions).c_str());
+    if (spec.acquisitionNumber >= 0)
+        ds.putAndInsertString(DCM_AcquisitionNumber, std::to_string(spec.acquisitionNumber).c_str());
+    if (spec.triggerTime >= 0) ds.putAndInsertString(DCM_TriggerTime, numbers({spec.triggerTime}).c_str());
     putPixels(ds, spec, {k});
     save(ff, spec, path);
 }
@@ -160,6 +173,47 @@ std::vector<std::string> writeSeries(const SeriesSpec& spec, const std::string& 
     return paths;
 }
 
+std::vector<std::vector<std::string>> writeTemporalSeries(const SeriesSpec& spec, int frames, TemporalTags tags,
+                                                          const std::string& folder, unsigned shuffleSeed) {
+    std::filesystem::create_directories(folder);
+    std::mt19937 random(shuffleSeed);
+    std::vector<std::pair<int, int>> images;  // (frame, slice), written in shuffled order
+    for (int f = 0; f < frames; ++f)
+        for (int k = 0; k < spec.slices; ++k) images.emplace_back(f, k);
+    std::shuffle(images.begin(), images.end(), random);
+    std::vector<int> instance(images.size());
+    if (tags == TemporalTags::None) {
+        // Frame by frame, shuffled within each frame: InstanceNumber order is the time order.
+        std::vector<int> within(spec.slices);
+        std::iota(within.begin(), within.end(), 1);
+        std::vector<std::vector<int>> perFrame(frames, within);
+        for (auto& order : perFrame) std::shuffle(order.begin(), order.end(), random);
+        for (std::size_t n = 0; n < images.size(); ++n)
+            instance[n] = images[n].first * spec.slices + perFrame[images[n].first][images[n].second];
+    } else {
+        std::iota(instance.begin(), instance.end(), 1);
+        std::shuffle(instance.begin(), instance.end(), random);
+    }
+    std::vector<std::vector<std::string>> paths(frames, std::vector<std::string>(spec.slices));
+    for (std::size_t n = 0; n < images.size(); ++n) {
+        const auto [f, k] = images[n];
+        SeriesSpec frame = spec;
+        frame.valueOffset = spec.valueOffset + temporalOffset(f);
+        if (tags == TemporalTags::PositionIdentifier) {
+            frame.temporalPosition = f + 1;
+            frame.temporalPositions = frames;
+        } else if (tags == TemporalTags::TriggerTime) {
+            frame.triggerTime = 100.0 * f + 0.25 * k;
+        } else if (tags == TemporalTags::AcquisitionNumber) {
+            frame.acquisitionNumber = f + 1;
+        }
+        const std::string path = folder + "/IM" + std::to_string(n) + ".dcm";
+        writeSlice(frame, k, spec.position(k), instance[n], path);
+        paths[std::size_t(f)][std::size_t(k)] = path;
+    }
+    return paths;
+}
+
 namespace {
 DcmItem* newMacro(DcmItem* group, const DcmTagKey& seq) {
     DcmItem* item = nullptr;
@@ -168,12 +222,12 @@ DcmItem* newMacro(DcmItem* group, const DcmTagKey& seq) {
 }
 }  // namespace
 
-void writeEnhancedMultiFrame(const SeriesSpec& spec, const std::string& path) {
+void writeEnhancedMultiFrame(const SeriesSpec& spec, const std::string& path, int timeFrames) {
     DcmFileFormat ff;
     DcmDataset& ds = *ff.getDataset();
     putCommon(ds, spec, spec.seriesUid + ".100");
     ds.putAndInsertString(DCM_SOPClassUID, UID_EnhancedCTImageStorage);
-    ds.putAndInsertString(DCM_NumberOfFrames, std::to_string(spec.slices).c_str());
+    ds.putAndInsertString(DCM_NumberOfFrames, std::to_string(spec.slices * timeFrames).c_str());
     DcmItem* shared = nullptr;
     ds.findOrCreateSequenceItem(DCM_SharedFunctionalGroupsSequence, shared, 0);
     const Vec3& r = spec.rowCosine;
@@ -183,19 +237,29 @@ void writeEnhancedMultiFrame(const SeriesSpec& spec, const std::string& path) {
     DcmItem* measures = newMacro(shared, DCM_PixelMeasuresSequence);
     measures->putAndInsertString(DCM_PixelSpacing, numbers({spec.rowSpacing, spec.columnSpacing}).c_str());
     measures->putAndInsertString(DCM_SliceThickness, numbers({spec.sliceSpacing}).c_str());
-    // Frames stored in reverse position order: the loader must sort by position.
-    std::vector<int> order(spec.slices);
-    for (int f = 0; f < spec.slices; ++f) order[f] = spec.slices - 1 - f;
-    for (int f = 0; f < spec.slices; ++f) {
+    // Frames stored in reverse position order: the loader must sort by position. Time points
+    // interleaved within each position (slice-major, as some scanners store them).
+    std::vector<int> order, time;
+    for (int k = spec.slices - 1; k >= 0; --k)
+        for (int t = 0; t < timeFrames; ++t) {
+            order.push_back(k);
+            time.push_back(t);
+        }
+    std::vector<std::int32_t> offsets;
+    for (int t : time) offsets.push_back(temporalOffset(t));
+    for (std::size_t f = 0; f < order.size(); ++f) {
         DcmItem* frame = nullptr;
         ds.findOrCreateSequenceItem(DCM_PerFrameFunctionalGroupsSequence, frame, -2);
         const Vec3 p = spec.position(order[f]);
         newMacro(frame, DCM_PlanePositionSequence)->putAndInsertString(DCM_ImagePositionPatient, numbers({p.x, p.y, p.z}).c_str());
+        if (timeFrames > 1)
+            newMacro(frame, DCM_FrameContentSequence)
+                ->putAndInsertUint32(DCM_TemporalPositionIndex, Uint32(time[f] + 1));
         DcmItem* transform = newMacro(frame, DCM_PixelValueTransformationSequence);
         transform->putAndInsertString(DCM_RescaleSlope, numbers({spec.slope}).c_str());
         transform->putAndInsertString(DCM_RescaleIntercept, numbers({spec.intercept}).c_str());
     }
-    putPixels(ds, spec, order);
+    putPixels(ds, spec, order, offsets);
     save(ff, spec, path);
 }
 

@@ -28,6 +28,12 @@ struct SeriesSpec {
     /// WindowCenter / WindowWidth / WindowCenterWidthExplanation, written verbatim when not empty
     /// (multi-valued with a backslash: "40\\400").
     std::string windowCenter, windowWidth, windowExplanation;
+    /// Added to every stored value: the time frames of a multi-temporal series differ by it.
+    std::int32_t valueOffset = 0;
+    /// Multi-temporal tags, written by writeSlice when not negative: TemporalPositionIdentifier,
+    /// NumberOfTemporalPositions, AcquisitionNumber, TriggerTime (ms).
+    int temporalPosition = -1, temporalPositions = -1, acquisitionNumber = -1;
+    double triggerTime = -1;
 
     Vec3 normal() const { return normalized(cross(rowCosine, columnCosine)); }
     Vec3 position(int k) const { return origin + normal() * (sliceSpacing * k); }
@@ -40,8 +46,24 @@ void writeSlice(const SeriesSpec& spec, int k, const Vec3& position, int instanc
 /// Writes the whole series as one file per slice into `folder`, in shuffled order with shuffled
 /// names and InstanceNumbers that do not follow the position. Returns the file paths.
 std::vector<std::string> writeSeries(const SeriesSpec& spec, const std::string& folder, unsigned shuffleSeed = 7);
-/// Enhanced multi-frame (functional groups, per-frame positions in shuffled order).
-void writeEnhancedMultiFrame(const SeriesSpec& spec, const std::string& path);
+/// What tells the time frames of writeTemporalSeries apart.
+enum class TemporalTags { PositionIdentifier, TriggerTime, AcquisitionNumber, None };
+
+/// Stored-value offset of time frame f in writeTemporalSeries: frames differ everywhere by it.
+inline std::int32_t temporalOffset(int frame) { return 3000 * frame; }
+
+/// Writes `frames` time frames of `spec` (same positions; frame f stores storedValue + temporalOffset(f))
+/// as one file per image into `folder`, all frames' files in one shuffled order with shuffled
+/// names. PositionIdentifier: TemporalPositionIdentifier f + 1 and NumberOfTemporalPositions;
+/// TriggerTime: 100 f + 0.25 k ms (slice k: measured per slice, as scanners do); AcquisitionNumber:
+/// f + 1. InstanceNumbers are shuffled, except with None, where they rise frame by frame (the only
+/// order left) and are shuffled within a frame. Returns the paths, [f][k].
+std::vector<std::vector<std::string>> writeTemporalSeries(const SeriesSpec& spec, int frames, TemporalTags tags,
+                                                          const std::string& folder, unsigned shuffleSeed = 7);
+/// Enhanced multi-frame (functional groups, per-frame positions in shuffled order). With
+/// `timeFrames` > 1, every position holds that many frames, told apart by the per-frame
+/// TemporalPositionIndex t + 1 (FrameContentSequence) and storing storedValue + temporalOffset(t).
+void writeEnhancedMultiFrame(const SeriesSpec& spec, const std::string& path, int timeFrames = 1);
 /// Legacy multi-frame: one ImagePositionPatient and SpacingBetweenSlices for all frames.
 void writeLegacyMultiFrame(const SeriesSpec& spec, const std::string& path);
 

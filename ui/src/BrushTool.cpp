@@ -19,7 +19,10 @@ bool BrushTool::press(const render::SliceViewGeometry& view, double x, double y,
     }
     LabelMap& layer = m_model->labelLayer();
     m_layer = m_model->labels();
-    const LabelBrush brush(layer.geometry(), m_shape, m_diameter, view.normalAxis());
+    // A resliced oblique plane is no voxel plane: its disc covers the voxels that plane shows.
+    const LabelBrush brush = view.showsVolumePlane() || m_shape == BrushShape::Ball
+                                 ? LabelBrush(layer.geometry(), m_shape, m_diameter, view.normalAxis())
+                                 : LabelBrush(layer.geometry(), m_diameter, view.normalDirection());
     m_stroke = std::make_unique<LabelStroke>(layer, brush, label, table);
     paintTo(view, x, y);
     return true;
@@ -47,9 +50,10 @@ void BrushTool::paintTo(const render::SliceViewGeometry& view, double x, double 
         m_layer.reset();
         return;
     }
-    // The view's own plane: the position across it is the shown slice, whatever the sub-voxel.
+    // The view's own plane: the position across it is the shown slice, whatever the sub-voxel (a
+    // resliced plane's point is already on it).
     Vec3 at = view.screenToVoxel(x, y);
-    at[view.normalAxis()] = view.slice();
+    if (view.showsVolumePlane()) at[view.normalAxis()] = view.slice();
     const VoxelBox box = m_stroke->moveTo(at);
     if (!box.empty()) m_model->labelsEdited(&box);
 }

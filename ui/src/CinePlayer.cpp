@@ -28,11 +28,12 @@ bool CinePlayer::setPlaying(bool playing) {
     if (!m_model->hasVolume()) return false;
     SliceViewWidget* view = m_grid->activeView() ? m_grid->activeView() : m_grid->view(render::Orientation::Axial);
     m_axis = view->view().normalAxis();
+    m_orientation = view->orientation();
     m_playingFrames = m_throughFrames && m_model->frameCount() > 1;
     if (m_playingFrames)
         m_stepper.start(m_model->frameCount(), m_model->frame());
     else
-        m_stepper.start(m_model->volume()->geometry().dims[m_axis], int(std::lround(m_model->cursor()[m_axis])));
+        m_stepper.start(plane().sliceCount(), plane().slice());
     m_clock.start();
     m_timer.start();
     emit playingChanged(true);
@@ -53,15 +54,24 @@ void CinePlayer::setBounce(bool bounce) {
 void CinePlayer::tick() {
     if (!m_model->hasVolume()) return void(setPlaying(false));
     // The user scrolled meanwhile: play on from where they went.
-    const int here = m_playingFrames ? m_model->frame() : int(std::lround(m_model->cursor()[m_axis]));
-    if (here != m_stepper.position()) m_stepper.start(m_stepper.count(), here);
+    const render::SliceViewGeometry g = plane();
+    const int here = m_playingFrames ? m_model->frame() : g.slice();
+    // (The view may have switched between its own and resliced planes, which number slices apart.)
+    const int count = m_playingFrames ? m_stepper.count() : g.sliceCount();
+    if (here != m_stepper.position() || count != m_stepper.count()) m_stepper.start(count, here);
     const double seconds = m_clock.nsecsElapsed() * 1e-9;
     m_clock.restart();
     if (m_stepper.advance(seconds) == 0) return;
     if (m_playingFrames) return m_model->setFrame(m_stepper.position());
-    Vec3 c = m_model->cursor();
-    c[m_axis] = m_stepper.position();
-    m_model->setCursor(c);
+    m_model->setCursor(g.cursorOnSlice(m_stepper.position()));
+}
+
+render::SliceViewGeometry CinePlayer::plane() const {
+    // A copy: a view hidden by the layout has never drawn, so it learns the volume and cursor here.
+    render::SliceViewGeometry g = m_grid->view(m_orientation)->view();
+    g.setVolume(m_model->volume()->geometry());
+    g.setCursor(m_model->cursor());
+    return g;
 }
 
 }  // namespace lucent::ui

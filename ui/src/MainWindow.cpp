@@ -15,6 +15,8 @@
 #include "lucent/ui/View3DWidget.h"
 #endif
 #include "lucent/ui/SeriesChooser.h"
+#include "lucent/ui/SessionBinding.h"
+#include "lucent/ui/SessionFile.h"
 #include "lucent/ui/ShortcutsDialog.h"
 #include "lucent/ui/ViewCapture.h"
 #include "lucent/ui/VolumeLoader.h"
@@ -23,6 +25,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -38,6 +41,7 @@
 #include <QToolBar>
 
 #include <cmath>
+#include <cstring>
 #include <optional>
 
 namespace lucent::ui {
@@ -94,13 +98,22 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("Open &file...", QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open DICOM or volume file", {},
-                                                          "Images (*.dcm *.nii *.nii.gz *.mha *.mhd *.nrrd *.nhdr);;All files (*)");
+                                                          "Images (*.dcm *.nii *.nii.gz *.mha *.mhd *.nrrd *.nhdr);;"
+                                                          "Lucent sessions (*.lucent);;All files (*)");
         if (!path.isEmpty()) openPath(path);
     });
     file->addAction("Open f&older...", QKeySequence("Ctrl+Shift+O"), this, [this] {
         const QString path = QFileDialog::getExistingDirectory(this, "Open DICOM folder");
         if (!path.isEmpty()) openPath(path);
     });
+    // A session: the data, window, layout, labels, seeds, parameters and measurements in one file.
+    file->addAction("Open &session...", this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Open session", {}, "Lucent sessions (*.lucent);;All files (*)");
+        if (!path.isEmpty()) openSession(path);
+    })->setObjectName("openSession");
+    file->addAction("&Save session", QKeySequence::Save, this, [this] { saveSessionInteractive(false); })
+        ->setObjectName("saveSession");
+    file->addAction("Save session &as...", this, [this] { saveSessionInteractive(true); })->setObjectName("saveSessionAs");
     // Label files in every format Lucent writes (NIfTI, NRRD / .seg.nrrd, MetaImage, DICOM SEG).
     file->addAction("&Import labels...", QKeySequence("Ctrl+M"), m_labelFiles, &LabelFiles::importDialog);
     file->addAction("&Export labels...", QKeySequence("Ctrl+E"), m_labelFiles, &LabelFiles::exportDialog);
@@ -140,6 +153,19 @@ void MainWindow::buildMenus() {
     });
     linear->setCheckable(true);
     linear->setObjectName("linearInterpolation");
+    // True anatomical planes: every 2D view reslices to the patient's axes (an oblique series is
+    // resampled); off by default, remembered like the layout.
+    // (toggled, not triggered: a session that checks it programmatically switches the views too).
+    QAction* planes = view->addAction("&Anatomical planes (reslice)");
+    planes->setShortcut(QKeySequence("N"));
+    planes->setCheckable(true);
+    planes->setObjectName("anatomicalPlanes");
+    connect(planes, &QAction::toggled, this, [this](bool on) {
+        for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
+            m_grid->view(o)->setPlaneMode(on ? render::PlaneMode::Patient : render::PlaneMode::Volume);
+        QSettings().setValue("view/anatomicalPlanes", on);
+    });
+    planes->setChecked(QSettings().value("view/anatomicalPlanes", false).toBool());
     QAction* hud = view->addAction("&Heads-up display", QKeySequence("H"), this, [this](bool on) {
         for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
             m_grid->view(o)->setHudVisible(on);
@@ -344,10 +370,17 @@ void MainWindow::setLayoutMode(Layout layout) {
 }
 
 bool MainWindow::openPath(const QString& path, const QString& seriesId, bool synchronous, QString* error) {
+    if (SessionFile::isSessionPath(path)) return openSession(path, synchronous, error);
+    m_pendingSession.reset();  // the latest path wins, a session whose data was loading included
+    return openData(path, seriesId, synchronous, error);
+}
+
+bool MainWindow::openData(const QString& path, const QString& seriesId, bool synchronous, QString* error) {
     closeProgress();
     if (synchronous) {
         try {
             const LoadedVolume loaded = m_loader->openNow(path, seriesId);
+            if (!sessionAdmits(*loaded.volume, error)) return false;
             m_pendingFrames = loaded.frames;
             onVolumeLoaded(loaded.volume, loaded.info, loaded.warnings, path);
             return true;
@@ -381,14 +414,25 @@ void MainWindow::wireLoader() {
             [this](std::shared_ptr<Volume> volume, const SeriesInfo& info, const QStringList& warnings,
                    const QString& path) {
                 closeProgress();
+                QString why;
+                if (!sessionAdmits(*volume, &why)) {
+                    m_pendingFrames.clear();
+                    return showError("Cannot open the session", why);
+                }
                 onVolumeLoaded(std::move(volume), info, warnings, path);
             });
     connect(m_loader, &VolumeLoader::failed, this, [this](const QString& path, const QString& message) {
         closeProgress();
+        if (m_pendingSession) {
+            const QString file = m_pendingSession->file;
+            m_pendingSession.reset();
+            return showError("Cannot open the session", QString("%1: cannot load its data: %2").arg(file, message));
+        }
         showError("Cannot open " + path, message);
     });
     connect(m_loader, &VolumeLoader::cancelled, this, [this] {
         closeProgress();
+        m_pendingSession.reset();
         statusBar()->showMessage("Loading cancelled; the previous volume is kept.", 5000);
     });
 }
@@ -430,6 +474,87 @@ void MainWindow::onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo
         statusBar()->showMessage("Loaded with warnings: " + warnings.join("; "), 15000);
         statusBar()->setToolTip(warnings.join("\n"));
     }
+    m_sessionPath.clear();  // another volume: Save session proposes a file beside it
+    if (!m_pendingSession) return;
+    // The session's data is in and on its grid: everything else goes back on it.
+    const PendingSession session = std::move(*m_pendingSession);
+    m_pendingSession.reset();
+    const QStringList problems = SessionBinding::apply(*this, session.state, session.file);
+    m_sessionPath = session.file;
+    addRecent(session.file);
+    setWindowTitle(QFileInfo(session.file).fileName() + " - " + windowTitle());
+    if (!problems.isEmpty()) statusBar()->showMessage("Session opened with problems: " + problems.join("; "), 15000);
+    else statusBar()->showMessage("Session " + session.file + " opened.", 5000);
+}
+
+bool MainWindow::sessionAdmits(const Volume& volume, QString* error) {
+    if (!m_pendingSession) return true;
+    const QString why = SessionBinding::gridProblem(m_pendingSession->state, volume.geometry(), m_pendingSession->file);
+    if (why.isEmpty()) return true;
+    m_pendingSession.reset();
+    if (error) *error = why;
+    return false;
+}
+
+bool MainWindow::openSession(const QString& path, bool synchronous, QString* error) {
+    const auto fail = [&](const QString& why) {
+        if (error) *error = why;
+        if (!synchronous) showError("Cannot open the session", why);
+        return false;
+    };
+    SavedSession state;
+    QString why;
+    if (!SessionFile::read(path, state, &why)) return fail(why);
+    if (!QFileInfo::exists(state.dataPath))
+        return fail(QString("%1: its data %2 is missing (moved or deleted?)").arg(path, state.dataPath));
+    const QString data = state.dataPath, series = state.seriesId;
+    m_pendingSession = PendingSession{QFileInfo(path).absoluteFilePath(), std::move(state)};
+    if (openData(data, series, synchronous, &why)) return true;
+    // A grid refusal names the session already (and dropped it); a load failure does not.
+    const bool loadFailed = m_pendingSession.has_value();
+    m_pendingSession.reset();
+    return fail(loadFailed ? QString("%1: cannot load its data: %2").arg(path, why) : why);
+}
+
+bool MainWindow::saveSession(const QString& path, QString* error) {
+    if (!m_model.hasVolume() || m_currentPath.isEmpty()) {
+        if (error) *error = m_model.hasVolume() ? "The volume was not opened from a file: a session needs its data's path."
+                                                : "Open a volume first.";
+        return false;
+    }
+    if (!SessionFile::write(path, SessionBinding::capture(*this), error)) return false;
+    m_sessionPath = QFileInfo(path).absoluteFilePath();
+    addRecent(m_sessionPath);
+    statusBar()->showMessage("Session saved to " + path, 5000);
+    return true;
+}
+
+QString MainWindow::defaultSessionPath() const {
+    if (!m_sessionPath.isEmpty()) return m_sessionPath;
+    const QFileInfo data(QDir::cleanPath(QFileInfo(m_currentPath).absoluteFilePath()));
+    QString name = data.fileName();
+    if (!data.isDir()) {
+        bool stripped = false;
+        for (const char* suffix : {".nii.gz", ".seg.nrrd", ".nii", ".mha", ".mhd", ".nrrd", ".nhdr", ".dcm"})
+            if (!stripped && name.endsWith(suffix, Qt::CaseInsensitive)) {
+                name.chop(int(std::strlen(suffix)));
+                stripped = true;
+            }
+        if (!stripped) name = data.completeBaseName();
+    }
+    return QDir(data.absolutePath()).filePath((name.isEmpty() ? QString("session") : name) + SessionFile::kSuffix);
+}
+
+void MainWindow::saveSessionInteractive(bool ask) {
+    if (!m_model.hasVolume()) return showError("Save session", "Open a volume first.");
+    QString path = m_sessionPath;
+    if (ask || path.isEmpty()) {
+        path = QFileDialog::getSaveFileName(this, "Save session", defaultSessionPath(), "Lucent sessions (*.lucent)");
+        if (path.isEmpty()) return;
+        if (!SessionFile::isSessionPath(path)) path += SessionFile::kSuffix;
+    }
+    QString error;
+    if (!saveSession(path, &error)) showError("Cannot save the session", error);
 }
 
 bool MainWindow::openMask(const QString& path, QString* error) {

@@ -1,6 +1,7 @@
 /// @brief Measuring gestures on view coordinates, and measurements drawn as screen lines and labels.
 #include "lucent/ui/MeasureTool.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -20,8 +21,14 @@ std::array<float, 2> screenOf(const render::SliceViewGeometry& view, Vec3 patien
     return {float(s[0]), float(s[1])};
 }
 
+// A measurement belongs to a voxel plane (axis, slice); a resliced oblique plane shows the ones
+// whose points all lie on it (within half a slice step), such as those drawn on it.
 bool onShownSlice(const render::SliceViewGeometry& view, const Measurement& m) {
-    return m.axis == view.normalAxis() && m.slice == view.slice();
+    if (view.showsVolumePlane()) return m.axis == view.normalAxis() && m.slice == view.slice();
+    if (m.points.empty()) return false;
+    for (const Vec3& p : m.points)
+        if (!view.onSlice(view.geometry().patientToVoxel(p))) return false;
+    return true;
 }
 
 double screenDistance(std::array<float, 2> a, double x, double y) { return std::hypot(a[0] - x, a[1] - y); }
@@ -29,6 +36,7 @@ double screenDistance(std::array<float, 2> a, double x, double y) { return std::
 }  // namespace
 
 Vec3 patientOnSlice(const render::SliceViewGeometry& view, double x, double y) {
+    if (!view.showsVolumePlane()) return view.screenToPatient(x, y);
     Vec3 v = view.screenToVoxel(x, y);
     v[view.normalAxis()] = view.slice();
     return view.geometry().voxelToPatient(v);
@@ -83,7 +91,17 @@ bool MeasureTool::press(const render::SliceViewGeometry& view, double x, double 
     // Otherwise a new one: a ruler or a box follows the drag; an angle starts with its first arm.
     const Vec3 v = view.screenToVoxel(x, y);
     if (!view.geometry().contains(int(std::lround(v.x)), int(std::lround(v.y)), int(std::lround(v.z)))) return false;
+    const bool roi = m_kind == MeasurementKind::Ellipse || m_kind == MeasurementKind::Rectangle;
+    if (roi && !view.showsVolumePlane()) {
+        // ROI statistics count the voxels of one slice of the grid, which a resliced plane is not.
+        if (refused) refused("ROIs measure voxels of the volume's own slices: turn off View > Anatomical planes (N)");
+        return true;  // the gesture stays the tool's: no crosshair jump
+    }
     m_pending = planeMeasurement(view);
+    // On a resliced plane the measurement is filed under the voxel plane nearest to its first point.
+    if (!view.showsVolumePlane())
+        m_pending->slice =
+            std::clamp(int(std::lround(v[m_pending->axis])), 0, view.geometry().dims[m_pending->axis] - 1);
     m_pending->points = {p};
     if (m_kind != MeasurementKind::Angle) m_pending->points.push_back(p);
     return true;

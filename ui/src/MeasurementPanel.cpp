@@ -17,6 +17,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace lucent::ui {
 
 namespace {
@@ -86,10 +88,14 @@ MeasurementPanel::MeasurementPanel(ViewerModel* model, ViewGrid* grid, QWidget* 
         if (!m || !m_model->hasVolume()) return;
         Vec3 c = m_model->cursor();
         c[m->axis] = m->slice;
+        // One drawn on a resliced plane lies off its voxel plane: go to its first point instead.
+        const Vec3 first = m->points.empty() ? c : m_model->volume()->geometry().patientToVoxel(m->points[0]);
+        if (std::abs(first[m->axis] - m->slice) > 1e-6) c = first;
         m_model->setCursor(c);
     });
 
     m_tool.changed = [this] { refresh(m_tool.lastId()); };
+    m_tool.refused = [this](const std::string& why) { emit message(QString::fromStdString(why)); };
     connect(model, &ViewerModel::volumeChanged, this, [this] {
         m_tool.cancel();
         m_set.setVolume(m_model->volume());
@@ -110,6 +116,12 @@ std::string MeasurementPanel::unit() const {
 int MeasurementPanel::selectedId() const {
     const auto rows = m_table->selectionModel()->selectedRows();
     return rows.isEmpty() ? 0 : m_table->item(rows.front().row(), Id)->data(Qt::UserRole).toInt();
+}
+
+int MeasurementPanel::add(Measurement m) {
+    const int id = m_set.add(std::move(m));
+    refresh();
+    return id;
 }
 
 bool MeasurementPanel::remove(int id) {

@@ -92,6 +92,7 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
         setInterval(centre - half, centre + half);
     };
     m_rectTool.finished = [this](int slice, std::array<int, 4> rect) { snakeRectangle(slice, rect); };
+    m_rectTool.refused = [this](const std::string& why) { showError(QString::fromStdString(why)); };
     connect(m_live, &LiveSegmentation::framed, this, &SegmentPanel::refresh);
     connect(m_live, &LiveSegmentation::stateChanged, this, &SegmentPanel::refresh);
     connect(m_live, &LiveSegmentation::failed, this, &SegmentPanel::showError);
@@ -349,7 +350,39 @@ SegmentationRequest SegmentPanel::baseRequest() const {
     r.fuzzyConnectedness = m_fcParams;
     r.fuzzyConnectedness.threshold = m_threshold->value() / 1000.0;
     r.fuzzyCMeans = m_fcmParams;
+    r.snake = m_snakeParams;
+    r.snake.propagate = m_propagate->isChecked();
     return r;
+}
+
+SegmentSettings SegmentPanel::settings() const {
+    SegmentSettings s;
+    if (m_modeChosen) s.mode = m_mode;
+    s.request = baseRequest();
+    s.backend = m_backend->currentText();
+    s.stepsPerFrame = m_perFrame->value();
+    return s;
+}
+
+void SegmentPanel::restoreSettings(const SegmentSettings& s) {
+    m_live->cancel();
+    if (m_model->hasVolume()) dataRange();  // the interval boxes' range, before their values
+    m_syncing = true;  // no run starts while the widgets take their values
+    m_backend->setCurrentText(s.backend);
+    m_perFrame->setValue(s.stepsPerFrame);
+    const SegmentationRequest& r = s.request;
+    m_lower->setValue(int(std::lround(r.regionGrowing.lower)));
+    m_upper->setValue(int(std::lround(r.regionGrowing.upper)));
+    m_connectivity->setCurrentIndex(r.regionGrowing.connectivity == 26 ? 1 : 0);
+    m_fcParams = r.fuzzyConnectedness;
+    m_threshold->setValue(int(std::lround(r.fuzzyConnectedness.threshold * 1000)));
+    m_fcmParams = r.fuzzyCMeans;
+    m_snakeParams = r.snake;
+    m_propagate->setChecked(r.snake.propagate);
+    m_seedTool.setSeeds(r.seeds);
+    m_syncing = false;
+    if (s.mode) enterMode(*s.mode);
+    refresh();
 }
 
 bool SegmentPanel::startWith(Method method, const SegmentationRequest& request, bool play, QString* error) {
@@ -368,6 +401,7 @@ bool SegmentPanel::startWith(Method method, const SegmentationRequest& request, 
     } else if (method == Method::FuzzyCMeans) {
         m_fcmParams = request.fuzzyCMeans;
     } else {
+        m_snakeParams = request.snake;
         m_propagate->setChecked(request.snake.propagate);
     }
     m_syncing = false;
@@ -416,7 +450,8 @@ void SegmentPanel::snakeRectangle(int slice, std::array<int, 4> rect) {
     SegmentationRequest r = baseRequest();
     r.snake.slice = slice;
     r.snake.rect = rect;
-    r.snake.propagate = m_propagate->isChecked();
+    m_snakeParams.slice = slice;
+    m_snakeParams.rect = rect;
     QString error;
     if (!m_live->start(Method::Snake, r, true, &error)) showError(error);
 }

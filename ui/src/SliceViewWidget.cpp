@@ -46,6 +46,17 @@ void SliceViewWidget::resetView() {
     update();
 }
 
+void SliceViewWidget::setZoomPan(double zoom, std::array<double, 2> pan) {
+    m_view.setZoom(zoom);
+    m_view.setPan(pan[0], pan[1]);
+    update();
+}
+
+void SliceViewWidget::setPlaneMode(render::PlaneMode mode) {
+    m_view.setPlaneMode(mode);
+    update();
+}
+
 void SliceViewWidget::initializeGL() {
     std::string error;
     m_glReady = m_renderer.initialise(error);
@@ -114,6 +125,18 @@ void SliceViewWidget::setCursorFrom(QPointF logical) {
     m_model->setCursor(m_view.screenToVoxel(d.x(), d.y()));
 }
 
+void SliceViewWidget::stepSlices(int delta) {
+    syncGeometry();  // the cursor may have moved since the last frame
+    goToSlice(m_view.slice() + delta);
+}
+
+void SliceViewWidget::goToSlice(int index) {
+    syncGeometry();
+    // In the volume's planes only the normal component changes; a resliced plane moves the cursor
+    // along the patient normal (see SliceViewGeometry::cursorOnSlice).
+    m_model->setCursor(m_view.cursorOnSlice(index));
+}
+
 void SliceViewWidget::wheelEvent(QWheelEvent* event) {
     if (m_hudInput.wheel(event)) return event->accept();  // over the HUD panel
     if (!m_model->hasVolume()) return;
@@ -123,7 +146,7 @@ void SliceViewWidget::wheelEvent(QWheelEvent* event) {
         render::zoomAbout(m_view, d.x(), d.y(), steps);
         update();
     } else {
-        m_model->moveCursor(m_view.normalAxis(), steps);
+        stepSlices(steps);
     }
     event->accept();
 }
@@ -184,14 +207,13 @@ void SliceViewWidget::mouseReleaseEvent(QMouseEvent* event) {
 void SliceViewWidget::keyPressEvent(QKeyEvent* event) {
     if (m_hudInput.keyPress(event)) return event->accept();  // an active HUD widget
     if (!m_model->hasVolume()) return QOpenGLWidget::keyPressEvent(event);
-    const int n = m_view.normalAxis();
     switch (event->key()) {
-    case Qt::Key_Up: m_model->moveCursor(n, 1); break;
-    case Qt::Key_Down: m_model->moveCursor(n, -1); break;
-    case Qt::Key_PageUp: m_model->moveCursor(n, 10); break;
-    case Qt::Key_PageDown: m_model->moveCursor(n, -10); break;
-    case Qt::Key_Home: m_model->moveCursor(n, -m_view.sliceCount()); break;
-    case Qt::Key_End: m_model->moveCursor(n, m_view.sliceCount()); break;
+    case Qt::Key_Up: stepSlices(1); break;
+    case Qt::Key_Down: stepSlices(-1); break;
+    case Qt::Key_PageUp: stepSlices(10); break;
+    case Qt::Key_PageDown: stepSlices(-10); break;
+    case Qt::Key_Home: goToSlice(0); break;
+    case Qt::Key_End: goToSlice(m_view.sliceCount() - 1); break;
     case Qt::Key_R: resetView(); break;
     default: return QOpenGLWidget::keyPressEvent(event);  // presets and layout keys go to the window
     }

@@ -16,7 +16,11 @@ bool inside(const render::SliceViewGeometry& view, const VoxelIndex& v) {
     return view.geometry().contains(v.i, v.j, v.k);
 }
 
-int component(const VoxelIndex& v, int axis) { return axis == 0 ? v.i : axis == 1 ? v.j : v.k; }
+// On the shown plane: the voxel plane in the volume's own planes; within half a slice step of a
+// resliced plane.
+bool onShownSlice(const render::SliceViewGeometry& view, const VoxelIndex& v) {
+    return view.onSlice({double(v.i), double(v.j), double(v.k)});
+}
 
 }  // namespace
 
@@ -29,7 +33,7 @@ bool SeedTool::press(const render::SliceViewGeometry& view, double x, double y, 
         int best = -1;
         double bestDistance = 10.0;
         for (std::size_t s = 0; s < m_seeds.size(); ++s) {
-            if (component(m_seeds[s], view.normalAxis()) != view.slice()) continue;
+            if (!onShownSlice(view, m_seeds[s])) continue;
             const auto p = view.voxelToScreen({double(m_seeds[s].i), double(m_seeds[s].j), double(m_seeds[s].k)});
             const double d = std::hypot(p[0] - x, p[1] - y);
             if (d <= bestDistance) {
@@ -60,7 +64,7 @@ bool SeedTool::drag(const render::SliceViewGeometry&, double x, double y) {
 
 void SeedTool::overlay(const render::SliceViewGeometry& view, render::ViewOverlay& out) const {
     for (const auto& s : m_seeds) {
-        if (component(s, view.normalAxis()) != view.slice()) continue;
+        if (!onShownSlice(view, s)) continue;
         const auto p = view.voxelToScreen({double(s.i), double(s.j), double(s.k)});
         render::ViewOverlay::Marker m;
         m.at = {float(p[0]), float(p[1])};
@@ -70,6 +74,11 @@ void SeedTool::overlay(const render::SliceViewGeometry& view, render::ViewOverla
 
 bool RectangleTool::press(const render::SliceViewGeometry& view, double x, double y, bool) {
     if (view.normalAxis() != 2) return false;  // the snake works on the k planes
+    if (!view.showsVolumePlane()) {
+        // A resliced oblique plane is no k plane: the gesture is refused (and kept from the crosshair).
+        if (refused) refused("The region snake works on the volume's own slices: turn off Anatomical planes (N)");
+        return true;
+    }
     const Vec3 v = view.screenToVoxel(x, y);
     if (!view.geometry().contains(int(std::lround(v.x)), int(std::lround(v.y)), int(std::lround(v.z)))) return false;
     m_start = v;
@@ -112,7 +121,7 @@ void RectangleTool::overlay(const render::SliceViewGeometry& view, render::ViewO
 std::vector<std::array<float, 2>> slicePolygonOnScreen(const render::SliceViewGeometry& view,
                                                        const std::vector<std::array<double, 2>>& polygon, int slice) {
     std::vector<std::array<float, 2>> out;
-    if (view.normalAxis() != 2 || view.slice() != slice) return out;
+    if (view.normalAxis() != 2 || !view.showsVolumePlane() || view.slice() != slice) return out;
     out.reserve(polygon.size());
     for (const auto& p : polygon) {
         const auto s = view.voxelToScreen({p[0], p[1], double(slice)});

@@ -102,19 +102,21 @@ LoadedVolume VolumeLoader::work(Job& job, int chosen) {
         if (job.mayChoose && job.seriesId.isEmpty() && series.size() > 1) return loaded;
         index = io::ImageSource::choose(*job.scan, job.seriesId.toStdString(), job.whenUnnamed, &warnings);
     }
-    loaded.volume = std::make_shared<Volume>(io::ImageSource::load(*job.scan, index, options, &warnings));
     loaded.info = job.scan->listing.series[index];
-    // A 4D file: the viewer keeps every volume (View > Cine through frames plays them).
-    if (const auto& raw = job.scan->volumeFile; raw && raw->frames > 1) {
-        loaded.frames.push_back(loaded.volume);
-        for (int f = 1; f < raw->frames; ++f) {
-            if (job.stop) throw Cancelled();
-            auto v = std::make_shared<Volume>(io::toVolumeFrame(*raw, f, job.path.toStdString()));
-            v->metadata() = loaded.volume->metadata();
-            loaded.frames.push_back(std::move(v));
+    // A 4D file or a multi-temporal DICOM series: the viewer keeps every volume (View > Cine
+    // through frames plays them), all read now.
+    if (const int count = io::ImageSource::frameCount(*job.scan, index); count > 1) {
+        std::vector<Volume> volumes = io::ImageSource::loadFrames(*job.scan, index, options, &warnings);
+        if (job.stop) throw Cancelled();
+        for (Volume& v : volumes) {
+            auto shared = std::make_shared<Volume>(std::move(v));
+            if (!loaded.volume) loaded.volume = shared;
+            loaded.frames.push_back(std::move(shared));
         }
         std::erase_if(warnings, [](const std::string& w) { return w.find("the first is used") != std::string::npos; });
-        warnings.push_back(std::to_string(raw->frames) + " volumes (4D): View > Cine through frames plays them");
+        warnings.push_back(std::to_string(count) + " volumes (4D): View > Cine through frames plays them");
+    } else {
+        loaded.volume = std::make_shared<Volume>(io::ImageSource::load(*job.scan, index, options, &warnings));
     }
     job.scan.reset();  // the slice lists of every series are not needed any more
     for (const auto& w : warnings) loaded.warnings << QString::fromStdString(w);

@@ -167,6 +167,37 @@ void checkFrameRecords(const DicomFrameHeader& h, int frames, const std::string&
                       " frames are accepted from a file of this size)");
 }
 
+/// An integer tag (IS, US, UL, SL) that is present and parses; false leaves `out` alone.
+bool integerValue(DcmItem* item, const DcmTagKey& tag, int& out) {
+    if (!item) return false;
+    Sint32 s;
+    Uint16 u;
+    Uint32 l;
+    if (item->findAndGetSint32(tag, s).good())
+        out = s;
+    else if (item->findAndGetUint16(tag, u).good())
+        out = u;
+    else if (item->findAndGetUint32(tag, l).good() && l <= 0x7fffffffu)
+        out = int(l);
+    else
+        return false;
+    return true;
+}
+
+/// The tags that tell the time points of a multi-temporal series apart: an enhanced frame's own
+/// (FrameContent, CardiacSynchronization) first, then the classic ones of the file.
+void readTemporalTags(DcmItem* perFrame, DcmItem* top, DicomFrameHeader& h) {
+    h.hasTemporalPosition =
+        integerValue(macro(perFrame, DCM_FrameContentSequence), DCM_TemporalPositionIndex, h.temporalPosition) ||
+        integerValue(top, DCM_TemporalPositionIdentifier, h.temporalPosition);
+    integerValue(top, DCM_NumberOfTemporalPositions, h.temporalPositions);
+    h.hasTriggerTime = numbers(macro(perFrame, DCM_CardiacSynchronizationSequence), DCM_NominalCardiacTriggerDelayTime,
+                               &h.triggerTime, 1) ||
+                       numbers(top, DCM_TriggerTime, &h.triggerTime, 1);
+    if (h.hasTriggerTime && !std::isfinite(h.triggerTime)) h.hasTriggerTime = false;
+    h.hasAcquisitionNumber = integerValue(top, DCM_AcquisitionNumber, h.acquisitionNumber);
+}
+
 bool hasDicmPreamble(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     char buf[132];
@@ -266,6 +297,7 @@ HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHe
             }
         }
         fh.windows = frameWindows(perFrame, shared, ds);
+        readTemporalTags(perFrame, ds, fh);
         fh.instanceNumber = h.instanceNumber * 100000 + f;  // orders frames when positions are absent
         frames.push_back(std::move(fh));
     }

@@ -154,80 +154,117 @@ struct SliceWriter {
     }
 };
 
-Volume loadAs(const DicomSeries& series, PixelType type, const DicomOptions& options, bool& fits) {
+/// The slice lists of the time frames to load (one for a single volume), all on the series' grid.
+using FrameList = std::vector<const std::vector<DicomSlice>*>;
+
+std::vector<Volume> loadAs(const DicomSeries& series, const FrameList& frames, PixelType type,
+                           const DicomOptions& options, bool& fits) {
     const auto& d = series.info.geometry.dims;
-    imageBytes({d[0], d[1], d[2]}, type == PixelType::Int16 ? 2 : 4,
+    std::vector<std::int64_t> sizes{d[0], d[1], d[2]};
+    if (frames.size() > 1) sizes.push_back(std::int64_t(frames.size()));  // all held at once
+    imageBytes(sizes, type == PixelType::Int16 ? 2 : 4,
                series.info.files.empty() ? series.info.id : series.info.files.front());
-    Volume volume(series.info.geometry, type);
-    // Slices grouped by file, so each file is read and decoded once (multi-frame files hold many).
-    std::map<std::string, std::vector<std::size_t>> byFile;
-    for (std::size_t z = 0; z < series.slices.size(); ++z)
-        if (!series.slices[z].filler) byFile[series.slices[z].file].push_back(z);
-    std::vector<std::pair<std::string, std::vector<std::size_t>>> work(byFile.begin(), byFile.end());
+    std::vector<Volume> volumes;
+    for (std::size_t t = 0; t < frames.size(); ++t) volumes.emplace_back(series.info.geometry, type);
+    // Slices grouped by file, so each file is read and decoded once (multi-frame files hold many
+    // slices, an enhanced dynamic series every time frame too): file -> frame in it -> (volume, z).
+    std::map<std::string, std::map<int, std::vector<std::pair<std::size_t, std::size_t>>>> byFile;
+    for (std::size_t t = 0; t < frames.size(); ++t)
+        for (std::size_t z = 0; z < frames[t]->size(); ++z)
+            if (const DicomSlice& slice = (*frames[t])[z]; !slice.filler)
+                byFile[slice.file][slice.frame].emplace_back(t, z);
+    std::vector<std::pair<std::string, std::map<int, std::vector<std::pair<std::size_t, std::size_t>>>>> work(
+        byFile.begin(), byFile.end());
     std::atomic<bool> fitsInt16{true};
-    SliceWriter writer{volume, fitsInt16};
     ProgressCounter progress(options.progress, work.size());
     parallelFor(work.size(), options.threads, [&](std::size_t w) {
         if (progress.cancelled() || !fitsInt16) return;
         // Not a structured binding: clang 14 (the fuzz build) cannot capture one in the lambda below.
         const std::string& file = work[w].first;
-        const std::vector<std::size_t>& slices = work[w].second;
-        std::vector<int> frames;
-        std::map<int, std::size_t> sliceOfFrame;
-        for (std::size_t z : slices) {
-            frames.push_back(series.slices[z].frame);
-            sliceOfFrame[series.slices[z].frame] = z;
-        }
-        decodeDicomFrames(file, frames, series.bitsStored, series.highBit, series.pixelRepresentation == 1,
-                          [&](int frame, const std::int32_t* values, std::size_t count) {
-                              if (count != series.info.geometry.sliceSize())
-                                  throw IoError(file + ": image size differs from the series");
-                              const std::size_t z = sliceOfFrame.at(frame);
-                              writer.write(z, values, count, series.slices[z].slope, series.slices[z].intercept);
-                          });
+        const auto& targets = work[w].second;
+        std::vector<int> framesInFile;
+        for (const auto& target : targets) framesInFile.push_back(target.first);
+        decodeDicomFrames(
+            file, framesInFile, series.bitsStored, series.highBit, series.pixelRepresentation == 1,
+            [&](int frame, const std::int32_t* values, std::size_t count) {
+                if (count != series.info.geometry.sliceSize())
+                    throw IoError(file + ": image size differs from the series");
+                for (const auto& [t, z] : targets.at(frame)) {
+                    const DicomSlice& slice = (*frames[t])[z];
+                    SliceWriter{volumes[t], fitsInt16}.write(z, values, count, slice.slope, slice.intercept);
+                }
+            });
         progress.advance();
     });
     if (progress.cancelled()) throw Cancelled();
     fits = fitsInt16;
-    return volume;
+    return volumes;
+}
+
+/// Loads `frames` of `series` as volumes of one pixel type: int16 unless a rescale makes values
+/// fractional; a value out of int16 range anywhere reloads them all as float32.
+std::vector<Volume> loadSeries(const DicomSeries& series, const FrameList& frames, const DicomOptions& options) {
+    if (!series.unloadableReason.empty()) throw IoError(series.unloadableReason);
+    if (series.slices.empty()) throw IoError(series.info.id + ": series has no slices");
+    bool integral = true;
+    for (const auto* slices : frames)
+        for (const DicomSlice& s : *slices)
+            integral = integral && s.slope == std::round(s.slope) && s.intercept == std::round(s.intercept);
+    bool fits = true;
+    std::vector<Volume> volumes =
+        loadAs(series, frames, integral ? PixelType::Int16 : PixelType::Float32, options, fits);
+    if (!fits) volumes = loadAs(series, frames, PixelType::Float32, options, fits);
+
+    for (std::size_t t = 0; t < frames.size(); ++t) {
+        Volume& volume = volumes[t];
+        const std::vector<DicomSlice>& slices = *frames[t];
+        // Missing slices get the lowest value (air for CT), so they read as empty, not as tissue.
+        std::vector<std::size_t> fillers;
+        for (std::size_t z = 0; z < slices.size(); ++z)
+            if (slices[z].filler) fillers.push_back(z);
+        if (!fillers.empty()) {
+            double lowest = std::numeric_limits<double>::max();
+            const std::size_t n = volume.geometry().sliceSize();
+            for (std::size_t z = 0; z < slices.size(); ++z)
+                if (!slices[z].filler)
+                    for (std::size_t i = 0; i < n; ++i) lowest = std::min(lowest, volume.value(z * n + i));
+            for (std::size_t z : fillers)
+                for (std::size_t i = 0; i < n; ++i) volume.setValue(z * n + i, lowest);
+        }
+        auto& m = volume.metadata();
+        m.modality = series.info.modality;
+        m.description = series.info.description;
+        m.seriesUid = series.info.uid;
+        m.patientName = series.info.patientName;
+        m.studyDescription = series.info.studyDescription;
+        m.sourcePath =
+            series.info.files.empty() ? std::string() : fs::path(series.info.files.front()).parent_path().string();
+        for (const auto& slice : slices) m.sliceFiles.push_back(slice.filler ? std::string() : slice.file);
+        m.windows = series.info.windows;
+    }
+    return volumes;
 }
 
 }  // namespace
 
 Volume DicomReader::load(const DicomSeries& series, const DicomOptions& options) {
-    if (!series.unloadableReason.empty()) throw IoError(series.unloadableReason);
-    if (series.slices.empty()) throw IoError(series.info.id + ": series has no slices");
-    // int16 unless a rescale makes values fractional; a value out of int16 range reloads as float32.
-    const bool integral = std::all_of(series.slices.begin(), series.slices.end(), [](const DicomSlice& s) {
-        return s.slope == std::round(s.slope) && s.intercept == std::round(s.intercept);
-    });
-    bool fits = true;
-    Volume volume = loadAs(series, integral ? PixelType::Int16 : PixelType::Float32, options, fits);
-    if (!fits) volume = loadAs(series, PixelType::Float32, options, fits);
+    return std::move(loadSeries(series, {&series.slices}, options).front());
+}
 
-    // Missing slices get the lowest value (air for CT), so they read as empty, not as tissue.
-    std::vector<std::size_t> fillers;
-    for (std::size_t z = 0; z < series.slices.size(); ++z)
-        if (series.slices[z].filler) fillers.push_back(z);
-    if (!fillers.empty()) {
-        double lowest = std::numeric_limits<double>::max();
-        const std::size_t n = volume.geometry().sliceSize();
-        for (std::size_t z = 0; z < series.slices.size(); ++z)
-            if (!series.slices[z].filler)
-                for (std::size_t i = 0; i < n; ++i) lowest = std::min(lowest, volume.value(z * n + i));
-        for (std::size_t z : fillers)
-            for (std::size_t i = 0; i < n; ++i) volume.setValue(z * n + i, lowest);
-    }
-    auto& m = volume.metadata();
-    m.modality = series.info.modality;
-    m.description = series.info.description;
-    m.seriesUid = series.info.uid;
-    m.patientName = series.info.patientName;
-    m.studyDescription = series.info.studyDescription;
-    m.sourcePath = series.info.files.empty() ? std::string() : fs::path(series.info.files.front()).parent_path().string();
-    for (const auto& slice : series.slices) m.sliceFiles.push_back(slice.filler ? std::string() : slice.file);
-    m.windows = series.info.windows;
-    return volume;
+Volume DicomReader::loadFrame(const DicomSeries& series, int frame, const DicomOptions& options) {
+    const int count = series.timeFrames.empty() ? 1 : int(series.timeFrames.size());
+    if (frame < 0 || frame >= count)
+        throw IoError(series.info.id + ": no time frame " + std::to_string(frame) + " (the series has " +
+                      std::to_string(count) + ")");
+    const auto* slices = frame == 0 ? &series.slices : &series.timeFrames[std::size_t(frame)];
+    return std::move(loadSeries(series, {slices}, options).front());
+}
+
+std::vector<Volume> DicomReader::loadFrames(const DicomSeries& series, const DicomOptions& options) {
+    if (series.timeFrames.empty()) return loadSeries(series, {&series.slices}, options);
+    FrameList frames;
+    for (const auto& slices : series.timeFrames) frames.push_back(&slices);
+    return loadSeries(series, frames, options);
 }
 
 }  // namespace lucent::io

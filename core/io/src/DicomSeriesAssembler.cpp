@@ -1,6 +1,7 @@
 /// @brief From per-frame headers to sorted, checked series: grouping, ordering, spacing, gaps.
 #include "lucent/io/DicomRecords.h"
 
+#include "DicomTemporalSplit.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/GeometryCheck.h"
@@ -102,6 +103,22 @@ void dropUnusableTags(std::vector<DicomFrameHeader>& frames, std::vector<std::st
     }
 }
 
+/// A multi-temporal series keeps its first time frame in `frames` and returns the others; one
+/// volume returns none. Its warnings (and why it cannot load, if so) go to `s`.
+std::vector<std::vector<DicomFrameHeader>> takeTimeFrames(std::vector<DicomFrameHeader>& frames, Vec3 normal,
+                                                          DicomSeries& s) {
+    TemporalSplit split = splitTimeFrames(frames, normal);
+    if (!split.temporal) return {};
+    s.info.warnings.insert(s.info.warnings.end(), split.warnings.begin(), split.warnings.end());
+    if (split.frames.empty()) {
+        s.unloadableReason = split.unloadableReason;  // listed with its geometry, loads nothing
+        return {};
+    }
+    frames = std::move(split.frames.front());
+    split.frames.erase(split.frames.begin());
+    return std::move(split.frames);
+}
+
 /// Orders one grid-consistent group and builds its geometry.
 DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
     DicomSeries s;
@@ -114,6 +131,8 @@ DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
     if (!first.hasPixelSpacing) warn.push_back("no PixelSpacing: 1 mm pixels assumed");
 
     auto along = [&](const DicomFrameHeader& f) { return dot(f.position, normal); };
+    // Time frames 1.. of a multi-temporal series; `frames` keeps frame 0, built below as one volume.
+    auto later = first.hasPosition ? takeTimeFrames(frames, normal, s) : std::vector<std::vector<DicomFrameHeader>>{};
     if (first.hasPosition) {
         std::stable_sort(frames.begin(), frames.end(), [&](const auto& a, const auto& b) {
             const double da = along(a), db = along(b);
@@ -210,6 +229,7 @@ DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
         for (std::size_t i = 1; i < unique.size(); ++i) s.slices.push_back(slice(unique[i]));
     }
     g.dims[2] = static_cast<int>(s.slices.size());
+    attachTimeFrames(s, std::move(later), normal);
     g.spacing.z = sliceSpacing > 0 ? sliceSpacing : 1.0;
     try {
         checkGeometry(g, first.file, warn);  // the same sanity as every volume file

@@ -30,4 +30,12 @@ Volume DicomReader::load(const DicomSeries& series, const DicomOptions&) {
     unavailable(series.info.files.empty() ? series.info.id : series.info.files.front());
 }
 
+Volume DicomReader::loadFrame(const DicomSeries& series, int, const DicomOptions&) {
+    unavailable(series.info.files.empty() ? series.info.id : series.info.files.front());
+}
+
+std::vector<Volume> DicomReader::loadFrames(const DicomSeries& series, const DicomOptions&) {
+    unavailable(series.info.files.empty() ? series.info.id : series.info.files.front());
+}
+
 }  // namespace lucent::io

@@ -4,6 +4,7 @@
 #include "lucent/core/Errors.h"
 #include "lucent/core/JsonWriter.h"
 #include "lucent/io/FileUtil.h"
+#include "lucent/io/ReadLimits.h"
 #include "lucent/io/VolumeFile.h"
 
 #include <algorithm>
@@ -27,6 +28,7 @@ SeriesInfo describeVolumeFile(const std::string& path, const RawImage& raw) {
     s.transferSyntax = volumeFormatName(path);
     s.files = {path};
     s.frames = raw.geometry.dims[2];
+    s.timeFrames = std::max(1, raw.frames);
     s.warnings = raw.warnings;
     if (raw.frames > 1)
         s.warnings.push_back("4D file with " + std::to_string(raw.frames) + " volumes: the first is used");
@@ -114,6 +116,21 @@ std::size_t ImageSource::choose(const SourceScan& scan, const std::string& serie
     throw IoError(path + ": no series with id " + seriesId + " (see `lucent info " + path + "`)");
 }
 
+namespace {
+
+/// The pixel pass's progress goes on from the header pass: the headers of `files` files were the
+/// first quarter of the bar, the pixels are the rest.
+DicomOptions afterHeaderPass(const DicomOptions& options, std::size_t files) {
+    DicomOptions out = options;
+    if (options.progress)
+        out.progress = [report = options.progress, files](std::size_t done, std::size_t total) {
+            return report(files + (3 * files * done) / std::max<std::size_t>(1, total), 4 * files);
+        };
+    return out;
+}
+
+}  // namespace
+
 Volume ImageSource::load(const SourceScan& scan, std::size_t index, const DicomOptions& options,
                          std::vector<std::string>* warnings) {
     if (index >= scan.listing.series.size())
@@ -125,14 +142,50 @@ Volume ImageSource::load(const SourceScan& scan, std::size_t index, const DicomO
         v.metadata().description = std::filesystem::path(scan.path).filename().string();
         return v;
     }
-    DicomOptions loadOptions = options;
-    if (options.progress) {
-        const std::size_t files = scan.filesScanned;
-        loadOptions.progress = [report = options.progress, files](std::size_t done, std::size_t total) {
-            return report(files + (3 * files * done) / std::max<std::size_t>(1, total), 4 * files);
-        };
+    return DicomReader::load(scan.dicom.at(index), afterHeaderPass(options, scan.filesScanned));
+}
+
+int ImageSource::frameCount(const SourceScan& scan, std::size_t index) {
+    if (index >= scan.listing.series.size()) return 0;
+    if (scan.volumeFile) return std::max(1, scan.volumeFile->frames);
+    return std::max<int>(1, int(scan.dicom.at(index).timeFrames.size()));
+}
+
+std::vector<Volume> ImageSource::loadFrames(const SourceScan& scan, std::size_t index, const DicomOptions& options,
+                                            std::vector<std::string>* warnings) {
+    const int count = frameCount(scan, index);
+    if (count <= 1) {
+        std::vector<Volume> one;
+        one.push_back(load(scan, index, options, warnings));
+        return one;
     }
-    return DicomReader::load(scan.dicom.at(index), loadOptions);
+    const SeriesInfo& info = scan.listing.series[index];
+    if (warnings) warnings->insert(warnings->end(), info.warnings.begin(), info.warnings.end());
+    if (!scan.volumeFile) {
+        // Every file read once for all frames.
+        return DicomReader::loadFrames(scan.dicom.at(index), afterHeaderPass(options, scan.filesScanned));
+    }
+    const auto& d = info.geometry.dims;
+    imageBytes({d[0], d[1], d[2], count}, sizeof(std::int16_t), scan.path);  // all frames are held at once
+    std::vector<Volume> frames;
+    for (int f = 0; f < count; ++f) {
+        if (options.progress && !options.progress(std::size_t(f), std::size_t(count))) throw Cancelled();
+        frames.push_back(toVolumeFrame(*scan.volumeFile, f, scan.path));
+        frames.back().metadata().description = std::filesystem::path(scan.path).filename().string();
+    }
+    // One pixel type for all: a frame whose values left int16 made float32, so do all.
+    if (std::any_of(frames.begin(), frames.end(),
+                    [](const Volume& v) { return v.pixelType() == PixelType::Float32; })) {
+        imageBytes({d[0], d[1], d[2], count}, sizeof(float), scan.path);
+        for (Volume& v : frames) {
+            if (v.pixelType() == PixelType::Float32) continue;
+            Volume wide(v.geometry(), PixelType::Float32);
+            for (std::size_t i = 0; i < v.voxelCount(); ++i) wide.setValue(i, v.value(i));
+            wide.metadata() = v.metadata();
+            v = std::move(wide);
+        }
+    }
+    return frames;
 }
 
 Volume ImageSource::load(const std::string& path, const std::string& seriesId, const DicomOptions& options,
@@ -164,6 +217,7 @@ void ImageSource::writeJson(const SourceListing& listing, std::ostream& out) {
         json.key("direction").array(dir);
         json.key("slices").value(g.dims[2]);
         json.key("images").value(s.frames);
+        json.key("time_frames").value(s.timeFrames);
         json.key("transfer_syntax").value(s.transferSyntax);
         json.key("transfer_syntax_uid").value(s.transferSyntaxUid);
         // The scan's own display windows (DICOM Window Center / Width, in HU for CT), first = default.
@@ -193,8 +247,9 @@ void ImageSource::writeText(const SourceListing& listing, std::ostream& out) {
             << "  modality     " << p(s.modality) << "\n"
             << "  description  " << p(s.description) << "\n"
             << "  dimensions   " << g.dims[0] << " x " << g.dims[1] << " x " << g.dims[2] << " (" << s.frames
-            << " images in " << s.files.size() << " file(s))\n"
-            << std::setprecision(6) << "  spacing      " << g.spacing.x << " x " << g.spacing.y << " x " << g.spacing.z
+            << " images in " << s.files.size() << " file(s))\n";
+        if (s.timeFrames > 1) out << "  time frames  " << s.timeFrames << " volumes on this grid (4D)\n";
+        out << std::setprecision(6) << "  spacing      " << g.spacing.x << " x " << g.spacing.y << " x " << g.spacing.z
             << " mm\n"
             << "  origin       " << g.origin.x << ", " << g.origin.y << ", " << g.origin.z << " mm (LPS)\n"
             << "  transfer     " << p(s.transferSyntax) << "\n";

@@ -37,7 +37,7 @@ public:
     bool finish(LabelHistory& history);
 
 private:
-    VoxelBox stamp(const VoxelIndex& centre);
+    VoxelBox stamp(const VoxelIndex& centre, Vec3 at);
 
     LabelMap& m_layer;
     LabelMap m_before;

@@ -25,7 +25,9 @@ struct SeriesInfo {
     std::string transferSyntaxUid; ///< empty for volume files
     std::vector<std::string> files;
     std::vector<std::string> warnings;
-    int frames = 0;                ///< image frames read (before gap filling)
+    int frames = 0;                ///< image frames read (before gap filling); of one time frame
+    /// Volumes over time on this grid (a 4D file, a multi-temporal DICOM series); 1 for one volume.
+    int timeFrames = 1;
     /// Display windows the images carry (the most common list among the slices), first = default.
     std::vector<NamedWindow> windows;
 };

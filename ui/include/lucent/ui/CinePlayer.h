@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lucent/core/CineStepper.h"
+#include "lucent/render/SliceViewGeometry.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -28,7 +29,7 @@ public:
     /// Bounce between the first and last slice instead of wrapping around.
     void setBounce(bool bounce);
     bool bounce() const { return m_stepper.mode() == CineStepper::Mode::Bounce; }
-    /// The volume axis being played (valid while playing).
+    /// The volume axis being played (valid while playing; on resliced planes the nearest one).
     int axis() const { return m_axis; }
     /// Plays the frames of a 4D volume instead of slices (when the model has several frames).
     void setThroughFrames(bool frames) { m_throughFrames = frames; }
@@ -39,6 +40,8 @@ signals:
 
 private:
     void tick();
+    /// The played view's geometry at the model's cursor (its slices, and how to reach one).
+    render::SliceViewGeometry plane() const;
 
     ViewerModel* m_model;
     ViewGrid* m_grid;
@@ -46,6 +49,7 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     int m_axis = 2;
+    render::Orientation m_orientation = render::Orientation::Axial;
     bool m_throughFrames = false;
     bool m_playingFrames = false;  // this run steps frames (decided at start)
 };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lucent/core/SeriesInfo.h"
+#include "lucent/ui/SavedSession.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
 
@@ -9,6 +10,7 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -46,8 +48,9 @@ public:
     /// Opens paths in the background; this window shows its progress, chooser and errors.
     VolumeLoader& loader() { return *m_loader; }
 
-    /// Opens a DICOM folder/file or a volume file. Interactive: in the background with a progress
-    /// dialog, a series chooser when there are several, errors in a dialog. Synchronous (CLI
+    /// Opens a DICOM folder/file, a volume file or a session (.lucent, see openSession). Interactive:
+    /// in the background with a progress dialog, a series chooser when there are several, errors in
+    /// a dialog. Synchronous (CLI
     /// screenshots, tests): no dialogs; with several series and no id, the largest is taken.
     /// Either way an open still running is stopped and dropped: the latest path wins.
     /// Returns false with `error` (file and problem) on failure; the current volume is kept then.
@@ -55,6 +58,22 @@ public:
     /// Loads a label file (NIfTI, NRRD, MetaImage, DICOM SEG) over the volume with its names and
     /// colours; false with `error` on a read error or another grid (LabelFiles::importFile).
     bool openMask(const QString& path, QString* error = nullptr);
+    /// Opens a session file (.lucent): reads it first (a damaged or newer file, or data that is
+    /// gone, changes nothing), loads its data as openPath() does (progress, cancel), refuses a
+    /// volume that is no longer on the session's grid (the shown volume is kept), then restores
+    /// frame, window, layout, cursor, zoom, labels, segmentation settings and measurements. False
+    /// with `error` naming the session file and the problem; interactive failures show a dialog.
+    bool openSession(const QString& path, bool synchronous = false, QString* error = nullptr);
+    /// Writes what is shown as a session to `path`, atomically (the old file stays until the new
+    /// one is complete); false with `error` naming the file.
+    bool saveSession(const QString& path, QString* error = nullptr);
+    /// The session file last opened or saved (File > Save session writes there), empty when none.
+    QString sessionPath() const { return m_sessionPath; }
+    /// Where File > Save session proposes to write: the current session, else beside the data
+    /// ("/data/brain" -> "/data/brain.lucent", "/data/head.nii.gz" -> "/data/head.lucent").
+    QString defaultSessionPath() const;
+    /// The path the shown volume was opened from (empty when it was set directly on the model).
+    QString currentPath() const { return m_currentPath; }
     bool applyPreset(const QString& name);
     void setLayoutMode(Layout layout);
     QStringList recentFiles() const;
@@ -66,6 +85,13 @@ protected:
 
 private:
     void buildMenus();
+    /// openPath() for data (not a session): the loader, synchronously or in the background.
+    bool openData(const QString& path, const QString& seriesId, bool synchronous, QString* error);
+    /// With a session pending: whether the loaded volume is on its grid; if not, the session is
+    /// dropped with `error` and the shown volume kept.
+    bool sessionAdmits(const Volume& volume, QString* error);
+    /// File > Save session (ask: Save session as...).
+    void saveSessionInteractive(bool ask);
     void rebuildRecentMenu();
     void addRecent(const QString& path);
     void showError(const QString& title, const QString& message);
@@ -103,6 +129,12 @@ private:
     VolumeLoader* m_loader = nullptr;
     LabelFiles* m_labelFiles = nullptr;
     QPointer<QProgressDialog> m_progress;
+    struct PendingSession {
+        QString file;
+        SavedSession state;
+    };
+    std::optional<PendingSession> m_pendingSession;  // its data is loading; applied once it is in
+    QString m_sessionPath;
 };
 
 }  // namespace lucent::ui

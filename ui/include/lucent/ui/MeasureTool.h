@@ -21,6 +21,8 @@ public:
 
     /// Called after a measurement was added, edited or (by the tool) dropped.
     std::function<void()> changed;
+    /// Called with the reason when a press cannot start a measurement (an ROI on a resliced plane).
+    std::function<void(const std::string&)> refused;
 
     /// What a press on empty space starts; drops an angle half placed.
     void setKind(MeasurementKind kind);
@@ -51,7 +53,7 @@ private:
 };
 
 /// The patient point under screen point (x, y), on the plane of the shown slice (its normal
-/// component is the slice index, not the cursor's fraction).
+/// component is the slice index, not the cursor's fraction; on a resliced plane, the plane's point).
 Vec3 patientOnSlice(const render::SliceViewGeometry& view, double x, double y);
 
 /// Lines, handles and labels of the measurements of `set` that lie on the shown slice; `selected`

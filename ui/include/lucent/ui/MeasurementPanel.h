@@ -35,6 +35,9 @@ public:
     MeasureTool& tool() { return m_tool; }
     /// Id of the selected row's measurement, 0 when none.
     int selectedId() const;
+    /// Adds `m` (a session's measurement) with a fresh id, its figures computed from the volume;
+    /// throws std::invalid_argument when its points do not fit its kind or there is no volume.
+    int add(Measurement m);
     /// Deletes measurement `id`; false when there is none.
     bool remove(int id);
     /// Writes every measurement as CSV to `path` (atomically); false with `error` naming the file.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lucent/ui/LiveSegmentation.h"
+#include "lucent/ui/SegmentSettings.h"
 #include "lucent/ui/ViewTool.h"
 
 #include <QDockWidget>
@@ -50,6 +51,12 @@ public:
     void setThreshold(double threshold);
     /// Accept with the label of the label box (FCM: the checked clusters, each its own label).
     bool acceptResult();
+    /// The method chosen, seeds, every method's parameters, backend and iterations per step (what a
+    /// session saves; the snake's rectangle is the last one dragged or run).
+    SegmentSettings settings() const;
+    /// Puts saved settings back without starting a run (a live one is cancelled): the widgets, the
+    /// seeds, and the method's page and view tool when one was chosen.
+    void restoreSettings(const SegmentSettings& settings);
     /// The voxel overlay of `view`: seeds, the rectangle being dragged, the snake's polygon.
     render::ViewOverlay overlayFor(const render::SliceViewGeometry& view) const;
 
@@ -109,6 +116,7 @@ private:
     QAction *m_undo = nullptr, *m_redo = nullptr;
     FuzzyConnectednessParams m_fcParams;
     FuzzyCMeansParams m_fcmParams;
+    SnakeParams m_snakeParams;  // the last rectangle and the step rules the interactive snake uses
     bool m_fcmMasked = false;
     std::shared_ptr<LabelMap> m_fcmMask;
     bool m_syncing = false;

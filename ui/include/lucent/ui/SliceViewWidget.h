@@ -31,7 +31,12 @@ public:
     const render::SliceViewGeometry& view() const { return m_view; }
     /// Zoom 1, no pan.
     void resetView();
+    /// The volume's own planes (default) or the patient's resliced ones; repaints.
+    void setPlaneMode(render::PlaneMode mode);
+    render::PlaneMode planeMode() const { return m_view.planeMode(); }
     double zoom() const { return m_view.zoom(); }
+    /// Zoom and pan (device pixels) as a session saved them; repaints.
+    void setZoomPan(double zoom, std::array<double, 2> pan);
 
     /// The run's figures for the HUD panel (hidden while `active` is false); repaints.
     void setHudState(const render::HudState& state);
@@ -80,6 +85,9 @@ private:
     void drawHud();
     QPointF devicePoint(QPointF logical) const;
     void setCursorFrom(QPointF logical);
+    /// Moves the cursor `delta` slices along this view's normal, or onto slice `index`.
+    void stepSlices(int delta);
+    void goToSlice(int index);
 
     ViewerModel* m_model;
     SharedTextures* m_textures;

@@ -8,6 +8,7 @@
 #include "lucent/render/SliceViewGeometry.h"
 
 #include <functional>
+#include <string>
 #include <optional>
 #include <vector>
 
@@ -55,6 +56,8 @@ private:
 class RectangleTool : public ViewTool {
 public:
     std::function<void(int slice, std::array<int, 4> rect)> finished;
+    /// Called with the reason when a press cannot start a rectangle (a resliced, oblique plane).
+    std::function<void(const std::string&)> refused;
 
     bool press(const render::SliceViewGeometry& view, double x, double y, bool shift) override;
     bool drag(const render::SliceViewGeometry& view, double x, double y) override;

@@ -39,7 +39,15 @@ public:
     static DicomScanResult scan(const std::string& path, const DicomOptions& options = {});
     /// Decodes the pixel data of every slice in parallel, rescaled to stored units (HU for CT).
     /// Int16 when every value fits, else float32. Throws IoError naming the file on any problem.
+    /// A multi-temporal series (series.timeFrames): its first time frame.
     static Volume load(const DicomSeries& series, const DicomOptions& options = {});
+    /// Time frame `frame` (0 to timeFrames.size() - 1; 0 for a single volume) of `series`, on the
+    /// grid of load(), by load()'s rules. Throws IoError when there is no such frame.
+    static Volume loadFrame(const DicomSeries& series, int frame, const DicomOptions& options = {});
+    /// Every time frame of `series` (one volume when it has none), all of one pixel type, each file
+    /// read once (an enhanced file holding every frame too). All are held at once: their total is
+    /// checked against the read limit before any is allocated. Progress counts files.
+    static std::vector<Volume> loadFrames(const DicomSeries& series, const DicomOptions& options = {});
     /// Every element of `file` (meta header, dataset, nested items depth-first) for a tag browser.
     static std::vector<DicomTag> dumpTags(const std::string& file);
 };

@@ -34,6 +34,13 @@ struct DicomFrameHeader {
     std::string photometric = "MONOCHROME2";
     /// WindowCenter / WindowWidth pairs (per frame in enhanced files) with their explanations.
     std::vector<NamedWindow> windows;
+    /// What tells the time points of a multi-temporal series apart (each with its has* flag):
+    /// TemporalPositionIdentifier (0020,0100) or an enhanced frame's TemporalPositionIndex
+    /// (0020,9128); TriggerTime (0018,1060) or NominalCardiacTriggerDelayTime (0020,9153), in ms;
+    /// AcquisitionNumber (0020,0012). NumberOfTemporalPositions (0020,0105) is 0 when absent.
+    bool hasTemporalPosition = false, hasTriggerTime = false, hasAcquisitionNumber = false;
+    int temporalPosition = 0, temporalPositions = 0, acquisitionNumber = 0;
+    double triggerTime = 0.0;
 };
 
 /// One slice of the volume: a frame of a file, or a filler for a missing slice.
@@ -51,10 +58,14 @@ struct DicomSeries {
     int bitsAllocated = 16, bitsStored = 16, highBit = 15, pixelRepresentation = 0;
     /// Why it cannot be loaded (colour images, unsupported codec); empty when it can.
     std::string unloadableReason;
+    /// A multi-temporal series (its positions repeat over time): the slices of every time frame on
+    /// the one grid of `slices`, in time order, timeFrames[0] being `slices`; empty for one volume.
+    std::vector<std::vector<DicomSlice>> timeFrames;
 };
 
 /// Groups frames by SeriesInstanceUID, splits series that are not one volume (orientation, image
-/// size), sorts slices along the normal, derives spacing from the positions, fills gaps and drops
+/// size), splits a series whose positions repeat into time frames (DicomTemporalSplit.h has the
+/// rule), sorts slices along the normal, derives spacing from the positions, fills gaps and drops
 /// duplicates, with a warning for every such decision. Pure logic, no file access.
 std::vector<DicomSeries> assembleDicomSeries(std::vector<DicomFrameHeader> frames);
 

@@ -58,6 +58,15 @@ public:
     /// on from where scan() stopped. Warnings about that volume go to `warnings`.
     static Volume load(const SourceScan& scan, std::size_t index, const DicomOptions& options = {},
                        std::vector<std::string>* warnings = nullptr);
+    /// Volumes over time in volume `index`: a 4D file's frames, a multi-temporal DICOM series'
+    /// time frames; 1 for a single volume.
+    static int frameCount(const SourceScan& scan, std::size_t index);
+    /// Every time frame of volume `index` (frameCount() of them), all on one grid and of one pixel
+    /// type (float32 for all when one needs it), frame 0 being what load() gives. All are held at
+    /// once, so their total is checked against the read limit first. Progress covers the pixels of
+    /// every frame, from where scan() stopped; Cancelled when it says so. Warnings as load()'s.
+    static std::vector<Volume> loadFrames(const SourceScan& scan, std::size_t index, const DicomOptions& options = {},
+                                          std::vector<std::string>* warnings = nullptr);
     /// Writes a listing as `{"series": [...], "warnings": [...]}`.
     static void writeJson(const SourceListing& listing, std::ostream& out);
     /// Writes a listing as readable text.
