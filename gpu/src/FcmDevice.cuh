@@ -22,6 +22,9 @@ struct FcmState {
     // `centres` for the change) and sums the centres after `next`. primed: `next` is valid.
     int primed;
     double next[kMaxClusters];
+    // What start() found (startKernel): distinct values inside the scope, and voxels.
+    int samples;
+    double included;
 };
 
 struct FcmScope {

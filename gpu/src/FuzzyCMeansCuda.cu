@@ -6,8 +6,9 @@
 #include "FcmPerVoxel.h"
 #include "FuzzyCMeansCuda.h"
 #include "lucent/core/seg/FcmMath.h"
-#include "lucent/core/seg/FuzzyCMeansCpu.h"
 #include "lucent/gpu/DeviceVolume.h"
+
+#include <cub/block/block_scan.cuh>
 
 #include <algorithm>
 #include <cmath>
@@ -126,6 +127,79 @@ __device__ double2 blockReduce2(double a, double b, double2* scratch /* 33 slots
     }
     __syncthreads();
     return scratch[32];  // the next call writes slot 32 only after its first barrier
+}
+
+constexpr int kStartThreads = 1024;
+
+struct BinTotals {
+    int distinct;
+    unsigned long long voxels;
+    __device__ BinTotals operator+(const BinTotals& o) const { return {distinct + o.distinct, voxels + o.voxels}; }
+};
+
+struct AddTotals {
+    __device__ BinTotals operator()(const BinTotals& a, const BinTotals& b) const { return a + b; }
+};
+
+/// The histogram's non-empty bins as samples (value, count) in ascending order, and the first
+/// centres as FuzzyCMeansCpu::startCentres picks them, in one block on the device: no host round
+/// trip of the histogram. Each thread takes a run of bins; a block scan gives where its samples go
+/// and the voxels before them, so every thread finds the quantiles that fall in its run. Counts
+/// are integers, so the cumulative sums are exact, as the CPU's doubles are.
+__global__ void __launch_bounds__(kStartThreads) startKernel(const std::uint32_t* histogram, int bins, int minValue, int c,
+                                                             int maxIterations, double* values, double* weights,
+                                                             FcmState* state) {
+    using Scan = cub::BlockScan<BinTotals, kStartThreads>;
+    __shared__ typename Scan::TempStorage temp;
+    __shared__ double centres[kMaxClusters];
+    const int per = (bins + kStartThreads - 1) / kStartThreads;
+    const int b0 = min(bins, int(threadIdx.x) * per), b1 = min(bins, b0 + per);
+    BinTotals mine{0, 0};
+    for (int b = b0; b < b1; ++b)
+        if (histogram[b]) mine = mine + BinTotals{1, histogram[b]};
+    BinTotals before{0, 0}, all{0, 0};
+    Scan(temp).ExclusiveScan(mine, before, BinTotals{0, 0}, AddTotals{}, all);
+    const double count = double(all.voxels);
+    // The first centre not taken before this run: thresholds (k + 1/2) / c of the voxels, as the CPU.
+    int k = 0;
+    while (k < c && double(before.voxels) >= (k + 0.5) / c * count) ++k;
+    int at = before.distinct;
+    unsigned long long cumulative = before.voxels;
+    for (int b = b0; b < b1; ++b) {
+        if (!histogram[b]) continue;
+        const double value = double(b + minValue);
+        values[at] = value;
+        weights[at] = double(histogram[b]);
+        ++at;
+        cumulative += histogram[b];
+        while (k < c && double(cumulative) >= (k + 0.5) / c * count) centres[k++] = value;
+    }
+    __syncthreads();  // the samples (global) and the centres (shared) are in
+    if (threadIdx.x != 0) return;
+    const int distinct = all.distinct;
+    if (distinct >= c) {
+        // A value holding many voxels can take several quantiles: repeats move up to the next
+        // distinct value (upper_bound over the samples), as the CPU engine.
+        for (int j = 1; j < c; ++j) {
+            if (centres[j] > centres[j - 1]) continue;
+            int lo = 0, hi = distinct;
+            while (lo < hi) {
+                const int mid = (lo + hi) / 2;
+                if (values[mid] <= centres[j - 1]) lo = mid + 1;
+                else hi = mid;
+            }
+            centres[j] = lo < distinct ? values[lo] : centres[j - 1] + 1.0;
+        }
+    }
+    state->iterations = 0;
+    state->finished = 0;
+    state->current = 0;
+    state->maxIterations = maxIterations;
+    state->change = 0;
+    state->primed = 0;
+    state->samples = distinct;
+    state->included = count;
+    for (int j = 0; j < c; ++j) state->centres[j] = distinct >= c ? centres[j] : 0.0;
 }
 
 /// Memberships of every sample for the state's centres (iteration 0).
@@ -283,36 +357,28 @@ void FuzzyCMeansCuda::start(const SegmentationRequest& request) {
             voxels, scope, m_minValue, m_bins, rowsPerBlock, m_histogram.as<std::uint32_t>());
     }
     launchCheck("FCM histogram");
-    std::vector<std::uint32_t> histogram(m_bins);
-    cudaCheck(cudaMemcpyAsync(histogram.data(), m_histogram.get(), histogram.size() * 4, cudaMemcpyDeviceToHost, stream), "FCM histogram");
-    cudaCheck(cudaStreamSynchronize(stream), "FCM histogram");
-
-    // The distinct values and their counts; the starting centres as the CPU engine picks them.
-    std::vector<double> values, weights;
-    for (int b = 0; b < m_bins; ++b)
-        if (histogram[b]) {
-            values.push_back(double(b + m_minValue));
-            weights.push_back(double(histogram[b]));
-        }
-    if (values.empty()) throw std::invalid_argument("no voxel lies inside the ROI/mask");
+    // Samples and first centres on the device; only the state (a few kB, pinned) comes back.
     const int c = request.fuzzyCMeans.clusters;
-    const std::vector<double> centres = FuzzyCMeansCpu::startCentres(values, weights, c);
-    m_included = std::size_t(std::accumulate(weights.begin(), weights.end(), 0.0));
-    m_samples = values.size();
-    m_values.reserve(m_samples * sizeof(double), "the FCM samples");
-    m_weights.reserve(m_samples * sizeof(double), "the FCM samples");
+    m_values.reserve(std::size_t(m_bins) * sizeof(double), "the FCM samples");
+    m_weights.reserve(std::size_t(m_bins) * sizeof(double), "the FCM samples");
+    startKernel<<<1, kStartThreads, 0, stream>>>(m_histogram.as<std::uint32_t>(), m_bins, m_minValue, c,
+                                                 request.fuzzyCMeans.maxIterations, m_values.as<double>(),
+                                                 m_weights.as<double>(), m_state.as<FcmState>());
+    launchCheck("FCM start");
+    cudaCheck(cudaMemcpyAsync(m_host, m_state.get(), sizeof(FcmState), cudaMemcpyDeviceToHost, stream), "FCM state");
+    cudaCheck(cudaStreamSynchronize(stream), "FCM start");
+    m_samples = std::size_t(m_host->samples);
+    m_included = std::size_t(m_host->included);
+    if (m_samples == 0) throw std::invalid_argument("no voxel lies inside the ROI/mask");
+    if (m_samples < std::size_t(c))  // as FuzzyCMeansCpu::startCentres says it
+        throw std::invalid_argument("only " + std::to_string(m_samples) + " distinct intensities for " +
+                                    std::to_string(c) + " clusters");
     m_memberships.reserve(2 * m_samples * c * sizeof(double), "the FCM memberships");
-    *m_host = FcmState{};
-    m_host->maxIterations = request.fuzzyCMeans.maxIterations;
-    std::copy(centres.begin(), centres.end(), m_host->centres);
-    cudaCheck(cudaMemcpyAsync(m_values.get(), values.data(), m_samples * sizeof(double), cudaMemcpyHostToDevice, stream), "FCM samples");
-    cudaCheck(cudaMemcpyAsync(m_weights.get(), weights.data(), m_samples * sizeof(double), cudaMemcpyHostToDevice, stream), "FCM samples");
-    cudaCheck(cudaMemcpyAsync(m_state.get(), m_host, sizeof(FcmState), cudaMemcpyHostToDevice, stream), "FCM state");
     initialMemberships<<<gridFor(m_samples, 256), 256, 0, stream>>>(m_values.as<double>(), int(m_samples), c,
                                                                     request.fuzzyCMeans.fuzziness, m_state.get(),
                                                                     m_memberships.as<double>());
     launchCheck("FCM memberships");
-    m_timer.end(stream);  // waits: `values` and `weights` are copied from pageable memory
+    m_timer.end(stream);
 }
 
 StepReport FuzzyCMeansCuda::step(int maxIterations) {
