@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QDoubleSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -277,6 +278,70 @@ TEST_F(LabelEditing, PaintEraseUndoIslandsColourVisibilityAndStatistics) {
     window.model().setLabelInfo({2, "Label 2", {1, 2, 3}});
     ASSERT_TRUE(window.openMask(dir.filePath("named.seg.nrrd"), &error));
     EXPECT_EQ(window.model().labelTable().nameOf(2), "lesion") << "names come back with a .seg.nrrd";
+}
+
+namespace {
+
+/// The brush outline's light cyan (anti-aliased over the grey image: blue and green high, red low).
+bool outlineColour(QRgb c) { return qBlue(c) > 170 && qGreen(c) > 130 && qRed(c) < 130 && qBlue(c) > qRed(c) + 60; }
+
+/// Outline pixels within `r` device pixels of `at`.
+int outlineNear(const QImage& img, QPoint at, int r) {
+    int n = 0;
+    for (int y = at.y() - r; y <= at.y() + r; ++y)
+        for (int x = at.x() - r; x <= at.x() + r; ++x)
+            if (img.rect().contains(x, y)) n += outlineColour(img.pixel(x, y));
+    return n;
+}
+
+}  // namespace
+
+TEST_F(LabelEditing, BrushOutlineShowsItsSizeAroundTheMouse) {
+    axial()->setFocus();
+    QTest::keyClick(axial(), Qt::Key_B);
+    ASSERT_TRUE(action("paintAction")->isChecked());
+    const QImage none = axialImage("no-outline");
+    const QImage coronalNone = window.grid().view(Orientation::Coronal)->grabFramebuffer();
+    int coronalBefore = 0;
+    for (int y = 0; y < coronalNone.height(); ++y)
+        for (int x = 0; x < coronalNone.width(); ++x) coronalBefore += outlineColour(coronalNone.pixel(x, y));
+    const Vec3 centre{48, 40, double(k)};
+    QTest::mouseMove(axial(), screenOf(centre));
+    const double dpr = axial()->devicePixelRatioF();
+    const QPoint mouse = screenOf(centre) * dpr;
+    auto ringAt = [&](double mm) {  // device pixels from the mouse to the ring, to the right
+        return QPoint(mouse.x() + int(std::lround(0.5 * mm * axial()->view().pixelsPerMm())), mouse.y());
+    };
+    QImage img = axialImage("outline-5mm");
+    EXPECT_GT(outlineNear(img, ringAt(5), 2), 0) << "a 5 mm circle around the mouse";
+    EXPECT_EQ(outlineNear(none, ringAt(5), 2), 0) << "not there before the mouse came";
+    EXPECT_EQ(outlineNear(img, mouse, 2), 0) << "a ring, not a disc";
+    EXPECT_TRUE(!window.model().labels() || layer().count(1) == 0) << "hovering paints nothing";
+
+    // A larger brush: the ring moves out with it.
+    panel().findChild<QDoubleSpinBox*>("brushDiameter")->setValue(15);
+    img = axialImage("outline-15mm");
+    EXPECT_GT(outlineNear(img, ringAt(15), 2), 0) << "a 15 mm circle";
+    EXPECT_EQ(outlineNear(img, ringAt(5), 1), 0) << "the 5 mm circle is gone";
+
+    // Only the view under the mouse shows it; leaving the view or dropping the brush clears it.
+    auto cyanIn = [](const QImage& image) {  // the view's name is drawn in a light blue too: compare
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) n += outlineColour(image.pixel(x, y));
+        return n;
+    };
+    EXPECT_EQ(cyanIn(window.grid().view(Orientation::Coronal)->grabFramebuffer()), coronalBefore)
+        << "the coronal view has no outline";
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(axial(), &leave);
+    EXPECT_EQ(outlineNear(axialImage("outline-left"), ringAt(15), 2), 0) << "gone when the mouse leaves";
+    QTest::mouseMove(axial(), screenOf({centre.x + 3, centre.y, centre.z}));
+    QTest::mouseMove(axial(), screenOf(centre));
+    EXPECT_GT(outlineNear(axialImage("outline-back"), ringAt(15), 2), 0) << "back when it returns";
+    action("paintAction")->trigger();  // unchecks the brush
+    EXPECT_FALSE(action("paintAction")->isChecked());
+    EXPECT_EQ(outlineNear(axialImage("outline-off"), ringAt(15), 2), 0) << "no brush, no outline";
 }
 
 TEST_F(LabelEditing, KeepClickedIslandAndLockedLabelsRefuseThePaint) {

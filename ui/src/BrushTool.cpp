@@ -29,6 +29,7 @@ bool BrushTool::press(const render::SliceViewGeometry& view, double x, double y,
 }
 
 bool BrushTool::drag(const render::SliceViewGeometry& view, double x, double y) {
+    hover(view, x, y);
     if (!m_stroke) return true;
     paintTo(view, x, y);
     return true;
@@ -42,6 +43,33 @@ bool BrushTool::release(const render::SliceViewGeometry& view, double x, double 
     m_stroke.reset();
     m_layer.reset();
     return true;
+}
+
+bool BrushTool::hover(const render::SliceViewGeometry& view, double x, double y) {
+    m_hover = std::array<double, 2>{x, y};
+    m_hoverView = view.orientation();
+    return true;
+}
+
+bool BrushTool::leave() {
+    const bool shown = m_hover.has_value();
+    m_hover.reset();
+    return shown;
+}
+
+void BrushTool::overlay(const render::SliceViewGeometry& view, render::ViewOverlay& out) const {
+    if (!m_hover || view.orientation() != m_hoverView || !m_model->hasVolume()) return;
+    const double radius = 0.5 * m_diameter * view.pixelsPerMm();
+    render::ViewOverlay::Polyline circle;
+    constexpr int kSides = 48;
+    for (int i = 0; i < kSides; ++i) {
+        const double a = 2 * 3.14159265358979323846 * i / kSides;
+        circle.points.push_back({float((*m_hover)[0] + radius * std::cos(a)), float((*m_hover)[1] + radius * std::sin(a))});
+    }
+    // A fixed light cyan, apart from the labels' colours and the yellow crosshair; the eraser's is grey.
+    circle.colour = m_erase ? std::array<float, 4>{0.85f, 0.85f, 0.85f, 0.9f} : std::array<float, 4>{0.2f, 0.85f, 1.0f, 0.9f};
+    circle.thickness = 1.5f;
+    out.lines.push_back(std::move(circle));
 }
 
 void BrushTool::paintTo(const render::SliceViewGeometry& view, double x, double y) {

@@ -73,6 +73,12 @@ LabelPanel::LabelPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && m_statisticsStale) refreshStatistics();
     });
+    // The brush's outline, on the view the mouse is over, while the brush is the views' tool.
+    for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
+        m_grid->view(o)->addOverlayLayer([this](const render::SliceViewGeometry& view, render::ViewOverlay& out) {
+            const QAction* checked = m_toolGroup ? m_toolGroup->checkedAction() : nullptr;
+            if (checked && (checked == m_paintAction || checked == m_eraseAction)) m_brush.overlay(view, out);
+        });
     rebuildRows();
 }
 
@@ -159,7 +165,11 @@ QWidget* LabelPanel::buildTools() {
     m_diameter->setDecimals(1);
     m_diameter->setSuffix(" mm");
     m_diameter->setValue(m_brush.diameterMm());
-    connect(m_diameter, &QDoubleSpinBox::valueChanged, this, [this](double mm) { m_brush.setDiameterMm(mm); });
+    connect(m_diameter, &QDoubleSpinBox::valueChanged, this, [this](double mm) {
+        m_brush.setDiameterMm(mm);
+        for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
+            m_grid->view(o)->update();  // the outline takes the new size
+    });
     form->addRow("Diameter", m_diameter);
     auto* islands = new QHBoxLayout;
     auto* largest = new QPushButton("Keep largest island", w);
@@ -222,6 +232,7 @@ void LabelPanel::setToolFromActions() {
     } else if (checked == m_pickAction) {
         tool = &m_pick;
     }
+    if (tool != &m_brush) m_brush.leave();  // no outline left behind
     if (!tool && m_yielded) return;
     for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
         m_grid->view(o)->setTool(tool);

@@ -189,7 +189,9 @@ void SliceViewWidget::mouseMoveEvent(QMouseEvent* event) {
         update();
         break;
     }
-    default: break;
+    default:
+        if (m_tool && m_tool->hover(m_view, d.x(), d.y())) update();  // the brush's outline follows
+        break;
     }
 }
 
@@ -227,6 +229,7 @@ void SliceViewWidget::keyReleaseEvent(QKeyEvent* event) {
 
 void SliceViewWidget::leaveEvent(QEvent* event) {
     m_hudInput.leave();
+    if (m_tool && m_tool->leave()) update();
     QOpenGLWidget::leaveEvent(event);
 }
 

@@ -7,7 +7,9 @@
 #include "lucent/ui/ViewTool.h"
 
 #include <functional>
+#include <array>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace lucent::ui {
@@ -32,7 +34,11 @@ public:
     bool press(const render::SliceViewGeometry& view, double x, double y, bool shift) override;
     bool drag(const render::SliceViewGeometry& view, double x, double y) override;
     bool release(const render::SliceViewGeometry& view, double x, double y) override;
-    void overlay(const render::SliceViewGeometry&, render::ViewOverlay&) const override {}
+    /// The brush's footprint around the mouse on the view it is over: a circle of the brush's
+    /// diameter in the view's plane (the ball's cross-section there), so its size shows before a press.
+    void overlay(const render::SliceViewGeometry& view, render::ViewOverlay& out) const override;
+    bool hover(const render::SliceViewGeometry& view, double x, double y) override;
+    bool leave() override;
 
 private:
     void paintTo(const render::SliceViewGeometry& view, double x, double y);
@@ -43,6 +49,9 @@ private:
     double m_diameter = 5.0;
     std::shared_ptr<const LabelMap> m_layer;  // keeps the layer alive while the stroke edits it
     std::unique_ptr<LabelStroke> m_stroke;
+    // Where the mouse is (device pixels) and on which view: the views share one brush.
+    std::optional<std::array<double, 2>> m_hover;
+    render::Orientation m_hoverView = render::Orientation::Axial;
 };
 
 }  // namespace lucent::ui

@@ -24,6 +24,15 @@ public:
     virtual bool release(const render::SliceViewGeometry& view, double x, double y) = 0;
     /// What the tool draws over `view` (seed markers, the rectangle being dragged).
     virtual void overlay(const render::SliceViewGeometry& view, render::ViewOverlay& out) const = 0;
+    /// The mouse moved over `view` with no button down, or left the view: true when the tool's
+    /// overlay follows the mouse (the brush's outline) and the view must redraw.
+    virtual bool hover(const render::SliceViewGeometry& view, double x, double y) {
+        (void)view;
+        (void)x;
+        (void)y;
+        return false;
+    }
+    virtual bool leave() { return false; }
 };
 
 /// Click places a seed at the voxel under the mouse; shift-click removes the seed nearest to it
