@@ -2,6 +2,7 @@
 /// voxel, label colours), accepted label surfaces, and the slice planes and crosshair at the cursor.
 #include "LabelSurfacesImpl.h"
 #include "Scene3DImpl.h"
+#include "lucent/render/PlaneOutline.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -198,6 +199,11 @@ void Scene3D::setPlanesVisible(bool visible) {
     m->updatePlanes();
 }
 
+void Scene3D::setPatientPlanes(bool patient) {
+    m->patientPlanes = patient;
+    m->updatePlanes();
+}
+
 void Scene3D::Impl::updatePlanes() {
     planesActor->SetVisibility(volume && planesVisible);
     if (!volume) return;
@@ -216,6 +222,35 @@ void Scene3D::Impl::updatePlanes() {
     // The plane normal to index axis a: red for k (the acquisition plane), green for j, blue for i,
 
     const unsigned char planeColour[3][3] = {{100, 150, 255}, {90, 215, 100}, {240, 90, 90}};
+    const unsigned char crossColour[3] = {255, 217, 26};
+    if (patientPlanes) {
+        // The patient's axial, coronal and sagittal planes through the cursor, cut by the volume's
+        // box, each in the colour of the index plane nearest it; the crosshair along the patient axes.
+        const Vec3 at = g.voxelToPatient(c);
+        for (const Vec3 normal : {Vec3{1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, 0, 1}}) {
+            int nearest = 0;
+            for (int a = 1; a < 3; ++a)
+                if (std::abs(dot(g.direction.col[a], normal)) > std::abs(dot(g.direction.col[nearest], normal))) nearest = a;
+            const std::vector<Vec3> outline = planeOutline(g, at, normal);
+            if (outline.empty()) continue;
+            std::vector<vtkIdType> ids;
+            for (const Vec3& p : outline) ids.push_back(points->InsertNextPoint(p.x, p.y, p.z));
+            ids.push_back(ids.front());
+            lines->InsertNextCell(vtkIdType(ids.size()), ids.data());
+            colours->InsertNextTypedTuple(planeColour[nearest]);
+            if (const auto ends = lineInBox(g, at, normal)) {
+                const vtkIdType pair[2] = {points->InsertNextPoint((*ends)[0].x, (*ends)[0].y, (*ends)[0].z),
+                                           points->InsertNextPoint((*ends)[1].x, (*ends)[1].y, (*ends)[1].z)};
+                lines->InsertNextCell(2, pair);
+                colours->InsertNextTypedTuple(crossColour);
+            }
+        }
+        planes->SetPoints(points);
+        planes->SetLines(lines);
+        planes->GetCellData()->SetScalars(colours);
+        planes->Modified();
+        return;
+    }
     for (int a = 0; a < 3; ++a) {
         const int u = (a + 1) % 3, v = (a + 2) % 3;
         vtkIdType ids[5];
@@ -229,7 +264,6 @@ void Scene3D::Impl::updatePlanes() {
         lines->InsertNextCell(5, ids);
         colours->InsertNextTypedTuple(planeColour[a]);
     }
-    const unsigned char crossColour[3] = {255, 217, 26};
     for (int a = 0; a < 3; ++a) {
         Vec3 p0 = c, p1 = c;
         p0[a] = 0.0;

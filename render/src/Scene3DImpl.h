@@ -56,6 +56,7 @@ struct Scene3D::Impl {
 
     Vec3 cursor;
     bool planesVisible = true;
+    bool patientPlanes = false;  // planes along the patient's axes (Scene3D::setPatientPlanes)
     vtkSmartPointer<vtkPolyData> planes;
     vtkSmartPointer<vtkPolyDataMapper> planesMapper;
     vtkSmartPointer<vtkActor> planesActor;

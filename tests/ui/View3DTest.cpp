@@ -280,6 +280,28 @@ TEST_F(View3D, SlicePlanesFollowTheCursor) {
     EXPECT_LT(sum / n, 0.45 * moved.width());
 }
 
+TEST_F(View3D, PatientPlanesCutAnObliqueVolumeAndMatchAnAlignedOne) {
+    // On a grid whose axes are the patient's, both kinds of plane are the same lines.
+    load(ballVolume(Mat3{}));
+    view()->setPreset(Preset3D::None);
+    view()->setPlanesVisible(true);
+    const QImage aligned = frame();
+    view()->setPatientPlanes(true);
+    EXPECT_LT(differingPixels(aligned, frame()), 20) << "aligned grid: the same planes";
+    view()->setPatientPlanes(false);
+    // Tilted 30 degrees: the patient's planes cut the box elsewhere than its index planes.
+    load(ballVolume(rotation(Vec3{1, 0, 0}, 30)));
+    view()->setPreset(Preset3D::None);
+    const QImage index = frame();
+    shot(index, "planes-index");
+    view()->setPatientPlanes(true);
+    const QImage patient = frame();
+    shot(patient, "planes-patient");
+    EXPECT_GT(differingPixels(index, patient), 100) << "oblique grid: other planes";
+    view()->setPatientPlanes(false);
+    EXPECT_LT(differingPixels(index, frame()), 20) << "and back";
+}
+
 TEST_F(View3D, RotateChangesTheImageAndResetRestoresIt) {
     load(ballVolume(Mat3{}));
     const QImage start = frame();

@@ -163,6 +163,9 @@ void MainWindow::buildMenus() {
     connect(planes, &QAction::toggled, this, [this](bool on) {
         for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
             m_grid->view(o)->setPlaneMode(on ? render::PlaneMode::Patient : render::PlaneMode::Volume);
+#if LUCENT_HAVE_VTK
+        if (View3DWidget* v3d = m_grid->view3D()) v3d->setPatientPlanes(on);  // the 3D view's planes follow
+#endif
         QSettings().setValue("view/anatomicalPlanes", on);
     });
     planes->setChecked(QSettings().value("view/anatomicalPlanes", false).toBool());

@@ -181,6 +181,11 @@ void View3DWidget::setPlanesVisible(bool visible) {
     update();
 }
 
+void View3DWidget::setPatientPlanes(bool patient) {
+    m_scene.setPatientPlanes(patient);
+    update();
+}
+
 void View3DWidget::resetCamera() {
     m_scene.resetCamera();
     update();

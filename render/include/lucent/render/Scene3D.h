@@ -52,6 +52,9 @@ public:
     /// The cursor (a continuous voxel index): the slice planes and the crosshair go through it.
     void setCursor(Vec3 voxel);
     void setPlanesVisible(bool visible);
+    /// The slice planes and crosshair along the patient's axes (the slice views' anatomical
+    /// planes) instead of the volume's index planes; they differ on an oblique volume.
+    void setPatientPlanes(bool patient);
 
     /// Anterior view (looking along +y in LPS from the front, head up = +z), whole volume in view.
     void resetCamera();

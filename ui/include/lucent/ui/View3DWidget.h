@@ -29,6 +29,8 @@ public:
     render::Preset3D preset() const { return m_scene.preset(); }
     /// The three slice planes and the crosshair at the cursor, shown or hidden.
     void setPlanesVisible(bool visible);
+    /// The slice planes along the patient's axes, as the slice views in anatomical-planes mode.
+    void setPatientPlanes(bool patient);
     bool planesVisible() const { return m_planesVisible; }
     /// Anterior view of the whole volume.
     void resetCamera();
