@@ -247,6 +247,15 @@ def hostile_input_contract(lucent, tmp):
           "--max-iterations 2147483648 is a usage error naming it: %r" % err)
 
 
+def xvfb_prefix(xvfb, tmp):
+    """xvfb-run with an authority file of its own: without -f, xvfb-run makes a temporary folder
+    and at exit fails now and then to remove it ("problem while cleaning up temporary directory",
+    exit 5), which hides the command's own exit status."""
+    fd, auth = tempfile.mkstemp(prefix="xauth-", dir=tmp)
+    os.close(fd)
+    return [xvfb, "-a", "-f", auth, "-s", "-screen 0 1600x1200x24"]
+
+
 def hostile_viewer_contract(lucent, xvfb, tmp):
     """Issue 12: the viewer's screenshot mode on the worst three hostile files: exit 1, one line naming the file."""
     folder = os.path.join(tmp, "hostile_viewer")
@@ -271,7 +280,7 @@ def hostile_viewer_contract(lucent, xvfb, tmp):
     for path in (skip, claim, frames):
         name = os.path.basename(path)
         try:
-            p = subprocess.run([xvfb, "-a", "-s", "-screen 0 1600x1200x24", lucent, path, "--screenshot", shot],
+            p = subprocess.run([*xvfb_prefix(xvfb, tmp), lucent, path, "--screenshot", shot],
                                capture_output=True, text=True, timeout=30)
         except subprocess.TimeoutExpired:
             check(False, "viewer on %s finishes within 30 s" % name)
@@ -655,7 +664,7 @@ def png_size(path):
 def viewer_contract(lucent, xvfb, tmp):
     """`lucent PATH --screenshot OUT.png [--layout] [--mask] [--preset]` (issue 4), under Xvfb."""
     def shot(*args):
-        return run(xvfb, "-a", "-s", "-screen 0 1600x1200x24", lucent, *args)
+        return run(*xvfb_prefix(xvfb, tmp), lucent, *args)
 
     dims = (40, 36, 24)
     values = [1000 if (i - 20) ** 2 + (j - 18) ** 2 < 64 else -1000 for k in range(dims[2]) for j in range(dims[1])
@@ -693,7 +702,7 @@ def viewer_contract(lucent, xvfb, tmp):
 def live_contract(lucent, xvfb, tmp):
     """`lucent PATH --live srg|fc|fcm|snake [segment options] [--steps N] [--screenshot] [--record]` (issue 9)."""
     def live(*args):
-        return run(xvfb, "-a", "-s", "-screen 0 1600x1200x24", lucent, *args)
+        return run(*xvfb_prefix(xvfb, tmp), lucent, *args)
 
     dims = (40, 36, 24)
     values = [1000 + (i % 3) if (i - 20) ** 2 + (j - 18) ** 2 + (k - 12) ** 2 < 64 else (40 if 4 < i < 36 else -1000)
