@@ -429,6 +429,7 @@ void SnakeCuda::finishSlice() {
 }
 
 StepReport SnakeCuda::step(int maxIterations) {
+    const std::size_t finishedBefore = m_slices.done().size();
     int left = maxIterations;
     while (left > 0 && !m_finished) {
         const int done = launch(left);
@@ -444,6 +445,7 @@ StepReport SnakeCuda::step(int maxIterations) {
     r.iterations = m_iterations;
     r.convergence = m_gl;
     r.finished = m_finished;
+    r.changed = m_slices.changedSince(finishedBefore);  // labels change only when a slice finishes
     r.progress =
         m_finished ? 1.0 : 1.0 - std::log2(double(m_host->d) + 1) / std::log2(double(m_request.snake.stepMax) + 2);
     for (const auto& p : m_polygon) r.polygon.push_back({double(p.x), double(p.y)});

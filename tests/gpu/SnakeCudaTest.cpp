@@ -120,6 +120,11 @@ void expectSameSnake(const SegmentationRequest& r, int perStep, const std::strin
         ASSERT_EQ(b.iterations, a.iterations) << what << ", call " << call;
         ASSERT_EQ(b.finished, a.finished) << what << ", call " << call;
         ASSERT_EQ(b.progress, a.progress) << what << ", call " << call;
+        ASSERT_EQ(b.changed.has_value(), a.changed.has_value()) << what << ", call " << call;
+        if (a.changed) {
+            ASSERT_EQ(b.changed->lo, a.changed->lo) << what << ", call " << call;
+            ASSERT_EQ(b.changed->hi, a.changed->hi) << what << ", call " << call;
+        }
         if (a.finished) break;
         ASSERT_LT(call, 20000) << what;
     }

@@ -137,6 +137,43 @@ TEST(Snake, PropagatesThroughTheSlicesHoldingTheObject) {
     EXPECT_GE(lucent::testing::dice(out, truth), 0.93);
 }
 
+TEST(Snake, StepsReportTheBoxesTheFinishedSlicesLabel) {
+    // The live views redraw only the reported boxes: every labelled voxel must lie in one of them,
+    // and steps that finish no slice change no label.
+    auto inside = [](int i, int j, int k) {
+        if (k < 5 || k > 10) return false;
+        return (i - 80) * (i - 80) + (j - 70) * (j - 70) <= 25 * 25;
+    };
+    const Volume v = scene(16, 12.0, nullptr, inside);
+    SegmentationRequest r = snakeRequest(v, 8);
+    r.snake.propagate = true;
+    SnakeCpu engine;
+    engine.start(r);
+    std::vector<VoxelBox> boxes;
+    std::size_t finished = 0;
+    for (StepReport s; !s.finished;) {
+        s = engine.step(1);
+        const std::size_t now = engine.slices().size();
+        EXPECT_EQ(s.changed.has_value(), now > finished) << "a box exactly when a slice finishes";
+        if (s.changed) boxes.push_back(*s.changed);
+        finished = now;
+    }
+    ASSERT_GE(boxes.size(), 5u) << "slices 5..10";
+    LabelMap out;
+    engine.result(out);
+    std::size_t labelled = 0;
+    const auto& d = v.geometry().dims;
+    for (int k = 0; k < d[2]; ++k)
+        for (int j = 0; j < d[1]; ++j)
+            for (int i = 0; i < d[0]; ++i) {
+                if (!out.at(i, j, k)) continue;
+                ++labelled;
+                EXPECT_TRUE(std::any_of(boxes.begin(), boxes.end(), [&](const VoxelBox& b) { return b.contains(i, j, k); }))
+                    << i << ", " << j << ", " << k;
+            }
+    EXPECT_GT(labelled, 5000u);
+}
+
 TEST(Snake, BadRectangleIsAClearError) {
     const Volume v = scene(1, 5.0, nullptr, [](int i, int j, int) { return ellipse(i, j); });
     SegmentationRequest r = snakeRequest(v, 0);

@@ -291,6 +291,7 @@ void SnakeCpu::finishSlice() {
 }
 
 StepReport SnakeCpu::step(int maxIterations) {
+    const std::size_t finishedBefore = m_slices.done().size();
     for (int it = 0; it < maxIterations && !m_finished; ++it) {
         ++m_iterations;
         if (m_slice->iterate()) finishSlice();
@@ -299,6 +300,7 @@ StepReport SnakeCpu::step(int maxIterations) {
     r.iterations = m_iterations;
     r.convergence = m_slice->gl();
     r.finished = m_finished;
+    r.changed = m_slices.changedSince(finishedBefore);  // labels change only when a slice finishes
     r.progress =
         m_finished ? 1.0 : 1.0 - std::log2(double(m_slice->d()) + 1) / std::log2(double(m_request.snake.stepMax) + 2);
     for (const auto& p : m_slice->polygon()) r.polygon.push_back({double(p.x), double(p.y)});

@@ -65,6 +65,17 @@ void SnakeSlices::writeContours(JsonWriter& json) const {
     json.endArray().endObject();
 }
 
+std::optional<VoxelBox> SnakeSlices::changedSince(std::size_t from) const {
+    if (from >= m_done.size()) return std::nullopt;
+    const auto& dims = m_request->volume->geometry().dims;
+    VoxelBox box = VoxelBox::none();
+    for (std::size_t s = from; s < m_done.size(); ++s)
+        for (const PixelPoint& p : m_done[s].polygon)
+            box.add(std::clamp(p.x, 0, dims[0] - 1), std::clamp(p.y, 0, dims[1] - 1), m_done[s].slice);
+    if (box.empty()) return std::nullopt;
+    return box;
+}
+
 void SnakeSlices::rasterise(std::uint8_t* labels) const {
     const Geometry& g = m_request->volume->geometry();
     const int width = g.dims[0], height = g.dims[1];

@@ -44,6 +44,9 @@ public:
     void keep(SnakeSliceResult slice) { m_done.push_back(std::move(slice)); }
 
     const std::vector<SnakeSliceResult>& done() const { return m_done; }
+    /// The voxels whose labels the slices finished since done()[from] set: their polygons' box on
+    /// their slices (a step's StepReport::changed); nullopt when none finished.
+    std::optional<VoxelBox> changedSince(std::size_t from) const;
     /// {"slices": [{"slice", "polygon", "gl"}]}
     void writeContours(JsonWriter& json) const;
     /// Labels on the volume's grid: 1 inside every finished polygon (pixel (i, y) is inside when
