@@ -2,6 +2,7 @@
 /// host side: launches, read-back, growing the node arrays, slices through SnakeSlices.
 #include "CudaCheck.h"
 #include "SnakeCuda.h"
+#include "SnakeReplicaCuda.h"
 #include "lucent/core/seg/SnakeProgram.h"
 #include "lucent/gpu/DeviceVolume.h"
 
@@ -286,6 +287,12 @@ void SnakeCuda::start(const SegmentationRequest& request) {
         m_sms = sms;
         m_maxBlocks = sms * perSm;
         m_blocks = sms;
+        // The replicated-decision kernel (SnakeReplica.h) runs polygons that fit a block's shared
+        // memory. LUCENT_SNAKE_REPLICA=0 turns it off; LUCENT_SNAKE_REPLICA_NODES caps the nodes it
+        // holds (tests make it small so that a slice moves on to the block-0 program mid-way).
+        const char* off = std::getenv("LUCENT_SNAKE_REPLICA");
+        const char* cap = std::getenv("LUCENT_SNAKE_REPLICA_NODES");
+        if (!(off && std::atoi(off) == 0)) m_replica = snakeReplicaShape(cap ? std::atoi(cap) : 0);
     }
     // At most one block per SM: the cheapest grid barrier. Small slices have few rows to sum per
     // stage, so fewer blocks (a cheaper barrier) win there (H100: 512^2 1.50 ms with a quarter of the
@@ -295,6 +302,10 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     m_blocks = pixels <= (1 << 20) ? std::max(1, m_sms / 4) : pixels <= (1 << 25) ? std::max(1, m_sms / 2) : m_sms;
     if (const char* env = std::getenv("LUCENT_SNAKE_BLOCKS")) m_blocks = std::max(1, std::atoi(env));
     m_blocks = std::min(m_blocks, m_maxBlocks);
+    // The replica kernel: a block per SM (its items are whole nodes, and all blocks decide alike).
+    m_replicaBlocks = m_sms;
+    if (const char* env = std::getenv("LUCENT_SNAKE_REPLICA_BLOCKS")) m_replicaBlocks = std::max(1, std::atoi(env));
+    m_replicaBlocks = std::min(m_replicaBlocks, std::max(1, m_replica.maxBlocks));
     if (request.mask) {
         auto stream = static_cast<cudaStream_t>(m_context->stream());
         m_userMask.reserve(request.mask->voxelCount(), "the mask");
@@ -304,8 +315,8 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     }
     m_timer.reset();
     if (std::getenv("LUCENT_SNAKE_PROFILE")) {  // where a stage's time goes, printed when the run ends
-        m_profile.reserve(4 * sizeof(long long), "the snake profile");
-        cudaCheck(cudaMemsetAsync(m_profile.get(), 0, 4 * sizeof(long long), static_cast<cudaStream_t>(m_context->stream())),
+        m_profile.reserve(8 * sizeof(long long), "the snake profile");
+        cudaCheck(cudaMemsetAsync(m_profile.get(), 0, 8 * sizeof(long long), static_cast<cudaStream_t>(m_context->stream())),
                   "the snake profile");
     }
     const auto& r = request.snake.rect;
@@ -350,8 +361,11 @@ void SnakeCuda::beginSlice(int slice, const std::vector<PixelPoint>& polygon, in
     // LUCENT_SNAKE_NODES sets the first room for nodes (tests make it small to exercise growing).
     const char* room = std::getenv("LUCENT_SNAKE_NODES");
     reserveNodes(
-        std::max(room ? std::max(8, std::atoi(room)) : std::max(1024, 2 * m_sharedItems), 2 * int(polygon.size())),
+        std::max({room ? std::max(8, std::atoi(room)) : std::max(1024, 2 * m_sharedItems), 2 * int(polygon.size()),
+                  m_replica.capacity}),
         false);
+    if (m_replica.capacity > 0)
+        m_handoff.reserve(2 * std::size_t(m_replica.capacity) * sizeof(snake::Handoff), "the snake's handoff");
     m_host->capacity = m_capacity;
     m_checkpoints.reserve(std::size_t(groups) * height * sizeof(snake::Checkpoint), "the snake's cumulated images");
     m_state.reserve(sizeof(snake::State), "the snake state");
@@ -387,16 +401,31 @@ int SnakeCuda::launch(int budget) {
         m_history.reserve((std::size_t(m_host->budget) + 2) * sizeof(double), "the snake's GL history");
         snake::Program program{state, carve(m_nodes.as<char>(), m_capacity, m_history.as<double>(), nullptr), slice,
                                m_profile.as<long long>()};
-        int sharedItems = m_capacity / 2 <= m_sharedItems ? m_capacity / 2 : 0;
-        const std::size_t sharedBytes = leaderScratch(nullptr, sharedItems, nullptr);
-        void* args[] = {&program, &sharedItems};
+        // Polygons that fit a block's shared memory run the replica kernel; larger ones (and a
+        // slice whose polygon outgrows it) the block-0 program, on the same state and node arrays.
+        const bool replica = m_replica.capacity > 0 && 2 * m_host->n <= m_replica.capacity;
         m_timer.begin(stream);
         // The control fields only: the sums and GL the device holds stay as they are.
         cudaCheck(cudaMemcpyAsync(state, m_host, offsetof(snake::State, rounds), cudaMemcpyHostToDevice, stream),
                   "snake state");
-        cudaCheck(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(programKernel), dim3(m_blocks), dim3(kThreads),
-                                              args, sharedBytes, stream),
-                  "snake steps");
+        if (replica) {
+            const snake::ReplicaProgram rp{state,
+                                           program.a.pos,
+                                           program.a.seg,
+                                           program.a.history,
+                                           m_handoff.as<snake::Handoff>(),
+                                           m_replica.capacity,
+                                           slice,
+                                           m_profile.get() ? m_profile.as<long long>() + 4 : nullptr};
+            launchSnakeReplica(rp, m_replica, m_replicaBlocks, stream);
+        } else {
+            int sharedItems = m_capacity / 2 <= m_sharedItems ? m_capacity / 2 : 0;
+            const std::size_t sharedBytes = leaderScratch(nullptr, sharedItems, nullptr);
+            void* args[] = {&program, &sharedItems};
+            cudaCheck(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(programKernel), dim3(m_blocks),
+                                                  dim3(kThreads), args, sharedBytes, stream),
+                      "snake steps");
+        }
         cudaCheck(cudaMemcpyAsync(m_host, state, sizeof(snake::State), cudaMemcpyDeviceToHost, stream), "snake state");
         m_timer.end(stream);
         // Pageable destinations: these copies return when done.
@@ -413,8 +442,9 @@ int SnakeCuda::launch(int budget) {
         m_gl = m_host->gl;
         total += m_host->done;
         if (!m_host->needRoom) return total;
-        // Stopped at an iteration start, as insertion could double the polygon: grow and go on.
-        reserveNodes(std::max(2 * m_capacity, 2 * m_host->n), true);
+        // Stopped at an iteration start, as insertion could double the polygon: grow and go on (a
+        // replica launch out of room goes on with the block-0 program).
+        if (2 * m_host->n > m_capacity) reserveNodes(std::max(2 * m_capacity, 2 * m_host->n), true);
     }
 }
 
@@ -453,7 +483,7 @@ StepReport SnakeCuda::step(int maxIterations) {
 }
 
 void SnakeCuda::printProfile() const {
-    long long spent[4] = {0, 0, 0, 0};
+    long long spent[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     cudaCheck(cudaMemcpyAsync(spent, m_profile.get(), sizeof spent, cudaMemcpyDeviceToHost, stream), "the snake profile");
     cudaCheck(cudaStreamSynchronize(stream), "the snake profile");
@@ -466,6 +496,11 @@ void SnakeCuda::printProfile() const {
                  "decisions %.2f, barrier %.2f\n",
                  spent[3], m_iterations, khz > 0 ? "us" : "cycles", spent[0] / stages * us, spent[1] / stages * us,
                  spent[2] / stages * us);
+    const double own = double(std::max(1LL, spent[7]));
+    std::fprintf(stderr,
+                 "snake profile: %lld replica stages; per stage (block 0, %s): own items %.2f, barrier %.2f, "
+                 "decisions %.2f\n",
+                 spent[7], khz > 0 ? "us" : "cycles", spent[4] / own * us, spent[5] / own * us, spent[6] / own * us);
 }
 
 void SnakeCuda::cancel() {

@@ -10,6 +10,7 @@
 
 #include "CudaEngineBase.h"
 #include "DeviceBuffer.h"
+#include "SnakeReplicaCuda.h"
 
 #include "lucent/core/seg/SnakeSlices.h"
 
@@ -59,10 +60,13 @@ private:
     SegmentationRequest m_request;
     SnakeSlices m_slices;
     DeviceBuffer m_checkpoints, m_state, m_nodes, m_history, m_userMask;
-    DeviceBuffer m_profile;  // 4 counters while LUCENT_SNAKE_PROFILE is set
+    DeviceBuffer m_handoff;  // the replica kernel's two handoff buffers
+    DeviceBuffer m_profile;  // 8 counters while LUCENT_SNAKE_PROFILE is set (block-0 program, replica)
     mutable DeviceBuffer m_labelPolygons, m_labelRanges;
     snake::State* m_host = nullptr;  // pinned mirror of the device state
     int m_capacity = 0, m_blocks = 0, m_sharedItems = 0, m_slice = 0;
+    SnakeReplicaShape m_replica;  // capacity 0: the replica kernel is off or does not fit
+    int m_replicaBlocks = 1;
     int m_sms = 0, m_maxBlocks = 0;  // the device's SMs; blocks of the program kernel that can be resident
     std::vector<PixelPoint> m_polygon;
     std::vector<double> m_glHistory;

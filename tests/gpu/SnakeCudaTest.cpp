@@ -3,6 +3,7 @@
 /// and through propagation. The stage program it runs is also checked on the host (SnakeHostExec,
 /// no GPU needed), in order and backwards; the device tests skip without a CUDA device.
 #include "SnakeHostProgram.h"
+#include "SnakeReplicaHost.h"
 #include "SyntheticVolumes.h"
 
 #include "lucent/core/Errors.h"
@@ -83,6 +84,28 @@ void expectProgramEqualsCpu(const SegmentationRequest& r, int capacity, Order or
         cpu.step(perLaunch);
         program.launch(perLaunch);
         steps += perLaunch;
+        ASSERT_EQ(program.polygon(), cpu.polygon()) << what << ", step " << steps;
+        ASSERT_EQ(program.state().gl, cpu.gl()) << what << ", step " << steps;
+        ASSERT_EQ(program.state().sliceDone != 0, cpu.finished()) << what << ", step " << steps;
+        ASSERT_LT(steps, 20000) << what;
+    }
+    EXPECT_EQ(program.glHistory(), cpu.slices().back().glHistory) << what;
+}
+
+/// The replicated-decision program (one block) on the host against SnakeCpu, with room for every
+/// node, `perLaunch` iterations a launch.
+void expectReplicaEqualsCpu(const SegmentationRequest& r, Order order, int perLaunch, const std::string& what) {
+    SnakeCpu cpu;
+    cpu.start(r);
+    lucent::testing::SnakeReplicaHost program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
+                                              r.snake.minSegment, 1 << 14, order);
+    ASSERT_EQ(program.state().gl, cpu.gl()) << what;
+    int steps = 0;
+    while (!cpu.finished()) {
+        cpu.step(perLaunch);
+        program.launch(perLaunch);
+        steps += perLaunch;
+        ASSERT_EQ(program.state().needRoom, 0) << what;
         ASSERT_EQ(program.polygon(), cpu.polygon()) << what << ", step " << steps;
         ASSERT_EQ(program.state().gl, cpu.gl()) << what << ", step " << steps;
         ASSERT_EQ(program.state().sliceDone != 0, cpu.finished()) << what << ", step " << steps;
@@ -201,6 +224,65 @@ TEST(SnakeProgram, OnTheHostEqualsSnakeCpuOnTheRealCtHead) {
     expectProgramEqualsCpu(snakeRequest(v, {60, 40, 200, 230}, 32, 6, 20), 4096, Order::Forward, 9, "CT head slice 20");
 }
 
+TEST(SnakeReplica, OnTheHostEqualsSnakeCpuOnDiscSquareAndBars) {
+    // The replicated-decision program SnakeCuda runs for small polygons, as one block on the host:
+    // its loops in order, backwards and shuffled.
+    const Volume disc = scene(160, 140, 1, Shape::Disc, 15, 3);
+    const Volume square = scene(197, 151, 1, Shape::Square, 20, 4);
+    const Volume bars = scene(234, 162, 1, Shape::Bars, 25, 5);
+    const char* names[] = {"in order", "backwards", "shuffled"};
+    for (Order order : {Order::Forward, Order::Backward, Order::Shuffled}) {
+        const std::string how = names[int(order)];
+        expectReplicaEqualsCpu(snakeRequest(disc, {5, 7, 151, 136}, 16, 6), order, 1, "disc " + how);
+        expectReplicaEqualsCpu(snakeRequest(square, {10, 4, 180, 140}, 24, 7), order, 3, "square " + how);
+        expectReplicaEqualsCpu(snakeRequest(bars, {2, 2, 231, 159}, 32, 8), order, 1, "bars " + how);
+    }
+}
+
+TEST(SnakeReplica, OnTheHostEqualsSnakeCpuOnRandomImages) {
+    for (unsigned seed = 1000; seed < 1060; ++seed) {
+        Volume v;
+        const SegmentationRequest r = randomCase(seed, v);
+        const Order order = seed % 3 == 0 ? Order::Backward : seed % 3 == 1 ? Order::Shuffled : Order::Forward;
+        expectReplicaEqualsCpu(r, order, 1 + int(seed % 4), "random " + std::to_string(seed));
+    }
+}
+
+TEST(SnakeReplica, OnTheHostEqualsSnakeCpuOnTheRealCtHead) {
+    const char* data = std::getenv("LUCENT_DATA");
+    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
+    if (!data || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    const Volume v = io::readVolumeFile(path);
+    expectReplicaEqualsCpu(snakeRequest(v, {30, 30, 225, 225}, 16, 8, 54), Order::Shuffled, 1, "CT head slice 54");
+}
+
+TEST(SnakeReplica, StopsForRoomBeforeThePolygonCouldOutgrowIt) {
+    // With room for 24 nodes an iteration starts only with at most 12: then the launch stops, asking
+    // for room, with the polygon, GL and history of the CPU engine after as many iterations.
+    const Volume disc = scene(160, 140, 1, Shape::Disc, 15, 3);
+    const SegmentationRequest r = snakeRequest(disc, {5, 7, 151, 136}, 16, 6);
+    SnakeCpu cpu;
+    cpu.start(r);
+    lucent::testing::SnakeReplicaHost program(disc, 0, rectangle(r.snake.rect), 16, 6, 24);
+    int steps = 0;
+    for (;;) {
+        const int done = program.launch(1);
+        if (program.state().needRoom) {
+            EXPECT_EQ(done, 0);
+            break;
+        }
+        ASSERT_EQ(done, 1);
+        cpu.step(1);
+        ++steps;
+        ASSERT_EQ(program.polygon(), cpu.polygon()) << "step " << steps;
+        ASSERT_FALSE(cpu.finished());
+    }
+    EXPECT_GT(2 * int(program.polygon().size()), 24);
+    EXPECT_EQ(program.polygon(), cpu.polygon());
+    EXPECT_EQ(program.state().gl, cpu.gl());
+    EXPECT_GT(steps, 2);
+}
+
 TEST(CudaSnake, SameStepsAsCpuOnDiscSquareAndBars) {
     REQUIRE_DEVICE();
     const Volume disc = scene(512, 512, 1, Shape::Disc, 20, 3);
@@ -224,8 +306,11 @@ TEST(CudaSnake, SameStepsAsCpuOnRandomImages) {
 }
 
 TEST(CudaSnake, GrowsItsNodeArraysLikeAFreshRun) {
+    // The block-0 program alone (the replica kernel off), as polygons too large for a block's
+    // shared memory run.
     REQUIRE_DEVICE();
     const Volume bars = scene(234, 162, 1, Shape::Bars, 25, 5);
+    ::setenv("LUCENT_SNAKE_REPLICA", "0", 1);
     ::setenv("LUCENT_SNAKE_NODES", "8", 1);  // room for 8 nodes: the arrays grow several times
     expectSameSnake(snakeRequest(bars, {2, 2, 231, 159}, 32, 4), 1, "bars with room for 8 nodes");
     ::unsetenv("LUCENT_SNAKE_NODES");
@@ -233,6 +318,31 @@ TEST(CudaSnake, GrowsItsNodeArraysLikeAFreshRun) {
     ::setenv("LUCENT_SNAKE_LEADER_SHARED", "0", 1);
     expectSameSnake(snakeRequest(bars, {2, 2, 231, 159}, 32, 4), 3, "bars, leader scratch in global memory");
     ::unsetenv("LUCENT_SNAKE_LEADER_SHARED");
+    const Volume disc = scene(512, 512, 1, Shape::Disc, 20, 3);
+    expectSameSnake(snakeRequest(disc, {20, 20, 490, 490}, 64, 8), 1, "disc 512, block-0 program");
+    ::unsetenv("LUCENT_SNAKE_REPLICA");
+}
+
+TEST(CudaSnake, MovesFromTheReplicaKernelToTheBlockZeroProgramMidSlice) {
+    // A replica of 16 nodes: once an iteration could take the polygon past them, the slice goes on
+    // with the block-0 program on the same state, whose arrays then grow; propagation starts the next
+    // slices with polygons too large for the replica.
+    REQUIRE_DEVICE();
+    ::setenv("LUCENT_SNAKE_REPLICA_NODES", "16", 1);
+    ::setenv("LUCENT_SNAKE_NODES", "8", 1);
+    const Volume bars = scene(234, 162, 1, Shape::Bars, 25, 5);
+    expectSameSnake(snakeRequest(bars, {2, 2, 231, 159}, 32, 4), 1, "bars, replica of 16 nodes");
+    const Volume v = scene(97, 83, 3, Shape::Disc, 12, 9);
+    SegmentationRequest r = snakeRequest(v, {2, 3, 94, 80}, 16, 4, 1);
+    r.snake.propagate = true;
+    expectSameSnake(r, 4, "propagating disc, replica of 16 nodes");
+    ::unsetenv("LUCENT_SNAKE_NODES");
+    ::unsetenv("LUCENT_SNAKE_REPLICA_NODES");
+    // Fewer blocks than a phase has nodes: a block works on several items a stage.
+    ::setenv("LUCENT_SNAKE_REPLICA_BLOCKS", "3", 1);
+    const Volume disc = scene(512, 512, 1, Shape::Disc, 20, 3);
+    expectSameSnake(snakeRequest(disc, {20, 20, 490, 490}, 64, 8), 2, "disc 512 on 3 blocks");
+    ::unsetenv("LUCENT_SNAKE_REPLICA_BLOCKS");
 }
 
 TEST(CudaSnake, PropagatesThroughSlicesLikeTheCpu) {
@@ -308,13 +418,17 @@ TEST(CudaSnake, SmallCasesForTheSanitizers) {
     // on 8 blocks so that the instrumented run stays short.
     REQUIRE_DEVICE();
     ::setenv("LUCENT_SNAKE_BLOCKS", "8", 1);
+    ::setenv("LUCENT_SNAKE_REPLICA_BLOCKS", "4", 1);
+    ::setenv("LUCENT_SNAKE_REPLICA_NODES", "16", 1);  // both kernels, and the move from one to the other
     ::setenv("LUCENT_SNAKE_NODES", "8", 1);
     const Volume v = scene(47, 39, 3, Shape::Disc, 10, 7);
     SegmentationRequest r = snakeRequest(v, {2, 3, 44, 35}, 8, 4, 1);
     r.snake.propagate = true;
     expectSameSnake(r, 2, "small propagate");
     ::unsetenv("LUCENT_SNAKE_NODES");
+    ::unsetenv("LUCENT_SNAKE_REPLICA_NODES");
     const Volume bars = scene(61, 43, 1, Shape::Bars, 20, 8);
     expectSameSnake(snakeRequest(bars, {1, 1, 59, 41}, 4, 3), 3, "small bars");
     ::unsetenv("LUCENT_SNAKE_BLOCKS");
+    ::unsetenv("LUCENT_SNAKE_REPLICA_BLOCKS");
 }

@@ -1,0 +1,533 @@
+/// @brief The region snake's steps with the decisions taken by every block at once (SnakeCuda's
+/// path for polygons that fit a block's shared memory), written once for the device and the host.
+///
+/// SnakeProgram.h has block 0 decide while the other blocks wait at a second grid barrier, and its
+/// decisions read the candidates' sums back from L2 in a long chain of dependent steps. Here each
+/// stage has one grid barrier:
+///  - each block works on its own items (a phase node, a long segment, rows of a segment): it sums
+///    their candidate segments over the cumulated images and takes every decision that depends on
+///    that item alone (a node's best move against the polygon as the phase found it; which roundings
+///    of a segment's middle fold back or cross a segment that no earlier insertion can change), and
+///    hands the result to the others through global memory (Handoff);
+///  - after the barrier every block takes the sequential decisions (moves kept in node order,
+///    insertions in segment order) on its own copy of the polygon in shared memory, by the same
+///    speculation as SnakeProgram.h, and applies them. Every block computes the same bits from the
+///    same inputs, so the copies stay equal and no second barrier is needed.
+/// Only the crossings that an earlier decision of the same stage can change are tested in the
+/// sequential part: a moved node's two segments, a split segment's two halves.
+#pragma once
+
+#include "lucent/core/seg/SnakeProgram.h"
+
+namespace lucent::snake {
+
+/// One item's result, from the block that summed it to every block, through global memory.
+/// Moves: info = the node's best candidate (-1: none), s[0] and s[1] its two new segments' sums.
+/// Insertion: info = the roundings already ruled out (bit k), s[2k] and s[2k+1] rounding k's halves.
+/// Totals: s[0] = the sums of a run of rows of one segment.
+struct alignas(16) Handoff {
+    ExactSums s[8];
+    int info, padding[3];
+};
+
+/// The block's own counters (Exec::sharedInt).
+enum ReplicaInt : int { kRList = 0, kRMismatch, kRMovers, kRMoved, kRRows, kReplicaInts };
+
+/// A block's copy of the polygon and its scratch: shared memory on the device. `capacity` nodes; an
+/// iteration starts only with at most capacity / 2 of them (insertion may double them).
+struct Replica {
+    int capacity = 0;
+    PixelPoint *pos, *pos2;
+    ExactSums *seg, *seg2;                  ///< seg[i]: the contribution of segment i -> i + 1
+    int *flag, *eligible, *newIndex;        ///< per node
+    int *items, *best, *spec, *dec, *mask;  ///< per item (a phase node or a long segment)
+    ExactSums* prefix;                      ///< per item
+    ExactSums* change;                      ///< 4 per item
+    double *candGl, *baseGl;                ///< 4 per item; per item
+    int *hit, *list;                        ///< 4 per item each
+    ExactSums* acc;                         ///< kSlots: the sums of the item the block works on
+    double* ownGl;                          ///< 8: that item's candidates
+    int *ownTest, *ownHit;                  ///< 8 each
+};
+
+/// The replica of `capacity` nodes carved from `base` (null: the size only).
+LUCENT_HD inline std::size_t replicaLayout(unsigned char* base, int capacity, Replica* r) {
+    const std::size_t c = std::size_t(capacity);
+    std::size_t at = 0;
+    auto take = [&](std::size_t bytes) {
+        unsigned char* p = base ? base + at : nullptr;
+        at += (bytes + 15) & ~std::size_t(15);
+        return p;
+    };
+    Replica x;
+    x.capacity = capacity;
+    x.pos = reinterpret_cast<PixelPoint*>(take(c * sizeof(PixelPoint)));
+    x.pos2 = reinterpret_cast<PixelPoint*>(take(c * sizeof(PixelPoint)));
+    x.seg = reinterpret_cast<ExactSums*>(take(c * sizeof(ExactSums)));
+    x.seg2 = reinterpret_cast<ExactSums*>(take(c * sizeof(ExactSums)));
+    x.prefix = reinterpret_cast<ExactSums*>(take(c * sizeof(ExactSums)));
+    x.change = reinterpret_cast<ExactSums*>(take(4 * c * sizeof(ExactSums)));
+    x.candGl = reinterpret_cast<double*>(take(4 * c * sizeof(double)));
+    x.baseGl = reinterpret_cast<double*>(take(c * sizeof(double)));
+    x.acc = reinterpret_cast<ExactSums*>(take(kSlots * sizeof(ExactSums)));
+    x.ownGl = reinterpret_cast<double*>(take(8 * sizeof(double)));
+    for (int** a : {&x.flag, &x.eligible, &x.newIndex, &x.items, &x.best, &x.spec, &x.dec, &x.mask})
+        *a = reinterpret_cast<int*>(take(c * sizeof(int)));
+    x.hit = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
+    x.list = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
+    x.ownTest = reinterpret_cast<int*>(take(8 * sizeof(int)));
+    x.ownHit = reinterpret_cast<int*>(take(8 * sizeof(int)));
+    if (r) *r = x;
+    return at;
+}
+
+/// What a launch works on. The polygon is read from pos/seg at the start and written back by
+/// block 0 at the end, with the state; the history gets GL as in SnakeProgram.h.
+struct ReplicaProgram {
+    State* state;
+    PixelPoint* pos;  ///< at least the replica's capacity entries
+    ExactSums* seg;
+    double* history;
+    Handoff* handoff;  ///< two buffers of handoffItems (a stage's results stay put while the next stage writes the other)
+    int handoffItems;  ///< at least the replica's capacity
+    Slice slice;
+    /// When not null (LUCENT_SNAKE_PROFILE): block 0's clock cycles over the launch's stages: [0] its
+    /// own items, [1] the grid barrier, [2] the decisions, [3] stages.
+    long long* profile = nullptr;
+};
+
+/// What every thread of every block holds alike (computed from the same values in the same way).
+struct Uniform {
+    int n, d, minSegment, glCount, stage;
+    ExactSums image, target;
+    double gl;
+    long long spent[4];
+};
+
+/// The block sums `slots` segments (segment(slot, a, b) says which; false: none) over `rows` rows
+/// from `skip` rows below the segment's top, a warp per kRowsPerJob rows, into acc[slot].
+template <class Exec, class Segment>
+LUCENT_HD void sumSlots(Exec& ex, const Slice& im, ExactSums* acc, int slots, int rows, int skip, Segment&& segment) {
+    const int chunks = (rows + kRowsPerJob - 1) / kRowsPerJob;
+    ex.blockJobs((long long)slots * chunks, [&](long long job, int lane, int lanes, ExactSums& out) -> ExactSums* {
+        const int slot = int(job / chunks), chunk = int(job % chunks);
+        PixelPoint a, b;
+        if (!segment(slot, a, b)) return nullptr;
+        const int top = imin(a.y, b.y), end = imin(imax(a.y, b.y), top + skip + rows);
+        const int first = top + skip + chunk * kRowsPerJob, last = imin(end, first + kRowsPerJob);
+        if (first >= last) return nullptr;
+        for (int y = first + lane; y < last; y += lanes) addRow(im, a, b, y, out);
+        if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
+        return acc + slot;
+    });
+}
+
+/// The barrier that ends a stage's own items; the handoff buffers alternate from stage to stage.
+template <class Exec>
+LUCENT_HD void endOwnItems(Exec& ex, Uniform& u, long long started) {
+    const long long t1 = ex.clock();
+    ex.gridSync();
+    const long long t2 = ex.clock();
+    u.spent[0] += t1 - started;
+    u.spent[1] += t2 - t1;
+    u.spent[3] += 1;
+    u.stage += 1;
+}
+
+LUCENT_HD inline int prevNode(int i, int n) { return i == 0 ? n - 1 : i - 1; }
+
+/// A slice's first polygon: every segment's sums (in runs of rows spread over the blocks), the
+/// target and GL.
+template <class Exec>
+LUCENT_HD void replicaTotals(Exec& ex, const ReplicaProgram& p, const Replica& r, Uniform& u) {
+    const long long t0 = ex.clock();
+    const int n = u.n;
+    ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRRows), 0); });
+    ex.blockSync();
+    ex.blockFor(n, [&](long long i) {
+        ex.atomicMaxInt(ex.sharedInt(kRRows), iabs(r.pos[nextNode(int(i), n)].y - r.pos[i].y));
+    });
+    ex.blockSync();
+    const int rows = ex.readSharedInt(kRRows);
+    int span = 16 * kRowsPerJob;  // rows an item sums
+    while ((long long)n * ((rows + span - 1) / span) > p.handoffItems) span *= 2;
+    const int per = imax(1, (rows + span - 1) / span), items = n * per;
+    Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
+    for (int q = ex.block(); q < items; q += ex.blocks()) {
+        const int i = q / per;
+        ex.blockFor(1, [&](long long) { r.acc[0] = ExactSums{}; });
+        ex.blockSync();
+        sumSlots(ex, p.slice, r.acc, 1, span, (q % per) * span, [&](int, PixelPoint& a, PixelPoint& b) {
+            a = r.pos[i];
+            b = r.pos[nextNode(i, n)];
+            return true;
+        });
+        ex.blockSync();
+        ex.blockFor(1, [&](long long) { h[q].s[0] = r.acc[0]; });
+        ex.blockSync();
+    }
+    endOwnItems(ex, u, t0);
+    const long long t1 = ex.clock();
+    ex.blockFor(n, [&](long long i) {
+        ExactSums s{};
+        for (int c = 0; c < per; ++c) s = s + ldSums(&h[i * per + c].s[0]);
+        r.seg[i] = s;
+    });
+    ex.blockSync();
+    u.target = ex.template blockScan<ExactSums>(n, [&](int i) { return r.seg[i]; }, [](int, const ExactSums&) {});
+    u.gl = snakeGl(u.image, u.target);
+    if (ex.block() == 0) ex.blockFor(1, [&](long long) { p.history[u.glCount] = u.gl; });
+    u.glCount += 1;
+    ex.blockSync();
+    u.spent[2] += ex.clock() - t1;
+}
+
+/// Move phase `phase` (SnakeCpu::movePhase). Returns whether a node moved.
+template <class Exec>
+LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Uniform& u, int phase) {
+    const long long t0 = ex.clock();
+    const int n = u.n, d = u.d, count = phaseCount(n, phase);
+    Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
+    // Own items: each node's best candidate against the polygon as the phase found it (strictly
+    // lower GL, ties to the lowest candidate index, no fold, no crossing).
+    for (int t = ex.block(); t < count; t += ex.blocks()) {
+        const int i = phaseNode(n, phase, t), prev = prevNode(i, n), next = nextNode(i, n);
+        const PixelPoint a = r.pos[prev], b = r.pos[i], c = r.pos[next];
+        ex.blockFor(kSlots, [&](long long k) { r.acc[k] = ExactSums{}; });
+        ex.blockSync();
+        sumSlots(ex, p.slice, r.acc, kSlots, imax(iabs(b.y - a.y), iabs(c.y - b.y)) + d, 0,
+                 [&](int slot, PixelPoint& s0, PixelPoint& s1) {
+                     const PixelPoint m = snakeMove(b, slot >> 1, d);
+                     if (!inside(p.slice, m)) return false;
+                     s0 = (slot & 1) ? m : a;
+                     s1 = (slot & 1) ? c : m;
+                     return true;
+                 });
+        ex.blockSync();
+        ex.blockFor(8, [&](long long w) {
+            const PixelPoint m = snakeMove(b, int(w), d);
+            double gl = HUGE_VAL;
+            int test = 0;
+            if (inside(p.slice, m)) {
+                gl = snakeGl(u.image, u.target - r.seg[prev] - r.seg[i] + r.acc[2 * w] + r.acc[2 * w + 1]);
+                test = gl < u.gl && !foldsBack(a, m, c);
+            }
+            r.ownGl[w] = gl;
+            r.ownTest[w] = test;
+            r.ownHit[w] = 0;
+        });
+        ex.blockSync();
+        ex.blockFor(8LL * n, [&](long long j) {
+            const int w = int(j & 7), s = int(j >> 3), e = nextNode(s, n);
+            if (!r.ownTest[w] || s == i || e == i) return;  // not the two segments being replaced
+            if (blockedBy(a, snakeMove(b, w, d), c, r.pos[s], r.pos[e])) ex.atomicSetInt(&r.ownHit[w], 1);
+        });
+        ex.blockSync();
+        ex.blockFor(1, [&](long long) {
+            int best = -1;
+            double bestGl = u.gl;
+            for (int w = 0; w < 8; ++w)
+                if (r.ownTest[w] && !r.ownHit[w] && r.ownGl[w] < bestGl) {
+                    bestGl = r.ownGl[w];
+                    best = w;
+                }
+            h[t].info = best;
+            if (best >= 0) {
+                h[t].s[0] = r.acc[2 * best];
+                h[t].s[1] = r.acc[2 * best + 1];
+            }
+        });
+        ex.blockSync();  // acc and own* serve the next item
+    }
+    ex.blockFor(1, [&](long long) {
+        ex.atomicSetInt(ex.sharedInt(kRMovers), 0);
+        ex.atomicSetInt(ex.sharedInt(kRMoved), 0);
+    });
+    endOwnItems(ex, u, t0);
+    const long long t1 = ex.clock();
+    // Every block: the moves applied in node order, each kept only if GL still falls and it crosses
+    // no segment that an earlier move of the phase changed.
+    ex.blockFor(count, [&](long long tt) {
+        const int t = int(tt), i = phaseNode(n, phase, t);
+        const int best = ldInt(&h[t].info);
+        r.best[t] = best;
+        r.spec[t] = best >= 0;  // first guess: every chosen move is kept
+        if (best < 0) return;
+        const ExactSums sa = ldSums(&h[t].s[0]), sb = ldSums(&h[t].s[1]);
+        r.change[4 * t] = sa;
+        r.change[4 * t + 1] = sb;
+        r.change[4 * t + 2] = sa + sb - r.seg[prevNode(i, n)] - r.seg[i];
+        ex.atomicAddInt(ex.sharedInt(kRMovers), 1);
+    });
+    ex.blockSync();
+    const bool anyMover = ex.readSharedInt(kRMovers) > 0;
+    ExactSums total{};
+    while (anyMover) {
+        ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
+        total = ex.template blockScan<ExactSums>(
+            count, [&](int t) { return r.spec[t] ? r.change[4 * t + 2] : ExactSums{}; },
+            [&](int t, const ExactSums& before) { r.prefix[t] = before; });
+        ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRMismatch), INT_MAX); });
+        ex.blockFor(count, [&](long long tt) {
+            const int t = int(tt);
+            int keep = 0;
+            if (r.best[t] >= 0) {
+                const ExactSums before = u.target + r.prefix[t];
+                keep = snakeGl(u.image, before + r.change[4 * t + 2]) < snakeGl(u.image, before);
+            }
+            r.dec[t] = keep;
+            if (keep) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = t;
+        });
+        ex.blockSync();
+        const int listed = ex.readSharedInt(kRList);
+        ex.blockFor((long long)listed * count, [&](long long j) {
+            const int t = r.list[int(j / count)], v = int(j % count);
+            if (v >= t || !r.spec[v]) return;  // only the segments of earlier (guessed) moves changed
+            const int i = phaseNode(n, phase, t), k = phaseNode(n, phase, v);
+            const PixelPoint c = snakeMove(r.pos[i], r.best[t], d), m = snakeMove(r.pos[k], r.best[v], d);
+            // The neighbours of a phase node are not in the phase: they are where the phase found them.
+            const PixelPoint prev = r.pos[prevNode(i, n)], next = r.pos[nextNode(i, n)];
+            if (blockedBy(prev, c, next, r.pos[prevNode(k, n)], m) || blockedBy(prev, c, next, m, r.pos[nextNode(k, n)]))
+                ex.atomicSetInt(&r.dec[t], 0);
+        });
+        ex.blockSync();
+        ex.blockFor(count, [&](long long t) {
+            if (r.dec[t] != r.spec[t]) ex.atomicMinInt(ex.sharedInt(kRMismatch), int(t));
+        });
+        ex.blockSync();
+        if (ex.readSharedInt(kRMismatch) == INT_MAX) break;
+        int* guess = r.spec;  // the decisions become the next guess (every thread swaps alike)
+        r.spec = r.dec;
+        r.dec = guess;
+    }
+    bool moved = false;
+    if (anyMover) {
+        ex.blockFor(count, [&](long long tt) {
+            const int t = int(tt);
+            if (!r.spec[t]) return;
+            const int i = phaseNode(n, phase, t);
+            r.pos[i] = snakeMove(r.pos[i], r.best[t], d);
+            r.seg[prevNode(i, n)] = r.change[4 * t];
+            r.seg[i] = r.change[4 * t + 1];
+            ex.atomicSetInt(ex.sharedInt(kRMoved), 1);
+        });
+        ex.blockSync();
+        moved = ex.readSharedInt(kRMoved) != 0;
+        u.target = u.target + total;
+        u.gl = snakeGl(u.image, u.target);
+    }
+    ex.blockSync();  // the counters are reset by the next stage
+    u.spent[2] += ex.clock() - t1;
+    return moved;
+}
+
+/// Insertion (SnakeCpu::addNodes): a node in the middle of every long segment, in segment order.
+/// Returns whether the slice ends (nothing added at d = 1).
+template <class Exec>
+LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Uniform& u) {
+    const long long t0 = ex.clock();
+    const int n = u.n;
+    ex.blockFor(n, [&](long long i) {
+        r.flag[i] = longSegment(r.pos[i], r.pos[nextNode(int(i), n)], u.minSegment) ? 1 : 0;
+    });
+    ex.blockSync();
+    const int count = ex.template blockScan<int>(
+        n, [&](int i) { return r.flag[i]; },
+        [&](int i, int before) {
+            r.eligible[i] = r.flag[i] ? before : -1;
+            if (r.flag[i]) r.items[before] = i;
+        });
+    ex.blockSync();
+    Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
+    // Own items: the sums of each rounding's halves, and the roundings ruled out whatever earlier
+    // segments do: off the grid, folding back, or crossing a segment no earlier insertion splits.
+    for (int e = ex.block(); e < count; e += ex.blocks()) {
+        const int i = r.items[e];
+        const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
+        ex.blockFor(8, [&](long long k) { r.acc[k] = ExactSums{}; });
+        ex.blockSync();
+        sumSlots(ex, p.slice, r.acc, 8, iabs(to.y - from.y) / 2 + 1, 0, [&](int slot, PixelPoint& s0, PixelPoint& s1) {
+            PixelPoint c;
+            if (!insertCandidate(from, to, slot >> 1, c)) return false;
+            s0 = (slot & 1) ? c : from;
+            s1 = (slot & 1) ? to : c;
+            return true;
+        });
+        ex.blockFor(4, [&](long long k) {
+            PixelPoint c;
+            r.ownHit[k] = !insertCandidate(from, to, int(k), c) || foldsBack(from, c, to);
+        });
+        ex.blockSync();
+        ex.blockFor(4LL * n, [&](long long j) {
+            const int k = int(j & 3), s = int(j >> 2);
+            if (s == i || (r.eligible[s] >= 0 && s < i)) return;  // itself; a segment an earlier insertion may split
+            PixelPoint c;
+            if (!insertCandidate(from, to, k, c)) return;
+            if (blockedBy(from, c, to, r.pos[s], r.pos[nextNode(s, n)])) ex.atomicSetInt(&r.ownHit[k], 1);
+        });
+        ex.blockSync();
+        ex.blockFor(8, [&](long long k) { h[e].s[k] = r.acc[k]; });
+        ex.blockFor(1, [&](long long) {
+            int ruledOut = 0;
+            for (int k = 0; k < 4; ++k) ruledOut |= r.ownHit[k] ? 1 << k : 0;
+            h[e].info = ruledOut;
+        });
+        ex.blockSync();
+    }
+    endOwnItems(ex, u, t0);
+    const long long t1 = ex.clock();
+    // Every block: each segment takes the rounding with the lowest GL not above the current one
+    // (ties to the last rounding) that crosses nothing, against the polygon with the earlier
+    // segments' nodes in it; speculation finds that sequential outcome.
+    ex.blockFor(count, [&](long long ee) {
+        const int e = int(ee), i = r.items[e], ruledOut = ldInt(&h[e].info);
+        r.mask[e] = ruledOut;
+        r.spec[e] = -1;  // first guess: no node anywhere
+        for (int k = 0; k < 4; ++k)
+            if (!(ruledOut >> k & 1)) r.change[4 * e + k] = ldSums(&h[e].s[2 * k]) + ldSums(&h[e].s[2 * k + 1]) - r.seg[i];
+    });
+    ex.blockSync();
+    ExactSums total{};
+    while (count > 0) {
+        ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
+        total = ex.template blockScan<ExactSums>(
+            count, [&](int e) { return r.spec[e] >= 0 ? r.change[4 * e + r.spec[e]] : ExactSums{}; },
+            [&](int e, const ExactSums& before) { r.prefix[e] = before; });
+        ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRMismatch), INT_MAX); });
+        ex.blockFor(4LL * count, [&](long long j) {
+            const int e = int(j >> 2), k = int(j & 3);
+            const ExactSums before = u.target + r.prefix[e];
+            const double base = snakeGl(u.image, before);
+            if (k == 0) r.baseGl[e] = base;
+            double gl = HUGE_VAL;
+            int ok = 0;
+            if (!(r.mask[e] >> k & 1)) {
+                gl = snakeGl(u.image, before + r.change[4 * e + k]);
+                ok = gl <= base;
+            }
+            r.candGl[j] = gl;
+            r.hit[j] = !ok;
+            if (ok) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = int(j);
+        });
+        ex.blockSync();
+        const int listed = ex.readSharedInt(kRList);
+        ex.blockFor((long long)listed * count, [&](long long j) {
+            const int pair = r.list[int(j / count)], v = int(j % count), e = pair >> 2, k = pair & 3;
+            if (v >= e) return;  // later segments are as they were: tested with the own items
+            const int i = r.items[e], iv = r.items[v];
+            const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)], a = r.pos[iv], b = r.pos[nextNode(iv, n)];
+            PixelPoint c, split;
+            insertCandidate(from, to, k, c);
+            const bool hit = r.spec[v] >= 0 && insertCandidate(a, b, r.spec[v], split)
+                                 ? blockedBy(from, c, to, a, split) || blockedBy(from, c, to, split, b)
+                                 : blockedBy(from, c, to, a, b);
+            if (hit) ex.atomicSetInt(&r.hit[pair], 1);
+        });
+        ex.blockSync();
+        ex.blockFor(count, [&](long long ee) {
+            const int e = int(ee);
+            int best = -1;
+            double bestGl = r.baseGl[e];
+            for (int k = 0; k < 4; ++k)
+                if (!r.hit[4 * e + k] && r.candGl[4 * e + k] <= bestGl) {
+                    bestGl = r.candGl[4 * e + k];
+                    best = k;
+                }
+            r.dec[e] = best;
+            if (best != r.spec[e]) ex.atomicMinInt(ex.sharedInt(kRMismatch), e);
+        });
+        ex.blockSync();
+        if (ex.readSharedInt(kRMismatch) == INT_MAX) break;
+        int* guess = r.spec;
+        r.spec = r.dec;
+        r.dec = guess;
+    }
+    // The new polygon: node i moves to newIndex[i], its segment's new node right after it.
+    auto splits = [&](int i) { return r.eligible[i] >= 0 && r.spec[r.eligible[i]] >= 0; };
+    const int added = ex.template blockScan<int>(
+        n, [&](int i) { return splits(i) ? 1 : 0; }, [&](int i, int before) { r.newIndex[i] = i + before; });
+    ex.blockSync();
+    ex.blockFor(n, [&](long long ii) {
+        const int i = int(ii), to = r.newIndex[i];
+        r.pos2[to] = r.pos[i];
+        if (!splits(i)) {
+            r.seg2[to] = r.seg[i];
+            return;
+        }
+        const int e = r.eligible[i], k = r.spec[e];
+        insertCandidate(r.pos[i], r.pos[nextNode(i, n)], k, r.pos2[to + 1]);
+        r.seg2[to] = ldSums(&h[e].s[2 * k]);
+        r.seg2[to + 1] = ldSums(&h[e].s[2 * k + 1]);
+    });
+    ex.blockSync();
+    ex.blockFor(n + added, [&](long long j) {
+        r.pos[j] = r.pos2[j];
+        r.seg[j] = r.seg2[j];
+    });
+    ex.blockSync();
+    const int d = u.d;
+    u.n = n + added;
+    u.target = u.target + total;
+    u.gl = snakeGl(u.image, u.target);
+    if (added || d > 1) u.d = imax(1, d / 2);
+    u.spent[2] += ex.clock() - t1;
+    return added == 0 && d == 1;
+}
+
+/// The whole launch: iterations until the budget is spent, the slice ends, or the polygon could
+/// outgrow the replica (then needRoom: SnakeCuda goes on with SnakeProgram.h). Every thread of
+/// every block runs this.
+template <class Exec>
+LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
+    const State st = ldState(p.state);
+    Uniform u{};
+    u.n = st.n;
+    u.d = st.d;
+    u.minSegment = st.minSegment;
+    u.image = st.image;
+    u.target = st.target;
+    u.gl = st.gl;
+    ex.blockFor(u.n, [&](long long i) {
+        r.pos[i] = p.pos[i];
+        if (!st.fresh) r.seg[i] = p.seg[i];
+    });
+    ex.blockSync();
+    if (st.fresh) replicaTotals(ex, p, r, u);
+    int done = 0;
+    bool sliceDone = false, needRoom = false;
+    while (!sliceDone && done < st.budget) {
+        if (2 * u.n > r.capacity) {
+            needRoom = true;
+            break;
+        }
+        bool moved = replicaMoves(ex, p, r, u, 0);
+        moved = replicaMoves(ex, p, r, u, 1) || moved;
+        if (u.n & 1) moved = replicaMoves(ex, p, r, u, 2) || moved;
+        if (!moved) sliceDone = replicaInsert(ex, p, r, u);
+        if (ex.block() == 0) ex.blockFor(1, [&](long long) { p.history[u.glCount] = u.gl; });
+        u.glCount += 1;
+        done += 1;
+    }
+    if (ex.block() != 0) return;
+    ex.blockFor(u.n, [&](long long i) {
+        p.pos[i] = r.pos[i];
+        p.seg[i] = r.seg[i];
+    });
+    ex.blockFor(1, [&](long long) {
+        State& s = *p.state;
+        s.n = u.n;
+        s.d = u.d;
+        s.fresh = 0;
+        s.done = done;
+        s.sliceDone = sliceDone;
+        s.needRoom = needRoom;
+        s.glCount = u.glCount;
+        s.stage = kStop;
+        s.target = u.target;
+        s.gl = u.gl;
+        if (p.profile)
+            for (int k = 0; k < 4; ++k) p.profile[k] += u.spent[k];
+    });
+}
+
+}  // namespace lucent::snake

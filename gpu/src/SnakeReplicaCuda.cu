@@ -1,0 +1,133 @@
+/// @brief The replicated-decision snake kernel (SnakeReplica.h): its executor over one block's
+/// threads and shared memory, cooperative groups for the one grid barrier of a stage.
+#include "CudaCheck.h"
+#include "SnakeReplicaCuda.h"
+
+#include <cooperative_groups.h>
+#include <cub/block/block_scan.cuh>
+
+#include <algorithm>
+
+namespace lucent::gpu {
+
+namespace {
+
+constexpr int kThreads = 512;
+
+struct Plus {
+    template <class T>
+    __device__ T operator()(const T& a, const T& b) const {
+        return a + b;
+    }
+};
+
+/// SnakeReplica.h's executor: loops over the block's threads, warp jobs reduced by shuffles and
+/// added into shared memory, CUB block scans, the block's counters in shared memory.
+struct ReplicaExec {
+    __device__ int block() const { return blockIdx.x; }
+    __device__ int blocks() const { return gridDim.x; }
+    __device__ long long clock() const { return clock64(); }
+    __device__ void blockSync() { __syncthreads(); }
+    __device__ void gridSync() { cooperative_groups::this_grid().sync(); }
+    template <class F>
+    __device__ void blockFor(long long n, F&& f) {
+        for (long long i = threadIdx.x; i < n; i += kThreads) f(i);
+    }
+    template <class F>
+    __device__ void blockJobs(long long jobs, F&& f) {
+        const int lane = threadIdx.x & 31;
+        for (long long job = threadIdx.x >> 5; job < jobs; job += kThreads / 32) {
+            ExactSums out{};
+            ExactSums* target = f(job, lane, 32, out);
+            if (!target) continue;  // the same for every lane of the warp
+            for (int o = 16; o > 0; o >>= 1) {
+                out.n += __shfl_down_sync(0xffffffffu, out.n, o);
+                out.sz += __shfl_down_sync(0xffffffffu, out.sz, o);
+                out.sz2 += __shfl_down_sync(0xffffffffu, out.sz2, o);
+            }
+            if (lane == 0) {  // two's complement: unsigned atomics add signed values exactly
+                atomicAdd(reinterpret_cast<unsigned long long*>(&target->n), static_cast<unsigned long long>(out.n));
+                atomicAdd(reinterpret_cast<unsigned long long*>(&target->sz), static_cast<unsigned long long>(out.sz));
+                atomicAdd(reinterpret_cast<unsigned long long*>(&target->sz2),
+                          static_cast<unsigned long long>(out.sz2));
+            }
+        }
+    }
+    /// Exclusive prefix over [0, n) in passes of the block with a carry; every thread gets the total.
+    template <class V, class Get, class Put>
+    __device__ V blockScan(int n, Get&& get, Put&& put) {
+        using Scan = cub::BlockScan<V, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
+        __shared__ typename Scan::TempStorage temp;
+        V carry{};
+        for (int base = 0; base < n; base += kThreads) {
+            const int i = base + int(threadIdx.x);
+            const V v = i < n ? get(i) : V{};
+            V before{}, all{};
+            Scan(temp).ExclusiveScan(v, before, V{}, Plus{}, all);
+            if (i < n) put(i, carry + before);
+            carry = carry + all;
+            __syncthreads();  // temp is reused by the next pass
+        }
+        return carry;
+    }
+    __device__ int* sharedInt(int which) {
+        __shared__ int counters[snake::kReplicaInts];
+        return counters + which;
+    }
+    /// A counter after a barrier (volatile: not kept in a register across it).
+    __device__ int readSharedInt(int which) { return *static_cast<volatile int*>(sharedInt(which)); }
+    __device__ int atomicAddInt(int* p, int v) { return atomicAdd(p, v); }
+    __device__ void atomicMinInt(int* p, int v) { atomicMin(p, v); }
+    __device__ void atomicMaxInt(int* p, int v) { atomicMax(p, v); }
+    __device__ void atomicSetInt(int* p, int v) { atomicExch(p, v); }
+};
+
+__global__ void __launch_bounds__(kThreads, 1) replicaKernel(snake::ReplicaProgram p, int capacity) {
+    extern __shared__ __align__(16) unsigned char memory[];
+    snake::Replica r;
+    snake::replicaLayout(memory, capacity, &r);
+    ReplicaExec ex;
+    snake::runReplica(ex, p, r);
+}
+
+}  // namespace
+
+SnakeReplicaShape snakeReplicaShape(int most) {
+    int device = 0, sms = 0, optin = 0, perSm = 0, cooperative = 0;
+    cudaCheck(cudaGetDevice(&device), "snake launch");
+    cudaCheck(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "snake launch");
+    cudaCheck(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "snake launch");
+    cudaCheck(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device), "snake launch");
+    SnakeReplicaShape shape;
+    if (!cooperative) return shape;
+    cudaFuncAttributes attributes{};
+    cudaCheck(cudaFuncGetAttributes(&attributes, replicaKernel), "snake launch");
+    const std::size_t room = std::size_t(optin) > attributes.sharedSizeBytes ? optin - attributes.sharedSizeBytes : 0;
+    // As many nodes as fit beside the kernel's own shared memory, in steps of 32.
+    int capacity = 32;
+    while (snake::replicaLayout(nullptr, capacity + 32, nullptr) <= room && (most <= 0 || capacity + 32 <= most))
+        capacity += 32;
+    if (most > 0) capacity = std::min(capacity, most);
+    if (snake::replicaLayout(nullptr, capacity, nullptr) > room || capacity < 8) return shape;
+    shape.bytes = snake::replicaLayout(nullptr, capacity, nullptr);
+    cudaCheck(cudaFuncSetAttribute(replicaKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shape.bytes)),
+              "snake launch");
+    cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, replicaKernel, kThreads, shape.bytes),
+              "snake launch");
+    if (perSm < 1) return shape;
+    shape.capacity = capacity;
+    shape.maxBlocks = perSm * sms;
+    return shape;
+}
+
+void launchSnakeReplica(const snake::ReplicaProgram& program, const SnakeReplicaShape& shape, int blocks,
+                        void* stream) {
+    snake::ReplicaProgram p = program;
+    int capacity = shape.capacity;
+    void* args[] = {&p, &capacity};
+    cudaCheck(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(replicaKernel), dim3(std::min(blocks, shape.maxBlocks)),
+                                          dim3(kThreads), args, shape.bytes, static_cast<cudaStream_t>(stream)),
+              "snake steps");
+}
+
+}  // namespace lucent::gpu

@@ -1,0 +1,108 @@
+/// @brief Runs the replicated-decision snake program (SnakeReplica.h) on the host as one block: a
+/// sequential executor and host arrays laid out as SnakeCuda lays out device memory, so the tests
+/// check its logic against SnakeCpu where there is no GPU.
+#pragma once
+
+#include "SnakeHostProgram.h"
+
+#include "lucent/core/seg/SnakeReplica.h"
+
+namespace lucent::testing {
+
+/// SnakeHostExec with the block-scope names SnakeReplica.h uses; one block, so the grid barrier is nothing.
+struct SnakeReplicaHostExec : SnakeHostExec {
+    int shared[snake::kReplicaInts] = {};
+    int block() const { return 0; }
+    int blocks() const { return 1; }
+    void blockSync() {}
+    template <class F>
+    void blockFor(long long n, F&& f) {
+        visit(n, f);
+    }
+    template <class F>
+    void blockJobs(long long jobs, F&& f) {
+        warpJobs(jobs, f);
+    }
+    template <class V, class Get, class Put>
+    V blockScan(int n, Get&& get, Put&& put) {
+        return leaderScan<V>(n, get, put);
+    }
+    int* sharedInt(int which) { return shared + which; }
+    int readSharedInt(int which) const { return shared[which]; }
+};
+
+/// One slice of an int16 volume with the replica program's state, polygon and handoff in host memory.
+class SnakeReplicaHost {
+public:
+    SnakeReplicaHost(const Volume& v, int slice, std::vector<PixelPoint> polygon, int d, int minSegment, int capacity,
+                     SnakeHostExec::Order order = SnakeHostExec::Order::Forward)
+        : m_capacity(capacity) {
+        const auto& dims = v.geometry().dims;
+        m_width = dims[0];
+        m_height = dims[1];
+        m_pixels.assign(v.int16Data() + std::size_t(slice) * m_width * m_height,
+                        v.int16Data() + std::size_t(slice + 1) * m_width * m_height);
+        const int groups = snake::checkpointGroups(m_width);
+        m_checkpoints.resize(std::size_t(groups) * m_height);
+        for (int y = 0; y < m_height; ++y) {
+            long long z = 0, z2 = 0;
+            for (int x = 0; x <= m_width; ++x) {
+                if (x % 8 == 0) m_checkpoints[std::size_t(y) * groups + x / 8] = {z, z2};
+                if (x == m_width) break;
+                const long long value = m_pixels[std::size_t(y) * m_width + x];
+                z += value;
+                z2 += value * value;
+            }
+            m_state.image += ExactSums{m_width, z, z2};
+        }
+        m_exec.order = order;
+        m_state.n = int(polygon.size());
+        m_state.d = std::max(1, d);
+        m_state.minSegment = minSegment;
+        m_state.fresh = 1;
+        m_pos.assign(std::size_t(capacity), PixelPoint{});
+        m_seg.assign(std::size_t(capacity), ExactSums{});
+        m_handoff.assign(2 * std::size_t(capacity), snake::Handoff{});
+        m_shared.assign(snake::replicaLayout(nullptr, capacity, nullptr), 0);
+        std::copy(polygon.begin(), polygon.end(), m_pos.begin());
+        launch(0);  // the slice-start totals, as SnakeCuda::beginSlice
+    }
+
+    /// Up to `budget` iterations; returns those done (fewer when the slice ends or room runs out).
+    int launch(int budget) {
+        m_state.budget = budget;
+        m_state.done = m_state.sliceDone = m_state.needRoom = m_state.glCount = 0;
+        m_history.assign(std::size_t(budget) + 2, 0.0);
+        snake::Replica r;
+        snake::replicaLayout(m_shared.data(), m_capacity, &r);
+        const snake::ReplicaProgram p{&m_state,
+                                      m_pos.data(),
+                                      m_seg.data(),
+                                      m_history.data(),
+                                      m_handoff.data(),
+                                      m_capacity,
+                                      {m_pixels.data(), m_checkpoints.data(), m_width, m_height,
+                                       snake::checkpointGroups(m_width)}};
+        snake::runReplica(m_exec, p, r);
+        m_glHistory.insert(m_glHistory.end(), m_history.begin(), m_history.begin() + m_state.glCount);
+        return m_state.done;
+    }
+
+    const snake::State& state() const { return m_state; }
+    std::vector<PixelPoint> polygon() const { return {m_pos.begin(), m_pos.begin() + m_state.n}; }
+    const std::vector<double>& glHistory() const { return m_glHistory; }
+
+private:
+    int m_width = 0, m_height = 0, m_capacity = 0;
+    std::vector<std::int16_t> m_pixels;
+    std::vector<snake::Checkpoint> m_checkpoints;
+    snake::State m_state{};
+    std::vector<PixelPoint> m_pos;
+    std::vector<ExactSums> m_seg;
+    std::vector<snake::Handoff> m_handoff;
+    std::vector<unsigned char> m_shared;
+    std::vector<double> m_history, m_glHistory;
+    SnakeReplicaHostExec m_exec;
+};
+
+}  // namespace lucent::testing
