@@ -364,8 +364,14 @@ void SnakeCuda::beginSlice(int slice, const std::vector<PixelPoint>& polygon, in
         std::max({room ? std::max(8, std::atoi(room)) : std::max(1024, 2 * m_sharedItems), 2 * int(polygon.size()),
                   m_replica.capacity}),
         false);
-    if (m_replica.capacity > 0)
-        m_handoff.reserve(2 * std::size_t(m_replica.capacity) * sizeof(snake::Handoff), "the snake's handoff");
+    if (m_replica.capacity > 0) {
+        const std::size_t c = std::size_t(m_replica.capacity);
+        m_handoff.reserve(2 * c * sizeof(snake::Handoff), "the snake's handoff");
+        // Split items gather here; every launch leaves them zero, a failed one might not.
+        m_gather.reserve(c * (snake::kSlots * sizeof(ExactSums) + sizeof(int)), "the snake's handoff");
+        cudaCheck(cudaMemsetAsync(m_gather.get(), 0, c * (snake::kSlots * sizeof(ExactSums) + sizeof(int)), stream),
+                  "the snake's handoff");
+    }
     m_host->capacity = m_capacity;
     m_checkpoints.reserve(std::size_t(groups) * height * sizeof(snake::Checkpoint), "the snake's cumulated images");
     m_state.reserve(sizeof(snake::State), "the snake state");
@@ -415,6 +421,9 @@ int SnakeCuda::launch(int budget) {
                                            program.a.history,
                                            m_handoff.as<snake::Handoff>(),
                                            m_replica.capacity,
+                                           m_gather.as<ExactSums>(),
+                                           reinterpret_cast<int*>(m_gather.as<ExactSums>() +
+                                                                  std::size_t(m_replica.capacity) * snake::kSlots),
                                            slice,
                                            m_profile.get() ? m_profile.as<long long>() + 4 : nullptr};
             launchSnakeReplica(rp, m_replica, m_replicaBlocks, stream);

@@ -61,6 +61,7 @@ private:
     SnakeSlices m_slices;
     DeviceBuffer m_checkpoints, m_state, m_nodes, m_history, m_userMask;
     DeviceBuffer m_handoff;  // the replica kernel's two handoff buffers
+    DeviceBuffer m_gather;   // its split items' sums and arrival counters
     DeviceBuffer m_profile;  // 8 counters while LUCENT_SNAKE_PROFILE is set (block-0 program, replica)
     mutable DeviceBuffer m_labelPolygons, m_labelRanges;
     snake::State* m_host = nullptr;  // pinned mirror of the device state

@@ -7,6 +7,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace lucent::gpu {
 
@@ -22,10 +23,35 @@ struct Plus {
 };
 
 /// SnakeReplica.h's executor: loops over the block's threads, warp jobs reduced by shuffles and
-/// added into shared memory, CUB block scans, the block's counters in shared memory.
+/// added into shared memory, CUB block scans, the block's counters in shared memory. K rows a lane
+/// in flight in the sums.
+template <int K>
 struct ReplicaExec {
+    static constexpr int kRowsInFlight = K;
     __device__ int block() const { return blockIdx.x; }
     __device__ int blocks() const { return gridDim.x; }
+    /// The blocks an item's parts spread over: all of them.
+    __device__ int spread() const { return gridDim.x; }
+    __device__ int warps() const { return kThreads / 32; }
+    /// Adds into global memory (unsigned atomics add signed values exactly).
+    __device__ void globalAdd(ExactSums* to, const ExactSums& v) {
+        atomicAdd(reinterpret_cast<unsigned long long*>(&to->n), static_cast<unsigned long long>(v.n));
+        atomicAdd(reinterpret_cast<unsigned long long*>(&to->sz), static_cast<unsigned long long>(v.sz));
+        atomicAdd(reinterpret_cast<unsigned long long*>(&to->sz2), static_cast<unsigned long long>(v.sz2));
+    }
+    /// Block-wide, after the block's globalAdds of an item's part: true in the block that added the
+    /// last of `parts` parts, which then sees every part (the threadFenceReduction pattern).
+    __device__ bool lastToArrive(int* arrivals, int parts) {
+        __shared__ int last;
+        __threadfence();  // this thread's adds before the arrival
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            last = atomicAdd(arrivals, 1) == parts - 1;
+            if (last) __threadfence();
+        }
+        __syncthreads();
+        return last;
+    }
     __device__ long long clock() const { return clock64(); }
     __device__ void blockSync() { __syncthreads(); }
     __device__ void gridSync() { cooperative_groups::this_grid().sync(); }
@@ -82,12 +108,26 @@ struct ReplicaExec {
     __device__ void atomicSetInt(int* p, int v) { atomicExch(p, v); }
 };
 
+template <int K>
 __global__ void __launch_bounds__(kThreads, 1) replicaKernel(snake::ReplicaProgram p, int capacity) {
     extern __shared__ __align__(16) unsigned char memory[];
     snake::Replica r;
     snake::replicaLayout(memory, capacity, &r);
-    ReplicaExec ex;
+    ReplicaExec<K> ex;
     snake::runReplica(ex, p, r);
+}
+
+/// Rows in flight a lane: 4 unless LUCENT_SNAKE_ROWS_IN_FLIGHT=2 (for tuning).
+int rowsInFlight() {
+    static const int k = [] {
+        const char* env = std::getenv("LUCENT_SNAKE_ROWS_IN_FLIGHT");
+        return env && std::atoi(env) == 2 ? 2 : 4;
+    }();
+    return k;
+}
+
+void* replicaEntry() {
+    return rowsInFlight() == 2 ? reinterpret_cast<void*>(replicaKernel<2>) : reinterpret_cast<void*>(replicaKernel<4>);
 }
 
 }  // namespace
@@ -101,7 +141,7 @@ SnakeReplicaShape snakeReplicaShape(int most) {
     SnakeReplicaShape shape;
     if (!cooperative) return shape;
     cudaFuncAttributes attributes{};
-    cudaCheck(cudaFuncGetAttributes(&attributes, replicaKernel), "snake launch");
+    cudaCheck(cudaFuncGetAttributes(&attributes, replicaEntry()), "snake launch");
     const std::size_t room = std::size_t(optin) > attributes.sharedSizeBytes ? optin - attributes.sharedSizeBytes : 0;
     // As many nodes as fit beside the kernel's own shared memory, in steps of 32.
     int capacity = 32;
@@ -110,9 +150,9 @@ SnakeReplicaShape snakeReplicaShape(int most) {
     if (most > 0) capacity = std::min(capacity, most);
     if (snake::replicaLayout(nullptr, capacity, nullptr) > room || capacity < 8) return shape;
     shape.bytes = snake::replicaLayout(nullptr, capacity, nullptr);
-    cudaCheck(cudaFuncSetAttribute(replicaKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shape.bytes)),
+    cudaCheck(cudaFuncSetAttribute(replicaEntry(), cudaFuncAttributeMaxDynamicSharedMemorySize, int(shape.bytes)),
               "snake launch");
-    cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, replicaKernel, kThreads, shape.bytes),
+    cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, replicaEntry(), kThreads, shape.bytes),
               "snake launch");
     if (perSm < 1) return shape;
     shape.capacity = capacity;
@@ -125,7 +165,7 @@ void launchSnakeReplica(const snake::ReplicaProgram& program, const SnakeReplica
     snake::ReplicaProgram p = program;
     int capacity = shape.capacity;
     void* args[] = {&p, &capacity};
-    cudaCheck(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(replicaKernel), dim3(std::min(blocks, shape.maxBlocks)),
+    cudaCheck(cudaLaunchCooperativeKernel(replicaEntry(), dim3(std::min(blocks, shape.maxBlocks)),
                                           dim3(kThreads), args, shape.bytes, static_cast<cudaStream_t>(stream)),
               "snake steps");
 }

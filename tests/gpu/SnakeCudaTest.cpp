@@ -94,11 +94,12 @@ void expectProgramEqualsCpu(const SegmentationRequest& r, int capacity, Order or
 
 /// The replicated-decision program (one block) on the host against SnakeCpu, with room for every
 /// node, `perLaunch` iterations a launch.
-void expectReplicaEqualsCpu(const SegmentationRequest& r, Order order, int perLaunch, const std::string& what) {
+void expectReplicaEqualsCpu(const SegmentationRequest& r, Order order, int perLaunch, const std::string& what,
+                            int spread = 40) {
     SnakeCpu cpu;
     cpu.start(r);
     lucent::testing::SnakeReplicaHost program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
-                                              r.snake.minSegment, 1 << 14, order);
+                                              r.snake.minSegment, 1 << 14, order, spread);
     ASSERT_EQ(program.state().gl, cpu.gl()) << what;
     int steps = 0;
     while (!cpu.finished()) {
@@ -244,7 +245,9 @@ TEST(SnakeReplica, OnTheHostEqualsSnakeCpuOnRandomImages) {
         Volume v;
         const SegmentationRequest r = randomCase(seed, v);
         const Order order = seed % 3 == 0 ? Order::Backward : seed % 3 == 1 ? Order::Shuffled : Order::Forward;
-        expectReplicaEqualsCpu(r, order, 1 + int(seed % 4), "random " + std::to_string(seed));
+        // Items split over 1 (whole), 7, 40 or 300 blocks' worth of parts.
+        const int spread = std::array<int, 4>{1, 7, 40, 300}[seed % 4];
+        expectReplicaEqualsCpu(r, order, 1 + int(seed % 4), "random " + std::to_string(seed), spread);
     }
 }
 

@@ -7,13 +7,23 @@
 
 #include "lucent/core/seg/SnakeReplica.h"
 
+#include <stdexcept>
+
 namespace lucent::testing {
 
 /// SnakeHostExec with the block-scope names SnakeReplica.h uses; one block, so the grid barrier is nothing.
 struct SnakeReplicaHostExec : SnakeHostExec {
+    static constexpr int kRowsInFlight = 3;  // any K: the device's are 2 and 4
     int shared[snake::kReplicaInts] = {};
     int block() const { return 0; }
     int blocks() const { return 1; }
+    /// One block does every unit, but items split as if over this many blocks: the parts, the
+    /// gathering and the last-arrival decision run as on the device.
+    int spreadOver = 40;
+    int spread() const { return spreadOver; }
+    int warps() const { return 16; }
+    void globalAdd(ExactSums* to, const ExactSums& v) { *to += v; }
+    bool lastToArrive(int* arrivals, int parts) { return ++*arrivals == parts; }
     void blockSync() {}
     template <class F>
     void blockFor(long long n, F&& f) {
@@ -35,8 +45,9 @@ struct SnakeReplicaHostExec : SnakeHostExec {
 class SnakeReplicaHost {
 public:
     SnakeReplicaHost(const Volume& v, int slice, std::vector<PixelPoint> polygon, int d, int minSegment, int capacity,
-                     SnakeHostExec::Order order = SnakeHostExec::Order::Forward)
+                     SnakeHostExec::Order order = SnakeHostExec::Order::Forward, int spread = 40)
         : m_capacity(capacity) {
+        m_exec.spreadOver = spread;
         const auto& dims = v.geometry().dims;
         m_width = dims[0];
         m_height = dims[1];
@@ -63,6 +74,8 @@ public:
         m_pos.assign(std::size_t(capacity), PixelPoint{});
         m_seg.assign(std::size_t(capacity), ExactSums{});
         m_handoff.assign(2 * std::size_t(capacity), snake::Handoff{});
+        m_acc.assign(std::size_t(capacity) * snake::kSlots, ExactSums{});
+        m_arrivals.assign(std::size_t(capacity), 0);
         m_shared.assign(snake::replicaLayout(nullptr, capacity, nullptr), 0);
         std::copy(polygon.begin(), polygon.end(), m_pos.begin());
         launch(0);  // the slice-start totals, as SnakeCuda::beginSlice
@@ -81,10 +94,17 @@ public:
                                       m_history.data(),
                                       m_handoff.data(),
                                       m_capacity,
+                                      m_acc.data(),
+                                      m_arrivals.data(),
                                       {m_pixels.data(), m_checkpoints.data(), m_width, m_height,
                                        snake::checkpointGroups(m_width)}};
         snake::runReplica(m_exec, p, r);
         m_glHistory.insert(m_glHistory.end(), m_history.begin(), m_history.begin() + m_state.glCount);
+        // Every split item was gathered and cleared by its deciding block.
+        for (const auto& a : m_acc)
+            if (a.n || a.sz || a.sz2) throw std::logic_error("replica accumulators left dirty");
+        for (int a : m_arrivals)
+            if (a) throw std::logic_error("replica arrivals left dirty");
         return m_state.done;
     }
 
@@ -100,6 +120,8 @@ private:
     std::vector<PixelPoint> m_pos;
     std::vector<ExactSums> m_seg;
     std::vector<snake::Handoff> m_handoff;
+    std::vector<ExactSums> m_acc;
+    std::vector<int> m_arrivals;
     std::vector<unsigned char> m_shared;
     std::vector<double> m_history, m_glHistory;
     SnakeReplicaHostExec m_exec;

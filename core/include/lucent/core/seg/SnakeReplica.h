@@ -90,6 +90,11 @@ struct ReplicaProgram {
     double* history;
     Handoff* handoff;  ///< two buffers of handoffItems (a stage's results stay put while the next stage writes the other)
     int handoffItems;  ///< at least the replica's capacity
+    /// An item split over several blocks: its sums gather here (capacity x kSlots), and the block
+    /// that adds the last part (arrivals, capacity) takes its decision. Zero between items: the
+    /// deciding block clears what it read.
+    ExactSums* acc;
+    int* arrivals;
     Slice slice;
     /// When not null (LUCENT_SNAKE_PROFILE): block 0's clock cycles over the launch's stages: [0] its
     /// own items, [1] the grid barrier, [2] the decisions, [3] stages.
@@ -120,6 +125,113 @@ LUCENT_HD void sumSlots(Exec& ex, const Slice& im, ExactSums* acc, int slots, in
         if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
         return acc + slot;
     });
+}
+
+/// Rows y, y + step, ... (K of them, those below `end`) of segment a -> b added to `s` as addRow
+/// does, every load issued before any sum. A warp job of the replica sums 32 K rows, K a lane: a
+/// lane with one row waits a whole memory latency per row, and the rows of a stage are few, so
+/// latency is what a stage's sums cost. (Exec::kRowsInFlight says K.)
+template <int K>
+LUCENT_HD void addRowsInFlight(const Slice& im, PixelPoint a, PixelPoint b, int y, int step, int end,
+                                      ExactSums& s) {
+    Checkpoint c[K];
+    std::int16_t z[K][(1 << kGroupShift) - 1];
+    int cols[K], rests[K];
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int k = 0; k < K; ++k) {
+        const int row = y + k * step;
+        int col = -1;
+        if (row < end) {
+            col = crossingColumn(a, b, row);
+            col = (col < 0 ? 0 : col > im.width ? im.width : col) - 1;
+        }
+        cols[k] = col;
+        const int g = (col + 1) >> kGroupShift;
+        rests[k] = col + 1 - (g << kGroupShift);
+        c[k] = col >= 0 ? im.checkpoints[std::size_t(row) * im.groups + g] : Checkpoint{0, 0};
+        const std::int16_t* pixels = im.pixels + std::size_t(col >= 0 ? row : 0) * im.width + (g << kGroupShift);
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+        for (int q = 0; q < (1 << kGroupShift) - 1; ++q) z[k][q] = col >= 0 && q < rests[k] ? pixels[q] : 0;
+    }
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int k = 0; k < K; ++k) {
+        if (cols[k] < 0) continue;
+        long long z1 = c[k].z, z2 = c[k].z2;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+        for (int q = 0; q < (1 << kGroupShift) - 1; ++q) {
+            const long long v = z[k][q];  // 0 past the group's rest
+            z1 += v;
+            z2 += v * v;
+        }
+        s.n += cols[k] + 1;
+        s.sz += z1;
+        s.sz2 += z2;
+    }
+}
+
+/// The stage's items spread over the blocks: each item's sums (`slots` segments, segment(item, slot,
+/// a, b) saying which, over at most `rows` rows) in parts, so that all blocks share the rows of a
+/// few long segments; the block that completes an item (the only one when it has one part) runs
+/// decide(item) with the sums in r.acc. Every block calls this alike.
+template <class Exec, class Segment, class Decide>
+LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int slots, int rows,
+                        Segment&& segment, Decide&& decide) {
+    constexpr int K = Exec::kRowsInFlight, rowsPerJob = 32 * K;
+    const int chunks = imax(1, (rows + rowsPerJob - 1) / rowsPerJob), jobs = slots * chunks;
+    // As many parts as fill the grid, each at least a job for every warp of a block.
+    const int parts = count > 0 ? imax(1, imin(ex.spread() / count, (jobs + ex.warps() - 1) / ex.warps())) : 1;
+    const long long units = (long long)count * parts;
+    for (long long q = ex.block(); q < units; q += ex.blocks()) {
+        const int item = int(q / parts), part = int(q % parts);
+        const int first = int((long long)jobs * part / parts), last = int((long long)jobs * (part + 1) / parts);
+        ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
+        ex.blockSync();
+        ex.blockJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
+            const int job = first + int(j), slot = job / chunks, chunk = job % chunks;
+            PixelPoint a, b;
+            if (!segment(item, slot, a, b)) return nullptr;
+            const int y0 = imin(a.y, b.y) + chunk * rowsPerJob, y1 = imin(imax(a.y, b.y), y0 + rowsPerJob);
+            if (y0 >= y1) return nullptr;
+            addRowsInFlight<K>(p.slice, a, b, y0 + lane, lanes, y1, out);
+            if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
+            return r.acc + slot;
+        });
+        ex.blockSync();
+        if (parts > 1) {
+            ExactSums* gathered = p.acc + std::size_t(item) * kSlots;
+            ex.blockFor(slots, [&](long long k) { ex.globalAdd(gathered + k, r.acc[k]); });
+            if (!ex.lastToArrive(p.arrivals + item, parts)) continue;
+            ex.blockFor(slots, [&](long long k) {
+                r.acc[k] = ldSums(gathered + k);
+                gathered[k] = ExactSums{};
+            });
+            ex.blockFor(1, [&](long long) { p.arrivals[item] = 0; });  // read again only after the grid barrier
+            ex.blockSync();
+        }
+        decide(item);
+        ex.blockSync();  // acc serves the next unit
+    }
+}
+
+/// The longest run of rows of the stage's candidate segments: rowsOf(item) over [0, count), alike
+/// in every block.
+template <class Exec, class Rows>
+LUCENT_HD int longestRows(Exec& ex, int count, Rows&& rowsOf) {
+    ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRRows), 0); });
+    ex.blockSync();
+    ex.blockFor(count, [&](long long t) { ex.atomicMaxInt(ex.sharedInt(kRRows), rowsOf(int(t))); });
+    ex.blockSync();
+    const int rows = ex.readSharedInt(kRRows);
+    ex.blockSync();  // reset by the next stage
+    return rows;
 }
 
 /// The barrier that ends a stage's own items; the handoff buffers alternate from stage to stage.
@@ -190,55 +302,58 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
     // Own items: each node's best candidate against the polygon as the phase found it (strictly
     // lower GL, ties to the lowest candidate index, no fold, no crossing).
-    for (int t = ex.block(); t < count; t += ex.blocks()) {
-        const int i = phaseNode(n, phase, t), prev = prevNode(i, n), next = nextNode(i, n);
-        const PixelPoint a = r.pos[prev], b = r.pos[i], c = r.pos[next];
-        ex.blockFor(kSlots, [&](long long k) { r.acc[k] = ExactSums{}; });
-        ex.blockSync();
-        sumSlots(ex, p.slice, r.acc, kSlots, imax(iabs(b.y - a.y), iabs(c.y - b.y)) + d, 0,
-                 [&](int slot, PixelPoint& s0, PixelPoint& s1) {
-                     const PixelPoint m = snakeMove(b, slot >> 1, d);
-                     if (!inside(p.slice, m)) return false;
-                     s0 = (slot & 1) ? m : a;
-                     s1 = (slot & 1) ? c : m;
-                     return true;
-                 });
-        ex.blockSync();
-        ex.blockFor(8, [&](long long w) {
-            const PixelPoint m = snakeMove(b, int(w), d);
-            double gl = HUGE_VAL;
-            int test = 0;
-            if (inside(p.slice, m)) {
-                gl = snakeGl(u.image, u.target - r.seg[prev] - r.seg[i] + r.acc[2 * w] + r.acc[2 * w + 1]);
-                test = gl < u.gl && !foldsBack(a, m, c);
-            }
-            r.ownGl[w] = gl;
-            r.ownTest[w] = test;
-            r.ownHit[w] = 0;
-        });
-        ex.blockSync();
-        ex.blockFor(8LL * n, [&](long long j) {
-            const int w = int(j & 7), s = int(j >> 3), e = nextNode(s, n);
-            if (!r.ownTest[w] || s == i || e == i) return;  // not the two segments being replaced
-            if (blockedBy(a, snakeMove(b, w, d), c, r.pos[s], r.pos[e])) ex.atomicSetInt(&r.ownHit[w], 1);
-        });
-        ex.blockSync();
-        ex.blockFor(1, [&](long long) {
-            int best = -1;
-            double bestGl = u.gl;
-            for (int w = 0; w < 8; ++w)
-                if (r.ownTest[w] && !r.ownHit[w] && r.ownGl[w] < bestGl) {
-                    bestGl = r.ownGl[w];
-                    best = w;
+    const int rows = longestRows(ex, count, [&](int t) {
+        const int i = phaseNode(n, phase, t);
+        const PixelPoint b = r.pos[i];
+        return imax(iabs(b.y - r.pos[prevNode(i, n)].y), iabs(r.pos[nextNode(i, n)].y - b.y)) + d;
+    });
+    ownItems(
+        ex, p, r, count, kSlots, rows,
+        [&](int t, int slot, PixelPoint& s0, PixelPoint& s1) {
+            const int i = phaseNode(n, phase, t);
+            const PixelPoint m = snakeMove(r.pos[i], slot >> 1, d);
+            if (!inside(p.slice, m)) return false;
+            s0 = (slot & 1) ? m : r.pos[prevNode(i, n)];
+            s1 = (slot & 1) ? r.pos[nextNode(i, n)] : m;
+            return true;
+        },
+        [&](int t) {
+            const int i = phaseNode(n, phase, t), prev = prevNode(i, n), next = nextNode(i, n);
+            const PixelPoint a = r.pos[prev], b = r.pos[i], c = r.pos[next];
+            ex.blockFor(8, [&](long long w) {
+                const PixelPoint m = snakeMove(b, int(w), d);
+                double gl = HUGE_VAL;
+                int test = 0;
+                if (inside(p.slice, m)) {
+                    gl = snakeGl(u.image, u.target - r.seg[prev] - r.seg[i] + r.acc[2 * w] + r.acc[2 * w + 1]);
+                    test = gl < u.gl && !foldsBack(a, m, c);
                 }
-            h[t].info = best;
-            if (best >= 0) {
-                h[t].s[0] = r.acc[2 * best];
-                h[t].s[1] = r.acc[2 * best + 1];
-            }
+                r.ownGl[w] = gl;
+                r.ownTest[w] = test;
+                r.ownHit[w] = 0;
+            });
+            ex.blockSync();
+            ex.blockFor(8LL * n, [&](long long j) {
+                const int w = int(j & 7), s = int(j >> 3), e = nextNode(s, n);
+                if (!r.ownTest[w] || s == i || e == i) return;  // not the two segments being replaced
+                if (blockedBy(a, snakeMove(b, w, d), c, r.pos[s], r.pos[e])) ex.atomicSetInt(&r.ownHit[w], 1);
+            });
+            ex.blockSync();
+            ex.blockFor(1, [&](long long) {
+                int best = -1;
+                double bestGl = u.gl;
+                for (int w = 0; w < 8; ++w)
+                    if (r.ownTest[w] && !r.ownHit[w] && r.ownGl[w] < bestGl) {
+                        bestGl = r.ownGl[w];
+                        best = w;
+                    }
+                h[t].info = best;
+                if (best >= 0) {
+                    h[t].s[0] = r.acc[2 * best];
+                    h[t].s[1] = r.acc[2 * best + 1];
+                }
+            });
         });
-        ex.blockSync();  // acc and own* serve the next item
-    }
     ex.blockFor(1, [&](long long) {
         ex.atomicSetInt(ex.sharedInt(kRMovers), 0);
         ex.atomicSetInt(ex.sharedInt(kRMoved), 0);
@@ -341,39 +456,44 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
     Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
     // Own items: the sums of each rounding's halves, and the roundings ruled out whatever earlier
     // segments do: off the grid, folding back, or crossing a segment no earlier insertion splits.
-    for (int e = ex.block(); e < count; e += ex.blocks()) {
+    const int rows = longestRows(ex, count, [&](int e) {
         const int i = r.items[e];
-        const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
-        ex.blockFor(8, [&](long long k) { r.acc[k] = ExactSums{}; });
-        ex.blockSync();
-        sumSlots(ex, p.slice, r.acc, 8, iabs(to.y - from.y) / 2 + 1, 0, [&](int slot, PixelPoint& s0, PixelPoint& s1) {
+        return iabs(r.pos[nextNode(i, n)].y - r.pos[i].y) / 2 + 1;
+    });
+    ownItems(
+        ex, p, r, count, 8, rows,
+        [&](int e, int slot, PixelPoint& s0, PixelPoint& s1) {
+            const int i = r.items[e];
+            const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
             PixelPoint c;
             if (!insertCandidate(from, to, slot >> 1, c)) return false;
             s0 = (slot & 1) ? c : from;
             s1 = (slot & 1) ? to : c;
             return true;
+        },
+        [&](int e) {
+            const int i = r.items[e];
+            const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
+            ex.blockFor(4, [&](long long k) {
+                PixelPoint c;
+                r.ownHit[k] = !insertCandidate(from, to, int(k), c) || foldsBack(from, c, to);
+            });
+            ex.blockSync();
+            ex.blockFor(4LL * n, [&](long long j) {
+                const int k = int(j & 3), s = int(j >> 2);
+                if (s == i || (r.eligible[s] >= 0 && s < i)) return;  // itself; a segment an earlier insertion may split
+                PixelPoint c;
+                if (!insertCandidate(from, to, k, c)) return;
+                if (blockedBy(from, c, to, r.pos[s], r.pos[nextNode(s, n)])) ex.atomicSetInt(&r.ownHit[k], 1);
+            });
+            ex.blockSync();
+            ex.blockFor(8, [&](long long k) { h[e].s[k] = r.acc[k]; });
+            ex.blockFor(1, [&](long long) {
+                int ruledOut = 0;
+                for (int k = 0; k < 4; ++k) ruledOut |= r.ownHit[k] ? 1 << k : 0;
+                h[e].info = ruledOut;
+            });
         });
-        ex.blockFor(4, [&](long long k) {
-            PixelPoint c;
-            r.ownHit[k] = !insertCandidate(from, to, int(k), c) || foldsBack(from, c, to);
-        });
-        ex.blockSync();
-        ex.blockFor(4LL * n, [&](long long j) {
-            const int k = int(j & 3), s = int(j >> 2);
-            if (s == i || (r.eligible[s] >= 0 && s < i)) return;  // itself; a segment an earlier insertion may split
-            PixelPoint c;
-            if (!insertCandidate(from, to, k, c)) return;
-            if (blockedBy(from, c, to, r.pos[s], r.pos[nextNode(s, n)])) ex.atomicSetInt(&r.ownHit[k], 1);
-        });
-        ex.blockSync();
-        ex.blockFor(8, [&](long long k) { h[e].s[k] = r.acc[k]; });
-        ex.blockFor(1, [&](long long) {
-            int ruledOut = 0;
-            for (int k = 0; k < 4; ++k) ruledOut |= r.ownHit[k] ? 1 << k : 0;
-            h[e].info = ruledOut;
-        });
-        ex.blockSync();
-    }
     endOwnItems(ex, u, t0);
     const long long t1 = ex.clock();
     // Every block: each segment takes the rounding with the lowest GL not above the current one
