@@ -39,14 +39,14 @@ struct ReplicaExec {
         atomicAdd(reinterpret_cast<unsigned long long*>(&to->sz), static_cast<unsigned long long>(v.sz));
         atomicAdd(reinterpret_cast<unsigned long long*>(&to->sz2), static_cast<unsigned long long>(v.sz2));
     }
-    /// Block-wide, after the block's globalAdds of an item's part: true in the block that added the
-    /// last of `parts` parts, which then sees every part (the threadFenceReduction pattern).
-    __device__ bool lastToArrive(int* arrivals, int parts) {
+    /// Block-wide, after the block's globalAdds of `done` of an item's `jobs` jobs: true in the block
+    /// that completes the item, which then sees every part (the threadFenceReduction pattern).
+    __device__ bool lastToArrive(int* arrivals, int done, int jobs) {
         __shared__ int last;
         __threadfence();  // this thread's adds before the arrival
         __syncthreads();
         if (threadIdx.x == 0) {
-            last = atomicAdd(arrivals, 1) == parts - 1;
+            last = atomicAdd(arrivals, done) + done == jobs;
             if (last) __threadfence();
         }
         __syncthreads();
@@ -117,17 +117,18 @@ __global__ void __launch_bounds__(kThreads, 1) replicaKernel(snake::ReplicaProgr
     snake::runReplica(ex, p, r);
 }
 
-/// Rows in flight a lane: 4 unless LUCENT_SNAKE_ROWS_IN_FLIGHT=2 (for tuning).
+/// Rows in flight a lane: 1 unless LUCENT_SNAKE_ROWS_IN_FLIGHT=2 (H100: 2 and 4 were slower, as
+/// fewer jobs keep fewer warps busy).
 int rowsInFlight() {
     static const int k = [] {
         const char* env = std::getenv("LUCENT_SNAKE_ROWS_IN_FLIGHT");
-        return env && std::atoi(env) == 2 ? 2 : 4;
+        return env && std::atoi(env) == 2 ? 2 : 1;
     }();
     return k;
 }
 
 void* replicaEntry() {
-    return rowsInFlight() == 2 ? reinterpret_cast<void*>(replicaKernel<2>) : reinterpret_cast<void*>(replicaKernel<4>);
+    return rowsInFlight() == 2 ? reinterpret_cast<void*>(replicaKernel<2>) : reinterpret_cast<void*>(replicaKernel<1>);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -245,5 +246,28 @@ TEST(Snake, Int16SumsAreExactAndEqualTheRasterisedMask) {
         EXPECT_EQ(t.n, double(n));
         EXPECT_EQ(t.sz, double(sz));
         EXPECT_EQ(t.sz2, double(sz2));
+    }
+}
+
+TEST(SnakeGeometry, CrossingColumnIsTheExactCeilingOnBothDivisionPaths) {
+    // crossingColumn divides in 32 bits when the product fits and in 64 bits otherwise; both must be
+    // the exact ceiling of p.x + (y - p.y)(q.x - p.x) / (q.y - p.y), whatever the signs.
+    std::mt19937 rng(11);
+    auto exact = [](PixelPoint p, PixelPoint q, int y) {
+        const long long a = static_cast<long long>(y - p.y) * (q.x - p.x), b = q.y - p.y;
+        long long f = a / b;
+        if (f * b != a && ((a < 0) == (b < 0))) ++f;  // a / b truncates; the ceiling is one up when positive
+        return p.x + f;
+    };
+    for (int range : {50, 40000, 1 << 29}) {  // differences stay inside int
+        std::uniform_int_distribution<int> pick(-range, range);
+        for (int k = 0; k < 20000; ++k) {
+            PixelPoint p{pick(rng), pick(rng)}, q{pick(rng), pick(rng)};
+            if (p.y == q.y) continue;
+            const int y = std::min(p.y, q.y) + int(std::uniform_int_distribution<long long>(0, std::abs((long long)q.y - p.y) - 1)(rng));
+            const long long want = exact(p, q, y);
+            if (want < INT_MIN || want > INT_MAX) continue;
+            ASSERT_EQ(crossingColumn(p, q, y), want) << p.x << "," << p.y << " -> " << q.x << "," << q.y << " row " << y;
+        }
     }
 }

@@ -13,17 +13,17 @@ namespace lucent::testing {
 
 /// SnakeHostExec with the block-scope names SnakeReplica.h uses; one block, so the grid barrier is nothing.
 struct SnakeReplicaHostExec : SnakeHostExec {
-    static constexpr int kRowsInFlight = 3;  // any K: the device's are 2 and 4
+    static constexpr int kRowsInFlight = 3;  // any K: the device's are 1 and 2
     int shared[snake::kReplicaInts] = {};
     int block() const { return 0; }
     int blocks() const { return 1; }
-    /// One block does every unit, but items split as if over this many blocks: the parts, the
-    /// gathering and the last-arrival decision run as on the device.
+    /// One block does every share, but the stage's jobs are cut as if over this many blocks: the
+    /// split items, the gathering and the last-arrival decision run as on the device.
     int spreadOver = 40;
     int spread() const { return spreadOver; }
     int warps() const { return 16; }
     void globalAdd(ExactSums* to, const ExactSums& v) { *to += v; }
-    bool lastToArrive(int* arrivals, int parts) { return ++*arrivals == parts; }
+    bool lastToArrive(int* arrivals, int done, int jobs) { return (*arrivals += done) == jobs; }
     void blockSync() {}
     template <class F>
     void blockFor(long long n, F&& f) {

@@ -178,46 +178,55 @@ LUCENT_HD void addRowsInFlight(const Slice& im, PixelPoint a, PixelPoint b, int 
 }
 
 /// The stage's items spread over the blocks: each item's sums (`slots` segments, segment(item, slot,
-/// a, b) saying which, over at most `rows` rows) in parts, so that all blocks share the rows of a
-/// few long segments; the block that completes an item (the only one when it has one part) runs
-/// decide(item) with the sums in r.acc. Every block calls this alike.
+/// a, b) saying which, over at most `rows` rows) are warp jobs of 32 rows, and the stage's jobs are
+/// cut into equal shares, one a block, so that every block has work when a stage has few items or
+/// long segments. A share holds at least two jobs a warp (below that an item stays whole). An item
+/// cut between shares gathers its sums in global memory, and the block whose share completes it
+/// (arrivals counted in jobs) runs decide(item) with the sums in r.acc; a whole item's block runs
+/// it at once. Every block calls this alike.
 template <class Exec, class Segment, class Decide>
 LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int slots, int rows,
                         Segment&& segment, Decide&& decide) {
     constexpr int K = Exec::kRowsInFlight, rowsPerJob = 32 * K;
     const int chunks = imax(1, (rows + rowsPerJob - 1) / rowsPerJob), jobs = slots * chunks;
-    // As many parts as fill the grid, each at least a job for every warp of a block.
-    const int parts = count > 0 ? imax(1, imin(ex.spread() / count, (jobs + ex.warps() - 1) / ex.warps())) : 1;
-    const long long units = (long long)count * parts;
-    for (long long q = ex.block(); q < units; q += ex.blocks()) {
-        const int item = int(q / parts), part = int(q % parts);
-        const int first = int((long long)jobs * part / parts), last = int((long long)jobs * (part + 1) / parts);
-        ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
-        ex.blockSync();
-        ex.blockJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
-            const int job = first + int(j), slot = job / chunks, chunk = job % chunks;
-            PixelPoint a, b;
-            if (!segment(item, slot, a, b)) return nullptr;
-            const int y0 = imin(a.y, b.y) + chunk * rowsPerJob, y1 = imin(imax(a.y, b.y), y0 + rowsPerJob);
-            if (y0 >= y1) return nullptr;
-            addRowsInFlight<K>(p.slice, a, b, y0 + lane, lanes, y1, out);
-            if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
-            return r.acc + slot;
-        });
-        ex.blockSync();
-        if (parts > 1) {
-            ExactSums* gathered = p.acc + std::size_t(item) * kSlots;
-            ex.blockFor(slots, [&](long long k) { ex.globalAdd(gathered + k, r.acc[k]); });
-            if (!ex.lastToArrive(p.arrivals + item, parts)) continue;
-            ex.blockFor(slots, [&](long long k) {
-                r.acc[k] = ldSums(gathered + k);
-                gathered[k] = ExactSums{};
-            });
-            ex.blockFor(1, [&](long long) { p.arrivals[item] = 0; });  // read again only after the grid barrier
+    const long long total = (long long)count * jobs;
+    const long long share =
+        count > 0 ? imax(int((total + ex.spread() - 1) / ex.spread()), imin(jobs, 2 * ex.warps())) : 1;
+    const long long shares = (total + share - 1) / share;
+    for (long long b = ex.block(); b < shares; b += ex.blocks()) {
+        const long long lo = b * share, hi = lo + share < total ? lo + share : total;
+        for (long long at = lo; at < hi;) {
+            const int item = int(at / jobs);
+            const long long itemEnd = (long long)(item + 1) * jobs, end = hi < itemEnd ? hi : itemEnd;
+            const int first = int(at - (long long)item * jobs), last = int(end - (long long)item * jobs);
+            at = end;
+            ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
             ex.blockSync();
+            ex.blockJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
+                const int job = first + int(j), slot = job / chunks, chunk = job % chunks;
+                PixelPoint a, b;
+                if (!segment(item, slot, a, b)) return nullptr;
+                const int y0 = imin(a.y, b.y) + chunk * rowsPerJob, y1 = imin(imax(a.y, b.y), y0 + rowsPerJob);
+                if (y0 >= y1) return nullptr;
+                addRowsInFlight<K>(p.slice, a, b, y0 + lane, lanes, y1, out);
+                if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
+                return r.acc + slot;
+            });
+            ex.blockSync();
+            if (last - first < jobs) {
+                ExactSums* gathered = p.acc + std::size_t(item) * kSlots;
+                ex.blockFor(slots, [&](long long k) { ex.globalAdd(gathered + k, r.acc[k]); });
+                if (!ex.lastToArrive(p.arrivals + item, last - first, jobs)) continue;
+                ex.blockFor(slots, [&](long long k) {
+                    r.acc[k] = ldSums(gathered + k);
+                    gathered[k] = ExactSums{};
+                });
+                ex.blockFor(1, [&](long long) { p.arrivals[item] = 0; });  // read again only after the grid barrier
+                ex.blockSync();
+            }
+            decide(item);
+            ex.blockSync();  // acc serves the next piece
         }
-        decide(item);
-        ex.blockSync();  // acc serves the next unit
     }
 }
 
