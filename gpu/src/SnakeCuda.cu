@@ -315,8 +315,8 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     }
     m_timer.reset();
     if (std::getenv("LUCENT_SNAKE_PROFILE")) {  // where a stage's time goes, printed when the run ends
-        m_profile.reserve(8 * sizeof(long long), "the snake profile");
-        cudaCheck(cudaMemsetAsync(m_profile.get(), 0, 8 * sizeof(long long), static_cast<cudaStream_t>(m_context->stream())),
+        m_profile.reserve(12 * sizeof(long long), "the snake profile");
+        cudaCheck(cudaMemsetAsync(m_profile.get(), 0, 12 * sizeof(long long), static_cast<cudaStream_t>(m_context->stream())),
                   "the snake profile");
     }
     const auto& r = request.snake.rect;
@@ -492,7 +492,7 @@ StepReport SnakeCuda::step(int maxIterations) {
 }
 
 void SnakeCuda::printProfile() const {
-    long long spent[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    long long spent[12] = {};
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     cudaCheck(cudaMemcpyAsync(spent, m_profile.get(), sizeof spent, cudaMemcpyDeviceToHost, stream), "the snake profile");
     cudaCheck(cudaStreamSynchronize(stream), "the snake profile");
@@ -500,16 +500,20 @@ void SnakeCuda::printProfile() const {
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device);
     const double stages = double(std::max(1LL, spent[3])), us = khz > 0 ? 1e3 / khz : 1.0;
-    std::fprintf(stderr,
+    if (spent[3] > 0)
+        std::fprintf(stderr,
                  "snake profile: %lld stages, %d iterations; per stage (leader block, %s): sums + barrier %.2f, "
                  "decisions %.2f, barrier %.2f\n",
                  spent[3], m_iterations, khz > 0 ? "us" : "cycles", spent[0] / stages * us, spent[1] / stages * us,
                  spent[2] / stages * us);
     const double own = double(std::max(1LL, spent[7]));
-    std::fprintf(stderr,
+    if (spent[7] > 0)
+        std::fprintf(stderr,
                  "snake profile: %lld replica stages; per stage (block 0, %s): own items %.2f, barrier %.2f, "
-                 "decisions %.2f\n",
-                 spent[7], khz > 0 ? "us" : "cycles", spent[4] / own * us, spent[5] / own * us, spent[6] / own * us);
+                 "decisions %.2f; per move stage: handoff %.2f, speculation %.2f in %.2f rounds\n",
+                 spent[7], khz > 0 ? "us" : "cycles", spent[4] / own * us, spent[5] / own * us, spent[6] / own * us,
+                 spent[8] / std::max(1.0, double(spent[11])) * us, spent[9] / std::max(1.0, double(spent[11])) * us,
+                 spent[10] / std::max(1.0, double(spent[11])));
 }
 
 void SnakeCuda::cancel() {

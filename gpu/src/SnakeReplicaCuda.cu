@@ -39,14 +39,14 @@ struct ReplicaExec {
         atomicAdd(reinterpret_cast<unsigned long long*>(&to->sz), static_cast<unsigned long long>(v.sz));
         atomicAdd(reinterpret_cast<unsigned long long*>(&to->sz2), static_cast<unsigned long long>(v.sz2));
     }
-    /// Block-wide, after the block's globalAdds of `done` of an item's `jobs` jobs: true in the block
+    /// Block-wide, after the block's globalAdds of `done` of an item's `parts`: true in the block
     /// that completes the item, which then sees every part (the threadFenceReduction pattern).
-    __device__ bool lastToArrive(int* arrivals, int done, int jobs) {
+    __device__ bool lastToArrive(int* arrivals, int done, int parts) {
         __shared__ int last;
         __threadfence();  // this thread's adds before the arrival
         __syncthreads();
         if (threadIdx.x == 0) {
-            last = atomicAdd(arrivals, done) + done == jobs;
+            last = atomicAdd(arrivals, done) + done == parts;
             if (last) __threadfence();
         }
         __syncthreads();

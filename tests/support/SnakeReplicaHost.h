@@ -17,13 +17,13 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     int shared[snake::kReplicaInts] = {};
     int block() const { return 0; }
     int blocks() const { return 1; }
-    /// One block does every share, but the stage's jobs are cut as if over this many blocks: the
-    /// split items, the gathering and the last-arrival decision run as on the device.
+    /// One block does every piece, but items are cut as if over this many blocks: the split items,
+    /// the gathering and the last-arrival decision run as on the device.
     int spreadOver = 40;
     int spread() const { return spreadOver; }
     int warps() const { return 16; }
     void globalAdd(ExactSums* to, const ExactSums& v) { *to += v; }
-    bool lastToArrive(int* arrivals, int done, int jobs) { return (*arrivals += done) == jobs; }
+    bool lastToArrive(int* arrivals, int done, int parts) { return (*arrivals += done) == parts; }
     void blockSync() {}
     template <class F>
     void blockFor(long long n, F&& f) {

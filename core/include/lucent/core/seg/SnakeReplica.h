@@ -45,6 +45,7 @@ struct Replica {
     ExactSums* change;                      ///< 4 per item
     double *candGl, *baseGl;                ///< 4 per item; per item
     int *hit, *list;                        ///< 4 per item each
+    int *jobs, *pieces, *pieceStart;        ///< per item: warp jobs of its sums, the blocks sharing them
     ExactSums* acc;                         ///< kSlots: the sums of the item the block works on
     double* ownGl;                          ///< 8: that item's candidates
     int *ownTest, *ownHit;                  ///< 8 each
@@ -71,7 +72,8 @@ LUCENT_HD inline std::size_t replicaLayout(unsigned char* base, int capacity, Re
     x.baseGl = reinterpret_cast<double*>(take(c * sizeof(double)));
     x.acc = reinterpret_cast<ExactSums*>(take(kSlots * sizeof(ExactSums)));
     x.ownGl = reinterpret_cast<double*>(take(8 * sizeof(double)));
-    for (int** a : {&x.flag, &x.eligible, &x.newIndex, &x.items, &x.best, &x.spec, &x.dec, &x.mask})
+    for (int** a : {&x.flag, &x.eligible, &x.newIndex, &x.items, &x.best, &x.spec, &x.dec, &x.mask, &x.jobs,
+                    &x.pieces, &x.pieceStart})
         *a = reinterpret_cast<int*>(take(c * sizeof(int)));
     x.hit = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
     x.list = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
@@ -97,7 +99,8 @@ struct ReplicaProgram {
     int* arrivals;
     Slice slice;
     /// When not null (LUCENT_SNAKE_PROFILE): block 0's clock cycles over the launch's stages: [0] its
-    /// own items, [1] the grid barrier, [2] the decisions, [3] stages.
+    /// own items, [1] the grid barrier, [2] the decisions, [3] stages; of the move decisions: [4]
+    /// reading the handoff, [5] the speculation, [6] its rounds, [7] move stages.
     long long* profile = nullptr;
 };
 
@@ -106,7 +109,7 @@ struct Uniform {
     int n, d, minSegment, glCount, stage;
     ExactSums image, target;
     double gl;
-    long long spent[4];
+    long long spent[8];
 };
 
 /// The block sums `slots` segments (segment(slot, a, b) says which; false: none) over `rows` rows
@@ -177,70 +180,70 @@ LUCENT_HD void addRowsInFlight(const Slice& im, PixelPoint a, PixelPoint b, int 
     }
 }
 
-/// The stage's items spread over the blocks: each item's sums (`slots` segments, segment(item, slot,
-/// a, b) saying which, over at most `rows` rows) are warp jobs of 32 rows, and the stage's jobs are
-/// cut into equal shares, one a block, so that every block has work when a stage has few items or
-/// long segments. A share holds at least two jobs a warp (below that an item stays whole). An item
-/// cut between shares gathers its sums in global memory, and the block whose share completes it
-/// (arrivals counted in jobs) runs decide(item) with the sums in r.acc; a whole item's block runs
-/// it at once. Every block calls this alike.
-template <class Exec, class Segment, class Decide>
-LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int slots, int rows,
+/// The stage's items spread over the blocks. Item t's sums (`slots` segments, segment(t, slot, a, b)
+/// saying which, over rowsOf(t) rows) are warp jobs of 32 K rows. An item takes blocks in proportion
+/// to its jobs (its pieces), so that every block has about as much work when a stage has few items
+/// or items of very different lengths, but no piece has fewer than two jobs a warp (a small item
+/// stays whole: gathering costs more than it saves). A piece's block sums its jobs; an item of
+/// several pieces gathers its sums in global memory and the block that adds the last piece runs
+/// decide(t); a whole item's block runs it at once, with the sums in r.acc. Every block calls this alike.
+template <class Exec, class Rows, class Segment, class Decide>
+LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int slots, Rows&& rowsOf,
                         Segment&& segment, Decide&& decide) {
     constexpr int K = Exec::kRowsInFlight, rowsPerJob = 32 * K;
-    const int chunks = imax(1, (rows + rowsPerJob - 1) / rowsPerJob), jobs = slots * chunks;
-    const long long total = (long long)count * jobs;
-    const long long share =
-        count > 0 ? imax(int((total + ex.spread() - 1) / ex.spread()), imin(jobs, 2 * ex.warps())) : 1;
-    const long long shares = (total + share - 1) / share;
-    for (long long b = ex.block(); b < shares; b += ex.blocks()) {
-        const long long lo = b * share, hi = lo + share < total ? lo + share : total;
-        for (long long at = lo; at < hi;) {
-            const int item = int(at / jobs);
-            const long long itemEnd = (long long)(item + 1) * jobs, end = hi < itemEnd ? hi : itemEnd;
-            const int first = int(at - (long long)item * jobs), last = int(end - (long long)item * jobs);
-            at = end;
-            ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
-            ex.blockSync();
-            ex.blockJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
-                const int job = first + int(j), slot = job / chunks, chunk = job % chunks;
-                PixelPoint a, b;
-                if (!segment(item, slot, a, b)) return nullptr;
-                const int y0 = imin(a.y, b.y) + chunk * rowsPerJob, y1 = imin(imax(a.y, b.y), y0 + rowsPerJob);
-                if (y0 >= y1) return nullptr;
-                addRowsInFlight<K>(p.slice, a, b, y0 + lane, lanes, y1, out);
-                if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
-                return r.acc + slot;
-            });
-            ex.blockSync();
-            if (last - first < jobs) {
-                ExactSums* gathered = p.acc + std::size_t(item) * kSlots;
-                ex.blockFor(slots, [&](long long k) { ex.globalAdd(gathered + k, r.acc[k]); });
-                if (!ex.lastToArrive(p.arrivals + item, last - first, jobs)) continue;
-                ex.blockFor(slots, [&](long long k) {
-                    r.acc[k] = ldSums(gathered + k);
-                    gathered[k] = ExactSums{};
-                });
-                ex.blockFor(1, [&](long long) { p.arrivals[item] = 0; });  // read again only after the grid barrier
-                ex.blockSync();
+    ex.blockFor(count, [&](long long t) { r.jobs[t] = slots * imax(1, (rowsOf(int(t)) + rowsPerJob - 1) / rowsPerJob); });
+    ex.blockSync();
+    const int total = ex.template blockScan<int>(count, [&](int t) { return r.jobs[t]; }, [](int, int) {});
+    const int blocks = ex.spread(), least = 2 * ex.warps();
+    ex.blockFor(count, [&](long long t) {
+        const int jobs = r.jobs[t];
+        const int fair = int(((long long)jobs * blocks + total / 2) / total);  // rounded share of the blocks
+        r.pieces[t] = imax(1, imin(fair, jobs / least));
+    });
+    ex.blockSync();
+    const int pieces = ex.template blockScan<int>(
+        count, [&](int t) { return r.pieces[t]; }, [&](int t, int before) { r.pieceStart[t] = before; });
+    ex.blockSync();
+    for (int q = ex.block(); q < pieces; q += ex.blocks()) {
+        int item = 0;  // the last item whose first piece is at or before q
+        for (int lo = 0, hi = count - 1; lo <= hi;) {
+            const int mid = (lo + hi) / 2;
+            if (r.pieceStart[mid] <= q) {
+                item = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
             }
-            decide(item);
-            ex.blockSync();  // acc serves the next piece
         }
+        const int parts = r.pieces[item], part = q - r.pieceStart[item], jobs = r.jobs[item], chunks = jobs / slots;
+        const int first = int((long long)jobs * part / parts), last = int((long long)jobs * (part + 1) / parts);
+        ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
+        ex.blockSync();
+        ex.blockJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
+            const int job = first + int(j), slot = job / chunks, chunk = job % chunks;
+            PixelPoint a, b;
+            if (!segment(item, slot, a, b)) return nullptr;
+            const int y0 = imin(a.y, b.y) + chunk * rowsPerJob, y1 = imin(imax(a.y, b.y), y0 + rowsPerJob);
+            if (y0 >= y1) return nullptr;
+            addRowsInFlight<K>(p.slice, a, b, y0 + lane, lanes, y1, out);
+            if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
+            return r.acc + slot;
+        });
+        ex.blockSync();
+        if (parts > 1) {
+            ExactSums* gathered = p.acc + std::size_t(item) * kSlots;
+            ex.blockFor(slots, [&](long long k) { ex.globalAdd(gathered + k, r.acc[k]); });
+            if (!ex.lastToArrive(p.arrivals + item, 1, parts)) continue;
+            ex.blockFor(slots, [&](long long k) {
+                r.acc[k] = ldSums(gathered + k);
+                gathered[k] = ExactSums{};
+            });
+            ex.blockFor(1, [&](long long) { p.arrivals[item] = 0; });  // read again only after the grid barrier
+            ex.blockSync();
+        }
+        decide(item);
+        ex.blockSync();  // acc serves the next piece
     }
-}
-
-/// The longest run of rows of the stage's candidate segments: rowsOf(item) over [0, count), alike
-/// in every block.
-template <class Exec, class Rows>
-LUCENT_HD int longestRows(Exec& ex, int count, Rows&& rowsOf) {
-    ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRRows), 0); });
-    ex.blockSync();
-    ex.blockFor(count, [&](long long t) { ex.atomicMaxInt(ex.sharedInt(kRRows), rowsOf(int(t))); });
-    ex.blockSync();
-    const int rows = ex.readSharedInt(kRRows);
-    ex.blockSync();  // reset by the next stage
-    return rows;
 }
 
 /// The barrier that ends a stage's own items; the handoff buffers alternate from stage to stage.
@@ -311,13 +314,13 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
     // Own items: each node's best candidate against the polygon as the phase found it (strictly
     // lower GL, ties to the lowest candidate index, no fold, no crossing).
-    const int rows = longestRows(ex, count, [&](int t) {
-        const int i = phaseNode(n, phase, t);
-        const PixelPoint b = r.pos[i];
-        return imax(iabs(b.y - r.pos[prevNode(i, n)].y), iabs(r.pos[nextNode(i, n)].y - b.y)) + d;
-    });
     ownItems(
-        ex, p, r, count, kSlots, rows,
+        ex, p, r, count, kSlots,
+        [&](int t) {
+            const int i = phaseNode(n, phase, t);
+            const PixelPoint b = r.pos[i];
+            return imax(iabs(b.y - r.pos[prevNode(i, n)].y), iabs(r.pos[nextNode(i, n)].y - b.y)) + d;
+        },
         [&](int t, int slot, PixelPoint& s0, PixelPoint& s1) {
             const int i = phaseNode(n, phase, t);
             const PixelPoint m = snakeMove(r.pos[i], slot >> 1, d);
@@ -385,8 +388,10 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     });
     ex.blockSync();
     const bool anyMover = ex.readSharedInt(kRMovers) > 0;
+    const long long t2 = ex.clock();
     ExactSums total{};
     while (anyMover) {
+        u.spent[6] += 1;
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
         total = ex.template blockScan<ExactSums>(
             count, [&](int t) { return r.spec[t] ? r.change[4 * t + 2] : ExactSums{}; },
@@ -424,6 +429,9 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         r.spec = r.dec;
         r.dec = guess;
     }
+    u.spent[4] += t2 - t1;
+    u.spent[5] += ex.clock() - t2;
+    u.spent[7] += 1;
     bool moved = false;
     if (anyMover) {
         ex.blockFor(count, [&](long long tt) {
@@ -465,12 +473,12 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
     Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
     // Own items: the sums of each rounding's halves, and the roundings ruled out whatever earlier
     // segments do: off the grid, folding back, or crossing a segment no earlier insertion splits.
-    const int rows = longestRows(ex, count, [&](int e) {
-        const int i = r.items[e];
-        return iabs(r.pos[nextNode(i, n)].y - r.pos[i].y) / 2 + 1;
-    });
     ownItems(
-        ex, p, r, count, 8, rows,
+        ex, p, r, count, 8,
+        [&](int e) {
+            const int i = r.items[e];
+            return iabs(r.pos[nextNode(i, n)].y - r.pos[i].y) / 2 + 1;
+        },
         [&](int e, int slot, PixelPoint& s0, PixelPoint& s1) {
             const int i = r.items[e];
             const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
@@ -655,7 +663,7 @@ LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
         s.target = u.target;
         s.gl = u.gl;
         if (p.profile)
-            for (int k = 0; k < 4; ++k) p.profile[k] += u.spent[k];
+            for (int k = 0; k < 8; ++k) p.profile[k] += u.spent[k];
     });
 }
 
