@@ -33,6 +33,17 @@ struct alignas(16) Handoff {
 /// The block's own counters (Exec::sharedInt).
 enum ReplicaInt : int { kRList = 0, kRMismatch, kRMovers, kRMoved, kRRows, kReplicaInts };
 
+/// A bounding box.
+struct Box {
+    int x0, y0, x1, y1;
+};
+LUCENT_HD inline Box boxOf(PixelPoint a, PixelPoint b, PixelPoint c) {
+    return {imin(a.x, imin(b.x, c.x)), imin(a.y, imin(b.y, c.y)), imax(a.x, imax(b.x, c.x)), imax(a.y, imax(b.y, c.y))};
+}
+LUCENT_HD inline bool meets(const Box& a, const Box& b) {
+    return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
+}
+
 /// A block's copy of the polygon and its scratch: shared memory on the device. `capacity` nodes; an
 /// iteration starts only with at most capacity / 2 of them (insertion may double them).
 struct Replica {
@@ -45,7 +56,7 @@ struct Replica {
     ExactSums* change;                      ///< 4 per item
     double *candGl, *baseGl;                ///< 4 per item; per item
     int *hit, *list;                        ///< 4 per item each
-    int *jobs, *pieces, *pieceStart;        ///< per item: warp jobs of its sums, the blocks sharing them
+    Box* boxes;                             ///< per item: what its (guessed) decision changes, bounded
     ExactSums* acc;                         ///< kSlots: the sums of the item the block works on
     double* ownGl;                          ///< 8: that item's candidates
     int *ownTest, *ownHit;                  ///< 8 each
@@ -72,8 +83,8 @@ LUCENT_HD inline std::size_t replicaLayout(unsigned char* base, int capacity, Re
     x.baseGl = reinterpret_cast<double*>(take(c * sizeof(double)));
     x.acc = reinterpret_cast<ExactSums*>(take(kSlots * sizeof(ExactSums)));
     x.ownGl = reinterpret_cast<double*>(take(8 * sizeof(double)));
-    for (int** a : {&x.flag, &x.eligible, &x.newIndex, &x.items, &x.best, &x.spec, &x.dec, &x.mask, &x.jobs,
-                    &x.pieces, &x.pieceStart})
+    x.boxes = reinterpret_cast<Box*>(take(c * 4 * sizeof(int)));
+    for (int** a : {&x.flag, &x.eligible, &x.newIndex, &x.items, &x.best, &x.spec, &x.dec, &x.mask})
         *a = reinterpret_cast<int*>(take(c * sizeof(int)));
     x.hit = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
     x.list = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
@@ -181,41 +192,22 @@ LUCENT_HD void addRowsInFlight(const Slice& im, PixelPoint a, PixelPoint b, int 
 }
 
 /// The stage's items spread over the blocks. Item t's sums (`slots` segments, segment(t, slot, a, b)
-/// saying which, over rowsOf(t) rows) are warp jobs of 32 K rows. An item takes blocks in proportion
-/// to its jobs (its pieces), so that every block has about as much work when a stage has few items
-/// or items of very different lengths, but no piece has fewer than two jobs a warp (a small item
-/// stays whole: gathering costs more than it saves). A piece's block sums its jobs; an item of
-/// several pieces gathers its sums in global memory and the block that adds the last piece runs
-/// decide(t); a whole item's block runs it at once, with the sums in r.acc. Every block calls this alike.
-template <class Exec, class Rows, class Segment, class Decide>
-LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int slots, Rows&& rowsOf,
+/// saying which, over at most `rows` rows, the longest of the stage) are warp jobs of 32 K rows.
+/// When a stage has fewer items than half the blocks (a young polygon: few nodes, long segments),
+/// each item is cut into parts that fill the grid, none below a job for every warp; an item of
+/// several parts gathers its sums in global memory and the block that adds the last part runs
+/// decide(t); otherwise a block takes whole items and runs decide(t) at once, with the sums in
+/// r.acc. (H100: cutting items when there are more than half as many as blocks, to balance their
+/// lengths, cost more in gathering and scans than it saved.) Every block calls this alike.
+template <class Exec, class Segment, class Decide>
+LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int slots, int rows,
                         Segment&& segment, Decide&& decide) {
     constexpr int K = Exec::kRowsInFlight, rowsPerJob = 32 * K;
-    ex.blockFor(count, [&](long long t) { r.jobs[t] = slots * imax(1, (rowsOf(int(t)) + rowsPerJob - 1) / rowsPerJob); });
-    ex.blockSync();
-    const int total = ex.template blockScan<int>(count, [&](int t) { return r.jobs[t]; }, [](int, int) {});
-    const int blocks = ex.spread(), least = 2 * ex.warps();
-    ex.blockFor(count, [&](long long t) {
-        const int jobs = r.jobs[t];
-        const int fair = int(((long long)jobs * blocks + total / 2) / total);  // rounded share of the blocks
-        r.pieces[t] = imax(1, imin(fair, jobs / least));
-    });
-    ex.blockSync();
-    const int pieces = ex.template blockScan<int>(
-        count, [&](int t) { return r.pieces[t]; }, [&](int t, int before) { r.pieceStart[t] = before; });
-    ex.blockSync();
-    for (int q = ex.block(); q < pieces; q += ex.blocks()) {
-        int item = 0;  // the last item whose first piece is at or before q
-        for (int lo = 0, hi = count - 1; lo <= hi;) {
-            const int mid = (lo + hi) / 2;
-            if (r.pieceStart[mid] <= q) {
-                item = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        const int parts = r.pieces[item], part = q - r.pieceStart[item], jobs = r.jobs[item], chunks = jobs / slots;
+    const int chunks = imax(1, (rows + rowsPerJob - 1) / rowsPerJob), jobs = slots * chunks;
+    const int parts = count > 0 ? imax(1, imin(ex.spread() / count, (jobs + ex.warps() - 1) / ex.warps())) : 1;
+    const long long units = (long long)count * parts;
+    for (long long q = ex.block(); q < units; q += ex.blocks()) {
+        const int item = int(q / parts), part = int(q % parts);
         const int first = int((long long)jobs * part / parts), last = int((long long)jobs * (part + 1) / parts);
         ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
         ex.blockSync();
@@ -225,7 +217,11 @@ LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int
             if (!segment(item, slot, a, b)) return nullptr;
             const int y0 = imin(a.y, b.y) + chunk * rowsPerJob, y1 = imin(imax(a.y, b.y), y0 + rowsPerJob);
             if (y0 >= y1) return nullptr;
-            addRowsInFlight<K>(p.slice, a, b, y0 + lane, lanes, y1, out);
+            if constexpr (K == 1) {
+                addRow(p.slice, a, b, y0 + lane, out);  // y0 + lane < y1: a job is 32 rows at most
+            } else {
+                addRowsInFlight<K>(p.slice, a, b, y0 + lane, lanes, y1, out);
+            }
             if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
             return r.acc + slot;
         });
@@ -242,8 +238,34 @@ LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int
             ex.blockSync();
         }
         decide(item);
-        ex.blockSync();  // acc serves the next piece
+        ex.blockSync();  // acc serves the next unit
     }
+}
+
+/// The longest run of rows of the stage's candidate segments: rowsOf(item) over [0, count), alike
+/// in every block.
+template <class Exec, class Rows>
+LUCENT_HD int longestRows(Exec& ex, int count, Rows&& rowsOf) {
+    ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRRows), 0); });
+    ex.blockSync();
+    ex.blockFor(count, [&](long long t) { ex.atomicMaxInt(ex.sharedInt(kRRows), rowsOf(int(t))); });
+    ex.blockSync();
+    const int rows = ex.readSharedInt(kRRows);
+    ex.blockSync();  // reset by the next stage
+    return rows;
+}
+
+/// f(row, begin, end) over columns [begin, end) of every row < rows, the columns cut into chunks so
+/// that the block's threads share the work; a thread walks its chunk, the row's own data computed once.
+template <class Exec, class F>
+LUCENT_HD void forRowRuns(Exec& ex, int rows, int cols, F&& f) {
+    if (rows <= 0 || cols <= 0) return;
+    constexpr int lanes = 512;  // a hint: results do not depend on it
+    const int chunks = rows >= lanes ? 1 : imin(cols, lanes / rows);
+    ex.blockFor((long long)rows * chunks, [&](long long j) {
+        const int row = int(j / chunks), chunk = int(j % chunks);
+        f(row, int((long long)cols * chunk / chunks), int((long long)cols * (chunk + 1) / chunks));
+    });
 }
 
 /// The barrier that ends a stage's own items; the handoff buffers alternate from stage to stage.
@@ -314,13 +336,13 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
     // Own items: each node's best candidate against the polygon as the phase found it (strictly
     // lower GL, ties to the lowest candidate index, no fold, no crossing).
+    const int rows = longestRows(ex, count, [&](int t) {
+        const int i = phaseNode(n, phase, t);
+        const PixelPoint b = r.pos[i];
+        return imax(iabs(b.y - r.pos[prevNode(i, n)].y), iabs(r.pos[nextNode(i, n)].y - b.y)) + d;
+    });
     ownItems(
-        ex, p, r, count, kSlots,
-        [&](int t) {
-            const int i = phaseNode(n, phase, t);
-            const PixelPoint b = r.pos[i];
-            return imax(iabs(b.y - r.pos[prevNode(i, n)].y), iabs(r.pos[nextNode(i, n)].y - b.y)) + d;
-        },
+        ex, p, r, count, kSlots, rows,
         [&](int t, int slot, PixelPoint& s0, PixelPoint& s1) {
             const int i = phaseNode(n, phase, t);
             const PixelPoint m = snakeMove(r.pos[i], slot >> 1, d);
@@ -406,18 +428,31 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             }
             r.dec[t] = keep;
             if (keep) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = t;
+            if (r.spec[t]) {
+                const int i = phaseNode(n, phase, t);
+                r.boxes[t] = boxOf(r.pos[prevNode(i, n)], snakeMove(r.pos[i], r.best[t], d), r.pos[nextNode(i, n)]);
+            }
         });
         ex.blockSync();
         const int listed = ex.readSharedInt(kRList);
-        ex.blockFor((long long)listed * count, [&](long long j) {
-            const int t = r.list[int(j / count)], v = int(j % count);
-            if (v >= t || !r.spec[v]) return;  // only the segments of earlier (guessed) moves changed
-            const int i = phaseNode(n, phase, t), k = phaseNode(n, phase, v);
-            const PixelPoint c = snakeMove(r.pos[i], r.best[t], d), m = snakeMove(r.pos[k], r.best[v], d);
+        // Only the segments of earlier (guessed) moves changed: each kept move against those,
+        // bounding boxes first (a move meets only its neighbourhood).
+        forRowRuns(ex, listed, count, [&](int row, int begin, int end) {
+            const int t = r.list[row], i = phaseNode(n, phase, t);
             // The neighbours of a phase node are not in the phase: they are where the phase found them.
-            const PixelPoint prev = r.pos[prevNode(i, n)], next = r.pos[nextNode(i, n)];
-            if (blockedBy(prev, c, next, r.pos[prevNode(k, n)], m) || blockedBy(prev, c, next, m, r.pos[nextNode(k, n)]))
-                ex.atomicSetInt(&r.dec[t], 0);
+            const PixelPoint prev = r.pos[prevNode(i, n)], c = snakeMove(r.pos[i], r.best[t], d),
+                             next = r.pos[nextNode(i, n)];
+            const Box mine = boxOf(prev, c, next);
+            for (int v = begin; v < imin(end, t); ++v) {
+                if (!r.spec[v] || !meets(mine, r.boxes[v])) continue;
+                const int k = phaseNode(n, phase, v);
+                const PixelPoint m = snakeMove(r.pos[k], r.best[v], d);
+                if (blockedBy(prev, c, next, r.pos[prevNode(k, n)], m) ||
+                    blockedBy(prev, c, next, m, r.pos[nextNode(k, n)])) {
+                    ex.atomicSetInt(&r.dec[t], 0);
+                    return;
+                }
+            }
         });
         ex.blockSync();
         ex.blockFor(count, [&](long long t) {
@@ -473,12 +508,12 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
     Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
     // Own items: the sums of each rounding's halves, and the roundings ruled out whatever earlier
     // segments do: off the grid, folding back, or crossing a segment no earlier insertion splits.
+    const int rows = longestRows(ex, count, [&](int e) {
+        const int i = r.items[e];
+        return iabs(r.pos[nextNode(i, n)].y - r.pos[i].y) / 2 + 1;
+    });
     ownItems(
-        ex, p, r, count, 8,
-        [&](int e) {
-            const int i = r.items[e];
-            return iabs(r.pos[nextNode(i, n)].y - r.pos[i].y) / 2 + 1;
-        },
+        ex, p, r, count, 8, rows,
         [&](int e, int slot, PixelPoint& s0, PixelPoint& s1) {
             const int i = r.items[e];
             const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
@@ -520,6 +555,7 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
         const int e = int(ee), i = r.items[e], ruledOut = ldInt(&h[e].info);
         r.mask[e] = ruledOut;
         r.spec[e] = -1;  // first guess: no node anywhere
+        r.boxes[e] = boxOf(r.pos[i], r.pos[i], r.pos[nextNode(i, n)]);
         for (int k = 0; k < 4; ++k)
             if (!(ruledOut >> k & 1)) r.change[4 * e + k] = ldSums(&h[e].s[2 * k]) + ldSums(&h[e].s[2 * k + 1]) - r.seg[i];
     });
@@ -548,17 +584,26 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
         });
         ex.blockSync();
         const int listed = ex.readSharedInt(kRList);
-        ex.blockFor((long long)listed * count, [&](long long j) {
-            const int pair = r.list[int(j / count)], v = int(j % count), e = pair >> 2, k = pair & 3;
-            if (v >= e) return;  // later segments are as they were: tested with the own items
-            const int i = r.items[e], iv = r.items[v];
-            const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)], a = r.pos[iv], b = r.pos[nextNode(iv, n)];
+        // Against the earlier long segments, whole or split as guessed (later ones are as they were:
+        // tested with the own items), bounding boxes first: a split point lies in its segment's box.
+        forRowRuns(ex, listed, count, [&](int row, int begin, int end) {
+            const int pair = r.list[row], e = pair >> 2, k = pair & 3, i = r.items[e];
+            const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
             PixelPoint c, split;
             insertCandidate(from, to, k, c);
-            const bool hit = r.spec[v] >= 0 && insertCandidate(a, b, r.spec[v], split)
-                                 ? blockedBy(from, c, to, a, split) || blockedBy(from, c, to, split, b)
-                                 : blockedBy(from, c, to, a, b);
-            if (hit) ex.atomicSetInt(&r.hit[pair], 1);
+            const Box mine = boxOf(from, c, to);
+            for (int v = begin; v < imin(end, e); ++v) {
+                if (!meets(mine, r.boxes[v])) continue;
+                const int iv = r.items[v];
+                const PixelPoint a = r.pos[iv], b = r.pos[nextNode(iv, n)];
+                const bool hit = r.spec[v] >= 0 && insertCandidate(a, b, r.spec[v], split)
+                                     ? blockedBy(from, c, to, a, split) || blockedBy(from, c, to, split, b)
+                                     : blockedBy(from, c, to, a, b);
+                if (hit) {
+                    ex.atomicSetInt(&r.hit[pair], 1);
+                    return;
+                }
+            }
         });
         ex.blockSync();
         ex.blockFor(count, [&](long long ee) {
