@@ -218,7 +218,7 @@ LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int
             const int y0 = imin(a.y, b.y) + chunk * rowsPerJob, y1 = imin(imax(a.y, b.y), y0 + rowsPerJob);
             if (y0 >= y1) return nullptr;
             if constexpr (K == 1) {
-                addRow(p.slice, a, b, y0 + lane, out);  // y0 + lane < y1: a job is 32 rows at most
+                if (y0 + lane < y1) addRow(p.slice, a, b, y0 + lane, out);  // a job is 32 rows at most
             } else {
                 addRowsInFlight<K>(p.slice, a, b, y0 + lane, lanes, y1, out);
             }
