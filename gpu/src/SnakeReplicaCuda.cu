@@ -13,7 +13,6 @@ namespace lucent::gpu {
 
 namespace {
 
-constexpr int kThreads = 512;
 
 struct Plus {
     template <class T>
@@ -22,12 +21,13 @@ struct Plus {
     }
 };
 
-/// SnakeReplica.h's executor: loops over the block's threads, warp jobs reduced by shuffles and
-/// added into shared memory, CUB block scans, the block's counters in shared memory. K rows a lane
-/// in flight in the sums.
-template <int K>
+/// SnakeReplica.h's executor for blocks of T threads: loops over the block's threads, warp jobs
+/// reduced by shuffles and added into shared memory, CUB block scans, the block's counters in
+/// shared memory; one row a lane in the sums (2 and 4 in flight were slower on the H100).
+template <int T>
 struct ReplicaExec {
-    static constexpr int kRowsInFlight = K;
+    static constexpr int kThreads = T;
+    static constexpr int kRowsInFlight = 1;
     __device__ int block() const { return blockIdx.x; }
     __device__ int blocks() const { return gridDim.x; }
     /// The blocks an item's parts spread over: all of them.
@@ -108,27 +108,28 @@ struct ReplicaExec {
     __device__ void atomicSetInt(int* p, int v) { atomicExch(p, v); }
 };
 
-template <int K>
-__global__ void __launch_bounds__(kThreads, 1) replicaKernel(snake::ReplicaProgram p, int capacity) {
+template <int T>
+__global__ void __launch_bounds__(T, 1) replicaKernel(snake::ReplicaProgram p, int capacity) {
     extern __shared__ __align__(16) unsigned char memory[];
     snake::Replica r;
     snake::replicaLayout(memory, capacity, &r);
-    ReplicaExec<K> ex;
+    ReplicaExec<T> ex;
     snake::runReplica(ex, p, r);
 }
 
-/// Rows in flight a lane: 1 unless LUCENT_SNAKE_ROWS_IN_FLIGHT=2 (H100: 2 and 4 were slower, as
-/// fewer jobs keep fewer warps busy).
-int rowsInFlight() {
-    static const int k = [] {
-        const char* env = std::getenv("LUCENT_SNAKE_ROWS_IN_FLIGHT");
-        return env && std::atoi(env) == 2 ? 2 : 1;
+/// Threads a block: 512, or 384 with LUCENT_SNAKE_REPLICA_THREADS=384 (room for 170 registers a
+/// thread, so nothing spills, with fewer warps to sum).
+int replicaThreads() {
+    static const int t = [] {
+        const char* env = std::getenv("LUCENT_SNAKE_REPLICA_THREADS");
+        return env && std::atoi(env) == 384 ? 384 : 512;
     }();
-    return k;
+    return t;
 }
 
 void* replicaEntry() {
-    return rowsInFlight() == 2 ? reinterpret_cast<void*>(replicaKernel<2>) : reinterpret_cast<void*>(replicaKernel<1>);
+    return replicaThreads() == 384 ? reinterpret_cast<void*>(replicaKernel<384>)
+                                   : reinterpret_cast<void*>(replicaKernel<512>);
 }
 
 }  // namespace
@@ -153,7 +154,7 @@ SnakeReplicaShape snakeReplicaShape(int most) {
     shape.bytes = snake::replicaLayout(nullptr, capacity, nullptr);
     cudaCheck(cudaFuncSetAttribute(replicaEntry(), cudaFuncAttributeMaxDynamicSharedMemorySize, int(shape.bytes)),
               "snake launch");
-    cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, replicaEntry(), kThreads, shape.bytes),
+    cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, replicaEntry(), replicaThreads(), shape.bytes),
               "snake launch");
     if (perSm < 1) return shape;
     shape.capacity = capacity;
@@ -167,7 +168,7 @@ void launchSnakeReplica(const snake::ReplicaProgram& program, const SnakeReplica
     int capacity = shape.capacity;
     void* args[] = {&p, &capacity};
     cudaCheck(cudaLaunchCooperativeKernel(replicaEntry(), dim3(std::min(blocks, shape.maxBlocks)),
-                                          dim3(kThreads), args, shape.bytes, static_cast<cudaStream_t>(stream)),
+                                          dim3(replicaThreads()), args, shape.bytes, static_cast<cudaStream_t>(stream)),
               "snake steps");
 }
 

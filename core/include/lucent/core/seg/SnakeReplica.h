@@ -33,17 +33,6 @@ struct alignas(16) Handoff {
 /// The block's own counters (Exec::sharedInt).
 enum ReplicaInt : int { kRList = 0, kRMismatch, kRMovers, kRMoved, kRRows, kReplicaInts };
 
-/// A bounding box.
-struct Box {
-    int x0, y0, x1, y1;
-};
-LUCENT_HD inline Box boxOf(PixelPoint a, PixelPoint b, PixelPoint c) {
-    return {imin(a.x, imin(b.x, c.x)), imin(a.y, imin(b.y, c.y)), imax(a.x, imax(b.x, c.x)), imax(a.y, imax(b.y, c.y))};
-}
-LUCENT_HD inline bool meets(const Box& a, const Box& b) {
-    return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
-}
-
 /// A block's copy of the polygon and its scratch: shared memory on the device. `capacity` nodes; an
 /// iteration starts only with at most capacity / 2 of them (insertion may double them).
 struct Replica {
@@ -56,7 +45,6 @@ struct Replica {
     ExactSums* change;                      ///< 4 per item
     double *candGl, *baseGl;                ///< 4 per item; per item
     int *hit, *list;                        ///< 4 per item each
-    Box* boxes;                             ///< per item: what its (guessed) decision changes, bounded
     ExactSums* acc;                         ///< kSlots: the sums of the item the block works on
     double* ownGl;                          ///< 8: that item's candidates
     int *ownTest, *ownHit;                  ///< 8 each
@@ -83,7 +71,6 @@ LUCENT_HD inline std::size_t replicaLayout(unsigned char* base, int capacity, Re
     x.baseGl = reinterpret_cast<double*>(take(c * sizeof(double)));
     x.acc = reinterpret_cast<ExactSums*>(take(kSlots * sizeof(ExactSums)));
     x.ownGl = reinterpret_cast<double*>(take(8 * sizeof(double)));
-    x.boxes = reinterpret_cast<Box*>(take(c * 4 * sizeof(int)));
     for (int** a : {&x.flag, &x.eligible, &x.newIndex, &x.items, &x.best, &x.spec, &x.dec, &x.mask})
         *a = reinterpret_cast<int*>(take(c * sizeof(int)));
     x.hit = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
@@ -255,19 +242,6 @@ LUCENT_HD int longestRows(Exec& ex, int count, Rows&& rowsOf) {
     return rows;
 }
 
-/// f(row, begin, end) over columns [begin, end) of every row < rows, the columns cut into chunks so
-/// that the block's threads share the work; a thread walks its chunk, the row's own data computed once.
-template <class Exec, class F>
-LUCENT_HD void forRowRuns(Exec& ex, int rows, int cols, F&& f) {
-    if (rows <= 0 || cols <= 0) return;
-    constexpr int lanes = 512;  // a hint: results do not depend on it
-    const int chunks = rows >= lanes ? 1 : imin(cols, lanes / rows);
-    ex.blockFor((long long)rows * chunks, [&](long long j) {
-        const int row = int(j / chunks), chunk = int(j % chunks);
-        f(row, int((long long)cols * chunk / chunks), int((long long)cols * (chunk + 1) / chunks));
-    });
-}
-
 /// The barrier that ends a stage's own items; the handoff buffers alternate from stage to stage.
 template <class Exec>
 LUCENT_HD void endOwnItems(Exec& ex, Uniform& u, long long started) {
@@ -428,31 +402,18 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             }
             r.dec[t] = keep;
             if (keep) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = t;
-            if (r.spec[t]) {
-                const int i = phaseNode(n, phase, t);
-                r.boxes[t] = boxOf(r.pos[prevNode(i, n)], snakeMove(r.pos[i], r.best[t], d), r.pos[nextNode(i, n)]);
-            }
         });
         ex.blockSync();
         const int listed = ex.readSharedInt(kRList);
-        // Only the segments of earlier (guessed) moves changed: each kept move against those,
-        // bounding boxes first (a move meets only its neighbourhood).
-        forRowRuns(ex, listed, count, [&](int row, int begin, int end) {
-            const int t = r.list[row], i = phaseNode(n, phase, t);
+        ex.blockFor((long long)listed * count, [&](long long j) {
+            const int t = r.list[int(j / count)], v = int(j % count);
+            if (v >= t || !r.spec[v]) return;  // only the segments of earlier (guessed) moves changed
+            const int i = phaseNode(n, phase, t), k = phaseNode(n, phase, v);
+            const PixelPoint c = snakeMove(r.pos[i], r.best[t], d), m = snakeMove(r.pos[k], r.best[v], d);
             // The neighbours of a phase node are not in the phase: they are where the phase found them.
-            const PixelPoint prev = r.pos[prevNode(i, n)], c = snakeMove(r.pos[i], r.best[t], d),
-                             next = r.pos[nextNode(i, n)];
-            const Box mine = boxOf(prev, c, next);
-            for (int v = begin; v < imin(end, t); ++v) {
-                if (!r.spec[v] || !meets(mine, r.boxes[v])) continue;
-                const int k = phaseNode(n, phase, v);
-                const PixelPoint m = snakeMove(r.pos[k], r.best[v], d);
-                if (blockedBy(prev, c, next, r.pos[prevNode(k, n)], m) ||
-                    blockedBy(prev, c, next, m, r.pos[nextNode(k, n)])) {
-                    ex.atomicSetInt(&r.dec[t], 0);
-                    return;
-                }
-            }
+            const PixelPoint prev = r.pos[prevNode(i, n)], next = r.pos[nextNode(i, n)];
+            if (blockedBy(prev, c, next, r.pos[prevNode(k, n)], m) || blockedBy(prev, c, next, m, r.pos[nextNode(k, n)]))
+                ex.atomicSetInt(&r.dec[t], 0);
         });
         ex.blockSync();
         ex.blockFor(count, [&](long long t) {
@@ -555,7 +516,6 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
         const int e = int(ee), i = r.items[e], ruledOut = ldInt(&h[e].info);
         r.mask[e] = ruledOut;
         r.spec[e] = -1;  // first guess: no node anywhere
-        r.boxes[e] = boxOf(r.pos[i], r.pos[i], r.pos[nextNode(i, n)]);
         for (int k = 0; k < 4; ++k)
             if (!(ruledOut >> k & 1)) r.change[4 * e + k] = ldSums(&h[e].s[2 * k]) + ldSums(&h[e].s[2 * k + 1]) - r.seg[i];
     });
@@ -584,26 +544,17 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
         });
         ex.blockSync();
         const int listed = ex.readSharedInt(kRList);
-        // Against the earlier long segments, whole or split as guessed (later ones are as they were:
-        // tested with the own items), bounding boxes first: a split point lies in its segment's box.
-        forRowRuns(ex, listed, count, [&](int row, int begin, int end) {
-            const int pair = r.list[row], e = pair >> 2, k = pair & 3, i = r.items[e];
-            const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
+        ex.blockFor((long long)listed * count, [&](long long j) {
+            const int pair = r.list[int(j / count)], v = int(j % count), e = pair >> 2, k = pair & 3;
+            if (v >= e) return;  // later segments are as they were: tested with the own items
+            const int i = r.items[e], iv = r.items[v];
+            const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)], a = r.pos[iv], b = r.pos[nextNode(iv, n)];
             PixelPoint c, split;
             insertCandidate(from, to, k, c);
-            const Box mine = boxOf(from, c, to);
-            for (int v = begin; v < imin(end, e); ++v) {
-                if (!meets(mine, r.boxes[v])) continue;
-                const int iv = r.items[v];
-                const PixelPoint a = r.pos[iv], b = r.pos[nextNode(iv, n)];
-                const bool hit = r.spec[v] >= 0 && insertCandidate(a, b, r.spec[v], split)
-                                     ? blockedBy(from, c, to, a, split) || blockedBy(from, c, to, split, b)
-                                     : blockedBy(from, c, to, a, b);
-                if (hit) {
-                    ex.atomicSetInt(&r.hit[pair], 1);
-                    return;
-                }
-            }
+            const bool hit = r.spec[v] >= 0 && insertCandidate(a, b, r.spec[v], split)
+                                 ? blockedBy(from, c, to, a, split) || blockedBy(from, c, to, split, b)
+                                 : blockedBy(from, c, to, a, b);
+            if (hit) ex.atomicSetInt(&r.hit[pair], 1);
         });
         ex.blockSync();
         ex.blockFor(count, [&](long long ee) {
