@@ -12,7 +12,7 @@ def image(side):
     y, x = cp.mgrid[0:side, 0:side]
     c, r = side / 2.0, 0.3 * side
     disc = ((x - c) ** 2 + (y - c) ** 2) <= r * r
-    noise = cp.random.default_rng(17).normal(0, 20, (side, side))
+    noise = cp.random.RandomState(17).normal(0, 20, (side, side))
     return cp.rint(cp.where(disc, 120, 80) + noise).astype(cp.int16)
 
 
