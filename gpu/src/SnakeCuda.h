@@ -1,9 +1,12 @@
 /// @brief The region snake on the device (paper 003) for int16 volumes, with the same polygons as
 /// SnakeCpu step for step: the slice's cumulated images as checkpoints (one CUB block scan per row),
-/// then every step in one cooperative kernel running the stages of SnakeProgram.h (candidate
-/// segment sums over all SMs, the node-order decisions in the leader block by speculation, node
-/// insertion on the device). A launch runs up to a step() call's iterations; only the state (about
-/// 160 bytes), the new GL values and the polygon come back. Labels are rasterised on the device.
+/// then every step in one cooperative kernel. A polygon that fits a block's shared memory runs
+/// SnakeReplica.h (each block sums and judges its own nodes, one grid barrier a stage, then every
+/// block takes the node-order decisions on its own copy of the polygon); a larger one runs the
+/// stages of SnakeProgram.h (candidate segment sums over all SMs, the decisions in the leader
+/// block), on the same state, so a slice moves from one to the other when its polygon grows. Both
+/// insert nodes on the device. A launch runs up to a step() call's iterations; only the state
+/// (about 160 bytes), the new GL values and the polygon come back. Labels are rasterised on the device.
 /// Visiting order and tie-breaks are SnakeCpu's (see SnakeCpu.h); sums are exact int64 and GL uses
 /// portableLog, so every comparison gives the same answer on both backends.
 #pragma once

@@ -11,6 +11,7 @@
 /// with their moves), the guess is replaced by the result and this repeats until no decision
 /// changes; the first wrong guess is always fixed by a round, so the fixed point is exactly the
 /// sequential outcome. Node insertion works the same way. A second barrier ends the stage.
+/// (SnakeCuda runs this for polygons too large for SnakeReplica.h, which is faster on smaller ones.)
 #pragma once
 
 #include "lucent/core/seg/HostDevice.h"
