@@ -2,6 +2,7 @@
 /// host side: launches, read-back, growing the node arrays, slices through SnakeSlices.
 #include "CudaCheck.h"
 #include "SnakeCuda.h"
+#include "SnakeExecParts.cuh"
 #include "SnakeReplicaCuda.h"
 #include "lucent/core/seg/SnakeProgram.h"
 #include "lucent/gpu/DeviceVolume.h"
@@ -25,13 +26,6 @@ constexpr int kScanThreads = 256;  // checkpoint scan: a block per row
 constexpr int kMaxNodes = 1 << 22;
 constexpr int kSharedItems = 768;  // leader scratch in shared memory up to this many items
 
-struct Plus {
-    template <class T>
-    __device__ T operator()(const T& a, const T& b) const {
-        return a + b;
-    }
-};
-
 /// The device side of the stage program's executor (SnakeHostExec is the host side): grid
 /// barriers from cooperative groups, block 0 as the leader, warp jobs reduced by shuffles and
 /// added with one atomic per sum, block scans from CUB.
@@ -51,36 +45,13 @@ struct DeviceExec {
         for (long long job = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); job < jobs; job += warps) {
             ExactSums out{};
             ExactSums* target = f(job, lane, 32, out);
-            if (!target) continue;  // the same for every lane of the warp
-            for (int o = 16; o > 0; o >>= 1) {
-                out.n += __shfl_down_sync(0xffffffffu, out.n, o);
-                out.sz += __shfl_down_sync(0xffffffffu, out.sz, o);
-                out.sz2 += __shfl_down_sync(0xffffffffu, out.sz2, o);
-            }
-            if (lane == 0) {  // two's complement: unsigned atomics add signed values exactly
-                atomicAdd(reinterpret_cast<unsigned long long*>(&target->n), static_cast<unsigned long long>(out.n));
-                atomicAdd(reinterpret_cast<unsigned long long*>(&target->sz), static_cast<unsigned long long>(out.sz));
-                atomicAdd(reinterpret_cast<unsigned long long*>(&target->sz2),
-                          static_cast<unsigned long long>(out.sz2));
-            }
+            if (target) snakeexec::addWarpSums(out, target, lane);  // target: the same for every lane of the warp
         }
     }
     /// Exclusive prefix over [0, n) in passes of a block with a carry; every thread gets the total.
     template <class V, class Get, class Put>
     __device__ V leaderScan(int n, Get&& get, Put&& put) {
-        using Scan = cub::BlockScan<V, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
-        __shared__ typename Scan::TempStorage temp;
-        V carry{};
-        for (int base = 0; base < n; base += kThreads) {
-            const int i = base + int(threadIdx.x);
-            const V v = i < n ? get(i) : V{};
-            V before{}, all{};
-            Scan(temp).ExclusiveScan(v, before, V{}, Plus{}, all);
-            if (i < n) put(i, carry + before);
-            carry = carry + all;
-            __syncthreads();  // temp is reused by the next pass
-        }
-        return carry;
+        return snakeexec::scanWithCarry<kThreads, V>(n, get, put);
     }
     /// The leader block's counters, in its shared memory (one array per block, whatever the caller).
     __device__ int* leaderInt(int which) {
@@ -164,16 +135,12 @@ __global__ void __launch_bounds__(kScanThreads)
             }
         }
         ScanPair before{0, 0}, all{0, 0};
-        Scan(temp).ExclusiveScan(v, before, ScanPair{0, 0}, Plus{}, all);
+        Scan(temp).ExclusiveScan(v, before, ScanPair{0, 0}, snakeexec::Plus{}, all);
         if (g < groups) out[y * groups + g] = {carry.z + before.z, carry.z2 + before.z2};
         carry = carry + all;
         __syncthreads();
     }
-    if (threadIdx.x == 0) {
-        atomicAdd(reinterpret_cast<unsigned long long*>(&image->n), static_cast<unsigned long long>(width));
-        atomicAdd(reinterpret_cast<unsigned long long*>(&image->sz), static_cast<unsigned long long>(carry.z));
-        atomicAdd(reinterpret_cast<unsigned long long*>(&image->sz2), static_cast<unsigned long long>(carry.z2));
-    }
+    if (threadIdx.x == 0) snakeexec::atomicAddSums(image, ExactSums{width, carry.z, carry.z2});
 }
 
 struct LabelScope {

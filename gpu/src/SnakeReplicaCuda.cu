@@ -1,10 +1,10 @@
 /// @brief The replicated-decision snake kernel (SnakeReplica.h): its executor over one block's
 /// threads and shared memory, cooperative groups for the one grid barrier of a stage.
 #include "CudaCheck.h"
+#include "SnakeExecParts.cuh"
 #include "SnakeReplicaCuda.h"
 
 #include <cooperative_groups.h>
-#include <cub/block/block_scan.cuh>
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,12 +14,6 @@ namespace lucent::gpu {
 namespace {
 
 
-struct Plus {
-    template <class T>
-    __device__ T operator()(const T& a, const T& b) const {
-        return a + b;
-    }
-};
 
 /// SnakeReplica.h's executor for blocks of T threads: loops over the block's threads, warp jobs
 /// reduced by shuffles and added into shared memory, CUB block scans, the block's counters in
@@ -34,11 +28,7 @@ struct ReplicaExec {
     __device__ int spread() const { return gridDim.x; }
     __device__ int warps() const { return kThreads / 32; }
     /// Adds into global memory (unsigned atomics add signed values exactly).
-    __device__ void globalAdd(ExactSums* to, const ExactSums& v) {
-        atomicAdd(reinterpret_cast<unsigned long long*>(&to->n), static_cast<unsigned long long>(v.n));
-        atomicAdd(reinterpret_cast<unsigned long long*>(&to->sz), static_cast<unsigned long long>(v.sz));
-        atomicAdd(reinterpret_cast<unsigned long long*>(&to->sz2), static_cast<unsigned long long>(v.sz2));
-    }
+    __device__ void globalAdd(ExactSums* to, const ExactSums& v) { snakeexec::atomicAddSums(to, v); }
     /// Block-wide, after the block's globalAdds of `done` of an item's `parts`: true in the block
     /// that completes the item, which then sees every part (the threadFenceReduction pattern).
     __device__ bool lastToArrive(int* arrivals, int done, int parts) {
@@ -65,36 +55,13 @@ struct ReplicaExec {
         for (long long job = threadIdx.x >> 5; job < jobs; job += kThreads / 32) {
             ExactSums out{};
             ExactSums* target = f(job, lane, 32, out);
-            if (!target) continue;  // the same for every lane of the warp
-            for (int o = 16; o > 0; o >>= 1) {
-                out.n += __shfl_down_sync(0xffffffffu, out.n, o);
-                out.sz += __shfl_down_sync(0xffffffffu, out.sz, o);
-                out.sz2 += __shfl_down_sync(0xffffffffu, out.sz2, o);
-            }
-            if (lane == 0) {  // two's complement: unsigned atomics add signed values exactly
-                atomicAdd(reinterpret_cast<unsigned long long*>(&target->n), static_cast<unsigned long long>(out.n));
-                atomicAdd(reinterpret_cast<unsigned long long*>(&target->sz), static_cast<unsigned long long>(out.sz));
-                atomicAdd(reinterpret_cast<unsigned long long*>(&target->sz2),
-                          static_cast<unsigned long long>(out.sz2));
-            }
+            if (target) snakeexec::addWarpSums(out, target, lane);  // target: the same for every lane of the warp
         }
     }
     /// Exclusive prefix over [0, n) in passes of the block with a carry; every thread gets the total.
     template <class V, class Get, class Put>
     __device__ V blockScan(int n, Get&& get, Put&& put) {
-        using Scan = cub::BlockScan<V, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
-        __shared__ typename Scan::TempStorage temp;
-        V carry{};
-        for (int base = 0; base < n; base += kThreads) {
-            const int i = base + int(threadIdx.x);
-            const V v = i < n ? get(i) : V{};
-            V before{}, all{};
-            Scan(temp).ExclusiveScan(v, before, V{}, Plus{}, all);
-            if (i < n) put(i, carry + before);
-            carry = carry + all;
-            __syncthreads();  // temp is reused by the next pass
-        }
-        return carry;
+        return snakeexec::scanWithCarry<kThreads, V>(n, get, put);
     }
     __device__ int* sharedInt(int which) {
         __shared__ int counters[snake::kReplicaInts];

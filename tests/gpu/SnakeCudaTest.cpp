@@ -71,19 +71,19 @@ std::vector<PixelPoint> rectangle(const std::array<int, 4>& r) {
 
 using Order = lucent::testing::SnakeHostExec::Order;
 
-/// The stage program on the host against SnakeCpu, `perLaunch` iterations a launch.
-void expectProgramEqualsCpu(const SegmentationRequest& r, int capacity, Order order, int perLaunch,
-                            const std::string& what) {
+/// A host program (SnakeHostProgram or SnakeReplicaHost) against SnakeCpu, `perLaunch` iterations a
+/// launch: the same polygon, GL and end after every launch, the same GL history at the end.
+template <class Program>
+void expectSameAsCpu(const SegmentationRequest& r, Program& program, int perLaunch, const std::string& what) {
     SnakeCpu cpu;
     cpu.start(r);
-    lucent::testing::SnakeHostProgram program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
-                                              r.snake.minSegment, capacity, order);
     ASSERT_EQ(program.state().gl, cpu.gl()) << what;
     int steps = 0;
     while (!cpu.finished()) {
         cpu.step(perLaunch);
         program.launch(perLaunch);
         steps += perLaunch;
+        ASSERT_EQ(program.state().needRoom, 0) << what;  // SnakeHostProgram grows; the replica has room for all
         ASSERT_EQ(program.polygon(), cpu.polygon()) << what << ", step " << steps;
         ASSERT_EQ(program.state().gl, cpu.gl()) << what << ", step " << steps;
         ASSERT_EQ(program.state().sliceDone != 0, cpu.finished()) << what << ", step " << steps;
@@ -92,28 +92,22 @@ void expectProgramEqualsCpu(const SegmentationRequest& r, int capacity, Order or
     EXPECT_EQ(program.glHistory(), cpu.slices().back().glHistory) << what;
 }
 
-/// The replicated-decision program (one block) on the host against SnakeCpu, with room for every
-/// node, `perLaunch` iterations a launch.
+/// The block-0 stage program on the host, node arrays of `capacity` (grown as needed).
+void expectProgramEqualsCpu(const SegmentationRequest& r, int capacity, Order order, int perLaunch,
+                            const std::string& what) {
+    lucent::testing::SnakeHostProgram program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
+                                              r.snake.minSegment, capacity, order);
+    expectSameAsCpu(r, program, perLaunch, what);
+}
+
+/// The replicated-decision program (one block, K rows a lane, items cut as over `spread` blocks) on
+/// the host, with room for every node.
 template <int K = 1>
 void expectReplicaEqualsCpu(const SegmentationRequest& r, Order order, int perLaunch, const std::string& what,
                             int spread = 40) {
-    SnakeCpu cpu;
-    cpu.start(r);
     lucent::testing::SnakeReplicaHost<K> program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
                                                  r.snake.minSegment, 1 << 14, order, spread);
-    ASSERT_EQ(program.state().gl, cpu.gl()) << what;
-    int steps = 0;
-    while (!cpu.finished()) {
-        cpu.step(perLaunch);
-        program.launch(perLaunch);
-        steps += perLaunch;
-        ASSERT_EQ(program.state().needRoom, 0) << what;
-        ASSERT_EQ(program.polygon(), cpu.polygon()) << what << ", step " << steps;
-        ASSERT_EQ(program.state().gl, cpu.gl()) << what << ", step " << steps;
-        ASSERT_EQ(program.state().sliceDone != 0, cpu.finished()) << what << ", step " << steps;
-        ASSERT_LT(steps, 20000) << what;
-    }
-    EXPECT_EQ(program.glHistory(), cpu.slices().back().glHistory) << what;
+    expectSameAsCpu(r, program, perLaunch, what);
 }
 
 std::string contours(const Segmenter& e) {

@@ -76,6 +76,29 @@ struct SnakeHostExec {
     void atomicSetInt(int* p, int v) { *p = v; }
 };
 
+/// Slice `slice` of int16 volume `v` as both device programs read it: its pixels and the checkpoints
+/// of its cumulated images (as SnakeCuda's checkpoint kernel makes them). Returns the slice's sums.
+inline ExactSums hostSlice(const Volume& v, int slice, std::vector<std::int16_t>& pixels,
+                           std::vector<snake::Checkpoint>& checkpoints) {
+    const int width = v.geometry().dims[0], height = v.geometry().dims[1], groups = snake::checkpointGroups(width);
+    pixels.assign(v.int16Data() + std::size_t(slice) * width * height,
+                  v.int16Data() + std::size_t(slice + 1) * width * height);
+    checkpoints.resize(std::size_t(groups) * height);
+    ExactSums image{};
+    for (int y = 0; y < height; ++y) {
+        long long z = 0, z2 = 0;
+        for (int x = 0; x <= width; ++x) {
+            if (x % 8 == 0) checkpoints[std::size_t(y) * groups + x / 8] = {z, z2};
+            if (x == width) break;
+            const long long value = pixels[std::size_t(y) * width + x];
+            z += value;
+            z2 += value * value;
+        }
+        image += ExactSums{width, z, z2};
+    }
+    return image;
+}
+
 /// One slice of an int16 volume with the program's state and arrays in host memory.
 class SnakeHostProgram {
 public:
@@ -84,22 +107,8 @@ public:
         const auto& dims = v.geometry().dims;
         m_width = dims[0];
         m_height = dims[1];
-        m_pixels.assign(v.int16Data() + std::size_t(slice) * m_width * m_height,
-                        v.int16Data() + std::size_t(slice + 1) * m_width * m_height);
-        const int groups = snake::checkpointGroups(m_width);
-        m_checkpoints.resize(std::size_t(groups) * m_height);
         m_state = {};
-        for (int y = 0; y < m_height; ++y) {
-            long long z = 0, z2 = 0;
-            for (int x = 0; x <= m_width; ++x) {
-                if (x % 8 == 0) m_checkpoints[std::size_t(y) * groups + x / 8] = {z, z2};
-                if (x == m_width) break;
-                const long long value = m_pixels[std::size_t(y) * m_width + x];
-                z += value;
-                z2 += value * value;
-            }
-            m_state.image += ExactSums{m_width, z, z2};
-        }
+        m_state.image = hostSlice(v, slice, m_pixels, m_checkpoints);
         m_exec.order = order;
         m_state.n = int(polygon.size());
         m_state.d = std::max(1, d);

@@ -54,21 +54,7 @@ public:
         const auto& dims = v.geometry().dims;
         m_width = dims[0];
         m_height = dims[1];
-        m_pixels.assign(v.int16Data() + std::size_t(slice) * m_width * m_height,
-                        v.int16Data() + std::size_t(slice + 1) * m_width * m_height);
-        const int groups = snake::checkpointGroups(m_width);
-        m_checkpoints.resize(std::size_t(groups) * m_height);
-        for (int y = 0; y < m_height; ++y) {
-            long long z = 0, z2 = 0;
-            for (int x = 0; x <= m_width; ++x) {
-                if (x % 8 == 0) m_checkpoints[std::size_t(y) * groups + x / 8] = {z, z2};
-                if (x == m_width) break;
-                const long long value = m_pixels[std::size_t(y) * m_width + x];
-                z += value;
-                z2 += value * value;
-            }
-            m_state.image += ExactSums{m_width, z, z2};
-        }
+        m_state.image = hostSlice(v, slice, m_pixels, m_checkpoints);
         m_exec.order = order;
         m_state.n = int(polygon.size());
         m_state.d = std::max(1, d);
