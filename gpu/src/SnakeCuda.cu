@@ -282,8 +282,8 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     }
     m_timer.reset();
     if (std::getenv("LUCENT_SNAKE_PROFILE")) {  // where a stage's time goes, printed when the run ends
-        m_profile.reserve(12 * sizeof(long long), "the snake profile");
-        cudaCheck(cudaMemsetAsync(m_profile.get(), 0, 12 * sizeof(long long), static_cast<cudaStream_t>(m_context->stream())),
+        m_profile.reserve(16 * sizeof(long long), "the snake profile");
+        cudaCheck(cudaMemsetAsync(m_profile.get(), 0, 16 * sizeof(long long), static_cast<cudaStream_t>(m_context->stream())),
                   "the snake profile");
     }
     const auto& r = request.snake.rect;
@@ -459,7 +459,7 @@ StepReport SnakeCuda::step(int maxIterations) {
 }
 
 void SnakeCuda::printProfile() const {
-    long long spent[12] = {};
+    long long spent[16] = {};
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     cudaCheck(cudaMemcpyAsync(spent, m_profile.get(), sizeof spent, cudaMemcpyDeviceToHost, stream), "the snake profile");
     cudaCheck(cudaStreamSynchronize(stream), "the snake profile");
@@ -477,10 +477,12 @@ void SnakeCuda::printProfile() const {
     if (spent[7] > 0)
         std::fprintf(stderr,
                  "snake profile: %lld replica stages; per stage (block 0, %s): own items %.2f, barrier %.2f, "
-                 "decisions %.2f; per move stage: handoff %.2f, speculation %.2f in %.2f rounds\n",
+                 "decisions %.2f; per move stage: handoff %.2f, speculation %.2f in %.2f rounds; per insertion "
+                 "stage (%lld): decisions %.2f in %.2f rounds\n",
                  spent[7], khz > 0 ? "us" : "cycles", spent[4] / own * us, spent[5] / own * us, spent[6] / own * us,
                  spent[8] / std::max(1.0, double(spent[11])) * us, spent[9] / std::max(1.0, double(spent[11])) * us,
-                 spent[10] / std::max(1.0, double(spent[11])));
+                 spent[10] / std::max(1.0, double(spent[11])), spent[14],
+                 spent[12] / std::max(1.0, double(spent[14])) * us, spent[13] / std::max(1.0, double(spent[14])));
 }
 
 void SnakeCuda::cancel() {

@@ -98,7 +98,8 @@ struct ReplicaProgram {
     Slice slice;
     /// When not null (LUCENT_SNAKE_PROFILE): block 0's clock cycles over the launch's stages: [0] its
     /// own items, [1] the grid barrier, [2] the decisions, [3] stages; of the move decisions: [4]
-    /// reading the handoff, [5] the speculation, [6] its rounds, [7] move stages.
+    /// reading the handoff, [5] the speculation, [6] its rounds, [7] move stages; of insertion: [8]
+    /// its decisions, [9] their rounds, [10] insertion stages.
     long long* profile = nullptr;
 };
 
@@ -107,7 +108,7 @@ struct Uniform {
     int n, d, minSegment, glCount, stage;
     ExactSums image, target;
     double gl;
-    long long spent[8];
+    long long spent[11];
 };
 
 /// The block sums `slots` segments (segment(slot, a, b) says which; false: none) over `rows` rows
@@ -521,7 +522,11 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
     });
     ex.blockSync();
     ExactSums total{};
-    while (count > 0) {
+    // The first round's guess (no node anywhere) is wrong wherever a node goes in, so its crossing
+    // tests against whole earlier segments would only seed the next round, which tests everything:
+    // it skips them. If it inserts nothing, crossings could only take nodes away: that is exact too.
+    for (bool first = true; count > 0; first = false) {
+        u.spent[9] += 1;
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
         total = ex.template blockScan<ExactSums>(
             count, [&](int e) { return r.spec[e] >= 0 ? r.change[4 * e + r.spec[e]] : ExactSums{}; },
@@ -543,7 +548,7 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
             if (ok) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = int(j);
         });
         ex.blockSync();
-        const int listed = ex.readSharedInt(kRList);
+        const int listed = first ? 0 : ex.readSharedInt(kRList);
         ex.blockFor((long long)listed * count, [&](long long j) {
             const int pair = r.list[int(j / count)], v = int(j % count), e = pair >> 2, k = pair & 3;
             if (v >= e) return;  // later segments are as they were: tested with the own items
@@ -604,6 +609,8 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
     u.gl = snakeGl(u.image, u.target);
     if (added || d > 1) u.d = imax(1, d / 2);
     u.spent[2] += ex.clock() - t1;
+    u.spent[8] += ex.clock() - t1;
+    u.spent[10] += 1;
     return added == 0 && d == 1;
 }
 
@@ -659,7 +666,7 @@ LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
         s.target = u.target;
         s.gl = u.gl;
         if (p.profile)
-            for (int k = 0; k < 8; ++k) p.profile[k] += u.spent[k];
+            for (int k = 0; k < 11; ++k) p.profile[k] += u.spent[k];
     });
 }
 
