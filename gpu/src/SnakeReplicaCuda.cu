@@ -17,11 +17,10 @@ namespace {
 
 /// SnakeReplica.h's executor for blocks of T threads: loops over the block's threads, warp jobs
 /// reduced by shuffles and added into shared memory, CUB block scans, the block's counters in
-/// shared memory; one row a lane in the sums (2 and 4 in flight were slower on the H100).
+/// shared memory.
 template <int T>
 struct ReplicaExec {
     static constexpr int kThreads = T;
-    static constexpr int kRowsInFlight = 1;
     __device__ int block() const { return blockIdx.x; }
     __device__ int blocks() const { return gridDim.x; }
     /// The blocks an item's parts spread over: all of them.

@@ -100,12 +100,11 @@ void expectProgramEqualsCpu(const SegmentationRequest& r, int capacity, Order or
     expectSameAsCpu(r, program, perLaunch, what);
 }
 
-/// The replicated-decision program (one block, K rows a lane, items cut as over `spread` blocks) on
-/// the host, with room for every node.
-template <int K = 1>
+/// The replicated-decision program (one block, items cut as over `spread` blocks) on the host, with
+/// room for every node.
 void expectReplicaEqualsCpu(const SegmentationRequest& r, Order order, int perLaunch, const std::string& what,
                             int spread = 40) {
-    lucent::testing::SnakeReplicaHost<K> program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
+    lucent::testing::SnakeReplicaHost program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
                                                  r.snake.minSegment, 1 << 14, order, spread);
     expectSameAsCpu(r, program, perLaunch, what);
 }
@@ -232,9 +231,6 @@ TEST(SnakeReplica, OnTheHostEqualsSnakeCpuOnDiscSquareAndBars) {
         expectReplicaEqualsCpu(snakeRequest(disc, {5, 7, 151, 136}, 16, 6), order, 1, "disc " + how);
         expectReplicaEqualsCpu(snakeRequest(square, {10, 4, 180, 140}, 24, 7), order, 3, "square " + how);
         expectReplicaEqualsCpu(snakeRequest(bars, {2, 2, 231, 159}, 32, 8), order, 1, "bars " + how);
-        // Two and three rows a lane in the sums (the device takes 1 or 2).
-        expectReplicaEqualsCpu<2>(snakeRequest(disc, {5, 7, 151, 136}, 16, 6), order, 1, "disc, 2 rows a lane, " + how);
-        expectReplicaEqualsCpu<3>(snakeRequest(bars, {2, 2, 231, 159}, 32, 8), order, 2, "bars, 3 rows a lane, " + how);
     }
 }
 
@@ -264,7 +260,7 @@ TEST(SnakeReplica, StopsForRoomBeforeThePolygonCouldOutgrowIt) {
     const SegmentationRequest r = snakeRequest(disc, {5, 7, 151, 136}, 16, 6);
     SnakeCpu cpu;
     cpu.start(r);
-    lucent::testing::SnakeReplicaHost<> program(disc, 0, rectangle(r.snake.rect), 16, 6, 24);
+    lucent::testing::SnakeReplicaHost program(disc, 0, rectangle(r.snake.rect), 16, 6, 24);
     int steps = 0;
     for (;;) {
         const int done = program.launch(1);

@@ -11,11 +11,8 @@
 
 namespace lucent::testing {
 
-/// SnakeHostExec with the block-scope names SnakeReplica.h uses; one block, so the grid barrier is
-/// nothing. K rows a lane in the sums (the device's are 1 and 2; any K must give the same sums).
-template <int K>
+/// SnakeHostExec with the block-scope names SnakeReplica.h uses; one block, so the grid barrier is nothing.
 struct SnakeReplicaHostExec : SnakeHostExec {
-    static constexpr int kRowsInFlight = K;
     int shared[snake::kReplicaInts] = {};
     int block() const { return 0; }
     int blocks() const { return 1; }
@@ -29,22 +26,21 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     void blockSync() {}
     template <class F>
     void blockFor(long long n, F&& f) {
-        this->visit(n, f);
+        visit(n, f);
     }
     template <class F>
     void blockJobs(long long jobs, F&& f) {
-        this->warpJobs(jobs, f);
+        warpJobs(jobs, f);
     }
     template <class V, class Get, class Put>
     V blockScan(int n, Get&& get, Put&& put) {
-        return this->template leaderScan<V>(n, get, put);
+        return leaderScan<V>(n, get, put);
     }
     int* sharedInt(int which) { return shared + which; }
     int readSharedInt(int which) const { return shared[which]; }
 };
 
 /// One slice of an int16 volume with the replica program's state, polygon and handoff in host memory.
-template <int K = 1>
 class SnakeReplicaHost {
 public:
     SnakeReplicaHost(const Volume& v, int slice, std::vector<PixelPoint> polygon, int d, int minSegment, int capacity,
@@ -113,7 +109,7 @@ private:
     std::vector<int> m_arrivals;
     std::vector<unsigned char> m_shared;
     std::vector<double> m_history, m_glHistory;
-    SnakeReplicaHostExec<K> m_exec;
+    SnakeReplicaHostExec m_exec;
 };
 
 }  // namespace lucent::testing

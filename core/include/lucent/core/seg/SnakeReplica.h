@@ -129,58 +129,9 @@ LUCENT_HD void sumSlots(Exec& ex, const Slice& im, ExactSums* acc, int slots, in
     });
 }
 
-/// Rows y, y + step, ... (K of them, those below `end`) of segment a -> b added to `s` as addRow
-/// does, every load issued before any sum. A warp job of the replica sums 32 K rows, K a lane: a
-/// lane with one row waits a whole memory latency per row, and the rows of a stage are few, so
-/// latency is what a stage's sums cost. (Exec::kRowsInFlight says K.)
-template <int K>
-LUCENT_HD void addRowsInFlight(const Slice& im, PixelPoint a, PixelPoint b, int y, int step, int end,
-                                      ExactSums& s) {
-    Checkpoint c[K];
-    std::int16_t z[K][(1 << kGroupShift) - 1];
-    int cols[K], rests[K];
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
-    for (int k = 0; k < K; ++k) {
-        const int row = y + k * step;
-        int col = -1;
-        if (row < end) {
-            col = crossingColumn(a, b, row);
-            col = (col < 0 ? 0 : col > im.width ? im.width : col) - 1;
-        }
-        cols[k] = col;
-        const int g = (col + 1) >> kGroupShift;
-        rests[k] = col + 1 - (g << kGroupShift);
-        c[k] = col >= 0 ? im.checkpoints[std::size_t(row) * im.groups + g] : Checkpoint{0, 0};
-        const std::int16_t* pixels = im.pixels + std::size_t(col >= 0 ? row : 0) * im.width + (g << kGroupShift);
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
-        for (int q = 0; q < (1 << kGroupShift) - 1; ++q) z[k][q] = col >= 0 && q < rests[k] ? pixels[q] : 0;
-    }
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
-    for (int k = 0; k < K; ++k) {
-        if (cols[k] < 0) continue;
-        long long z1 = c[k].z, z2 = c[k].z2;
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
-        for (int q = 0; q < (1 << kGroupShift) - 1; ++q) {
-            const long long v = z[k][q];  // 0 past the group's rest
-            z1 += v;
-            z2 += v * v;
-        }
-        s.n += cols[k] + 1;
-        s.sz += z1;
-        s.sz2 += z2;
-    }
-}
-
 /// The stage's items spread over the blocks. Item t's sums (`slots` segments, segment(t, slot, a, b)
-/// saying which, over at most `rows` rows, the longest of the stage) are warp jobs of 32 K rows.
+/// saying which, over at most `rows` rows, the longest of the stage) are warp jobs of 32 rows, a row
+/// a lane (H100: two or four rows a lane in flight were slower, as fewer jobs keep fewer warps busy).
 /// When a stage has fewer items than half the blocks (a young polygon: few nodes, long segments),
 /// each item is cut into parts that fill the grid, none below a job for every warp; an item of
 /// several parts gathers its sums in global memory and the block that adds the last part runs
@@ -190,8 +141,7 @@ LUCENT_HD void addRowsInFlight(const Slice& im, PixelPoint a, PixelPoint b, int 
 template <class Exec, class Segment, class Decide>
 LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int slots, int rows,
                         Segment&& segment, Decide&& decide) {
-    constexpr int K = Exec::kRowsInFlight, rowsPerJob = 32 * K;
-    const int chunks = imax(1, (rows + rowsPerJob - 1) / rowsPerJob), jobs = slots * chunks;
+    const int chunks = imax(1, (rows + kRowsPerJob - 1) / kRowsPerJob), jobs = slots * chunks;
     const int parts = count > 0 ? imax(1, imin(ex.spread() / count, (jobs + ex.warps() - 1) / ex.warps())) : 1;
     const long long units = (long long)count * parts;
     for (long long q = ex.block(); q < units; q += ex.blocks()) {
@@ -203,13 +153,9 @@ LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int
             const int job = first + int(j), slot = job / chunks, chunk = job % chunks;
             PixelPoint a, b;
             if (!segment(item, slot, a, b)) return nullptr;
-            const int y0 = imin(a.y, b.y) + chunk * rowsPerJob, y1 = imin(imax(a.y, b.y), y0 + rowsPerJob);
+            const int y0 = imin(a.y, b.y) + chunk * kRowsPerJob, y1 = imin(imax(a.y, b.y), y0 + kRowsPerJob);
             if (y0 >= y1) return nullptr;
-            if constexpr (K == 1) {
-                if (y0 + lane < y1) addRow(p.slice, a, b, y0 + lane, out);  // a job is 32 rows at most
-            } else {
-                addRowsInFlight<K>(p.slice, a, b, y0 + lane, lanes, y1, out);
-            }
+            for (int y = y0 + lane; y < y1; y += lanes) addRow(p.slice, a, b, y, out);
             if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
             return r.acc + slot;
         });
