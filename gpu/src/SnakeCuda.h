@@ -65,7 +65,11 @@ private:
     DeviceBuffer m_checkpoints, m_state, m_nodes, m_history, m_userMask;
     DeviceBuffer m_handoff;  // the replica kernel's two handoff buffers
     DeviceBuffer m_gather;   // its split items' sums and arrival counters
-    DeviceBuffer m_profile;  // 8 counters while LUCENT_SNAKE_PROFILE is set (block-0 program, replica)
+    DeviceBuffer m_cache;    // its nodes' candidate sums
+    int m_cacheSums = 1;     // whether the replica kernel uses them (ReplicaProgram::useCache)
+    /// Counters while LUCENT_SNAKE_PROFILE is set: 4 of the block-0 program, then the replica's 12.
+    static constexpr int kProfileCounters = 16;
+    DeviceBuffer m_profile;
     mutable DeviceBuffer m_labelPolygons, m_labelRanges;
     snake::State* m_host = nullptr;  // pinned mirror of the device state
     int m_capacity = 0, m_blocks = 0, m_sharedItems = 0, m_slice = 0;

@@ -101,12 +101,13 @@ void expectProgramEqualsCpu(const SegmentationRequest& r, int capacity, Order or
 }
 
 /// The replicated-decision program (one block, items cut as over `spread` blocks) on the host, with
-/// room for every node.
-void expectReplicaEqualsCpu(const SegmentationRequest& r, Order order, int perLaunch, const std::string& what,
-                            int spread = 40) {
+/// room for every node; returns the nodes it summed in move phases.
+long long expectReplicaEqualsCpu(const SegmentationRequest& r, Order order, int perLaunch, const std::string& what,
+                                 int spread = 40, bool useCache = true) {
     lucent::testing::SnakeReplicaHost program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
-                                                 r.snake.minSegment, 1 << 14, order, spread);
+                                                 r.snake.minSegment, 1 << 14, order, spread, useCache);
     expectSameAsCpu(r, program, perLaunch, what);
+    return program.nodesSummed();
 }
 
 std::string contours(const Segmenter& e) {
@@ -241,8 +242,23 @@ TEST(SnakeReplica, OnTheHostEqualsSnakeCpuOnRandomImages) {
         const Order order = seed % 3 == 0 ? Order::Backward : seed % 3 == 1 ? Order::Shuffled : Order::Forward;
         // Items split over 1 (whole), 7, 40 or 300 blocks' worth of parts.
         const int spread = std::array<int, 4>{1, 7, 40, 300}[seed % 4];
-        expectReplicaEqualsCpu(r, order, 1 + int(seed % 4), "random " + std::to_string(seed), spread);
+        const bool cache = seed % 5 != 0;  // the candidate cache on, and every fifth case off
+        expectReplicaEqualsCpu(r, order, 1 + int(seed % 4), "random " + std::to_string(seed), spread, cache);
     }
+}
+
+TEST(SnakeReplica, TheCandidateCacheSumsOnlyNodesThatWentStale) {
+    // The same evolution with and without the cache (both equal to SnakeCpu): with it, far fewer
+    // nodes are summed, as many nodes keep their place and neighbours once the polygon settles. The
+    // cache lives in a launch's shared memory: the whole evolution in one launch.
+    const Volume disc = scene(160, 140, 1, Shape::Disc, 15, 3);
+    const SegmentationRequest r = snakeRequest(disc, {5, 7, 151, 136}, 16, 6);
+    const long long with = expectReplicaEqualsCpu(r, Order::Shuffled, 64, "disc, cache", 40, true);
+    const long long without = expectReplicaEqualsCpu(r, Order::Shuffled, 64, "disc, no cache", 40, false);
+    EXPECT_GT(with, 0);
+    // This small disc moves many of its few nodes: a third fewer (328 of 511); the paper-size
+    // images of the benchmark sum about one node in seven.
+    EXPECT_LT(3 * with, 2 * without) << "summed " << with << " nodes with the cache, " << without << " without";
 }
 
 TEST(SnakeReplica, OnTheHostEqualsSnakeCpuOnTheRealCtHead) {
@@ -300,6 +316,22 @@ TEST(CudaSnake, SameStepsAsCpuOnRandomImages) {
         const SegmentationRequest r = randomCase(seed, v);
         expectSameSnake(r, 1 + int(seed % 5), "random " + std::to_string(seed));
     }
+}
+
+TEST(CudaSnake, TheCandidateCacheGivesTheSameSteps) {
+    // The replica kernel keeps the candidates' sums of nodes that did not move, within a launch:
+    // several iterations a launch so that sums are kept from phase to phase; then without it.
+    REQUIRE_DEVICE();
+    for (unsigned seed = 2000; seed < 2020; ++seed) {
+        Volume v;
+        const SegmentationRequest r = randomCase(seed, v);
+        expectSameSnake(r, 4 + int(seed % 3) * 30, "random, many iterations a launch " + std::to_string(seed));
+    }
+    const Volume disc = scene(512, 512, 1, Shape::Disc, 20, 3);
+    expectSameSnake(snakeRequest(disc, {20, 20, 490, 490}, 64, 8), 64, "disc 512, 64 iterations a launch");
+    ::setenv("LUCENT_SNAKE_CACHE", "0", 1);
+    expectSameSnake(snakeRequest(disc, {20, 20, 490, 490}, 64, 8), 64, "disc 512 without the cache");
+    ::unsetenv("LUCENT_SNAKE_CACHE");
 }
 
 TEST(CudaSnake, GrowsItsNodeArraysLikeAFreshRun) {
@@ -426,6 +458,9 @@ TEST(CudaSnake, SmallCasesForTheSanitizers) {
     ::unsetenv("LUCENT_SNAKE_REPLICA_NODES");
     const Volume bars = scene(61, 43, 1, Shape::Bars, 20, 8);
     expectSameSnake(snakeRequest(bars, {1, 1, 59, 41}, 4, 3), 3, "small bars");
+    ::setenv("LUCENT_SNAKE_CACHE", "0", 1);  // every node summed in every phase
+    expectSameSnake(snakeRequest(bars, {1, 1, 59, 41}, 4, 3), 16, "small bars, no candidate cache");
+    ::unsetenv("LUCENT_SNAKE_CACHE");
     ::unsetenv("LUCENT_SNAKE_BLOCKS");
     ::unsetenv("LUCENT_SNAKE_REPLICA_BLOCKS");
 }

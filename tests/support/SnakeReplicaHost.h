@@ -7,6 +7,7 @@
 
 #include "lucent/core/seg/SnakeReplica.h"
 
+#include <array>
 #include <stdexcept>
 
 namespace lucent::testing {
@@ -44,8 +45,9 @@ struct SnakeReplicaHostExec : SnakeHostExec {
 class SnakeReplicaHost {
 public:
     SnakeReplicaHost(const Volume& v, int slice, std::vector<PixelPoint> polygon, int d, int minSegment, int capacity,
-                     SnakeHostExec::Order order = SnakeHostExec::Order::Forward, int spread = 40)
-        : m_capacity(capacity) {
+                     SnakeHostExec::Order order = SnakeHostExec::Order::Forward, int spread = 40,
+                     bool useCache = true)
+        : m_capacity(capacity), m_useCache(useCache ? 1 : 0) {
         m_exec.spreadOver = spread;
         const auto& dims = v.geometry().dims;
         m_width = dims[0];
@@ -61,6 +63,7 @@ public:
         m_handoff.assign(2 * std::size_t(capacity), snake::Handoff{});
         m_acc.assign(std::size_t(capacity) * snake::kSlots, ExactSums{});
         m_arrivals.assign(std::size_t(capacity), 0);
+        m_cache.assign(std::size_t(capacity) * snake::kSlots, ExactSums{});
         m_shared.assign(snake::replicaLayout(nullptr, capacity, nullptr), 0);
         std::copy(polygon.begin(), polygon.end(), m_pos.begin());
         launch(0);  // the slice-start totals, as SnakeCuda::beginSlice
@@ -81,8 +84,11 @@ public:
                                       m_capacity,
                                       m_acc.data(),
                                       m_arrivals.data(),
+                                      m_cache.data(),
+                                      m_useCache,
                                       {m_pixels.data(), m_checkpoints.data(), m_width, m_height,
-                                       snake::checkpointGroups(m_width)}};
+                                       snake::checkpointGroups(m_width)},
+                                      m_profile.data()};
         snake::runReplica(m_exec, p, r);
         m_glHistory.insert(m_glHistory.end(), m_history.begin(), m_history.begin() + m_state.glCount);
         // Every split item was gathered and cleared by its deciding block.
@@ -94,6 +100,8 @@ public:
     }
 
     const snake::State& state() const { return m_state; }
+    /// Nodes whose candidates were summed in move phases, over every launch so far.
+    long long nodesSummed() const { return m_profile[11]; }
     std::vector<PixelPoint> polygon() const { return {m_pos.begin(), m_pos.begin() + m_state.n}; }
     const std::vector<double>& glHistory() const { return m_glHistory; }
 
@@ -107,6 +115,9 @@ private:
     std::vector<snake::Handoff> m_handoff;
     std::vector<ExactSums> m_acc;
     std::vector<int> m_arrivals;
+    std::vector<ExactSums> m_cache;
+    int m_useCache = 1;
+    std::array<long long, 12> m_profile{};  // the program's counters (its clock reads 0 on the host)
     std::vector<unsigned char> m_shared;
     std::vector<double> m_history, m_glHistory;
     SnakeReplicaHostExec m_exec;

@@ -15,6 +15,10 @@
 ///    same inputs, so the copies stay equal and no second barrier is needed.
 /// Only the crossings that an earlier decision of the same stage can change are tested in the
 /// sequential part: a moved node's two segments, a split segment's two halves.
+/// A node's 16 candidate segment sums depend only on where it and its two neighbours are: they are
+/// kept in global memory (ReplicaProgram::cache) and summed again only when one of the three moved
+/// since (or d changed, or nodes were inserted). Once the polygon settles, a move phase sums about
+/// one node in seven; the other nodes' blocks only load their sums and decide.
 #pragma once
 
 #include "lucent/core/seg/SnakeProgram.h"
@@ -45,6 +49,10 @@ struct Replica {
     ExactSums* change;                      ///< 4 per item
     double *candGl, *baseGl;                ///< 4 per item; per item
     int *hit, *list;                        ///< 4 per item each
+    /// Per node, for the candidate cache (ReplicaProgram::cache): the move phase whose position of
+    /// the node and its neighbours its cached sums are for (-1: none), and the last move phase that
+    /// moved the node.
+    int *stamp, *movedAt;
     ExactSums* acc;                         ///< kSlots: the sums of the item the block works on
     double* ownGl;                          ///< 8: that item's candidates
     int *ownTest, *ownHit;                  ///< 8 each
@@ -73,6 +81,7 @@ LUCENT_HD inline std::size_t replicaLayout(unsigned char* base, int capacity, Re
     x.ownGl = reinterpret_cast<double*>(take(8 * sizeof(double)));
     for (int** a : {&x.flag, &x.eligible, &x.newIndex, &x.items, &x.best, &x.spec, &x.dec, &x.mask})
         *a = reinterpret_cast<int*>(take(c * sizeof(int)));
+    for (int** a : {&x.stamp, &x.movedAt}) *a = reinterpret_cast<int*>(take(c * sizeof(int)));
     x.hit = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
     x.list = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
     x.ownTest = reinterpret_cast<int*>(take(8 * sizeof(int)));
@@ -95,20 +104,26 @@ struct ReplicaProgram {
     /// deciding block clears what it read.
     ExactSums* acc;
     int* arrivals;
+    /// capacity x kSlots: each node's candidate segment sums, kept while neither the node nor its
+    /// neighbours move, so that a move phase sums only the nodes whose sums went stale.
+    ExactSums* cache;
+    /// Whether to use the cache (0: every node is summed in every phase; LUCENT_SNAKE_CACHE=0).
+    int useCache;
     Slice slice;
     /// When not null (LUCENT_SNAKE_PROFILE): block 0's clock cycles over the launch's stages: [0] its
     /// own items, [1] the grid barrier, [2] the decisions, [3] stages; of the move decisions: [4]
     /// reading the handoff, [5] the speculation, [6] its rounds, [7] move stages; of insertion: [8]
-    /// its decisions, [9] their rounds, [10] insertion stages.
+    /// its decisions, [9] their rounds, [10] insertion stages; [11] nodes summed in move stages.
     long long* profile = nullptr;
 };
 
 /// What every thread of every block holds alike (computed from the same values in the same way).
 struct Uniform {
     int n, d, minSegment, glCount, stage;
+    int phases;  ///< move phases so far in the launch (the cache's clock)
     ExactSums image, target;
     double gl;
-    long long spent[11];
+    long long spent[12];
 };
 
 /// The block sums `slots` segments (segment(slot, a, b) says which; false: none) over `rows` rows
@@ -138,13 +153,25 @@ LUCENT_HD void sumSlots(Exec& ex, const Slice& im, ExactSums* acc, int slots, in
 /// decide(t); otherwise a block takes whole items and runs decide(t) at once, with the sums in
 /// r.acc. (H100: cutting items when there are more than half as many as blocks, to balance their
 /// lengths, cost more in gathering and scans than it saved.) Every block calls this alike.
-template <class Exec, class Segment, class Decide>
-LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int slots, int rows,
-                        Segment&& segment, Decide&& decide) {
+///
+/// Items from `summed` on need no sums: load(t) puts theirs in r.acc (from the candidate cache) and
+/// they take a block each; the summed items are cut over the blocks left.
+template <class Exec, class Segment, class Load, class Decide>
+LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int summed, int slots,
+                        int rows, Segment&& segment, Load&& load, Decide&& decide) {
     const int chunks = imax(1, (rows + kRowsPerJob - 1) / kRowsPerJob), jobs = slots * chunks;
-    const int parts = count > 0 ? imax(1, imin(ex.spread() / count, (jobs + ex.warps() - 1) / ex.warps())) : 1;
-    const long long units = (long long)count * parts;
+    const int kept = count - summed, room = imax(1, ex.spread() - kept);
+    const int parts = summed > 0 ? imax(1, imin(room / summed, (jobs + ex.warps() - 1) / ex.warps())) : 1;
+    const long long cut = (long long)summed * parts, units = cut + kept;
     for (long long q = ex.block(); q < units; q += ex.blocks()) {
+        if (q >= cut) {
+            const int item = summed + int(q - cut);
+            load(item);
+            ex.blockSync();
+            decide(item);
+            ex.blockSync();  // acc serves the next unit
+            continue;
+        }
         const int item = int(q / parts), part = int(q % parts);
         const int first = int((long long)jobs * part / parts), last = int((long long)jobs * (part + 1) / parts);
         ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
@@ -253,27 +280,57 @@ LUCENT_HD void replicaTotals(Exec& ex, const ReplicaProgram& p, const Replica& r
 template <class Exec>
 LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Uniform& u, int phase) {
     const long long t0 = ex.clock();
-    const int n = u.n, d = u.d, count = phaseCount(n, phase);
+    const int n = u.n, d = u.d, count = phaseCount(n, phase), now = u.phases;
+    u.phases += 1;
     Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
+    // The nodes whose cached candidate sums went stale (never summed, or the node or a neighbour
+    // moved since) are summed again; most nodes of a phase keep theirs once the polygon settles.
+    // r.items lists them first, the others from the back; one scan also finds their longest rows.
+    auto staleAt = [&](int t) {
+        const int i = phaseNode(n, phase, t), s = r.stamp[i];
+        return !p.useCache || s < 0 || r.movedAt[prevNode(i, n)] >= s || r.movedAt[i] >= s ||
+                       r.movedAt[nextNode(i, n)] >= s
+                   ? 1
+                   : 0;
+    };
+    ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRRows), 0); });
+    const int stale = ex.template blockScan<int>(count, staleAt, [&](int t, int before) {
+        const int i = phaseNode(n, phase, t);
+        if (!staleAt(t)) {
+            r.items[count - 1 - (t - before)] = t;
+            return;
+        }
+        r.items[before] = t;
+        const PixelPoint b = r.pos[i];
+        ex.atomicMaxInt(ex.sharedInt(kRRows),
+                        imax(iabs(b.y - r.pos[prevNode(i, n)].y), iabs(r.pos[nextNode(i, n)].y - b.y)) + d);
+        r.stamp[i] = now;  // after this thread's staleAt(t): no other thread reads node i's stamp
+    });
+    ex.blockSync();
+    const int rows = ex.readSharedInt(kRRows);
+    u.spent[11] += stale;
     // Own items: each node's best candidate against the polygon as the phase found it (strictly
     // lower GL, ties to the lowest candidate index, no fold, no crossing).
-    const int rows = longestRows(ex, count, [&](int t) {
-        const int i = phaseNode(n, phase, t);
-        const PixelPoint b = r.pos[i];
-        return imax(iabs(b.y - r.pos[prevNode(i, n)].y), iabs(r.pos[nextNode(i, n)].y - b.y)) + d;
-    });
     ownItems(
-        ex, p, r, count, kSlots, rows,
-        [&](int t, int slot, PixelPoint& s0, PixelPoint& s1) {
-            const int i = phaseNode(n, phase, t);
+        ex, p, r, count, stale, kSlots, rows,
+        [&](int e, int slot, PixelPoint& s0, PixelPoint& s1) {
+            const int i = phaseNode(n, phase, r.items[e]);
             const PixelPoint m = snakeMove(r.pos[i], slot >> 1, d);
             if (!inside(p.slice, m)) return false;
             s0 = (slot & 1) ? m : r.pos[prevNode(i, n)];
             s1 = (slot & 1) ? r.pos[nextNode(i, n)] : m;
             return true;
         },
-        [&](int t) {
-            const int i = phaseNode(n, phase, t), prev = prevNode(i, n), next = nextNode(i, n);
+        [&](int e) {
+            const ExactSums* from = p.cache + std::size_t(phaseNode(n, phase, r.items[e])) * kSlots;
+            ex.blockFor(kSlots, [&](long long k) { r.acc[k] = ldSums(from + k); });
+        },
+        [&](int e) {
+            const int t = r.items[e], i = phaseNode(n, phase, t), prev = prevNode(i, n), next = nextNode(i, n);
+            if (e < stale && p.useCache) {  // fresh sums: kept for later phases
+                ExactSums* to = p.cache + std::size_t(i) * kSlots;
+                ex.blockFor(kSlots, [&](long long k) { to[k] = r.acc[k]; });
+            }
             const PixelPoint a = r.pos[prev], b = r.pos[i], c = r.pos[next];
             ex.blockFor(8, [&](long long w) {
                 const PixelPoint m = snakeMove(b, int(w), d);
@@ -289,9 +346,9 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             });
             ex.blockSync();
             ex.blockFor(8LL * n, [&](long long j) {
-                const int w = int(j & 7), s = int(j >> 3), e = nextNode(s, n);
-                if (!r.ownTest[w] || s == i || e == i) return;  // not the two segments being replaced
-                if (blockedBy(a, snakeMove(b, w, d), c, r.pos[s], r.pos[e])) ex.atomicSetInt(&r.ownHit[w], 1);
+                const int w = int(j & 7), s = int(j >> 3), end = nextNode(s, n);
+                if (!r.ownTest[w] || s == i || end == i) return;  // not the two segments being replaced
+                if (blockedBy(a, snakeMove(b, w, d), c, r.pos[s], r.pos[end])) ex.atomicSetInt(&r.ownHit[w], 1);
             });
             ex.blockSync();
             ex.blockFor(1, [&](long long) {
@@ -353,7 +410,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         ex.blockSync();
         const int listed = ex.readSharedInt(kRList);
         ex.blockFor((long long)listed * count, [&](long long j) {
-            const int t = r.list[int(j / count)], v = int(j % count);
+            const int jj = int(j), t = r.list[jj / count], v = jj - jj / count * count;  // 32-bit division
             if (v >= t || !r.spec[v]) return;  // only the segments of earlier (guessed) moves changed
             const int i = phaseNode(n, phase, t), k = phaseNode(n, phase, v);
             const PixelPoint c = snakeMove(r.pos[i], r.best[t], d), m = snakeMove(r.pos[k], r.best[v], d);
@@ -382,6 +439,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             if (!r.spec[t]) return;
             const int i = phaseNode(n, phase, t);
             r.pos[i] = snakeMove(r.pos[i], r.best[t], d);
+            r.movedAt[i] = now;
             r.seg[prevNode(i, n)] = r.change[4 * t];
             r.seg[i] = r.change[4 * t + 1];
             ex.atomicSetInt(ex.sharedInt(kRMoved), 1);
@@ -421,7 +479,7 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
         return iabs(r.pos[nextNode(i, n)].y - r.pos[i].y) / 2 + 1;
     });
     ownItems(
-        ex, p, r, count, 8, rows,
+        ex, p, r, count, count, 8, rows,
         [&](int e, int slot, PixelPoint& s0, PixelPoint& s1) {
             const int i = r.items[e];
             const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
@@ -431,6 +489,7 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
             s1 = (slot & 1) ? to : c;
             return true;
         },
+        [](int) {},  // every item is summed
         [&](int e) {
             const int i = r.items[e];
             const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
@@ -496,7 +555,7 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
         ex.blockSync();
         const int listed = first ? 0 : ex.readSharedInt(kRList);
         ex.blockFor((long long)listed * count, [&](long long j) {
-            const int pair = r.list[int(j / count)], v = int(j % count), e = pair >> 2, k = pair & 3;
+            const int jj = int(j), pair = r.list[jj / count], v = jj - jj / count * count, e = pair >> 2, k = pair & 3;
             if (v >= e) return;  // later segments are as they were: tested with the own items
             const int i = r.items[e], iv = r.items[v];
             const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)], a = r.pos[iv], b = r.pos[nextNode(iv, n)];
@@ -547,6 +606,8 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
     ex.blockFor(n + added, [&](long long j) {
         r.pos[j] = r.pos2[j];
         r.seg[j] = r.seg2[j];
+        r.stamp[j] = -1;  // the candidates change with d and the numbering
+        r.movedAt[j] = -1;
     });
     ex.blockSync();
     const int d = u.d;
@@ -576,6 +637,8 @@ LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
     ex.blockFor(u.n, [&](long long i) {
         r.pos[i] = p.pos[i];
         if (!st.fresh) r.seg[i] = p.seg[i];
+        r.stamp[i] = -1;  // nothing cached yet
+        r.movedAt[i] = -1;
     });
     ex.blockSync();
     if (st.fresh) replicaTotals(ex, p, r, u);
@@ -612,7 +675,7 @@ LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
         s.target = u.target;
         s.gl = u.gl;
         if (p.profile)
-            for (int k = 0; k < 11; ++k) p.profile[k] += u.spent[k];
+            for (int k = 0; k < 12; ++k) p.profile[k] += u.spent[k];
     });
 }
 
