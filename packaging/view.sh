@@ -10,5 +10,9 @@ if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
   exec build/bin/lucent "$series" "$@"
 fi
 echo "No display: rendering the viewer window to lucent-view.png under Xvfb instead."
-xvfb-run -a -s "-screen 0 1920x1080x24" build/bin/lucent "$series" --screenshot lucent-view.png "$@"
+# An authority file of its own (-f): without one xvfb-run now and then fails to remove its temporary
+# folder at exit (exit 5), which would hide the viewer's own exit status.
+auth=$(mktemp "${TMPDIR:-/tmp}/lucent-xauth.XXXXXX")
+trap 'rm -f "$auth"' EXIT
+xvfb-run -a -f "$auth" -s "-screen 0 1920x1080x24" build/bin/lucent "$series" --screenshot lucent-view.png "$@"
 echo "wrote $(pwd)/lucent-view.png"

