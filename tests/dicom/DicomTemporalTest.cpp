@@ -163,6 +163,31 @@ TEST(DicomTemporal, NothingButInstanceNumberOrder) {
     expectTimeFrames(dir.path(), spec, "InstanceNumber order");
 }
 
+TEST(DicomTemporal, EchoesAreSeriesOfTheirOwnNotTimeFrames) {
+    // Three echoes of every slice (EchoNumbers, EchoTime), files and instance numbers shuffled:
+    // three series in echo order, each loading its echo's values, none with time frames.
+    TempDir dir;
+    SeriesSpec spec = temporalSpec();
+    spec.modality = "MR";
+    spec.description = "multi-echo GRE";
+    lucent::testing::writeTemporalSeries(spec, kFrames, TemporalTags::Echo, dir.path(), 13);
+    const SourceListing listing = ImageSource::list(dir.path());
+    ASSERT_EQ(listing.series.size(), std::size_t(kFrames));
+    for (int e = 0; e < kFrames; ++e) {
+        const auto& info = listing.series[std::size_t(e)];
+        EXPECT_EQ(info.id, spec.seriesUid + "#e" + std::to_string(e + 1));
+        EXPECT_EQ(info.timeFrames, 1);
+        EXPECT_NE(info.description.find("echo " + std::to_string(e + 1) + ", TE " + std::to_string(12 + 40 * e) + " ms"),
+                  std::string::npos)
+            << info.description;
+        std::vector<std::string> warnings;
+        const Volume v = ImageSource::load(dir.path(), info.id, {}, &warnings);
+        EXPECT_EQ(wrongVoxels(v, spec, e), 0u) << info.id;
+        EXPECT_TRUE(hasWarning(warnings, "multi-echo series")) << joined(warnings);
+        EXPECT_FALSE(hasWarning(warnings, "the first is used")) << joined(warnings);
+    }
+}
+
 TEST(DicomTemporal, EnhancedMultiFrameByTemporalPositionIndex) {
     TempDir dir;
     const SeriesSpec spec = temporalSpec();

@@ -153,6 +153,8 @@ void writeSlice(const SeriesSpec& spec, int k, const Vec3& position, int instanc
     if (spec.acquisitionNumber >= 0)
         ds.putAndInsertString(DCM_AcquisitionNumber, std::to_string(spec.acquisitionNumber).c_str());
     if (spec.triggerTime >= 0) ds.putAndInsertString(DCM_TriggerTime, numbers({spec.triggerTime}).c_str());
+    if (spec.echoNumber >= 0) ds.putAndInsertString(DCM_EchoNumbers, std::to_string(spec.echoNumber).c_str());
+    if (spec.echoTime >= 0) ds.putAndInsertString(DCM_EchoTime, numbers({spec.echoTime}).c_str());
     putPixels(ds, spec, {k});
     save(ff, spec, path);
 }
@@ -206,6 +208,9 @@ std::vector<std::vector<std::string>> writeTemporalSeries(const SeriesSpec& spec
             frame.triggerTime = 100.0 * f + 0.25 * k;
         } else if (tags == TemporalTags::AcquisitionNumber) {
             frame.acquisitionNumber = f + 1;
+        } else if (tags == TemporalTags::Echo) {
+            frame.echoNumber = f + 1;
+            frame.echoTime = 12.0 + 40.0 * f;
         }
         const std::string path = folder + "/IM" + std::to_string(n) + ".dcm";
         writeSlice(frame, k, spec.position(k), instance[n], path);

@@ -34,6 +34,9 @@ struct SeriesSpec {
     /// NumberOfTemporalPositions, AcquisitionNumber, TriggerTime (ms).
     int temporalPosition = -1, temporalPositions = -1, acquisitionNumber = -1;
     double triggerTime = -1;
+    /// Multi-echo tags, written by writeSlice when not negative: EchoNumbers, EchoTime (ms).
+    int echoNumber = -1;
+    double echoTime = -1;
 
     Vec3 normal() const { return normalized(cross(rowCosine, columnCosine)); }
     Vec3 position(int k) const { return origin + normal() * (sliceSpacing * k); }
@@ -46,8 +49,8 @@ void writeSlice(const SeriesSpec& spec, int k, const Vec3& position, int instanc
 /// Writes the whole series as one file per slice into `folder`, in shuffled order with shuffled
 /// names and InstanceNumbers that do not follow the position. Returns the file paths.
 std::vector<std::string> writeSeries(const SeriesSpec& spec, const std::string& folder, unsigned shuffleSeed = 7);
-/// What tells the time frames of writeTemporalSeries apart.
-enum class TemporalTags { PositionIdentifier, TriggerTime, AcquisitionNumber, None };
+/// What tells the time frames of writeTemporalSeries apart (Echo: they are echoes, not time).
+enum class TemporalTags { PositionIdentifier, TriggerTime, AcquisitionNumber, None, Echo };
 
 /// Stored-value offset of time frame f in writeTemporalSeries: frames differ everywhere by it.
 inline std::int32_t temporalOffset(int frame) { return 3000 * frame; }
@@ -56,8 +59,9 @@ inline std::int32_t temporalOffset(int frame) { return 3000 * frame; }
 /// as one file per image into `folder`, all frames' files in one shuffled order with shuffled
 /// names. PositionIdentifier: TemporalPositionIdentifier f + 1 and NumberOfTemporalPositions;
 /// TriggerTime: 100 f + 0.25 k ms (slice k: measured per slice, as scanners do); AcquisitionNumber:
-/// f + 1. InstanceNumbers are shuffled, except with None, where they rise frame by frame (the only
-/// order left) and are shuffled within a frame. Returns the paths, [f][k].
+/// f + 1; Echo: EchoNumbers f + 1 and EchoTime 12 + 40 f ms. InstanceNumbers are shuffled, except
+/// with None, where they rise frame by frame (the only order left) and are shuffled within a
+/// frame. Returns the paths, [f][k].
 std::vector<std::vector<std::string>> writeTemporalSeries(const SeriesSpec& spec, int frames, TemporalTags tags,
                                                           const std::string& folder, unsigned shuffleSeed = 7);
 /// Enhanced multi-frame (functional groups, per-frame positions in shuffled order). With

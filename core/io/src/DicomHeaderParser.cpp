@@ -198,6 +198,15 @@ void readTemporalTags(DcmItem* perFrame, DcmItem* top, DicomFrameHeader& h) {
     h.hasAcquisitionNumber = integerValue(top, DCM_AcquisitionNumber, h.acquisitionNumber);
 }
 
+/// The tags that tell the echoes of a multi-echo series apart: an enhanced MR frame's own echo time
+/// first, then the classic EchoNumbers and EchoTime of the file.
+void readEchoTags(DcmItem* perFrame, DcmItem* top, DicomFrameHeader& h) {
+    h.hasEchoNumber = integerValue(top, DCM_EchoNumbers, h.echoNumber);
+    h.hasEchoTime = numbers(macro(perFrame, DCM_MREchoSequence), DCM_EffectiveEchoTime, &h.echoTime, 1) ||
+                    numbers(top, DCM_EchoTime, &h.echoTime, 1);
+    if (h.hasEchoTime && !std::isfinite(h.echoTime)) h.hasEchoTime = false;
+}
+
 bool hasDicmPreamble(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     char buf[132];
@@ -298,6 +307,7 @@ HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHe
         }
         fh.windows = frameWindows(perFrame, shared, ds);
         readTemporalTags(perFrame, ds, fh);
+        readEchoTags(perFrame, ds, fh);
         fh.instanceNumber = h.instanceNumber * 100000 + f;  // orders frames when positions are absent
         frames.push_back(std::move(fh));
     }

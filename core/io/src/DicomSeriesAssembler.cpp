@@ -1,6 +1,7 @@
 /// @brief From per-frame headers to sorted, checked series: grouping, ordering, spacing, gaps.
 #include "lucent/io/DicomRecords.h"
 
+#include "DicomEchoSplit.h"
 #include "DicomTemporalSplit.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
@@ -295,17 +296,30 @@ std::vector<DicomSeries> assembleDicomSeries(std::vector<DicomFrameHeader> frame
         std::stable_sort(keyOrder.begin(), keyOrder.end(),
                          [&](const auto& a, const auto& b) { return groups[a].size() > groups[b].size(); });
         for (std::size_t p = 0; p < keyOrder.size(); ++p) {
-            DicomSeries s = buildVolume(std::move(groups[keyOrder[p]]));
-            s.info.id = uid;
-            if (keyOrder.size() > 1) {
-                s.info.id = uid + "#" + std::to_string(p + 1);
-                s.info.warnings.insert(
-                    s.info.warnings.begin(),
-                    "series is not one volume: its images differ in orientation or size (localiser or projection "
-                    "images?), so it was split into " + std::to_string(keyOrder.size()) + " volumes; this is part " +
-                        std::to_string(p + 1) + " with " + std::to_string(s.info.frames) + " image(s)");
+            std::vector<EchoPart> echoes = splitEchoes(groups[keyOrder[p]]);
+            for (EchoPart& echo : echoes) {
+                DicomSeries s = buildVolume(std::move(echo.images));
+                s.info.id = uid;
+                if (keyOrder.size() > 1) {
+                    s.info.id = uid + "#" + std::to_string(p + 1);
+                    s.info.warnings.insert(
+                        s.info.warnings.begin(),
+                        "series is not one volume: its images differ in orientation or size (localiser or projection "
+                        "images?), so it was split into " + std::to_string(keyOrder.size()) + " volumes; this is part " +
+                            std::to_string(p + 1) + " with " + std::to_string(s.info.frames) + " image(s)");
+                }
+                if (echoes.size() > 1) {
+                    // Echoes are different contrasts of the same slices: volumes of their own, not time.
+                    s.info.id += "#e" + std::to_string(echo.label);
+                    const std::string name = echoName(echo);
+                    s.info.description += (s.info.description.empty() ? "" : " ") + ("(" + name + ")");
+                    s.info.warnings.insert(s.info.warnings.begin(),
+                                           "multi-echo series: its images repeat every position once per echo, so "
+                                           "each of its " + std::to_string(echoes.size()) +
+                                               " echoes is a volume of its own; this is " + name);
+                }
+                out.push_back(std::move(s));
             }
-            out.push_back(std::move(s));
         }
     }
     return out;

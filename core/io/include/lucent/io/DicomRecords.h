@@ -41,6 +41,11 @@ struct DicomFrameHeader {
     bool hasTemporalPosition = false, hasTriggerTime = false, hasAcquisitionNumber = false;
     int temporalPosition = 0, temporalPositions = 0, acquisitionNumber = 0;
     double triggerTime = 0.0;
+    /// What tells the echoes of a multi-echo series apart (DicomEchoSplit.h): EchoNumbers (0018,0086)
+    /// and EchoTime (0018,0081) in ms, or an enhanced MR frame's EffectiveEchoTime (0018,9082).
+    bool hasEchoNumber = false, hasEchoTime = false;
+    int echoNumber = 0;
+    double echoTime = 0.0;
 };
 
 /// One slice of the volume: a frame of a file, or a filler for a missing slice.
