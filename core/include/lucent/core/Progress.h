@@ -20,11 +20,15 @@ public:
 
     /// Marks one item done; returns false once cancellation was asked for.
     bool advance() {
-        const std::size_t done = ++m_done;
-        if (m_callback && !m_cancelled.load()) {
-            std::lock_guard lock(m_mutex);
-            if (!m_callback(done, m_total)) m_cancelled = true;
+        if (!m_callback) {
+            ++m_done;
+            return !m_cancelled.load();
         }
+        // Counted under the lock: counted outside it, a thread could report 5 after another had
+        // reported 6, and a progress bar would go back (seen under load in DicomTemporal tests).
+        std::lock_guard lock(m_mutex);
+        const std::size_t done = ++m_done;
+        if (!m_cancelled.load() && !m_callback(done, m_total)) m_cancelled = true;
         return !m_cancelled.load();
     }
     bool cancelled() const { return m_cancelled.load(); }
