@@ -113,6 +113,16 @@ double SliceViewGeometry::fitScale() const {
 
 double SliceViewGeometry::pixelsPerMm() const { return fitScale() * m_zoom; }
 
+void SliceViewGeometry::setPan(double dx, double dy) {
+    const double k = pixelsPerMm();
+    m_panMm = {dx / k, dy / k};
+}
+
+std::array<double, 2> SliceViewGeometry::pan() const {
+    const double k = pixelsPerMm();
+    return {m_panMm[0] * k, m_panMm[1] * k};
+}
+
 int SliceViewGeometry::sliceCount() const {
     return m_mode == PlaneMode::Patient ? m_count : m_geometry.dims[m_axes[2]];
 }
@@ -183,15 +193,15 @@ Vec3 SliceViewGeometry::screenToVoxel(double x, double y) const {
     const double k = pixelsPerMm();
     if (m_mode == PlaneMode::Patient) {
         // The volume centre, projected on the shown plane, sits at the viewport centre plus the pan.
-        const double a = (x - m_width / 2.0 - m_pan[0]) / k, b = (y - m_height / 2.0 - m_pan[1]) / k;
+        const double a = (x - m_width / 2.0) / k - m_panMm[0], b = (y - m_height / 2.0) / k - m_panMm[1];
         const Vec3 p = m_centre + m_right * a + m_down * b + m_normal * (planeOffset() - dot(m_centre, m_normal));
         return m_geometry.patientToVoxel(p);
     }
     const int r = m_axes[0], d = m_axes[1], n = m_axes[2];
     Vec3 v;
     // The slice centre sits at the viewport centre plus the pan.
-    v[r] = (m_geometry.dims[r] - 1) / 2.0 + (x - m_width / 2.0 - m_pan[0]) / (m_signs[0] * m_geometry.spacing[r] * k);
-    v[d] = (m_geometry.dims[d] - 1) / 2.0 + (y - m_height / 2.0 - m_pan[1]) / (m_signs[1] * m_geometry.spacing[d] * k);
+    v[r] = (m_geometry.dims[r] - 1) / 2.0 + ((x - m_width / 2.0) / k - m_panMm[0]) / (m_signs[0] * m_geometry.spacing[r]);
+    v[d] = (m_geometry.dims[d] - 1) / 2.0 + ((y - m_height / 2.0) / k - m_panMm[1]) / (m_signs[1] * m_geometry.spacing[d]);
     v[n] = slice();
     return v;
 }
@@ -200,11 +210,11 @@ std::array<double, 2> SliceViewGeometry::voxelToScreen(Vec3 v) const {
     const double k = pixelsPerMm();
     if (m_mode == PlaneMode::Patient) {
         const Vec3 p = m_geometry.voxelToPatient(v) - m_centre;
-        return {m_width / 2.0 + m_pan[0] + dot(p, m_right) * k, m_height / 2.0 + m_pan[1] + dot(p, m_down) * k};
+        return {m_width / 2.0 + (m_panMm[0] + dot(p, m_right)) * k, m_height / 2.0 + (m_panMm[1] + dot(p, m_down)) * k};
     }
     const int r = m_axes[0], d = m_axes[1];
-    return {m_width / 2.0 + m_pan[0] + (v[r] - (m_geometry.dims[r] - 1) / 2.0) * m_signs[0] * m_geometry.spacing[r] * k,
-            m_height / 2.0 + m_pan[1] + (v[d] - (m_geometry.dims[d] - 1) / 2.0) * m_signs[1] * m_geometry.spacing[d] * k};
+    return {m_width / 2.0 + (m_panMm[0] + (v[r] - (m_geometry.dims[r] - 1) / 2.0) * m_signs[0] * m_geometry.spacing[r]) * k,
+            m_height / 2.0 + (m_panMm[1] + (v[d] - (m_geometry.dims[d] - 1) / 2.0) * m_signs[1] * m_geometry.spacing[d]) * k};
 }
 
 void SliceViewGeometry::shaderMapping(Vec3& origin, Vec3& dx, Vec3& dy) const {

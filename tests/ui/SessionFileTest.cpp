@@ -63,8 +63,8 @@ SavedSession fullSession(const QString& dataPath) {
     s.anatomicalPlanes = true;
     s.overlayOpacity = 0.37f;
     s.cursorPatient = {-12.345678901234, 0.1, 1e-7};
-    s.views[0] = {1.7320508075688772, {13.25, -7.5}};
-    s.views[2] = {0.5, {-1.0 / 3.0, 2.0 / 3.0}};
+    s.views[0] = {1.7320508075688772, {13.25, -7.5}, std::nullopt};
+    s.views[2] = {0.5, {-1.0 / 3.0, 2.0 / 3.0}, std::nullopt};
     s.panels = QByteArray("\x00\x01\xff state", 10);
     s.labels = regions(s.grid);
     LabelTable table;
@@ -181,7 +181,8 @@ TEST(SessionFile, EveryFieldRoundTripsExactly) {
     EXPECT_EQ(b.cursorPatient, a.cursorPatient);
     for (std::size_t v = 0; v < 3; ++v) {
         EXPECT_EQ(b.views[v].zoom, a.views[v].zoom);
-        EXPECT_EQ(b.views[v].pan, a.views[v].pan);
+        EXPECT_EQ(b.views[v].panMm, a.views[v].panMm);
+        EXPECT_FALSE(b.views[v].panPixels);
     }
     EXPECT_EQ(b.panels, a.panels);
 
@@ -348,6 +349,37 @@ TEST(SessionFile, DataPathsRelativeUnderTheSessionFolderElseAbsolute) {
     ASSERT_TRUE(SessionFile::write(session, s));
     ASSERT_TRUE(SessionFile::read(session, back));
     EXPECT_EQ(back.dataPath, "/srv/pacs/series-7");
+}
+
+TEST(SessionFile, AnEarlierBuildsPanInPixelsIsReadAsSuch) {
+    // Sessions written before the pan was kept in mm hold "pan" in device pixels: read as pixels.
+    lucent::testing::TempDir dir;
+    const QString path = QString::fromStdString(dir.file("old.lucent"));
+    ASSERT_TRUE(SessionFile::write(path, fullSession(QString::fromStdString(dir.file("d.nii")))));
+    QJsonObject root = QJsonDocument::fromJson(readAll(path)).object();
+    QJsonObject display = root.value("display").toObject();
+    QJsonArray views = display.value("views").toArray();
+    QJsonObject axial = views[0].toObject();
+    ASSERT_TRUE(axial.contains("pan_mm"));
+    axial.remove("pan_mm");
+    axial.insert("pan", QJsonArray{40, -12.5});
+    views[0] = axial;
+    display.insert("views", views);
+    root.insert("display", display);
+    writeAll(path, QJsonDocument(root).toJson());
+    SavedSession s;
+    QString error;
+    ASSERT_TRUE(SessionFile::read(path, s, &error)) << error.toStdString();
+    ASSERT_TRUE(s.views[0].panPixels);
+    EXPECT_EQ(*s.views[0].panPixels, (std::array<double, 2>{40, -12.5}));
+    EXPECT_FALSE(s.views[2].panPixels);
+    EXPECT_EQ(s.views[2].panMm, (std::array<double, 2>{-1.0 / 3.0, 2.0 / 3.0}));
+    axial.insert("pan", QJsonArray{"left", 3});
+    views[0] = axial;
+    display.insert("views", views);
+    root.insert("display", display);
+    writeAll(path, QJsonDocument(root).toJson());
+    EXPECT_NE(readError(path).find("'pan' must be 2 numbers"), std::string::npos);
 }
 
 TEST(SessionFile, NewerVersionsAndCorruptFilesAreRefused) {

@@ -314,6 +314,33 @@ TEST_F(Sessions, EverythingComesBackAndLooksTheSame) {
     EXPECT_EQ(c.model().labels()->at(0, 0, 0), 3) << "the edit saved with Ctrl+S";
 }
 
+TEST_F(Sessions, AnotherWindowSizeShowsTheSameCentre) {
+    // The pan is kept in mm: opened in a smaller window, each view shows at its centre the point of
+    // the patient the saved view showed there (in device pixels the axial pan would have moved it).
+    MainWindow a;
+    prepare(a);
+    buildAndSave(a);
+    if (HasFatalFailure()) return;
+    const auto axialPan = view(a, Orientation::Axial)->view().panMm();
+    ASSERT_GT(std::hypot(axialPan[0], axialPan[1]), 0.2) << "the saved axial view is panned";
+    MainWindow b;
+    b.resize(900, 640);
+    b.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&b));
+    QString error;
+    ASSERT_TRUE(b.openPath(session, {}, true, &error)) << error.toStdString();
+    QTest::qWait(150);
+    for (Orientation o : kOrientations) {
+        const render::SliceViewGeometry& va = view(a, o)->view();
+        const render::SliceViewGeometry& vb = view(b, o)->view();
+        EXPECT_NE(vb.width(), va.width()) << render::orientationName(o);
+        EXPECT_DOUBLE_EQ(vb.zoom(), va.zoom());
+        const Vec3 pa = va.screenToPatient(va.width() / 2.0, va.height() / 2.0);
+        const Vec3 pb = vb.screenToPatient(vb.width() / 2.0, vb.height() / 2.0);
+        for (int c = 0; c < 3; ++c) EXPECT_NEAR(pb[c], pa[c], 1e-6) << render::orientationName(o) << " axis " << c;
+    }
+}
+
 TEST_F(Sessions, AMovedFolderStillOpens) {
     MainWindow a;
     prepare(a);

@@ -66,7 +66,7 @@ SavedSession SessionBinding::capture(MainWindow& window) {
     s.cursorPatient = grid.voxelToPatient(model.cursor());
     for (std::size_t i = 0; i < 3; ++i) {
         const SliceViewWidget* v = views.view(kOrientations[i]);
-        s.views[i] = {v->view().zoom(), v->view().pan()};
+        s.views[i] = {v->view().zoom(), v->view().panMm(), std::nullopt};
     }
     s.panels = window.saveState();
     if (model.labels()) s.labels = *model.labels();
@@ -148,7 +148,13 @@ QStringList SessionBinding::apply(MainWindow& window, const SavedSession& s, con
     if (!s.panels.isEmpty() && !window.restoreState(s.panels))
         warnings << QString("%1: the panels' arrangement was not restored (another Qt version?)").arg(source);
     // Last: arranging the layout and the volume's arrival reset nothing after this.
-    for (std::size_t i = 0; i < 3; ++i) views.view(kOrientations[i])->setZoomPan(s.views[i].zoom, s.views[i].pan);
+    for (std::size_t i = 0; i < 3; ++i) {
+        SliceViewWidget* v = views.view(kOrientations[i]);
+        if (s.views[i].panPixels)
+            v->setZoomPan(s.views[i].zoom, *s.views[i].panPixels);
+        else
+            v->setZoomPanMm(s.views[i].zoom, s.views[i].panMm);
+    }
     views.updateViews();
     return warnings;
 }

@@ -14,6 +14,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 
 namespace lucent::ui {
@@ -358,7 +359,7 @@ LabelMap SessionFile::decodeLabels(const QByteArray& text, const Geometry& grid,
 QByteArray SessionFile::toJson(const SavedSession& s, const QString& sessionPath) {
     QJsonArray views;
     for (const SavedView& v : s.views)
-        views.append(QJsonObject{{"zoom", v.zoom}, {"pan", QJsonArray{v.pan[0], v.pan[1]}}});
+        views.append(QJsonObject{{"zoom", v.zoom}, {"pan_mm", QJsonArray{v.panMm[0], v.panMm[1]}}});
     QJsonObject display{{"window", QJsonObject{{"level", s.window.level}, {"width", s.window.width}}},
                         {"preset", s.preset},
                         {"layout", s.layout},
@@ -456,9 +457,16 @@ SavedSession SessionFile::fromJson(const QByteArray& json, const QString& sessio
         SavedView& out = s.views[std::size_t(i)];
         out.zoom = r.number(v, "zoom", 1.0);
         if (out.zoom <= 0) r.fail("a view's zoom must be positive");
-        const QJsonArray pan = r.array(v, "pan");
-        if (pan.size() != 2 || !pan[0].isDouble() || !pan[1].isDouble()) r.fail("a view's 'pan' must be 2 numbers");
-        out.pan = {pan[0].toDouble(), pan[1].toDouble()};
+        // "pan_mm" since the pan is kept in mm; an earlier build's "pan" is in device pixels.
+        const char* key = v.contains("pan_mm") || !v.contains("pan") ? "pan_mm" : "pan";
+        const QJsonArray pan = r.array(v, key);
+        if (pan.size() != 2 || !pan[0].isDouble() || !pan[1].isDouble())
+            r.fail(QString("a view's '%1' must be 2 numbers").arg(key));
+        const std::array<double, 2> values{pan[0].toDouble(), pan[1].toDouble()};
+        if (std::strcmp(key, "pan") == 0)
+            out.panPixels = values;
+        else
+            out.panMm = values;
     }
 
     const QJsonObject labels = r.object(root, "labels");

@@ -52,6 +52,12 @@ void SliceViewWidget::setZoomPan(double zoom, std::array<double, 2> pan) {
     update();
 }
 
+void SliceViewWidget::setZoomPanMm(double zoom, std::array<double, 2> panMm) {
+    m_view.setZoom(zoom);
+    m_view.setPanMm(panMm);
+    update();
+}
+
 void SliceViewWidget::setPlaneMode(render::PlaneMode mode) {
     m_view.setPlaneMode(mode);
     update();

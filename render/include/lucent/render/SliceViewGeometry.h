@@ -42,15 +42,20 @@ public:
     /// work on voxel planes (the snake, ROI statistics) need it.
     bool showsVolumePlane() const { return m_mode == PlaneMode::Volume || m_aligned; }
     void setViewport(int width, int height);
-    /// Zoom 1 fits the slice in the viewport; pan is in screen pixels.
+    /// Zoom 1 fits the slice in the viewport; pan is in screen pixels at the present zoom and
+    /// viewport. It is kept in millimetres (panMm), so a resized viewport, another zoom or another
+    /// device pixel ratio keeps the same point of the patient at the viewport centre.
     void setZoom(double zoom) { m_zoom = zoom; }
-    void setPan(double dx, double dy) { m_pan = {dx, dy}; }
+    void setPan(double dx, double dy);
+    void setPanMm(std::array<double, 2> mm) { m_panMm = mm; }
     /// Continuous voxel index of the linked cursor; its component along the normal is the slice.
     void setCursor(Vec3 voxel) { m_cursor = voxel; }
 
     Orientation orientation() const { return m_orientation; }
     double zoom() const { return m_zoom; }
-    std::array<double, 2> pan() const { return m_pan; }
+    std::array<double, 2> pan() const;
+    /// The pan in mm along screen right and down.
+    std::array<double, 2> panMm() const { return m_panMm; }
     Vec3 cursor() const { return m_cursor; }
     int width() const { return m_width; }
     int height() const { return m_height; }
@@ -110,7 +115,7 @@ private:
     std::array<double, 2> m_signs{1, 1};  // +1: the voxel index grows to the right / downwards
     int m_width = 1, m_height = 1;
     double m_zoom = 1.0;
-    std::array<double, 2> m_pan{0, 0};
+    std::array<double, 2> m_panMm{0, 0};
     Vec3 m_cursor;
 };
 

@@ -20,11 +20,13 @@
 
 namespace lucent::ui {
 
-/// Zoom and pan of one slice view (pan in device pixels from the centred position, as
-/// SliceViewGeometry keeps it: a window of another size shows the same centre shifted alike).
+/// Zoom and pan of one slice view. The pan is in mm along screen right and down (as
+/// SliceViewGeometry keeps it): a window of another size or pixel ratio shows the same point of the
+/// patient at the view's centre. Sessions of earlier builds stored device pixels (panPixels).
 struct SavedView {
     double zoom = 1.0;
-    std::array<double, 2> pan{0, 0};
+    std::array<double, 2> panMm{0, 0};
+    std::optional<std::array<double, 2>> panPixels;  ///< read from an earlier build's "pan"
 };
 
 struct SavedSession {

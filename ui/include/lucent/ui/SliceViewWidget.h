@@ -37,6 +37,8 @@ public:
     double zoom() const { return m_view.zoom(); }
     /// Zoom and pan (device pixels) as a session saved them; repaints.
     void setZoomPan(double zoom, std::array<double, 2> pan);
+    /// Zoom and pan in mm along screen right and down (SliceViewGeometry::panMm), as sessions keep it.
+    void setZoomPanMm(double zoom, std::array<double, 2> panMm);
 
     /// The run's figures for the HUD panel (hidden while `active` is false); repaints.
     void setHudState(const render::HudState& state);
