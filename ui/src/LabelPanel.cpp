@@ -1,6 +1,8 @@
 /// @brief Label panel: rows bound to the model's label table, brush and island tools, statistics.
 #include "lucent/ui/LabelPanel.h"
 
+#include "ToolActions.h"
+
 #include "lucent/core/LabelIslands.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/ui/ViewGrid.h"
@@ -135,13 +137,7 @@ QWidget* LabelPanel::buildTools() {
     m_toolGroup = new QActionGroup(this);
     m_toolGroup->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
     auto makeAction = [&](const QString& text, const QString& key, const QString& name) {
-        auto* a = new QAction(text, this);
-        a->setShortcut(QKeySequence(key));
-        a->setCheckable(true);
-        a->setObjectName(name);
-        m_toolGroup->addAction(a);
-        connect(a, &QAction::toggled, this, [this] { setToolFromActions(); });
-        return a;
+        return asToolAction(new QAction(text, this), m_toolGroup, key, name, this, [this] { setToolFromActions(); });
     };
     m_paintAction = makeAction("&Paint brush", "B", "paintAction");
     m_eraseAction = makeAction("&Eraser", "E", "eraseAction");

@@ -2,6 +2,8 @@
 /// Tools > Measure menu, and the measurements drawn on every view.
 #include "lucent/ui/MeasurementPanel.h"
 
+#include "ToolActions.h"
+
 #include "lucent/io/FileUtil.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
@@ -184,13 +186,7 @@ void MeasurementPanel::buildMenus(QMenuBar* bar, QAction* before) {
     m_toolGroup = new QActionGroup(this);
     m_toolGroup->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
     auto makeAction = [&](const QString& text, const QString& key, const QString& name) {
-        QAction* a = measure->addAction(text);
-        a->setShortcut(QKeySequence(key));
-        a->setCheckable(true);
-        a->setObjectName(name);
-        m_toolGroup->addAction(a);
-        connect(a, &QAction::toggled, this, [this] { setToolFromActions(); });
-        return a;
+        return asToolAction(measure->addAction(text), m_toolGroup, key, name, this, [this] { setToolFromActions(); });
     };
     m_ruler = makeAction("&Ruler (drag)", "D", "measureRulerAction");
     m_angle = makeAction("&Angle (three clicks)", "A", "measureAngleAction");
