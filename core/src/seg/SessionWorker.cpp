@@ -2,6 +2,8 @@
 /// publishes its changed box through the label writer under the publish lock.
 #include "lucent/core/seg/SessionWorker.h"
 
+#include <algorithm>
+
 namespace lucent {
 
 SessionWorker::SessionWorker(std::chrono::microseconds budget) : m_budget(budget), m_thread([this] { loop(); }) {}
@@ -71,12 +73,14 @@ void SessionWorker::publishLocked() {
     std::lock_guard lock(m_publishMutex);
     Segmenter* engine = m_session.engine();
     if (box && engine && m_writer) {
+        const auto started = std::chrono::steady_clock::now();
         try {
             m_writer(*engine, *box);
             m_published.changed = merge(m_published.changed, *box);
         } catch (const std::exception& e) {
             m_published.error = e.what();
         }
+        m_publishCost = std::chrono::steady_clock::now() - started;
     }
     m_published.state = m_session.state();
     m_published.last = m_session.lastReport();
@@ -137,9 +141,12 @@ void SessionWorker::loop() {
             m_published.error = e.what();
         }
         // Writing the changed box costs a pass over it: publish at most once per frame interval
-        // (the GUI takes at most that often), and always when the run stops.
+        // (the GUI takes at most that often), and less often when writing is slow, and always when
+        // the run stops.
         const auto now = std::chrono::steady_clock::now();
-        if (m_session.state() != SessionState::Running || now - m_lastPublish >= m_publishInterval) {
+        const auto wait = std::max<std::chrono::steady_clock::duration>(m_publishInterval,
+                                                                          kPublishCostFactor * m_publishCost);
+        if (m_session.state() != SessionState::Running || now - m_lastPublish >= wait) {
             publishLocked();
             m_lastPublish = now;
         }
