@@ -1,11 +1,15 @@
 /// @brief CPU engine figures: srg, fc and fcm on 256^3 and 512^3 synthetic int16 volumes, the snake on
 /// 15 MP and 150 MP images (paper 003's sizes), on 1 and 2 threads. Prints compute and total times.
 /// usage: lucent_bench_engines [--sizes 256,512] [--images 15,150] [--threads 1,2] [--runs R] [--dump DIR]
+///        [--worker 0|1]
 /// --dump writes the inputs as raw files (for the peer script tests/bench/peers.py to run on the same data).
+/// --worker 1 also runs fc as the viewer does, on the session worker with a host label writer: its
+/// publishing every frame interval against publishing at most a fifth of the time (SessionWorker).
 #include "lucent/core/ParallelFor.h"
 #include "lucent/core/seg/FuzzyCMeansCpu.h"
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
+#include "lucent/core/seg/SessionWorker.h"
 #include "lucent/core/seg/SnakeCpu.h"
 
 #include <algorithm>
@@ -105,6 +109,27 @@ void report(const char* method, const std::string& size, unsigned threads, std::
     std::fflush(stdout);
 }
 
+/// fc on the session worker (as the viewer runs it), labels written into a host map at every publish:
+/// the wall time to the finished map, and how many writes took how long.
+void workerReport(const std::string& size, const SegmentationRequest& r, int publishCostFactor) {
+    LabelMap shown(r.volume->geometry());
+    int writes = 0;
+    double writing = 0;
+    SessionWorker worker(std::chrono::microseconds(8000), publishCostFactor);
+    const auto t0 = Clock::now();
+    worker.begin(std::make_unique<FuzzyConnectednessCpu>(), r, 1, [&](const Segmenter& e, const VoxelBox& box) {
+        const auto s = Clock::now();
+        e.writeLabels(LabelSink::host(shown), &box);
+        writing += ms(s, Clock::now());
+        ++writes;
+    });
+    worker.waitUntilSettled();
+    std::printf("fc on the session worker, %s, publishing %s: %.1f ms to the map, %d label writes taking %.1f ms\n",
+                size.c_str(), publishCostFactor ? "at most a fifth of the time" : "every frame interval",
+                ms(t0, Clock::now()), writes, writing);
+    std::fflush(stdout);
+}
+
 void dump(const Volume& v, const std::string& path) {
     std::ofstream(path, std::ios::binary).write(static_cast<const char*>(v.data()), std::streamsize(v.byteSize()));
 }
@@ -114,6 +139,7 @@ void dump(const Volume& v, const std::string& path) {
 int main(int argc, char** argv) {
     std::vector<int> sizes{256, 512}, images{15, 150}, threadCounts{1, 2};
     int runs = 3;
+    bool worker = false;
     std::string dumpDir;
     for (int a = 1; a + 1 < argc; a += 2) {
         const std::string k = argv[a], v = argv[a + 1];
@@ -122,6 +148,7 @@ int main(int argc, char** argv) {
         else if (k == "--threads") threadCounts = list(v);
         else if (k == "--runs") runs = std::atoi(v.c_str());
         else if (k == "--dump") dumpDir = v;
+        else if (k == "--worker") worker = std::atoi(v.c_str()) != 0;
     }
     std::printf("CPU engines, %u hardware threads; median of %d runs (1 at 512^3 and 150 MP)\n", defaultThreadCount(), runs);
     std::printf("%-6s %-12s %7s %12s %12s %12s %6s\n", "method", "size", "threads", "compute ms", "total ms", "voxels", "iters");
@@ -150,6 +177,8 @@ int main(int argc, char** argv) {
             }
             report("fc", label, threads, t);
             t.clear();
+            if (worker && int(threads) == threadCounts.front())
+                for (int factor : {0, 4}) workerReport(label, r, factor);
             std::vector<double> centres;
             for (int i = 0; i < repeat; ++i) {
                 FuzzyCMeansCpu e;

@@ -6,7 +6,8 @@
 
 namespace lucent {
 
-SessionWorker::SessionWorker(std::chrono::microseconds budget) : m_budget(budget), m_thread([this] { loop(); }) {}
+SessionWorker::SessionWorker(std::chrono::microseconds budget, int publishCostFactor)
+    : m_budget(budget), m_publishCostFactor(std::max(0, publishCostFactor)), m_thread([this] { loop(); }) {}
 
 SessionWorker::~SessionWorker() {
     {
@@ -69,11 +70,12 @@ void SessionWorker::waitUntilSettled() {
 }
 
 void SessionWorker::publishLocked() {
+    // The cost counts the wait for the publish lock too: the GUI holds it while it uploads a box.
+    const auto started = std::chrono::steady_clock::now();
     const auto box = m_session.takeChanges();
     std::lock_guard lock(m_publishMutex);
     Segmenter* engine = m_session.engine();
     if (box && engine && m_writer) {
-        const auto started = std::chrono::steady_clock::now();
         try {
             m_writer(*engine, *box);
             m_published.changed = merge(m_published.changed, *box);
@@ -145,7 +147,7 @@ void SessionWorker::loop() {
         // the run stops.
         const auto now = std::chrono::steady_clock::now();
         const auto wait = std::max<std::chrono::steady_clock::duration>(m_publishInterval,
-                                                                          kPublishCostFactor * m_publishCost);
+                                                                          m_publishCostFactor * m_publishCost);
         if (m_session.state() != SessionState::Running || now - m_lastPublish >= wait) {
             publishLocked();
             m_lastPublish = now;

@@ -41,7 +41,11 @@ public:
         std::size_t polygons = 0;          ///< snake: polygons kept for the scrubber
     };
 
-    explicit SessionWorker(std::chrono::microseconds budget = std::chrono::microseconds(8000));
+    /// `budget`: the time an advance may take. `publishCostFactor`: while running, a publish waits
+    /// at least this many times as long as the last one took (0: every frame interval, however
+    /// long publishing takes; for comparison in benchmarks and tests).
+    explicit SessionWorker(std::chrono::microseconds budget = std::chrono::microseconds(8000),
+                           int publishCostFactor = kPublishCostFactor);
     /// Stops the run and joins the thread (closing the window mid-run is clean).
     ~SessionWorker();
     SessionWorker(const SessionWorker&) = delete;
@@ -69,11 +73,13 @@ private:
 
     std::chrono::microseconds m_budget;
     std::chrono::microseconds m_publishInterval{12000};
-    /// While running, the next publish waits at least this many times as long as the last write of
-    /// labels took, so that writing never takes more than a fifth of the worker's time (a fuzzy
-    /// connectedness map changes boxes as large as the volume: written every frame interval, a
-    /// 512 x 512 x 400 map took 68 s on the CPU instead of a few).
+    /// While running, the next publish waits at least this many times as long as the last one took
+    /// (the wait for the publish lock, which the GUI holds while it uploads, and the write), so that
+    /// publishing takes at most about a fifth of the worker's time. A fuzzy connectedness map
+    /// changes boxes that grow to the whole volume: published every frame interval, writing took
+    /// more and more of the run (lucent_bench_engines --worker).
     static constexpr int kPublishCostFactor = 4;
+    int m_publishCostFactor;
     std::chrono::steady_clock::duration m_publishCost{};
     std::chrono::steady_clock::time_point m_lastPublish{};
     std::mutex m_engineMutex;   // the session and its engine
