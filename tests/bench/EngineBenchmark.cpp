@@ -192,6 +192,7 @@ int main(int argc, char** argv) {
         }
     }
     for (int mp : images) {
+        if (mp <= 0) continue;  // --images 0: no snake images
         const Volume v = image(mp);
         const int side = v.geometry().dims[0];
         if (!dumpDir.empty()) dump(v, dumpDir + "/image" + std::to_string(mp) + ".raw");
