@@ -33,17 +33,21 @@ std::vector<EchoPart> splitEchoes(std::vector<DicomFrameHeader>& images) {
     const bool byNumber = std::all_of(images.begin(), images.end(), [](const auto& f) { return f.hasEchoNumber; });
     const bool byTime = std::all_of(images.begin(), images.end(), [](const auto& f) { return f.hasEchoTime; });
     if (!byNumber && !byTime) return whole();
+    auto echoKey = [&](const DicomFrameHeader& f) { return byNumber ? (long long)f.echoNumber : timeKey(f.echoTime); };
+    std::set<long long> keys;
+    for (const auto& f : images) keys.insert(echoKey(f));
+    if (keys.size() < 2) return whole();  // the common case: one echo
     std::set<std::tuple<long long, long long, long long>> positions;
     for (const auto& f : images) positions.insert(positionKey(f));
     const bool repeats = std::all_of(images.begin(), images.end(), [](const auto& f) { return f.hasPosition; }) &&
                          positions.size() < images.size();
+    if (!repeats) return whole();
     std::map<long long, std::vector<DicomFrameHeader>> groups;
-    for (auto& f : images) groups[byNumber ? f.echoNumber : timeKey(f.echoTime)].push_back(f);
-    if (!repeats || groups.size() < 2) return whole();
+    for (auto& f : images) groups[echoKey(f)].push_back(std::move(f));
     int rank = 0;
-    for (auto& [key, list] : groups) {
+    for (auto& [value, list] : groups) {
         EchoPart part;
-        part.label = byNumber ? int(key) : ++rank;
+        part.label = byNumber ? int(value) : ++rank;
         const long long first = list.front().hasEchoTime ? timeKey(list.front().echoTime) : -1;
         part.hasEchoTime = std::all_of(list.begin(), list.end(), [&](const auto& f) {
             return f.hasEchoTime && timeKey(f.echoTime) == first;
