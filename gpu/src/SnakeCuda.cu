@@ -114,8 +114,9 @@ struct ScanPair {
     __device__ ScanPair operator+(const ScanPair& o) const { return {z + o.z, z2 + o.z2}; }
 };
 
-/// Checkpoints of row blockIdx.x: each thread sums a group of 8 pixels, a block scan gives the sums
-/// before each group, in passes with a carry; the row's totals go to the slice's sums.
+/// Checkpoints of row blockIdx.x: each thread sums a group of 8 pixels and keeps them in its record,
+/// a block scan gives the sums before each group, in passes with a carry; the row's totals go to the
+/// slice's sums.
 __global__ void __launch_bounds__(kScanThreads)
     checkpointKernel(const std::int16_t* slice, int width, int groups, snake::Checkpoint* out, ExactSums* image) {
     using Scan = cub::BlockScan<ScanPair, kScanThreads>;
@@ -126,17 +127,25 @@ __global__ void __launch_bounds__(kScanThreads)
     for (int base = 0; base < groups; base += kScanThreads) {
         const int g = base + int(threadIdx.x);
         ScanPair v{0, 0};
+        snake::Checkpoint c{};
         if (g < groups) {
-            const int x0 = g << snake::kGroupShift, x1 = min(width, x0 + (1 << snake::kGroupShift));
-            for (int x = x0; x < x1; ++x) {
-                const long long z = row[x];
-                v.z += z;
-                v.z2 += z * z;
-            }
+            const int x0 = g << snake::kGroupShift;
+#pragma unroll
+            for (int k = 0; k < (1 << snake::kGroupShift); ++k)
+                if (x0 + k < width) {
+                    c.px[k] = row[x0 + k];
+                    const long long z = c.px[k];
+                    v.z += z;
+                    v.z2 += z * z;
+                }
         }
         ScanPair before{0, 0}, all{0, 0};
         Scan(temp).ExclusiveScan(v, before, ScanPair{0, 0}, snakeexec::Plus{}, all);
-        if (g < groups) out[y * groups + g] = {carry.z + before.z, carry.z2 + before.z2};
+        if (g < groups) {
+            c.z = carry.z + before.z;
+            c.z2 = carry.z2 + before.z2;
+            out[y * groups + g] = c;
+        }
         carry = carry + all;
         __syncthreads();
     }
@@ -278,6 +287,10 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     // 6.76 and 7.59). LUCENT_SNAKE_CACHE=0 turns it off.
     const char* cache = std::getenv("LUCENT_SNAKE_CACHE");
     m_cacheSums = !(cache && std::atoi(cache) == 0);
+    if (const char* env = std::getenv("LUCENT_SNAKE_ROWS_IN_FLIGHT")) {
+        const int k = std::atoi(env);
+        m_rowsInFlight = k >= 4 ? 4 : k >= 2 ? 2 : 1;
+    }
     if (request.mask) {
         auto stream = static_cast<cudaStream_t>(m_context->stream());
         m_userMask.reserve(request.mask->voxelCount(), "the mask");
@@ -368,9 +381,7 @@ int SnakeCuda::launch(int budget) {
     const Geometry& g = m_request.volume->geometry();
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     auto* state = m_state.as<snake::State>();
-    const snake::Slice slice{static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()) +
-                                 std::size_t(m_slice) * g.dims[0] * g.dims[1],
-                             m_checkpoints.as<snake::Checkpoint>(), g.dims[0], g.dims[1],
+    const snake::Slice slice{m_checkpoints.as<snake::Checkpoint>(), g.dims[0], g.dims[1],
                              snake::checkpointGroups(g.dims[0])};
     int total = 0;
     for (;;) {
@@ -400,7 +411,8 @@ int SnakeCuda::launch(int budget) {
                                            m_cache.as<ExactSums>(),
                                            m_cacheSums,
                                            slice,
-                                           m_profile.get() ? m_profile.as<long long>() + 4 : nullptr};
+                                           m_profile.get() ? m_profile.as<long long>() + 4 : nullptr,
+                                           m_rowsInFlight};
             launchSnakeReplica(rp, m_replica, m_replicaBlocks, stream);
         } else {
             int sharedItems = m_capacity / 2 <= m_sharedItems ? m_capacity / 2 : 0;

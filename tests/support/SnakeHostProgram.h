@@ -78,19 +78,22 @@ struct SnakeHostExec {
 
 /// Slice `slice` of int16 volume `v` as both device programs read it: its pixels and the checkpoints
 /// of its cumulated images (as SnakeCuda's checkpoint kernel makes them). Returns the slice's sums.
-inline ExactSums hostSlice(const Volume& v, int slice, std::vector<std::int16_t>& pixels,
-                           std::vector<snake::Checkpoint>& checkpoints) {
+inline ExactSums hostSlice(const Volume& v, int slice, std::vector<snake::Checkpoint>& checkpoints) {
     const int width = v.geometry().dims[0], height = v.geometry().dims[1], groups = snake::checkpointGroups(width);
-    pixels.assign(v.int16Data() + std::size_t(slice) * width * height,
-                  v.int16Data() + std::size_t(slice + 1) * width * height);
-    checkpoints.resize(std::size_t(groups) * height);
+    const std::int16_t* pixels = v.int16Data() + std::size_t(slice) * width * height;
+    checkpoints.assign(std::size_t(groups) * height, snake::Checkpoint{});
     ExactSums image{};
     for (int y = 0; y < height; ++y) {
         long long z = 0, z2 = 0;
         for (int x = 0; x <= width; ++x) {
-            if (x % 8 == 0) checkpoints[std::size_t(y) * groups + x / 8] = {z, z2};
+            snake::Checkpoint& c = checkpoints[std::size_t(y) * groups + x / 8];
+            if (x % 8 == 0) {
+                c.z = z;
+                c.z2 = z2;
+            }
             if (x == width) break;
             const long long value = pixels[std::size_t(y) * width + x];
+            c.px[x % 8] = pixels[std::size_t(y) * width + x];
             z += value;
             z2 += value * value;
         }
@@ -108,7 +111,7 @@ public:
         m_width = dims[0];
         m_height = dims[1];
         m_state = {};
-        m_state.image = hostSlice(v, slice, m_pixels, m_checkpoints);
+        m_state.image = hostSlice(v, slice, m_checkpoints);
         m_exec.order = order;
         m_state.n = int(polygon.size());
         m_state.d = std::max(1, d);
@@ -130,7 +133,7 @@ public:
             snake::Program p{
                 &m_state,
                 arrays(),
-                {m_pixels.data(), m_checkpoints.data(), m_width, m_height, snake::checkpointGroups(m_width)}};
+                {m_checkpoints.data(), m_width, m_height, snake::checkpointGroups(m_width)}};
             snake::runProgram(m_exec, p);
             total += m_state.done;
             m_glHistory.insert(m_glHistory.end(), m_history.begin(), m_history.begin() + m_state.glCount);
@@ -168,7 +171,6 @@ private:
     }
 
     int m_width = 0, m_height = 0, m_grows = 0;
-    std::vector<std::int16_t> m_pixels;
     std::vector<snake::Checkpoint> m_checkpoints;
     snake::State m_state{};
     std::vector<PixelPoint> m_pos, m_pos2;

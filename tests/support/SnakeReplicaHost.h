@@ -33,6 +33,24 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     void blockJobs(long long jobs, F&& f) {
         warpJobs(jobs, f);
     }
+    /// ReplicaExec::blockRows one job at a time (how many the device has in flight changes no sum).
+    template <class F>
+    void blockRows(const snake::Slice& im, long long jobs, int, F&& f) {
+        visit(jobs, [&](long long job) {
+            ExactSums total{};
+            ExactSums* target = nullptr;
+            for (int lane = 0; lane < 32; ++lane) {
+                snake::RowJob row{{0, 0}, {0, 0}, -1, false};
+                ExactSums* t = f(job, lane, row);
+                if (!t) continue;
+                target = t;
+                ExactSums out{};
+                addRow(im, row.a, row.b, row.y, out);
+                total += row.up ? ExactSums{} - out : out;
+            }
+            if (target) *target += total;
+        });
+    }
     template <class V, class Get, class Put>
     V blockScan(int n, Get&& get, Put&& put) {
         return leaderScan<V>(n, get, put);
@@ -52,7 +70,7 @@ public:
         const auto& dims = v.geometry().dims;
         m_width = dims[0];
         m_height = dims[1];
-        m_state.image = hostSlice(v, slice, m_pixels, m_checkpoints);
+        m_state.image = hostSlice(v, slice, m_checkpoints);
         m_exec.order = order;
         m_state.n = int(polygon.size());
         m_state.d = std::max(1, d);
@@ -86,7 +104,7 @@ public:
                                       m_arrivals.data(),
                                       m_cache.data(),
                                       m_useCache,
-                                      {m_pixels.data(), m_checkpoints.data(), m_width, m_height,
+                                      {m_checkpoints.data(), m_width, m_height,
                                        snake::checkpointGroups(m_width)},
                                       m_profile.data()};
         snake::runReplica(m_exec, p, r);
@@ -107,7 +125,6 @@ public:
 
 private:
     int m_width = 0, m_height = 0, m_capacity = 0;
-    std::vector<std::int16_t> m_pixels;
     std::vector<snake::Checkpoint> m_checkpoints;
     snake::State m_state{};
     std::vector<PixelPoint> m_pos;

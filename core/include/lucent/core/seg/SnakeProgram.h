@@ -29,18 +29,19 @@ constexpr int kGroupShift = 3;   ///< a checkpoint of the cumulated images every
 constexpr int kRowsPerJob = 32;  ///< rows one warp sums in one job (one a lane: no lane waits on a second load)
 constexpr int kSlots = 16;       ///< accumulators per item: 8 candidates x 2 segments
 
-/// C_z and C_z2 of a row before pixel 8 g (exclusive prefix sums at a group start).
-struct alignas(16) Checkpoint {
+/// C_z and C_z2 of a row before pixel 8 g (exclusive prefix sums at a group start), and the group's
+/// 8 pixels (0 past the row's end): a row of a segment reads one 32-byte sector, where a checkpoint
+/// and the group's pixels from the slice were two loads from two lines.
+struct alignas(32) Checkpoint {
     long long z, z2;
+    std::int16_t px[1 << kGroupShift];
 };
 
 LUCENT_HD inline int checkpointGroups(int width) { return (width >> kGroupShift) + 1; }
 
-/// The slice as the stages read it: its pixels and the checkpoints of its cumulated images (the
-/// full images would be 16 bytes a pixel; checkpoints are 2, and the rest of a group is at most 7
-/// pixels read from the slice itself).
+/// The slice as the stages read it: the checkpoints of its cumulated images (the full images would
+/// be 16 bytes a pixel; checkpoints with their pixels are 4).
 struct Slice {
-    const std::int16_t* pixels = nullptr;     ///< width x height, rows contiguous
     const Checkpoint* checkpoints = nullptr;  ///< height x groups
     int width = 0, height = 0, groups = 0;
 };
@@ -146,30 +147,57 @@ LUCENT_HD inline int phaseIndex(int n, int phase, int k) {
     return k < n - (n & 1) && (k & 1) == phase ? k >> 1 : -1;
 }
 
-/// Adds row y of segment a -> b to `s` (unsigned: the caller applies the direction): the pixels
-/// left of the crossing, ceil(x) - 1 being the last, exactly as SnakeCpu::segmentSums.
-LUCENT_HD inline void addRow(const Slice& im, PixelPoint a, PixelPoint b, int y, ExactSums& s) {
-    int col = crossingColumn(a, b, y);
-    col = (col < 0 ? 0 : col > im.width ? im.width : col) - 1;
-    if (col < 0) return;
-    const int g = (col + 1) >> kGroupShift;
-    const Checkpoint c = im.checkpoints[std::size_t(y) * im.groups + g];
+/// What row y of segment a -> b adds: the `count` pixels left of the crossing, ceil(x) - 1 being
+/// the last, exactly as SnakeCpu::segmentSums; they are checkpoint `at` and `rest` pixels of its
+/// group. y < 0 or count 0: nothing, and no load.
+struct RowEnd {
+    std::size_t at;
+    int rest, count;
+};
+
+LUCENT_HD inline RowEnd rowEnd(const Slice& im, PixelPoint a, PixelPoint b, int y) {
+    if (y < 0) return {0, 0, 0};
+    int count = crossingColumn(a, b, y);
+    count = count < 0 ? 0 : count > im.width ? im.width : count;
+    const int g = count >> kGroupShift;
+    return {std::size_t(y) * im.groups + g, count - (g << kGroupShift), count};
+}
+
+/// The checkpoint a row reads (zero when it reads none).
+LUCENT_HD inline Checkpoint rowCheckpoint(const Slice& im, const RowEnd& e) {
+    return e.count > 0 ? im.checkpoints[e.at] : Checkpoint{};
+}
+
+/// Adds the row's sums, its checkpoint `c` loaded (unsigned: the caller applies the direction).
+LUCENT_HD inline void addRowEnd(const Checkpoint& c, const RowEnd& e, ExactSums& s) {
     long long z1 = c.z, z2 = c.z2;
-    const std::int16_t* row = im.pixels + std::size_t(y) * im.width + (g << kGroupShift);
-    const int rest = col + 1 - (g << kGroupShift);  // 0..7 pixels of the group up to col
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
     for (int k = 0; k < (1 << kGroupShift) - 1; ++k)
-        if (k < rest) {  // predicated loads, all in flight at once
-            const long long z = row[k];
+        if (k < e.rest) {  // 0..7 pixels of the group, from the record's registers
+            const long long z = c.px[k];
             z1 += z;
             z2 += z * z;
         }
-    s.n += col + 1;
+    s.n += e.count;
     s.sz += z1;
     s.sz2 += z2;
 }
+
+/// Adds row y of segment a -> b to `s` (unsigned: the caller applies the direction).
+LUCENT_HD inline void addRow(const Slice& im, PixelPoint a, PixelPoint b, int y, ExactSums& s) {
+    const RowEnd e = rowEnd(im, a, b, y);
+    if (e.count > 0) addRowEnd(im.checkpoints[e.at], e, s);
+}
+
+/// One lane's row of a warp job of segment sums: row y of segment a -> b (y < 0: none); `up` (the
+/// same for the whole job): the segment goes up, so its rows are subtracted (left ends).
+struct RowJob {
+    PixelPoint a, b;
+    int y;
+    bool up;
+};
 
 LUCENT_HD inline bool inside(const Slice& im, PixelPoint c) {
     return c.x >= 0 && c.y >= 0 && c.x < im.width && c.y < im.height;

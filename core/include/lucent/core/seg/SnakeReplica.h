@@ -115,6 +115,10 @@ struct ReplicaProgram {
     /// reading the handoff, [5] the speculation, [6] its rounds, [7] move stages; of insertion: [8]
     /// its decisions, [9] their rounds, [10] insertion stages; [11] nodes summed in move stages.
     long long* profile = nullptr;
+    /// Jobs a warp loads at once where a block has that many for each warp (1, 2 or 4;
+    /// LUCENT_SNAKE_ROWS_IN_FLIGHT): a young polygon's long segments give each warp several jobs,
+    /// and one row a lane at a time leaves the warp waiting on one load after another.
+    int rowsInFlight = 4;
 };
 
 /// What every thread of every block holds alike (computed from the same values in the same way).
@@ -176,14 +180,14 @@ LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int
         const int first = int((long long)jobs * part / parts), last = int((long long)jobs * (part + 1) / parts);
         ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
         ex.blockSync();
-        ex.blockJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
+        ex.blockRows(p.slice, last - first, p.rowsInFlight, [&](long long j, int lane, RowJob& row) -> ExactSums* {
             const int job = first + int(j), slot = job / chunks, chunk = job % chunks;
-            PixelPoint a, b;
-            if (!segment(item, slot, a, b)) return nullptr;
-            const int y0 = imin(a.y, b.y) + chunk * kRowsPerJob, y1 = imin(imax(a.y, b.y), y0 + kRowsPerJob);
+            if (!segment(item, slot, row.a, row.b)) return nullptr;
+            const int y0 = imin(row.a.y, row.b.y) + chunk * kRowsPerJob;
+            const int y1 = imin(imax(row.a.y, row.b.y), y0 + kRowsPerJob);
             if (y0 >= y1) return nullptr;
-            for (int y = y0 + lane; y < y1; y += lanes) addRow(p.slice, a, b, y, out);
-            if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
+            row.y = y0 + lane < y1 ? y0 + lane : -1;  // kRowsPerJob rows: one a lane
+            row.up = row.b.y < row.a.y;
             return r.acc + slot;
         });
         ex.blockSync();
@@ -649,9 +653,11 @@ LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
             needRoom = true;
             break;
         }
-        bool moved = replicaMoves(ex, p, r, u, 0);
-        moved = replicaMoves(ex, p, r, u, 1) || moved;
-        if (u.n & 1) moved = replicaMoves(ex, p, r, u, 2) || moved;
+        // One call site, so that the compiler inlines the phase (three made it a call, its
+        // arguments and the caller's registers through the stack).
+        bool moved = false;
+        for (int phase = 0, phases = u.n & 1 ? 3 : 2; phase < phases; ++phase)
+            moved = replicaMoves(ex, p, r, u, phase) || moved;
         if (!moved) sliceDone = replicaInsert(ex, p, r, u);
         if (ex.block() == 0) ex.blockFor(1, [&](long long) { p.history[u.glCount] = u.gl; });
         u.glCount += 1;
