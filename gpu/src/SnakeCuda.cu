@@ -114,30 +114,37 @@ struct ScanPair {
     __device__ ScanPair operator+(const ScanPair& o) const { return {z + o.z, z2 + o.z2}; }
 };
 
-/// Checkpoints of row blockIdx.x: each thread sums a group of 8 pixels and keeps them in its record,
-/// a block scan gives the sums before each group, in passes with a carry; the row's totals go to the
-/// slice's sums.
+/// Checkpoints of row blockIdx.x: the block stages a pass of the row in shared memory (coalesced
+/// loads: the row need not be aligned, and a thread's own 8 pixels straight from global memory
+/// were 8 loads each touching 16 sectors for the warp), then each thread sums its group of 8 pixels
+/// and keeps them in its record, and a block scan gives the sums before each group, in passes with
+/// a carry; the row's totals go to the slice's sums.
 __global__ void __launch_bounds__(kScanThreads)
     checkpointKernel(const std::int16_t* slice, int width, int groups, snake::Checkpoint* out, ExactSums* image) {
     using Scan = cub::BlockScan<ScanPair, kScanThreads>;
+    constexpr int kGroup = 1 << snake::kGroupShift, kPass = kScanThreads * kGroup;
     __shared__ typename Scan::TempStorage temp;
+    __shared__ __align__(16) std::int16_t staged[kPass];
     const std::size_t y = blockIdx.x;
     const std::int16_t* row = slice + y * width;
     ScanPair carry{0, 0};
     for (int base = 0; base < groups; base += kScanThreads) {
-        const int g = base + int(threadIdx.x);
-        ScanPair v{0, 0};
-        snake::Checkpoint c{};
-        if (g < groups) {
-            const int x0 = g << snake::kGroupShift;
+        const int x0 = base * kGroup;
 #pragma unroll
-            for (int k = 0; k < (1 << snake::kGroupShift); ++k)
-                if (x0 + k < width) {
-                    c.px[k] = row[x0 + k];
-                    const long long z = c.px[k];
-                    v.z += z;
-                    v.z2 += z * z;
-                }
+        for (int k = 0; k < kGroup; ++k) {
+            const int i = k * kScanThreads + int(threadIdx.x);
+            staged[i] = x0 + i < width ? row[x0 + i] : std::int16_t(0);
+        }
+        __syncthreads();
+        const int g = base + int(threadIdx.x);
+        snake::Checkpoint c{};
+        *reinterpret_cast<int4*>(c.px) = reinterpret_cast<const int4*>(staged)[threadIdx.x];  // 0 past the end
+        ScanPair v{0, 0};
+#pragma unroll
+        for (int k = 0; k < kGroup; ++k) {
+            const long long z = c.px[k];
+            v.z += z;
+            v.z2 += z * z;
         }
         ScanPair before{0, 0}, all{0, 0};
         Scan(temp).ExclusiveScan(v, before, ScanPair{0, 0}, snakeexec::Plus{}, all);
@@ -147,7 +154,7 @@ __global__ void __launch_bounds__(kScanThreads)
             out[y * groups + g] = c;
         }
         carry = carry + all;
-        __syncthreads();
+        __syncthreads();  // temp and staged serve the next pass
     }
     if (threadIdx.x == 0) snakeexec::atomicAddSums(image, ExactSums{width, carry.z, carry.z2});
 }
@@ -287,10 +294,6 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     // 6.76 and 7.59). LUCENT_SNAKE_CACHE=0 turns it off.
     const char* cache = std::getenv("LUCENT_SNAKE_CACHE");
     m_cacheSums = !(cache && std::atoi(cache) == 0);
-    if (const char* env = std::getenv("LUCENT_SNAKE_ROWS_IN_FLIGHT")) {
-        const int k = std::atoi(env);
-        m_rowsInFlight = k >= 4 ? 4 : k >= 2 ? 2 : 1;
-    }
     if (request.mask) {
         auto stream = static_cast<cudaStream_t>(m_context->stream());
         m_userMask.reserve(request.mask->voxelCount(), "the mask");
@@ -411,8 +414,7 @@ int SnakeCuda::launch(int budget) {
                                            m_cache.as<ExactSums>(),
                                            m_cacheSums,
                                            slice,
-                                           m_profile.get() ? m_profile.as<long long>() + 4 : nullptr,
-                                           m_rowsInFlight};
+                                           m_profile.get() ? m_profile.as<long long>() + 4 : nullptr};
             launchSnakeReplica(rp, m_replica, m_replicaBlocks, stream);
         } else {
             int sharedItems = m_capacity / 2 <= m_sharedItems ? m_capacity / 2 : 0;
@@ -504,6 +506,14 @@ void SnakeCuda::printProfile() const {
                  spent[10] / std::max(1.0, double(spent[11])), spent[14],
                  spent[12] / std::max(1.0, double(spent[14])) * us, spent[13] / std::max(1.0, double(spent[14])),
                  spent[15] / std::max(1.0, double(spent[11])));
+    if (spent[7] > 0) {
+        const double moves = std::max(1.0, double(spent[11])), rounds = std::max(1.0, double(spent[10]));
+        std::fprintf(stderr,
+                     "snake profile: per move stage (us): stale scan %.2f, its items' decisions %.2f, moves applied "
+                     "%.2f; per speculation round: scan %.2f, GL %.2f, crossings %.2f, mismatch %.2f\n",
+                     spent[16] / moves * us, spent[23] / moves * us, spent[21] / moves * us, spent[17] / rounds * us,
+                     spent[18] / rounds * us, spent[19] / rounds * us, spent[20] / rounds * us);
+    }
 }
 
 void SnakeCuda::cancel() {

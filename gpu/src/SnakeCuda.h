@@ -67,9 +67,8 @@ private:
     DeviceBuffer m_gather;   // its split items' sums and arrival counters
     DeviceBuffer m_cache;    // its nodes' candidate sums
     int m_cacheSums = 1;     // whether the replica kernel uses them (ReplicaProgram::useCache)
-    int m_rowsInFlight = 4;  // ReplicaProgram::rowsInFlight (LUCENT_SNAKE_ROWS_IN_FLIGHT)
     /// Counters while LUCENT_SNAKE_PROFILE is set: 4 of the block-0 program, then the replica's 12.
-    static constexpr int kProfileCounters = 16;
+    static constexpr int kProfileCounters = 24;
     DeviceBuffer m_profile;
     mutable DeviceBuffer m_labelPolygons, m_labelRanges;
     snake::State* m_host = nullptr;  // pinned mirror of the device state

@@ -57,46 +57,6 @@ struct ReplicaExec {
             if (target) snakeexec::addWarpSums(out, target, lane);  // target: the same for every lane of the warp
         }
     }
-    /// Warp jobs of a row a lane (f(job, lane, row) fills the lane's row and returns the job's
-    /// target, null: none), `inFlight` jobs a warp at once while there are that many for every
-    /// warp: their loads are issued together, so a warp waits for one round trip, not one a job.
-    template <class F>
-    __device__ void blockRows(const snake::Slice& im, long long jobs, int inFlight, F&& f) {
-        static_assert(snake::kRowsPerJob == 32, "a row a lane");
-        constexpr int W = kThreads / 32;
-        const int lane = threadIdx.x & 31;
-        long long job = threadIdx.x >> 5;
-        if (inFlight >= 4)
-            for (; job + 3 * W < jobs; job += 4 * W) rowsAtOnce<4>(im, job, lane, f);
-        if (inFlight >= 2)
-            for (; job + W < jobs; job += 2 * W) rowsAtOnce<2>(im, job, lane, f);
-        for (; job < jobs; job += W) rowsAtOnce<1>(im, job, lane, f);
-    }
-    /// Jobs job, job + W, ... (K of them): every lane's K row ends, then the K loads, then the sums.
-    template <int K, class F>
-    __device__ void rowsAtOnce(const snake::Slice& im, long long job, int lane, F& f) {
-        constexpr int W = kThreads / 32;
-        snake::RowJob row[K];
-        ExactSums* target[K];
-        snake::RowEnd end[K];
-        snake::Checkpoint c[K];
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            row[k] = snake::RowJob{{0, 0}, {0, 0}, -1, false};
-            target[k] = f(job + k * W, lane, row[k]);
-            end[k] = snake::rowEnd(im, row[k].a, row[k].b, target[k] ? row[k].y : -1);
-        }
-#pragma unroll
-        for (int k = 0; k < K; ++k) c[k] = snake::rowCheckpoint(im, end[k]);
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            if (!target[k]) continue;  // the same for every lane of the warp
-            ExactSums out{};
-            snake::addRowEnd(c[k], end[k], out);
-            if (row[k].up) out = ExactSums{} - out;
-            snakeexec::addWarpSums(out, target[k], lane);
-        }
-    }
     /// Exclusive prefix over [0, n) in passes of the block with a carry; every thread gets the total.
     template <class V, class Get, class Put>
     __device__ V blockScan(int n, Get&& get, Put&& put) {

@@ -66,7 +66,7 @@ inline void snakeCase(int side, int repeats, int cpuRuns, bool quick) {
     r.snake.minSegment = std::max(8, side / 64);
     auto context = std::make_shared<gpu::GpuContext>(v);
     auto engine = gpu::createSegmenter(Method::Snake, gpu::Backend::Cuda, context);
-    std::vector<double> wall, events, startEvents, startWall, labelWall;
+    std::vector<double> wall, events, startEvents, runEvents, startWall, labelWall;
     StepReport last;
     for (int k = 0; k < repeats + 2; ++k) {
         const auto t0 = Clock::now();
@@ -74,6 +74,7 @@ inline void snakeCase(int side, int repeats, int cpuRuns, bool quick) {
         const double started = *engine->figures().msDevice;
         const auto t1 = Clock::now();
         last = engine->run(64);
+        const double ran = *engine->figures().msDevice;
         const auto t2 = Clock::now();
         engine->writeLabels(context->labelSink());
         context->synchronize();
@@ -83,6 +84,7 @@ inline void snakeCase(int side, int repeats, int cpuRuns, bool quick) {
         wall.push_back(ms(t0, t3));
         events.push_back(*engine->figures().msDevice);
         startEvents.push_back(started);
+        runEvents.push_back(ran - started);
         startWall.push_back(ms(t0, t1));
         labelWall.push_back(ms(t2, t3));
     }
@@ -124,8 +126,10 @@ inline void snakeCase(int side, int repeats, int cpuRuns, bool quick) {
     const bool same = cpuRuns > 0 && cpuContours == cudaContours &&
                       std::memcmp(cpuLabels.data(), cudaLabels.data(), cudaLabels.voxelCount()) == 0;
     std::printf(" %10.2f %10.1f %6s\n", median(e2e), median(cpu), cpuRuns ? (same ? "yes" : "NO") : "n/a");
-    std::printf("    phases (wall medians): start %.3f ms, labels %.3f ms; %zu labelled pixels\n", median(startWall),
-                median(labelWall), cudaLabels.count(1));
+    std::printf("    phases (wall medians): start %.3f ms, labels %.3f ms; %zu labelled pixels; by events: the steps "
+                "%.3f ms, the labels %.3f ms\n",
+                median(startWall), median(labelWall), cudaLabels.count(1), median(runEvents),
+                median(events) - median(startEvents) - median(runEvents));
     std::fflush(stdout);
 }
 

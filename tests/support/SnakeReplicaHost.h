@@ -33,24 +33,6 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     void blockJobs(long long jobs, F&& f) {
         warpJobs(jobs, f);
     }
-    /// ReplicaExec::blockRows one job at a time (how many the device has in flight changes no sum).
-    template <class F>
-    void blockRows(const snake::Slice& im, long long jobs, int, F&& f) {
-        visit(jobs, [&](long long job) {
-            ExactSums total{};
-            ExactSums* target = nullptr;
-            for (int lane = 0; lane < 32; ++lane) {
-                snake::RowJob row{{0, 0}, {0, 0}, -1, false};
-                ExactSums* t = f(job, lane, row);
-                if (!t) continue;
-                target = t;
-                ExactSums out{};
-                addRow(im, row.a, row.b, row.y, out);
-                total += row.up ? ExactSums{} - out : out;
-            }
-            if (target) *target += total;
-        });
-    }
     template <class V, class Get, class Put>
     V blockScan(int n, Get&& get, Put&& put) {
         return leaderScan<V>(n, get, put);

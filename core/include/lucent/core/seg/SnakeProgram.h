@@ -147,57 +147,29 @@ LUCENT_HD inline int phaseIndex(int n, int phase, int k) {
     return k < n - (n & 1) && (k & 1) == phase ? k >> 1 : -1;
 }
 
-/// What row y of segment a -> b adds: the `count` pixels left of the crossing, ceil(x) - 1 being
-/// the last, exactly as SnakeCpu::segmentSums; they are checkpoint `at` and `rest` pixels of its
-/// group. y < 0 or count 0: nothing, and no load.
-struct RowEnd {
-    std::size_t at;
-    int rest, count;
-};
-
-LUCENT_HD inline RowEnd rowEnd(const Slice& im, PixelPoint a, PixelPoint b, int y) {
-    if (y < 0) return {0, 0, 0};
+/// Adds row y of segment a -> b to `s` (unsigned: the caller applies the direction): the pixels
+/// left of the crossing, ceil(x) - 1 being the last, exactly as SnakeCpu::segmentSums; they are a
+/// checkpoint and 0..7 pixels of its group, all in one record.
+LUCENT_HD inline void addRow(const Slice& im, PixelPoint a, PixelPoint b, int y, ExactSums& s) {
     int count = crossingColumn(a, b, y);
     count = count < 0 ? 0 : count > im.width ? im.width : count;
-    const int g = count >> kGroupShift;
-    return {std::size_t(y) * im.groups + g, count - (g << kGroupShift), count};
-}
-
-/// The checkpoint a row reads (zero when it reads none).
-LUCENT_HD inline Checkpoint rowCheckpoint(const Slice& im, const RowEnd& e) {
-    return e.count > 0 ? im.checkpoints[e.at] : Checkpoint{};
-}
-
-/// Adds the row's sums, its checkpoint `c` loaded (unsigned: the caller applies the direction).
-LUCENT_HD inline void addRowEnd(const Checkpoint& c, const RowEnd& e, ExactSums& s) {
+    if (count == 0) return;
+    const int g = count >> kGroupShift, rest = count - (g << kGroupShift);
+    const Checkpoint c = im.checkpoints[std::size_t(y) * im.groups + g];
     long long z1 = c.z, z2 = c.z2;
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
     for (int k = 0; k < (1 << kGroupShift) - 1; ++k)
-        if (k < e.rest) {  // 0..7 pixels of the group, from the record's registers
+        if (k < rest) {  // from the record's registers
             const long long z = c.px[k];
             z1 += z;
             z2 += z * z;
         }
-    s.n += e.count;
+    s.n += count;
     s.sz += z1;
     s.sz2 += z2;
 }
-
-/// Adds row y of segment a -> b to `s` (unsigned: the caller applies the direction).
-LUCENT_HD inline void addRow(const Slice& im, PixelPoint a, PixelPoint b, int y, ExactSums& s) {
-    const RowEnd e = rowEnd(im, a, b, y);
-    if (e.count > 0) addRowEnd(im.checkpoints[e.at], e, s);
-}
-
-/// One lane's row of a warp job of segment sums: row y of segment a -> b (y < 0: none); `up` (the
-/// same for the whole job): the segment goes up, so its rows are subtracted (left ends).
-struct RowJob {
-    PixelPoint a, b;
-    int y;
-    bool up;
-};
 
 LUCENT_HD inline bool inside(const Slice& im, PixelPoint c) {
     return c.x >= 0 && c.y >= 0 && c.x < im.width && c.y < im.height;

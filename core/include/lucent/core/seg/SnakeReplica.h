@@ -113,12 +113,11 @@ struct ReplicaProgram {
     /// When not null (LUCENT_SNAKE_PROFILE): block 0's clock cycles over the launch's stages: [0] its
     /// own items, [1] the grid barrier, [2] the decisions, [3] stages; of the move decisions: [4]
     /// reading the handoff, [5] the speculation, [6] its rounds, [7] move stages; of insertion: [8]
-    /// its decisions, [9] their rounds, [10] insertion stages; [11] nodes summed in move stages.
+    /// its decisions, [9] their rounds, [10] insertion stages; [11] nodes summed in move stages; of a
+    /// move stage: [12] the stale scan, [19] its items' decisions (GL, crossings), and of its
+    /// speculation rounds: [13] the scan, [14] GL, [15] crossing tests, [16] the mismatch; [17] the
+    /// moves applied.
     long long* profile = nullptr;
-    /// Jobs a warp loads at once where a block has that many for each warp (1, 2 or 4;
-    /// LUCENT_SNAKE_ROWS_IN_FLIGHT): a young polygon's long segments give each warp several jobs,
-    /// and one row a lane at a time leaves the warp waiting on one load after another.
-    int rowsInFlight = 4;
 };
 
 /// What every thread of every block holds alike (computed from the same values in the same way).
@@ -127,7 +126,7 @@ struct Uniform {
     int phases;  ///< move phases so far in the launch (the cache's clock)
     ExactSums image, target;
     double gl;
-    long long spent[12];
+    long long spent[20];
 };
 
 /// The block sums `slots` segments (segment(slot, a, b) says which; false: none) over `rows` rows
@@ -180,14 +179,14 @@ LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int
         const int first = int((long long)jobs * part / parts), last = int((long long)jobs * (part + 1) / parts);
         ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
         ex.blockSync();
-        ex.blockRows(p.slice, last - first, p.rowsInFlight, [&](long long j, int lane, RowJob& row) -> ExactSums* {
+        ex.blockJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
             const int job = first + int(j), slot = job / chunks, chunk = job % chunks;
-            if (!segment(item, slot, row.a, row.b)) return nullptr;
-            const int y0 = imin(row.a.y, row.b.y) + chunk * kRowsPerJob;
-            const int y1 = imin(imax(row.a.y, row.b.y), y0 + kRowsPerJob);
+            PixelPoint a, b;
+            if (!segment(item, slot, a, b)) return nullptr;
+            const int y0 = imin(a.y, b.y) + chunk * kRowsPerJob, y1 = imin(imax(a.y, b.y), y0 + kRowsPerJob);
             if (y0 >= y1) return nullptr;
-            row.y = y0 + lane < y1 ? y0 + lane : -1;  // kRowsPerJob rows: one a lane
-            row.up = row.b.y < row.a.y;
+            for (int y = y0 + lane; y < y1; y += lanes) addRow(p.slice, a, b, y, out);
+            if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
             return r.acc + slot;
         });
         ex.blockSync();
@@ -313,6 +312,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     ex.blockSync();
     const int rows = ex.readSharedInt(kRRows);
     u.spent[11] += stale;
+    u.spent[12] += ex.clock() - t0;
     // Own items: each node's best candidate against the polygon as the phase found it (strictly
     // lower GL, ties to the lowest candidate index, no fold, no crossing).
     ownItems(
@@ -330,6 +330,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             ex.blockFor(kSlots, [&](long long k) { r.acc[k] = ldSums(from + k); });
         },
         [&](int e) {
+            const long long d0 = ex.clock();
             const int t = r.items[e], i = phaseNode(n, phase, t), prev = prevNode(i, n), next = nextNode(i, n);
             if (e < stale && p.useCache) {  // fresh sums: kept for later phases
                 ExactSums* to = p.cache + std::size_t(i) * kSlots;
@@ -369,6 +370,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                     h[t].s[1] = r.acc[2 * best + 1];
                 }
             });
+            u.spent[19] += ex.clock() - d0;
         });
     ex.blockFor(1, [&](long long) {
         ex.atomicSetInt(ex.sharedInt(kRMovers), 0);
@@ -396,10 +398,12 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     ExactSums total{};
     while (anyMover) {
         u.spent[6] += 1;
+        const long long r0 = ex.clock();
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
         total = ex.template blockScan<ExactSums>(
             count, [&](int t) { return r.spec[t] ? r.change[4 * t + 2] : ExactSums{}; },
             [&](int t, const ExactSums& before) { r.prefix[t] = before; });
+        const long long r1 = ex.clock();
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRMismatch), INT_MAX); });
         ex.blockFor(count, [&](long long tt) {
             const int t = int(tt);
@@ -412,6 +416,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             if (keep) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = t;
         });
         ex.blockSync();
+        const long long r2 = ex.clock();
         const int listed = ex.readSharedInt(kRList);
         ex.blockFor((long long)listed * count, [&](long long j) {
             const int jj = int(j), t = r.list[jj / count], v = jj - jj / count * count;  // 32-bit division
@@ -424,10 +429,15 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                 ex.atomicSetInt(&r.dec[t], 0);
         });
         ex.blockSync();
+        const long long r3 = ex.clock();
         ex.blockFor(count, [&](long long t) {
             if (r.dec[t] != r.spec[t]) ex.atomicMinInt(ex.sharedInt(kRMismatch), int(t));
         });
         ex.blockSync();
+        u.spent[13] += r1 - r0;
+        u.spent[14] += r2 - r1;
+        u.spent[15] += r3 - r2;
+        u.spent[16] += ex.clock() - r3;
         if (ex.readSharedInt(kRMismatch) == INT_MAX) break;
         int* guess = r.spec;  // the decisions become the next guess (every thread swaps alike)
         r.spec = r.dec;
@@ -436,6 +446,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     u.spent[4] += t2 - t1;
     u.spent[5] += ex.clock() - t2;
     u.spent[7] += 1;
+    const long long a0 = ex.clock();
     bool moved = false;
     if (anyMover) {
         ex.blockFor(count, [&](long long tt) {
@@ -454,6 +465,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         u.gl = snakeGl(u.image, u.target);
     }
     ex.blockSync();  // the counters are reset by the next stage
+    u.spent[17] += ex.clock() - a0;
     u.spent[2] += ex.clock() - t1;
     return moved;
 }
@@ -681,7 +693,7 @@ LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
         s.target = u.target;
         s.gl = u.gl;
         if (p.profile)
-            for (int k = 0; k < 12; ++k) p.profile[k] += u.spent[k];
+            for (int k = 0; k < 20; ++k) p.profile[k] += u.spent[k];
     });
 }
 
