@@ -49,10 +49,19 @@ LUCENT_HD inline double snakeVariance(const RegionSums& r) {
 }
 
 /// GL = 1/2 (N_B log var_B + N_T log var_T) (paper 003), +inf when either region is empty.
+/// log var of a region (its half of GL; NaN for an empty region, which glOfLogs rules out).
+LUCENT_HD inline double logVariance(const RegionSums& r) { return portableLog(snakeVariance(r)); }
+
+/// GL from the regions' pixel counts and log variances: glOfRegions in two halves, so that a
+/// device can compute the two logs on two threads and still get glOfRegions' bits.
+LUCENT_HD inline double glOfLogs(double backgroundN, double logBackground, double targetN, double logTarget) {
+    if (targetN < 1 || backgroundN < 1) return HUGE_VAL;
+    return 0.5 * fma(backgroundN, logBackground, targetN * logTarget);
+}
+
 LUCENT_HD inline double glOfRegions(const RegionSums& background, const RegionSums& target) {
     if (target.n < 1 || background.n < 1) return HUGE_VAL;
-    const double lt = portableLog(snakeVariance(target));
-    return 0.5 * fma(background.n, portableLog(snakeVariance(background)), target.n * lt);
+    return glOfLogs(background.n, logVariance(background), target.n, logVariance(target));
 }
 
 /// GL of `target` inside a slice whose sums are `image` (the background is the rest, exactly).

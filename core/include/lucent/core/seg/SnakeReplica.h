@@ -405,12 +405,23 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             [&](int t, const ExactSums& before) { r.prefix[t] = before; });
         const long long r1 = ex.clock();
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRMismatch), INT_MAX); });
+        // A move is kept if GL falls: GL before and after it, each of two log variances, the four
+        // logs on four threads (r.candGl: 4 per item; one log's latency, not four).
+        ex.blockFor(4LL * count, [&](long long j) {
+            const int t = int(j >> 2), k = int(j & 3);
+            if (r.best[t] < 0) return;
+            const ExactSums target = u.target + r.prefix[t] + (k >= 2 ? r.change[4 * t + 2] : ExactSums{});
+            r.candGl[j] = logVariance(toDouble(k & 1 ? target : u.image - target));
+        });
+        ex.blockSync();
         ex.blockFor(count, [&](long long tt) {
             const int t = int(tt);
             int keep = 0;
             if (r.best[t] >= 0) {
-                const ExactSums before = u.target + r.prefix[t];
-                keep = snakeGl(u.image, before + r.change[4 * t + 2]) < snakeGl(u.image, before);
+                const ExactSums before = u.target + r.prefix[t], after = before + r.change[4 * t + 2];
+                const double* logs = r.candGl + 4 * t;
+                keep = glOfLogs(double((u.image - after).n), logs[2], double(after.n), logs[3]) <
+                       glOfLogs(double((u.image - before).n), logs[0], double(before.n), logs[1]);
             }
             r.dec[t] = keep;
             if (keep) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = t;
@@ -449,6 +460,9 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     const long long a0 = ex.clock();
     bool moved = false;
     if (anyMover) {
+        // The new GL first: its logs run while the moves are written.
+        const ExactSums target = u.target + total;
+        const double gl = snakeGl(u.image, target);
         ex.blockFor(count, [&](long long tt) {
             const int t = int(tt);
             if (!r.spec[t]) return;
@@ -461,8 +475,8 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         });
         ex.blockSync();
         moved = ex.readSharedInt(kRMoved) != 0;
-        u.target = u.target + total;
-        u.gl = snakeGl(u.image, u.target);
+        u.target = target;
+        u.gl = gl;
     }
     ex.blockSync();  // the counters are reset by the next stage
     u.spent[17] += ex.clock() - a0;
