@@ -116,8 +116,9 @@ struct ScanPair {
 };
 
 /// Checkpoints of row blockIdx.x: the block stages a pass of the row in shared memory (coalesced
-/// loads: the row need not be aligned, and a thread's own 8 pixels straight from global memory
-/// were 8 loads each touching 16 sectors for the warp), then each thread sums its group of 8 pixels
+/// loads, issued while the previous pass scans: the row need not be aligned, and a thread's own 8
+/// pixels straight from global memory were 8 loads each touching 16 sectors for the warp), then
+/// each thread sums its group of 8 pixels
 /// and keeps them in its record, and a block scan gives the sums before each group, in passes with
 /// a carry; the row's totals go to the slice's sums.
 __global__ void __launch_bounds__(kScanThreads)
@@ -128,15 +129,22 @@ __global__ void __launch_bounds__(kScanThreads)
     __shared__ __align__(16) std::int16_t staged[kPass];
     const std::size_t y = blockIdx.x;
     const std::int16_t* row = slice + y * width;
-    ScanPair carry{0, 0};
-    for (int base = 0; base < groups; base += kScanThreads) {
-        const int x0 = base * kGroup;
+    // A pass's pixels are loaded into registers during the previous pass's scan.
+    std::int16_t ahead[kGroup];
+    auto load = [&](int x0) {
 #pragma unroll
         for (int k = 0; k < kGroup; ++k) {
             const int i = k * kScanThreads + int(threadIdx.x);
-            staged[i] = x0 + i < width ? row[x0 + i] : std::int16_t(0);
+            ahead[k] = x0 + i < width ? row[x0 + i] : std::int16_t(0);
         }
+    };
+    load(0);
+    ScanPair carry{0, 0};
+    for (int base = 0; base < groups; base += kScanThreads) {
+#pragma unroll
+        for (int k = 0; k < kGroup; ++k) staged[k * kScanThreads + int(threadIdx.x)] = ahead[k];
         __syncthreads();
+        if (base + kScanThreads < groups) load((base + kScanThreads) * kGroup);
         const int g = base + int(threadIdx.x);
         snake::Checkpoint c{};
         *reinterpret_cast<int4*>(c.px) = reinterpret_cast<const int4*>(staged)[threadIdx.x];  // 0 past the end
@@ -167,10 +175,10 @@ struct LabelScope {
 };
 
 /// Labels of `box`, a block per row (y, z): the block collects where the slice's polygon crosses
-/// row y (the cuts), then a pixel is inside when an odd number of cuts lie at or left of it: with
-/// the cuts sorted, that is SnakeSlices::rasterise's [c0, c1), [c2, c3), ... The row is written in
-/// aligned 4-byte words, consecutive threads on consecutive words (H100, 150 MP: a block per 512
-/// pixels of a row writing bytes took 0.40 ms, most of it the start and end of 290,000 blocks).
+/// row y (the cuts); sorted, they bound the row's inside runs [c0, c1), [c2, c3), ... as in
+/// SnakeSlices::rasterise, cut to the ROI's columns. The row is written in aligned 4-byte words,
+/// consecutive threads on consecutive words (H100, 150 MP: a block per 512 pixels writing bytes,
+/// each counting the cuts left of it, took 0.40 ms, most of it the start and end of 290,000 blocks).
 __global__ void __launch_bounds__(kLabelThreads) labelKernel(const PixelPoint* polygons, const int2* ranges,
                                                              LabelScope s, VoxelBox box, std::uint8_t* out) {
     extern __shared__ int cuts[];
@@ -186,12 +194,25 @@ __global__ void __launch_bounds__(kLabelThreads) labelKernel(const PixelPoint* p
     }
     __syncthreads();
     const int cutCount = count;
+    if (threadIdx.x == 0) {  // a handful of cuts a row: insertion sort, then the runs cut to the ROI
+        for (int i = 1; i < cutCount; ++i)
+            for (int j = i, c = cuts[i]; j > 0 && cuts[j - 1] > c; --j) {
+                cuts[j] = cuts[j - 1];
+                cuts[j - 1] = c;
+            }
+        const bool rowInRoi = y >= s.roi.lo[1] && y <= s.roi.hi[1] && z >= s.roi.lo[2] && z <= s.roi.hi[2];
+        for (int i = 0; i + 1 < cutCount; i += 2) {
+            cuts[i] = rowInRoi ? max(cuts[i], s.roi.lo[0]) : 0;
+            cuts[i + 1] = rowInRoi ? min(cuts[i + 1], s.roi.hi[0] + 1) : 0;
+        }
+    }
+    __syncthreads();
+    const int runs = cutCount / 2;  // a closed polygon crosses a row an even number of times
     const std::size_t rowStart = (std::size_t(z) * s.ny + y) * s.nx;
-    const bool rowInRoi = y >= s.roi.lo[1] && y <= s.roi.hi[1] && z >= s.roi.lo[2] && z <= s.roi.hi[2];
-    auto label = [&](int x) -> std::uint8_t {
-        int left = 0;
-        for (int c = 0; c < cutCount; ++c) left += cuts[c] <= x;
-        return (left & 1) && rowInRoi && x >= s.roi.lo[0] && x <= s.roi.hi[0] && (!s.mask || s.mask[rowStart + x]);
+    auto label = [&](int x) -> unsigned {
+        bool in = false;
+        for (int k = 0; k < runs; ++k) in |= x >= cuts[2 * k] && x < cuts[2 * k + 1];
+        return in && (!s.mask || s.mask[rowStart + x]) ? 1u : 0u;
     };
     // Words of 4 pixels from the first 4-byte boundary at or after lo; the pixels before it and
     // after the last whole word one at a time.
@@ -199,13 +220,12 @@ __global__ void __launch_bounds__(kLabelThreads) labelKernel(const PixelPoint* p
     const int head = min(end - lo, int((4 - (reinterpret_cast<std::uintptr_t>(out + rowStart + lo) & 3)) & 3));
     const int words = (end - lo - head) / 4;
     const int tail = lo + head + 4 * words;
-    for (int x = lo + int(threadIdx.x); x < lo + head; x += blockDim.x) out[rowStart + x] = label(x);
-    for (int x = tail + int(threadIdx.x); x < end; x += blockDim.x) out[rowStart + x] = label(x);
+    for (int x = lo + int(threadIdx.x); x < lo + head; x += blockDim.x) out[rowStart + x] = std::uint8_t(label(x));
+    for (int x = tail + int(threadIdx.x); x < end; x += blockDim.x) out[rowStart + x] = std::uint8_t(label(x));
     auto* wordsOut = reinterpret_cast<unsigned*>(out + rowStart + lo + head);
     for (int w = threadIdx.x; w < words; w += blockDim.x) {
         const int x = lo + head + 4 * w;
-        wordsOut[w] = unsigned(label(x)) | unsigned(label(x + 1)) << 8 | unsigned(label(x + 2)) << 16 |
-                      unsigned(label(x + 3)) << 24;
+        wordsOut[w] = label(x) | label(x + 1) << 8 | label(x + 2) << 16 | label(x + 3) << 24;
     }
 }
 
@@ -526,9 +546,9 @@ void SnakeCuda::printProfile() const {
         const double moves = std::max(1.0, double(spent[11])), rounds = std::max(1.0, double(spent[10]));
         std::fprintf(stderr,
                      "snake profile: per move stage (us): stale scan %.2f, its items' decisions %.2f, moves applied "
-                     "%.2f; per speculation round: scan %.2f, GL %.2f, crossings %.2f, mismatch %.2f\n",
+                     "%.2f; per speculation round: scan %.2f, GL %.2f, crossings and the guess's check %.2f\n",
                      spent[16] / moves * us, spent[23] / moves * us, spent[21] / moves * us, spent[17] / rounds * us,
-                     spent[18] / rounds * us, spent[19] / rounds * us, spent[20] / rounds * us);
+                     spent[18] / rounds * us, spent[19] / rounds * us);
     }
 }
 

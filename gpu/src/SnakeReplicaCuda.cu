@@ -72,6 +72,7 @@ struct ReplicaExec {
     __device__ void atomicMinInt(int* p, int v) { atomicMin(p, v); }
     __device__ void atomicMaxInt(int* p, int v) { atomicMax(p, v); }
     __device__ void atomicSetInt(int* p, int v) { atomicExch(p, v); }
+    __device__ int atomicExchInt(int* p, int v) { return atomicExch(p, v); }
 };
 
 template <int T>

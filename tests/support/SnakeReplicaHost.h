@@ -9,6 +9,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <utility>
 
 namespace lucent::testing {
 
@@ -37,6 +38,7 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     V blockScan(int n, Get&& get, Put&& put) {
         return leaderScan<V>(n, get, put);
     }
+    int atomicExchInt(int* p, int v) { return std::exchange(*p, v); }
     int* sharedInt(int which) { return shared + which; }
     int readSharedInt(int which) const { return shared[which]; }
 };

@@ -115,8 +115,7 @@ struct ReplicaProgram {
     /// reading the handoff, [5] the speculation, [6] its rounds, [7] move stages; of insertion: [8]
     /// its decisions, [9] their rounds, [10] insertion stages; [11] nodes summed in move stages; of a
     /// move stage: [12] the stale scan, [19] its items' decisions (GL, crossings), and of its
-    /// speculation rounds: [13] the scan, [14] GL, [15] crossing tests, [16] the mismatch; [17] the
-    /// moves applied.
+    /// speculation rounds: [13] the scan, [14] GL, [15] crossing tests; [17] the moves applied.
     long long* profile = nullptr;
 };
 
@@ -404,7 +403,8 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             count, [&](int t) { return r.spec[t] ? r.change[4 * t + 2] : ExactSums{}; },
             [&](int t, const ExactSums& before) { r.prefix[t] = before; });
         const long long r1 = ex.clock();
-        ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRMismatch), INT_MAX); });
+        // kRMismatch counts the items whose decision differs from the guess (0: the guess holds).
+        ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRMismatch), 0); });
         // A move is kept if GL falls: GL before and after it, each of two log variances, the four
         // logs on four threads (r.candGl: 4 per item; one log's latency, not four).
         ex.blockFor(4LL * count, [&](long long j) {
@@ -425,6 +425,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             }
             r.dec[t] = keep;
             if (keep) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = t;
+            if (keep != r.spec[t]) ex.atomicAddInt(ex.sharedInt(kRMismatch), 1);  // a kept one: for now
         });
         ex.blockSync();
         const long long r2 = ex.clock();
@@ -436,20 +437,17 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             const PixelPoint c = snakeMove(r.pos[i], r.best[t], d), m = snakeMove(r.pos[k], r.best[v], d);
             // The neighbours of a phase node are not in the phase: they are where the phase found them.
             const PixelPoint prev = r.pos[prevNode(i, n)], next = r.pos[nextNode(i, n)];
-            if (blockedBy(prev, c, next, r.pos[prevNode(k, n)], m) || blockedBy(prev, c, next, m, r.pos[nextNode(k, n)]))
-                ex.atomicSetInt(&r.dec[t], 0);
-        });
-        ex.blockSync();
-        const long long r3 = ex.clock();
-        ex.blockFor(count, [&](long long t) {
-            if (r.dec[t] != r.spec[t]) ex.atomicMinInt(ex.sharedInt(kRMismatch), int(t));
+            // The first test to block t turns its count over: a mismatch if t was guessed kept,
+            // none any more if it was guessed not.
+            if ((blockedBy(prev, c, next, r.pos[prevNode(k, n)], m) || blockedBy(prev, c, next, m, r.pos[nextNode(k, n)])) &&
+                ex.atomicExchInt(&r.dec[t], 0) == 1)
+                ex.atomicAddInt(ex.sharedInt(kRMismatch), r.spec[t] ? 1 : -1);
         });
         ex.blockSync();
         u.spent[13] += r1 - r0;
         u.spent[14] += r2 - r1;
-        u.spent[15] += r3 - r2;
-        u.spent[16] += ex.clock() - r3;
-        if (ex.readSharedInt(kRMismatch) == INT_MAX) break;
+        u.spent[15] += ex.clock() - r2;
+        if (ex.readSharedInt(kRMismatch) == 0) break;
         int* guess = r.spec;  // the decisions become the next guess (every thread swaps alike)
         r.spec = r.dec;
         r.dec = guess;
