@@ -174,27 +174,47 @@ struct LabelScope {
     const std::uint8_t* mask;
 };
 
-/// Labels of `box`, a block per row (y, z): the block collects where the slice's polygon crosses
-/// row y (the cuts); sorted, they bound the row's inside runs [c0, c1), [c2, c3), ... as in
+/// Bytes k of a 4-pixel word (pixels x .. x + 3) with a <= x + k < b, as 1s.
+__device__ inline unsigned runBytes(int x, int a, int b) {
+    const int lo = min(max(a - x, 0), 4), hi = min(max(b - x, 0), 4);
+    if (hi <= lo) return 0u;
+    return (0x01010101u << (8 * lo)) & (0x01010101u >> (8 * (4 - hi)));
+}
+
+/// 1 in each byte of `m` that is not 0.
+__device__ inline unsigned nonzeroBytes(unsigned m) {
+    return (((m & 0x7f7f7f7fu) + 0x7f7f7f7fu) | m) >> 7 & 0x01010101u;
+}
+
+/// Labels of `box`, a warp per row (y, z): the warp collects where the slice's polygon crosses row
+/// y (the cuts); sorted, they bound the row's inside runs [c0, c1), [c2, c3), ... as in
 /// SnakeSlices::rasterise, cut to the ROI's columns. The row is written in aligned 4-byte words,
-/// consecutive threads on consecutive words (H100, 150 MP: a block per 512 pixels writing bytes,
-/// each counting the cuts left of it, took 0.40 ms, most of it the start and end of 290,000 blocks).
+/// consecutive lanes on consecutive words, each word from the runs in a few integer operations.
+/// (H100, 150 MP: a block per 512 pixels writing bytes, each counting the cuts left of it, took
+/// 0.40 ms, most of it the start and end of 290,000 blocks; a block per row, 0.13 ms.)
 __global__ void __launch_bounds__(kLabelThreads) labelKernel(const PixelPoint* polygons, const int2* ranges,
-                                                             LabelScope s, VoxelBox box, std::uint8_t* out) {
-    extern __shared__ int cuts[];
-    __shared__ int count;
-    const int y = box.lo[1] + int(blockIdx.y), z = box.lo[2] + int(blockIdx.z);
+                                                             LabelScope s, VoxelBox box, int rowsInBox,
+                                                             int cutRoom, std::uint8_t* out) {
+    extern __shared__ int cutSpace[];
+    __shared__ int counts[kLabelThreads / 32];
+    const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
+    const int rowIndex = int(blockIdx.x) * int(blockDim.x >> 5) + warp;
+    if (rowIndex >= rowsInBox) return;  // whole warps only: no block barrier below
+    const int boxRows = box.hi[1] - box.lo[1] + 1;
+    const int y = box.lo[1] + rowIndex % boxRows, z = box.lo[2] + rowIndex / boxRows;
+    int* cuts = cutSpace + warp * cutRoom;
+    int& count = counts[warp];
     const int2 range = ranges[z];  // first node, node count (0: no polygon on this slice)
-    if (threadIdx.x == 0) count = 0;
-    __syncthreads();
-    for (int i = threadIdx.x; i < range.y; i += blockDim.x) {
+    if (lane == 0) count = 0;
+    __syncwarp();
+    for (int i = lane; i < range.y; i += 32) {
         const PixelPoint p = polygons[range.x + i], q = polygons[range.x + (i + 1) % range.y];
         if (p.y == q.y || y < min(p.y, q.y) || y >= max(p.y, q.y)) continue;
         cuts[atomicAdd(&count, 1)] = min(max(crossingColumn(p, q, y), 0), s.nx);
     }
-    __syncthreads();
+    __syncwarp();
     const int cutCount = count;
-    if (threadIdx.x == 0) {  // a handful of cuts a row: insertion sort, then the runs cut to the ROI
+    if (lane == 0) {  // a handful of cuts a row: insertion sort, then the runs cut to the ROI
         for (int i = 1; i < cutCount; ++i)
             for (int j = i, c = cuts[i]; j > 0 && cuts[j - 1] > c; --j) {
                 cuts[j] = cuts[j - 1];
@@ -206,13 +226,13 @@ __global__ void __launch_bounds__(kLabelThreads) labelKernel(const PixelPoint* p
             cuts[i + 1] = rowInRoi ? min(cuts[i + 1], s.roi.hi[0] + 1) : 0;
         }
     }
-    __syncthreads();
+    __syncwarp();
     const int runs = cutCount / 2;  // a closed polygon crosses a row an even number of times
     const std::size_t rowStart = (std::size_t(z) * s.ny + y) * s.nx;
-    auto label = [&](int x) -> unsigned {
+    auto label = [&](int x) -> std::uint8_t {
         bool in = false;
         for (int k = 0; k < runs; ++k) in |= x >= cuts[2 * k] && x < cuts[2 * k + 1];
-        return in && (!s.mask || s.mask[rowStart + x]) ? 1u : 0u;
+        return in && (!s.mask || s.mask[rowStart + x]) ? 1 : 0;
     };
     // Words of 4 pixels from the first 4-byte boundary at or after lo; the pixels before it and
     // after the last whole word one at a time.
@@ -220,12 +240,23 @@ __global__ void __launch_bounds__(kLabelThreads) labelKernel(const PixelPoint* p
     const int head = min(end - lo, int((4 - (reinterpret_cast<std::uintptr_t>(out + rowStart + lo) & 3)) & 3));
     const int words = (end - lo - head) / 4;
     const int tail = lo + head + 4 * words;
-    for (int x = lo + int(threadIdx.x); x < lo + head; x += blockDim.x) out[rowStart + x] = std::uint8_t(label(x));
-    for (int x = tail + int(threadIdx.x); x < end; x += blockDim.x) out[rowStart + x] = std::uint8_t(label(x));
+    if (lane < head) out[rowStart + lo + lane] = label(lo + lane);
+    if (tail + lane < end) out[rowStart + tail + lane] = label(tail + lane);
     auto* wordsOut = reinterpret_cast<unsigned*>(out + rowStart + lo + head);
-    for (int w = threadIdx.x; w < words; w += blockDim.x) {
+    // The mask has the labels' layout; read in words where it has their alignment too (both are
+    // allocations of their own, so it does), else a byte at a time.
+    const std::uint8_t* maskRow = s.mask ? s.mask + rowStart + lo + head : nullptr;
+    const bool maskWords = maskRow && (reinterpret_cast<std::uintptr_t>(maskRow) & 3) == 0;
+    for (int w = lane; w < words; w += 32) {
         const int x = lo + head + 4 * w;
-        wordsOut[w] = label(x) | label(x + 1) << 8 | label(x + 2) << 16 | label(x + 3) << 24;
+        unsigned bytes = 0;
+        for (int k = 0; k < runs; ++k) bytes |= runBytes(x, cuts[2 * k], cuts[2 * k + 1]);
+        if (maskWords)
+            bytes &= nonzeroBytes(reinterpret_cast<const unsigned*>(maskRow)[w]);
+        else if (maskRow)
+            bytes &= unsigned(maskRow[4 * w] != 0) | unsigned(maskRow[4 * w + 1] != 0) << 8 |
+                     unsigned(maskRow[4 * w + 2] != 0) << 16 | unsigned(maskRow[4 * w + 3] != 0) << 24;
+        wordsOut[w] = bytes;
     }
 }
 
@@ -586,7 +617,11 @@ void SnakeCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) const {
         nodes.insert(nodes.end(), s.polygon.begin(), s.polygon.end());
         longest = std::max(longest, int(s.polygon.size()));
     }
-    const std::size_t cutBytes = std::size_t(longest) * sizeof(int);
+    // A warp per row, as many rows a block as their cuts fit 48 KB (a row is crossed at most once
+    // per edge); a polygon too long for that gets a row a block and the opt-in shared memory.
+    const int cutRoom = std::max(1, longest);
+    const int rowsPerBlock = std::clamp(int(48 * 1024 / (cutRoom * sizeof(int))), 1, kLabelThreads / 32);
+    const std::size_t cutBytes = std::size_t(rowsPerBlock) * cutRoom * sizeof(int);
     if (cutBytes > 48 * 1024) {
         int device = 0, most = 0;
         cudaCheck(cudaGetDevice(&device), "snake labels");
@@ -609,9 +644,9 @@ void SnakeCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) const {
     const LabelScope scope{g.dims[0], g.dims[1], g.dims[2], m_request.roi ? *m_request.roi : wholeBox(g),
                            m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
     m_timer.begin(stream);
-    const LabelGrid rows = labelGridOf(b);
-    labelKernel<<<dim3(1, rows.y, rows.z), kLabelThreads, cutBytes, stream>>>(
-        m_labelPolygons.as<PixelPoint>(), m_labelRanges.as<int2>(), scope, b, out);
+    const int rows = (b.hi[1] - b.lo[1] + 1) * (b.hi[2] - b.lo[2] + 1);
+    labelKernel<<<(rows + rowsPerBlock - 1) / rowsPerBlock, 32 * rowsPerBlock, cutBytes, stream>>>(
+        m_labelPolygons.as<PixelPoint>(), m_labelRanges.as<int2>(), scope, b, rows, cutRoom, out);
     launchCheck("snake labels");
     m_timer.end(stream);  // also waits for the pageable copies above before `nodes` goes
     if (!sink.onDevice) copyLabelsToHost(*m_context, out, sink, b);

@@ -458,9 +458,6 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     const long long a0 = ex.clock();
     bool moved = false;
     if (anyMover) {
-        // The new GL first: its logs run while the moves are written.
-        const ExactSums target = u.target + total;
-        const double gl = snakeGl(u.image, target);
         ex.blockFor(count, [&](long long tt) {
             const int t = int(tt);
             if (!r.spec[t]) return;
@@ -469,12 +466,18 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             r.movedAt[i] = now;
             r.seg[prevNode(i, n)] = r.change[4 * t];
             r.seg[i] = r.change[4 * t + 1];
-            ex.atomicSetInt(ex.sharedInt(kRMoved), 1);
+            ex.atomicMaxInt(ex.sharedInt(kRMoved), t + 1);
         });
         ex.blockSync();
-        moved = ex.readSharedInt(kRMoved) != 0;
-        u.target = target;
-        u.gl = gl;
+        // The new GL is the last round's GL after the last kept move (its target: everything
+        // before it plus itself, so all of total): its logs are in r.candGl already.
+        const int last = ex.readSharedInt(kRMoved) - 1;
+        moved = last >= 0;
+        if (moved) {
+            u.target = u.target + total;
+            const double* logs = r.candGl + 4 * last;
+            u.gl = glOfLogs(double((u.image - u.target).n), logs[2], double(u.target.n), logs[3]);
+        }
     }
     ex.blockSync();  // the counters are reset by the next stage
     u.spent[17] += ex.clock() - a0;
