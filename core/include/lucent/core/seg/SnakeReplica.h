@@ -117,6 +117,10 @@ struct ReplicaProgram {
     /// move stage: [12] the stale scan, [19] its items' decisions (GL, crossings), and of its
     /// speculation rounds: [13] the scan, [14] GL, [15] crossing tests; [17] the moves applied.
     long long* profile = nullptr;
+    /// Items shorter than this many warp jobs of rows a slot are summed by one block, not cut into
+    /// parts gathered through global memory (LUCENT_SNAKE_SPLIT_CHUNKS; 0: cut whenever blocks
+    /// are free).
+    int splitChunks = 0;
 };
 
 /// What every thread of every block holds alike (computed from the same values in the same way).
@@ -163,7 +167,9 @@ LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int
                         int rows, Segment&& segment, Load&& load, Decide&& decide) {
     const int chunks = imax(1, (rows + kRowsPerJob - 1) / kRowsPerJob), jobs = slots * chunks;
     const int kept = count - summed, room = imax(1, ex.spread() - kept);
-    const int parts = summed > 0 ? imax(1, imin(room / summed, (jobs + ex.warps() - 1) / ex.warps())) : 1;
+    const int parts = summed > 0 && chunks >= p.splitChunks
+                          ? imax(1, imin(room / summed, (jobs + ex.warps() - 1) / ex.warps()))
+                          : 1;
     const long long cut = (long long)summed * parts, units = cut + kept;
     for (long long q = ex.block(); q < units; q += ex.blocks()) {
         if (q >= cut) {
