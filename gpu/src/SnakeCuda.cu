@@ -363,7 +363,6 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     // 6.76 and 7.59). LUCENT_SNAKE_CACHE=0 turns it off.
     const char* cache = std::getenv("LUCENT_SNAKE_CACHE");
     m_cacheSums = !(cache && std::atoi(cache) == 0);
-    if (const char* env = std::getenv("LUCENT_SNAKE_SPLIT_CHUNKS")) m_splitChunks = std::max(0, std::atoi(env));
     if (request.mask) {
         auto stream = static_cast<cudaStream_t>(m_context->stream());
         m_userMask.reserve(request.mask->voxelCount(), "the mask");
@@ -484,8 +483,7 @@ int SnakeCuda::launch(int budget) {
                                            m_cache.as<ExactSums>(),
                                            m_cacheSums,
                                            slice,
-                                           m_profile.get() ? m_profile.as<long long>() + 4 : nullptr,
-                                           m_splitChunks};
+                                           m_profile.get() ? m_profile.as<long long>() + 4 : nullptr};
             launchSnakeReplica(rp, m_replica, m_replicaBlocks, stream);
         } else {
             int sharedItems = m_capacity / 2 <= m_sharedItems ? m_capacity / 2 : 0;

@@ -67,7 +67,6 @@ private:
     DeviceBuffer m_gather;   // its split items' sums and arrival counters
     DeviceBuffer m_cache;    // its nodes' candidate sums
     int m_cacheSums = 1;     // whether the replica kernel uses them (ReplicaProgram::useCache)
-    int m_splitChunks = 0;   // ReplicaProgram::splitChunks (LUCENT_SNAKE_SPLIT_CHUNKS)
     /// Counters while LUCENT_SNAKE_PROFILE is set: 4 of the block-0 program, then the replica's 12.
     static constexpr int kProfileCounters = 24;
     DeviceBuffer m_profile;

@@ -55,6 +55,7 @@ struct Replica {
     int *stamp, *movedAt;
     ExactSums* acc;                         ///< kSlots: the sums of the item the block works on
     double* ownGl;                          ///< 8: that item's candidates
+    double* ownLog;                         ///< 16: their regions' log variances (background, target)
     int *ownTest, *ownHit;                  ///< 8 each
 };
 
@@ -79,6 +80,7 @@ LUCENT_HD inline std::size_t replicaLayout(unsigned char* base, int capacity, Re
     x.baseGl = reinterpret_cast<double*>(take(c * sizeof(double)));
     x.acc = reinterpret_cast<ExactSums*>(take(kSlots * sizeof(ExactSums)));
     x.ownGl = reinterpret_cast<double*>(take(8 * sizeof(double)));
+    x.ownLog = reinterpret_cast<double*>(take(16 * sizeof(double)));
     for (int** a : {&x.flag, &x.eligible, &x.newIndex, &x.items, &x.best, &x.spec, &x.dec, &x.mask})
         *a = reinterpret_cast<int*>(take(c * sizeof(int)));
     for (int** a : {&x.stamp, &x.movedAt}) *a = reinterpret_cast<int*>(take(c * sizeof(int)));
@@ -117,10 +119,6 @@ struct ReplicaProgram {
     /// move stage: [12] the stale scan, [19] its items' decisions (GL, crossings), and of its
     /// speculation rounds: [13] the scan, [14] GL, [15] crossing tests; [17] the moves applied.
     long long* profile = nullptr;
-    /// Items shorter than this many warp jobs of rows a slot are summed by one block, not cut into
-    /// parts gathered through global memory (LUCENT_SNAKE_SPLIT_CHUNKS; 0: cut whenever blocks
-    /// are free).
-    int splitChunks = 0;
 };
 
 /// What every thread of every block holds alike (computed from the same values in the same way).
@@ -167,9 +165,7 @@ LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int
                         int rows, Segment&& segment, Load&& load, Decide&& decide) {
     const int chunks = imax(1, (rows + kRowsPerJob - 1) / kRowsPerJob), jobs = slots * chunks;
     const int kept = count - summed, room = imax(1, ex.spread() - kept);
-    const int parts = summed > 0 && chunks >= p.splitChunks
-                          ? imax(1, imin(room / summed, (jobs + ex.warps() - 1) / ex.warps()))
-                          : 1;
+    const int parts = summed > 0 ? imax(1, imin(room / summed, (jobs + ex.warps() - 1) / ex.warps())) : 1;
     const long long cut = (long long)summed * parts, units = cut + kept;
     for (long long q = ex.block(); q < units; q += ex.blocks()) {
         if (q >= cut) {
@@ -342,12 +338,22 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                 ex.blockFor(kSlots, [&](long long k) { to[k] = r.acc[k]; });
             }
             const PixelPoint a = r.pos[prev], b = r.pos[i], c = r.pos[next];
+            auto candidate = [&](int w) { return u.target - r.seg[prev] - r.seg[i] + r.acc[2 * w] + r.acc[2 * w + 1]; };
+            // The candidates' 16 log variances a thread each (one log's latency, not two).
+            ex.blockFor(16, [&](long long j) {
+                const int w = int(j >> 1);
+                if (!inside(p.slice, snakeMove(b, w, d))) return;
+                const ExactSums target = candidate(w);
+                r.ownLog[j] = logVariance(toDouble(j & 1 ? target : u.image - target));
+            });
+            ex.blockSync();
             ex.blockFor(8, [&](long long w) {
                 const PixelPoint m = snakeMove(b, int(w), d);
                 double gl = HUGE_VAL;
                 int test = 0;
                 if (inside(p.slice, m)) {
-                    gl = snakeGl(u.image, u.target - r.seg[prev] - r.seg[i] + r.acc[2 * w] + r.acc[2 * w + 1]);
+                    const ExactSums target = candidate(int(w));
+                    gl = glOfLogs(double((u.image - target).n), r.ownLog[2 * w], double(target.n), r.ownLog[2 * w + 1]);
                     test = gl < u.gl && !foldsBack(a, m, c);
                 }
                 r.ownGl[w] = gl;
