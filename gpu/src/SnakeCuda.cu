@@ -582,6 +582,12 @@ void SnakeCuda::printProfile() const {
                      "%.2f; per speculation round: scan %.2f, GL %.2f, crossings and the guess's check %.2f\n",
                      spent[16] / moves * us, spent[23] / moves * us, spent[21] / moves * us, spent[17] / rounds * us,
                      spent[18] / rounds * us, spent[19] / rounds * us);
+        const double split = std::max(1.0, double(spent[20]));
+        std::fprintf(stderr,
+                     "snake profile: %lld move stages with items cut into parts: own items %.2f, barrier %.2f; "
+                     "block 0's summing %.2f, gathering %.2f, loading %.2f per move stage\n",
+                     spent[20], spent[22] / split * us, spent[24] / split * us, spent[25] / moves * us,
+                     spent[26] / moves * us, spent[27] / moves * us);
     }
 }
 

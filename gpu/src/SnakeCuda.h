@@ -68,7 +68,7 @@ private:
     DeviceBuffer m_cache;    // its nodes' candidate sums
     int m_cacheSums = 1;     // whether the replica kernel uses them (ReplicaProgram::useCache)
     /// Counters while LUCENT_SNAKE_PROFILE is set: 4 of the block-0 program, then the replica's 12.
-    static constexpr int kProfileCounters = 24;
+    static constexpr int kProfileCounters = 28;
     DeviceBuffer m_profile;
     mutable DeviceBuffer m_labelPolygons, m_labelRanges;
     snake::State* m_host = nullptr;  // pinned mirror of the device state

@@ -117,7 +117,9 @@ struct ReplicaProgram {
     /// reading the handoff, [5] the speculation, [6] its rounds, [7] move stages; of insertion: [8]
     /// its decisions, [9] their rounds, [10] insertion stages; [11] nodes summed in move stages; of a
     /// move stage: [12] the stale scan, [19] its items' decisions (GL, crossings), and of its
-    /// speculation rounds: [13] the scan, [14] GL, [15] crossing tests; [17] the moves applied.
+    /// speculation rounds: [13] the scan, [14] GL, [15] crossing tests; [17] the moves applied; [16] move stages whose summed
+    /// items were cut into parts, [18] their own items, [20] their barrier wait; of block 0's own
+    /// move items: [21] summing, [22] gathering parts, [23] loading kept sums.
     long long* profile = nullptr;
 };
 
@@ -127,7 +129,7 @@ struct Uniform {
     int phases;  ///< move phases so far in the launch (the cache's clock)
     ExactSums image, target;
     double gl;
-    long long spent[20];
+    long long spent[24];
 };
 
 /// The block sums `slots` segments (segment(slot, a, b) says which; false: none) over `rows` rows
@@ -160,9 +162,16 @@ LUCENT_HD void sumSlots(Exec& ex, const Slice& im, ExactSums* acc, int slots, in
 ///
 /// Items from `summed` on need no sums: load(t) puts theirs in r.acc (from the candidate cache) and
 /// they take a block each; the summed items are cut over the blocks left.
+/// A block's clock cycles in ownItems (LUCENT_SNAKE_PROFILE): summing, gathering parts, loading
+/// kept sums.
+struct OwnClocks {
+    long long sum = 0, gather = 0, load = 0;
+};
+
+/// Returns how many parts a summed item was cut into, and adds the block's cycles to `clocks`.
 template <class Exec, class Segment, class Load, class Decide>
-LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int summed, int slots,
-                        int rows, Segment&& segment, Load&& load, Decide&& decide) {
+LUCENT_HD int ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int summed, int slots,
+                       int rows, Segment&& segment, Load&& load, Decide&& decide, OwnClocks& clocks) {
     const int chunks = imax(1, (rows + kRowsPerJob - 1) / kRowsPerJob), jobs = slots * chunks;
     const int kept = count - summed, room = imax(1, ex.spread() - kept);
     const int parts = summed > 0 ? imax(1, imin(room / summed, (jobs + ex.warps() - 1) / ex.warps())) : 1;
@@ -170,14 +179,17 @@ LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int
     for (long long q = ex.block(); q < units; q += ex.blocks()) {
         if (q >= cut) {
             const int item = summed + int(q - cut);
+            const long long c0 = ex.clock();
             load(item);
             ex.blockSync();
+            clocks.load += ex.clock() - c0;
             decide(item);
             ex.blockSync();  // acc serves the next unit
             continue;
         }
         const int item = int(q / parts), part = int(q % parts);
         const int first = int((long long)jobs * part / parts), last = int((long long)jobs * (part + 1) / parts);
+        const long long c0 = ex.clock();
         ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
         ex.blockSync();
         ex.blockJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
@@ -191,20 +203,27 @@ LUCENT_HD void ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int
             return r.acc + slot;
         });
         ex.blockSync();
+        const long long c1 = ex.clock();
+        clocks.sum += c1 - c0;
         if (parts > 1) {
             ExactSums* gathered = p.acc + std::size_t(item) * kSlots;
             ex.blockFor(slots, [&](long long k) { ex.globalAdd(gathered + k, r.acc[k]); });
-            if (!ex.lastToArrive(p.arrivals + item, 1, parts)) continue;
+            if (!ex.lastToArrive(p.arrivals + item, 1, parts)) {
+                clocks.gather += ex.clock() - c1;
+                continue;
+            }
             ex.blockFor(slots, [&](long long k) {
                 r.acc[k] = ldSums(gathered + k);
                 gathered[k] = ExactSums{};
             });
             ex.blockFor(1, [&](long long) { p.arrivals[item] = 0; });  // read again only after the grid barrier
             ex.blockSync();
+            clocks.gather += ex.clock() - c1;
         }
         decide(item);
         ex.blockSync();  // acc serves the next unit
     }
+    return parts;
 }
 
 /// The longest run of rows of the stage's candidate segments: rowsOf(item) over [0, count), alike
@@ -313,10 +332,12 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     ex.blockSync();
     const int rows = ex.readSharedInt(kRRows);
     u.spent[11] += stale;
-    u.spent[12] += ex.clock() - t0;
+    const long long ownStart = ex.clock();
+    u.spent[12] += ownStart - t0;
     // Own items: each node's best candidate against the polygon as the phase found it (strictly
     // lower GL, ties to the lowest candidate index, no fold, no crossing).
-    ownItems(
+    OwnClocks clocks;
+    const int parts = ownItems(
         ex, p, r, count, stale, kSlots, rows,
         [&](int e, int slot, PixelPoint& s0, PixelPoint& s1) {
             const int i = phaseNode(n, phase, r.items[e]);
@@ -382,12 +403,24 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                 }
             });
             u.spent[19] += ex.clock() - d0;
-        });
+        },
+        clocks);
+    const long long ownEnd = ex.clock(), barrierBefore = u.spent[1];
     ex.blockFor(1, [&](long long) {
         ex.atomicSetInt(ex.sharedInt(kRMovers), 0);
         ex.atomicSetInt(ex.sharedInt(kRMoved), 0);
     });
     endOwnItems(ex, u, t0);
+    if (parts > 1 && stale > 0) {
+        u.spent[16] += 1;
+        u.spent[18] += ownEnd - ownStart;
+        u.spent[20] += u.spent[1] - barrierBefore;
+    }
+    if (ex.block() == 0) {
+        u.spent[21] += clocks.sum;
+        u.spent[22] += clocks.gather;
+        u.spent[23] += clocks.load;
+    }
     const long long t1 = ex.clock();
     // Every block: the moves applied in node order, each kept only if GL still falls and it crosses
     // no segment that an earlier move of the phase changed.
@@ -521,6 +554,7 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
         const int i = r.items[e];
         return iabs(r.pos[nextNode(i, n)].y - r.pos[i].y) / 2 + 1;
     });
+    OwnClocks clocks;  // not profiled
     ownItems(
         ex, p, r, count, count, 8, rows,
         [&](int e, int slot, PixelPoint& s0, PixelPoint& s1) {
@@ -555,7 +589,8 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
                 for (int k = 0; k < 4; ++k) ruledOut |= r.ownHit[k] ? 1 << k : 0;
                 h[e].info = ruledOut;
             });
-        });
+        },
+        clocks);
     endOwnItems(ex, u, t0);
     const long long t1 = ex.clock();
     // Every block: each segment takes the rounding with the lowest GL not above the current one
@@ -720,7 +755,10 @@ LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
         s.target = u.target;
         s.gl = u.gl;
         if (p.profile)
-            for (int k = 0; k < 20; ++k) p.profile[k] += u.spent[k];
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+            for (int k = 0; k < 24; ++k) p.profile[k] += u.spent[k];  // unrolled: spent stays in registers
     });
 }
 
