@@ -22,13 +22,19 @@ __device__ inline void atomicAddSums(ExactSums* to, const ExactSums& v) {
     atomicAdd(reinterpret_cast<unsigned long long*>(&to->sz2), static_cast<unsigned long long>(v.sz2));
 }
 
-/// The warp's `out` summed by shuffles and added to `*target` by lane 0 (every lane calls it).
-__device__ inline void addWarpSums(ExactSums out, ExactSums* target, int lane) {
+/// The warp's `out` summed by shuffles: the total in lane 0 (every lane calls it).
+__device__ inline ExactSums warpSums(ExactSums out) {
     for (int o = 16; o > 0; o >>= 1) {
         out.n += __shfl_down_sync(0xffffffffu, out.n, o);
         out.sz += __shfl_down_sync(0xffffffffu, out.sz, o);
         out.sz2 += __shfl_down_sync(0xffffffffu, out.sz2, o);
     }
+    return out;
+}
+
+/// The warp's `out` summed by shuffles and added to `*target` by lane 0 (every lane calls it).
+__device__ inline void addWarpSums(ExactSums out, ExactSums* target, int lane) {
+    out = warpSums(out);
     if (lane == 0) atomicAddSums(target, out);
 }
 

@@ -21,6 +21,7 @@ namespace {
 template <int T>
 struct ReplicaExec {
     static constexpr int kThreads = T;
+    static_assert(T / 32 <= snake::kMaxWarps, "a row of Replica::acc a warp");
     __device__ int block() const { return blockIdx.x; }
     __device__ int blocks() const { return gridDim.x; }
     /// The blocks an item's parts spread over: all of them.
@@ -55,6 +56,20 @@ struct ReplicaExec {
             ExactSums out{};
             ExactSums* target = f(job, lane, 32, out);
             if (target) snakeexec::addWarpSums(out, target, lane);  // target: the same for every lane of the warp
+        }
+    }
+    __device__ int warp() const { return int(threadIdx.x) >> 5; }
+    /// blockJobs into targets of the warp's own (f returns one only its warp adds to): lane 0 adds
+    /// without atomics, as the warp's jobs run one after another.
+    template <class F>
+    __device__ void warpJobs(long long jobs, F&& f) {
+        const int lane = threadIdx.x & 31;
+        for (long long job = threadIdx.x >> 5; job < jobs; job += kThreads / 32) {
+            ExactSums out{};
+            ExactSums* target = f(job, lane, 32, out);
+            if (!target) continue;  // the same for every lane of the warp
+            out = snakeexec::warpSums(out);
+            if (lane == 0) *target += out;
         }
     }
     /// Exclusive prefix over [0, n) in passes of the block with a carry; every thread gets the total.

@@ -22,7 +22,9 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     /// the gathering and the last-arrival decision run as on the device.
     int spreadOver = 40;
     int spread() const { return spreadOver; }
-    int warps() const { return 16; }
+    int warps() const { return snake::kMaxWarps; }
+    /// Jobs run one after another here: every one is warp 0's (SnakeHostExec::warpJobs adds plainly).
+    int warp() const { return 0; }
     void globalAdd(ExactSums* to, const ExactSums& v) { *to += v; }
     bool lastToArrive(int* arrivals, int done, int parts) { return (*arrivals += done) == parts; }
     void blockSync() {}

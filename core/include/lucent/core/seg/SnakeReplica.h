@@ -34,6 +34,9 @@ struct alignas(16) Handoff {
     int info, padding[3];
 };
 
+/// Warps a block at most (ReplicaExec: 384 or 512 threads).
+constexpr int kMaxWarps = 16;
+
 /// The block's own counters (Exec::sharedInt).
 enum ReplicaInt : int { kRList = 0, kRMismatch, kRMovers, kRMoved, kRRows, kReplicaInts };
 
@@ -53,7 +56,10 @@ struct Replica {
     /// the node and its neighbours its cached sums are for (-1: none), and the last move phase that
     /// moved the node.
     int *stamp, *movedAt;
-    ExactSums* acc;                         ///< kSlots: the sums of the item the block works on
+    /// kMaxWarps x kSlots: each warp's own sums of the item the block works on (a warp adds its jobs
+    /// without atomics: 64-bit shared atomics are compare-and-swap loops on the device, and a
+    /// block's warps all add into the same 16 sums); row 0 then holds the block's totals.
+    ExactSums* acc;
     double* ownGl;                          ///< 8: that item's candidates
     double* ownLog;                         ///< 16: their regions' log variances (background, target)
     int *ownTest, *ownHit;                  ///< 8 each
@@ -78,7 +84,7 @@ LUCENT_HD inline std::size_t replicaLayout(unsigned char* base, int capacity, Re
     x.change = reinterpret_cast<ExactSums*>(take(4 * c * sizeof(ExactSums)));
     x.candGl = reinterpret_cast<double*>(take(4 * c * sizeof(double)));
     x.baseGl = reinterpret_cast<double*>(take(c * sizeof(double)));
-    x.acc = reinterpret_cast<ExactSums*>(take(kSlots * sizeof(ExactSums)));
+    x.acc = reinterpret_cast<ExactSums*>(take(kMaxWarps * kSlots * sizeof(ExactSums)));
     x.ownGl = reinterpret_cast<double*>(take(8 * sizeof(double)));
     x.ownLog = reinterpret_cast<double*>(take(16 * sizeof(double)));
     for (int** a : {&x.flag, &x.eligible, &x.newIndex, &x.items, &x.best, &x.spec, &x.dec, &x.mask})
@@ -190,9 +196,9 @@ LUCENT_HD int ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int 
         const int item = int(q / parts), part = int(q % parts);
         const int first = int((long long)jobs * part / parts), last = int((long long)jobs * (part + 1) / parts);
         const long long c0 = ex.clock();
-        ex.blockFor(slots, [&](long long k) { r.acc[k] = ExactSums{}; });
+        ex.blockFor((long long)ex.warps() * kSlots, [&](long long k) { r.acc[k] = ExactSums{}; });
         ex.blockSync();
-        ex.blockJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
+        ex.warpJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
             const int job = first + int(j), slot = job / chunks, chunk = job % chunks;
             PixelPoint a, b;
             if (!segment(item, slot, a, b)) return nullptr;
@@ -200,7 +206,13 @@ LUCENT_HD int ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int 
             if (y0 >= y1) return nullptr;
             for (int y = y0 + lane; y < y1; y += lanes) addRow(p.slice, a, b, y, out);
             if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
-            return r.acc + slot;
+            return r.acc + ex.warp() * kSlots + slot;
+        });
+        ex.blockSync();
+        ex.blockFor(slots, [&](long long k) {  // the warps' rows into row 0, a slot a thread
+            ExactSums total = r.acc[k];
+            for (int w = 1; w < ex.warps(); ++w) total += r.acc[w * kSlots + k];
+            r.acc[k] = total;
         });
         ex.blockSync();
         const long long c1 = ex.clock();
