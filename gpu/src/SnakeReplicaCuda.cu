@@ -59,17 +59,43 @@ struct ReplicaExec {
         }
     }
     __device__ int warp() const { return int(threadIdx.x) >> 5; }
-    /// blockJobs into targets of the warp's own (f returns one only its warp adds to): lane 0 adds
-    /// without atomics, as the warp's jobs run one after another.
+    /// blockJobs into targets of the warp's own (f returns one only its warp adds to): the warp's
+    /// jobs two at a time (f straight-line code, so both loads are in flight at once), their sums
+    /// kept in the lanes while the target stays the same (a long segment's chunks) and reduced by
+    /// shuffles and added by lane 0, without atomics, when it changes.
     template <class F>
     __device__ void warpJobs(long long jobs, F&& f) {
+        constexpr int W = kThreads / 32;
         const int lane = threadIdx.x & 31;
-        for (long long job = threadIdx.x >> 5; job < jobs; job += kThreads / 32) {
-            ExactSums out{};
-            ExactSums* target = f(job, lane, 32, out);
-            if (!target) continue;  // the same for every lane of the warp
-            out = snakeexec::warpSums(out);
-            if (lane == 0) *target += out;
+        ExactSums held{};
+        ExactSums* heldFor = nullptr;
+        auto add = [&](ExactSums* target, const ExactSums& out) {
+            if (!target) return;  // the same for every lane of the warp
+            if (target != heldFor) {
+                if (heldFor) {
+                    const ExactSums total = snakeexec::warpSums(held);
+                    if (lane == 0) *heldFor += total;
+                }
+                heldFor = target;
+                held = ExactSums{};
+            }
+            held += out;
+        };
+        long long job = threadIdx.x >> 5;
+        for (; job + W < jobs; job += 2 * W) {
+            ExactSums a{}, b{};
+            ExactSums* ta = f(job, lane, 32, a);
+            ExactSums* tb = f(job + W, lane, 32, b);
+            add(ta, a);
+            add(tb, b);
+        }
+        if (job < jobs) {
+            ExactSums a{};
+            add(f(job, lane, 32, a), a);
+        }
+        if (heldFor) {
+            const ExactSums total = snakeexec::warpSums(held);
+            if (lane == 0) *heldFor += total;
         }
     }
     /// Exclusive prefix over [0, n) in passes of the block with a carry; every thread gets the total.

@@ -198,13 +198,14 @@ LUCENT_HD int ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int 
         const long long c0 = ex.clock();
         ex.blockFor((long long)ex.warps() * kSlots, [&](long long k) { r.acc[k] = ExactSums{}; });
         ex.blockSync();
-        ex.warpJobs(last - first, [&](long long j, int lane, int lanes, ExactSums& out) -> ExactSums* {
+        static_assert(kRowsPerJob == 32, "a row a lane");
+        ex.warpJobs(last - first, [&](long long j, int lane, int, ExactSums& out) -> ExactSums* {
             const int job = first + int(j), slot = job / chunks, chunk = job % chunks;
             PixelPoint a, b;
             if (!segment(item, slot, a, b)) return nullptr;
             const int y0 = imin(a.y, b.y) + chunk * kRowsPerJob, y1 = imin(imax(a.y, b.y), y0 + kRowsPerJob);
             if (y0 >= y1) return nullptr;
-            for (int y = y0 + lane; y < y1; y += lanes) addRow(p.slice, a, b, y, out);
+            if (y0 + lane < y1) addRow(p.slice, a, b, y0 + lane, out);  // a row a lane: no loop around the load
             if (b.y < a.y) out = ExactSums{} - out;  // going up: left ends, subtracted
             return r.acc + ex.warp() * kSlots + slot;
         });
