@@ -114,6 +114,7 @@ struct ReplicaExec {
     __device__ void atomicMaxInt(int* p, int v) { atomicMax(p, v); }
     __device__ void atomicSetInt(int* p, int v) { atomicExch(p, v); }
     __device__ int atomicExchInt(int* p, int v) { return atomicExch(p, v); }
+    __device__ void atomicOrInt(int* p, int v) { atomicOr(p, v); }
 };
 
 template <int T>

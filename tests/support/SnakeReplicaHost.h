@@ -41,6 +41,7 @@ struct SnakeReplicaHostExec : SnakeHostExec {
         return leaderScan<V>(n, get, put);
     }
     int atomicExchInt(int* p, int v) { return std::exchange(*p, v); }
+    void atomicOrInt(int* p, int v) { *p |= v; }
     int* sharedInt(int which) { return shared + which; }
     int readSharedInt(int which) const { return shared[which]; }
 };
