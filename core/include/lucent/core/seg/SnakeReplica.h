@@ -62,6 +62,7 @@ struct Replica {
     /// without atomics: 64-bit shared atomics are compare-and-swap loops on the device, and a
     /// block's warps all add into the same 16 sums); row 0 then holds the block's totals.
     ExactSums* acc;
+    double* ownGl;                          ///< 8: that item's candidates' GL (HUGE_VAL: ruled out)
     double* ownLog;                         ///< 16: its candidates' regions' log variances (background, target)
     int* ownHit;                            ///< 4: an insertion's roundings ruled out
 };
@@ -86,6 +87,7 @@ LUCENT_HD inline std::size_t replicaLayout(unsigned char* base, int capacity, Re
     x.candGl = reinterpret_cast<double*>(take(4 * c * sizeof(double)));
     x.baseGl = reinterpret_cast<double*>(take(c * sizeof(double)));
     x.acc = reinterpret_cast<ExactSums*>(take(kMaxWarps * kSlots * sizeof(ExactSums)));
+    x.ownGl = reinterpret_cast<double*>(take(8 * sizeof(double)));
     x.ownLog = reinterpret_cast<double*>(take(16 * sizeof(double)));
     for (int** a : {&x.flag, &x.eligible, &x.newIndex, &x.items, &x.best, &x.spec, &x.dec, &x.mask})
         *a = reinterpret_cast<int*>(take(c * sizeof(int)));
@@ -390,22 +392,26 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                     ex.atomicOrInt(ex.sharedInt(kRHits), 1 << w);
             });
             ex.blockSync();
-            ex.blockFor(1, [&](long long) {
+            ex.blockFor(8, [&](long long w) {  // warp 0's first 8 threads
                 const int hits = ex.readSharedInt(kRHits);
-                ex.atomicSetInt(ex.sharedInt(kRHits), 0);  // for the next decision
+                const PixelPoint m = snakeMove(b, int(w), d);
+                double gl = HUGE_VAL;
+                if (inside(p.slice, m) && !(hits >> w & 1) && !foldsBack(a, m, c)) {
+                    const ExactSums target = candidate(int(w));
+                    gl = glOfLogs(double((u.image - target).n), r.ownLog[2 * w], double(target.n), r.ownLog[2 * w + 1]);
+                }
+                r.ownGl[w] = gl;
+            });
+            ex.warpSync();  // the 8 are one warp's: no block barrier
+            ex.blockFor(1, [&](long long) {
+                ex.atomicSetInt(ex.sharedInt(kRHits), 0);  // for the next decision (read by this warp only)
                 int best = -1;
                 double bestGl = u.gl;
-                for (int w = 0; w < 8; ++w) {
-                    const PixelPoint m = snakeMove(b, w, d);
-                    if (!inside(p.slice, m) || (hits >> w & 1) || foldsBack(a, m, c)) continue;
-                    const ExactSums target = candidate(w);
-                    const double gl =
-                        glOfLogs(double((u.image - target).n), r.ownLog[2 * w], double(target.n), r.ownLog[2 * w + 1]);
-                    if (gl < bestGl) {  // strictly lower than GL and every earlier candidate
-                        bestGl = gl;
+                for (int w = 0; w < 8; ++w)
+                    if (r.ownGl[w] < bestGl) {  // strictly lower than GL and every earlier candidate
+                        bestGl = r.ownGl[w];
                         best = w;
                     }
-                }
                 h[t].info = best;
                 if (best >= 0) {
                     h[t].s[0] = r.acc[2 * best];
