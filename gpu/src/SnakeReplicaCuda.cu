@@ -44,8 +44,6 @@ struct ReplicaExec {
     }
     __device__ long long clock() const { return clock64(); }
     __device__ void blockSync() { __syncthreads(); }
-    /// Orders shared memory among a warp's threads (blockFor(n) with n <= 32 runs on warp 0).
-    __device__ void warpSync() { __syncwarp(); }
     __device__ void gridSync() { cooperative_groups::this_grid().sync(); }
     template <class F>
     __device__ void blockFor(long long n, F&& f) {
@@ -116,7 +114,6 @@ struct ReplicaExec {
     __device__ void atomicMaxInt(int* p, int v) { atomicMax(p, v); }
     __device__ void atomicSetInt(int* p, int v) { atomicExch(p, v); }
     __device__ int atomicExchInt(int* p, int v) { return atomicExch(p, v); }
-    __device__ void atomicOrInt(int* p, int v) { atomicOr(p, v); }
 };
 
 template <int T>

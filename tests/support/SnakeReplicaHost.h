@@ -28,7 +28,6 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     void globalAdd(ExactSums* to, const ExactSums& v) { *to += v; }
     bool lastToArrive(int* arrivals, int done, int parts) { return (*arrivals += done) == parts; }
     void blockSync() {}
-    void warpSync() {}
     template <class F>
     void blockFor(long long n, F&& f) {
         visit(n, f);
@@ -42,7 +41,6 @@ struct SnakeReplicaHostExec : SnakeHostExec {
         return leaderScan<V>(n, get, put);
     }
     int atomicExchInt(int* p, int v) { return std::exchange(*p, v); }
-    void atomicOrInt(int* p, int v) { *p |= v; }
     int* sharedInt(int which) { return shared + which; }
     int readSharedInt(int which) const { return shared[which]; }
 };

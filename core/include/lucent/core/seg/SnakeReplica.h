@@ -38,9 +38,7 @@ struct alignas(16) Handoff {
 constexpr int kMaxWarps = 16;
 
 /// The block's own counters (Exec::sharedInt).
-/// kRHits: the candidates of the node a block decides on that cross a segment (bit w); zero
-/// between decisions (the deciding thread clears it).
-enum ReplicaInt : int { kRList = 0, kRMismatch, kRMovers, kRMoved, kRRows, kRHits, kReplicaInts };
+enum ReplicaInt : int { kRList = 0, kRMismatch, kRMovers, kRMoved, kRRows, kReplicaInts };
 
 /// A block's copy of the polygon and its scratch: shared memory on the device. `capacity` nodes; an
 /// iteration starts only with at most capacity / 2 of them (insertion may double them).
@@ -62,9 +60,9 @@ struct Replica {
     /// without atomics: 64-bit shared atomics are compare-and-swap loops on the device, and a
     /// block's warps all add into the same 16 sums); row 0 then holds the block's totals.
     ExactSums* acc;
-    double* ownGl;                          ///< 8: that item's candidates' GL (HUGE_VAL: ruled out)
-    double* ownLog;                         ///< 16: its candidates' regions' log variances (background, target)
-    int* ownHit;                            ///< 4: an insertion's roundings ruled out
+    double* ownGl;                          ///< 8: that item's candidates
+    double* ownLog;                         ///< 16: their regions' log variances (background, target)
+    int *ownTest, *ownHit;                  ///< 8 each
 };
 
 /// The replica of `capacity` nodes carved from `base` (null: the size only).
@@ -94,7 +92,8 @@ LUCENT_HD inline std::size_t replicaLayout(unsigned char* base, int capacity, Re
     for (int** a : {&x.stamp, &x.movedAt}) *a = reinterpret_cast<int*>(take(c * sizeof(int)));
     x.hit = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
     x.list = reinterpret_cast<int*>(take(4 * c * sizeof(int)));
-    x.ownHit = reinterpret_cast<int*>(take(4 * sizeof(int)));
+    x.ownTest = reinterpret_cast<int*>(take(8 * sizeof(int)));
+    x.ownHit = reinterpret_cast<int*>(take(8 * sizeof(int)));
     if (r) *r = x;
     return at;
 }
@@ -374,41 +373,39 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
             }
             const PixelPoint a = r.pos[prev], b = r.pos[i], c = r.pos[next];
             auto candidate = [&](int w) { return u.target - r.seg[prev] - r.seg[i] + r.acc[2 * w] + r.acc[2 * w + 1]; };
-            // One pass: the candidates' 16 log variances a thread each (one log's latency, not two)
-            // and every candidate's crossing tests (also for those that will not lower GL: cheaper
-            // than a pass and a barrier more), then one thread chooses.
-            ex.blockFor(16 + 8LL * n, [&](long long j) {
-                if (j < 16) {
-                    const int w = int(j >> 1);
-                    if (!inside(p.slice, snakeMove(b, w, d))) return;
-                    const ExactSums target = candidate(w);
-                    r.ownLog[j] = logVariance(toDouble(j & 1 ? target : u.image - target));
-                    return;
-                }
-                const int w = int((j - 16) & 7), s = int((j - 16) >> 3), end = nextNode(s, n);
-                if (s == i || end == i) return;  // not the two segments being replaced
-                const PixelPoint m = snakeMove(b, w, d);
-                if (inside(p.slice, m) && blockedBy(a, m, c, r.pos[s], r.pos[end]))
-                    ex.atomicOrInt(ex.sharedInt(kRHits), 1 << w);
+            // The candidates' 16 log variances a thread each (one log's latency, not two).
+            ex.blockFor(16, [&](long long j) {
+                const int w = int(j >> 1);
+                if (!inside(p.slice, snakeMove(b, w, d))) return;
+                const ExactSums target = candidate(w);
+                r.ownLog[j] = logVariance(toDouble(j & 1 ? target : u.image - target));
             });
             ex.blockSync();
-            ex.blockFor(8, [&](long long w) {  // warp 0's first 8 threads
-                const int hits = ex.readSharedInt(kRHits);
+            ex.blockFor(8, [&](long long w) {
                 const PixelPoint m = snakeMove(b, int(w), d);
                 double gl = HUGE_VAL;
-                if (inside(p.slice, m) && !(hits >> w & 1) && !foldsBack(a, m, c)) {
+                int test = 0;
+                if (inside(p.slice, m)) {
                     const ExactSums target = candidate(int(w));
                     gl = glOfLogs(double((u.image - target).n), r.ownLog[2 * w], double(target.n), r.ownLog[2 * w + 1]);
+                    test = gl < u.gl && !foldsBack(a, m, c);
                 }
                 r.ownGl[w] = gl;
+                r.ownTest[w] = test;
+                r.ownHit[w] = 0;
             });
-            ex.warpSync();  // the 8 are one warp's: no block barrier
+            ex.blockSync();
+            ex.blockFor(8LL * n, [&](long long j) {
+                const int w = int(j & 7), s = int(j >> 3), end = nextNode(s, n);
+                if (!r.ownTest[w] || s == i || end == i) return;  // not the two segments being replaced
+                if (blockedBy(a, snakeMove(b, w, d), c, r.pos[s], r.pos[end])) ex.atomicSetInt(&r.ownHit[w], 1);
+            });
+            ex.blockSync();
             ex.blockFor(1, [&](long long) {
-                ex.atomicSetInt(ex.sharedInt(kRHits), 0);  // for the next decision (read by this warp only)
                 int best = -1;
                 double bestGl = u.gl;
                 for (int w = 0; w < 8; ++w)
-                    if (r.ownGl[w] < bestGl) {  // strictly lower than GL and every earlier candidate
+                    if (r.ownTest[w] && !r.ownHit[w] && r.ownGl[w] < bestGl) {
                         bestGl = r.ownGl[w];
                         best = w;
                     }
@@ -734,7 +731,6 @@ LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
         r.stamp[i] = -1;  // nothing cached yet
         r.movedAt[i] = -1;
     });
-    ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRHits), 0); });
     ex.blockSync();
     if (st.fresh) replicaTotals(ex, p, r, u);
     int done = 0;
