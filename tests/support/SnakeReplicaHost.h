@@ -9,6 +9,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace lucent::testing {
@@ -36,8 +37,15 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     void blockJobs(long long jobs, F&& f) {
         warpJobs(jobs, f);
     }
+    /// Every speculation round scans once: a round that never settles fails the test here instead
+    /// of hanging it (ctest's timeout would be the only other stop).
+    long long scans = 0;
+    static constexpr long long kMostScans = 20'000'000;
     template <class V, class Get, class Put>
     V blockScan(int n, Get&& get, Put&& put) {
+        if (++scans > kMostScans)
+            throw std::runtime_error("the replica program ran " + std::to_string(kMostScans) +
+                                     " block scans: a speculation does not settle");
         return leaderScan<V>(n, get, put);
     }
     int atomicExchInt(int* p, int v) { return std::exchange(*p, v); }
