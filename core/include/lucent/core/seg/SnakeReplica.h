@@ -156,9 +156,17 @@ LUCENT_HD void sumSlots(Exec& ex, const Slice& im, ExactSums* acc, int slots, in
     });
 }
 
+/// A block's clock cycles in ownItems (LUCENT_SNAKE_PROFILE): summing, gathering parts, loading
+/// kept sums.
+struct OwnClocks {
+    long long sum = 0, gather = 0, load = 0;
+};
+
 /// The stage's items spread over the blocks. Item t's sums (`slots` segments, segment(t, slot, a, b)
 /// saying which, over at most `rows` rows, the longest of the stage) are warp jobs of 32 rows, a row
-/// a lane (H100: two or four rows a lane in flight were slower, as fewer jobs keep fewer warps busy).
+/// a lane; each warp adds its jobs into its own row of r.acc (Exec::warpJobs: two jobs in flight,
+/// no atomics), and the rows are summed after the block barrier. (H100: 64 or 128 rows a job were
+/// slower, as fewer jobs keep fewer warps busy.)
 /// When a stage has fewer items than half the blocks (a young polygon: few nodes, long segments),
 /// each item is cut into parts that fill the grid, none below a job for every warp; an item of
 /// several parts gathers its sums in global memory and the block that adds the last part runs
@@ -168,12 +176,6 @@ LUCENT_HD void sumSlots(Exec& ex, const Slice& im, ExactSums* acc, int slots, in
 ///
 /// Items from `summed` on need no sums: load(t) puts theirs in r.acc (from the candidate cache) and
 /// they take a block each; the summed items are cut over the blocks left.
-/// A block's clock cycles in ownItems (LUCENT_SNAKE_PROFILE): summing, gathering parts, loading
-/// kept sums.
-struct OwnClocks {
-    long long sum = 0, gather = 0, load = 0;
-};
-
 /// Returns how many parts a summed item was cut into, and adds the block's cycles to `clocks`.
 template <class Exec, class Segment, class Load, class Decide>
 LUCENT_HD int ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int summed, int slots,
