@@ -6,8 +6,9 @@
 
 namespace lucent {
 
-LabelStroke::LabelStroke(LabelMap& layer, const LabelBrush& brush, std::uint8_t label, const LabelTable& table)
-    : m_layer(layer), m_before(layer), m_brush(brush), m_label(label) {
+LabelStroke::LabelStroke(LabelMap& layer, const LabelBrush& brush, std::uint8_t label, const LabelTable& table,
+                         std::optional<std::uint8_t> over)
+    : m_layer(layer), m_before(layer), m_brush(brush), m_label(label), m_over(over) {
     for (const auto& l : table.labels()) m_locked[l.value] = l.locked;
     m_allowed = !(label != 0 && m_locked[label]);
     m_description = label == 0 ? std::string("Erase") : "Paint " + table.nameOf(label);
@@ -22,8 +23,9 @@ VoxelBox LabelStroke::stamp(const VoxelIndex& centre, Vec3 at) {
         const int i = centre.i + o[0], j = centre.j + o[1], k = centre.k + o[2];
         if (!g.contains(i, j, k) || !m_brush.covers(o, fromBrush)) continue;
         std::uint8_t& v = m_layer[g.index(i, j, k)];
-        // A locked label's voxels stay as they are, whether painting over them or erasing.
-        if (v == m_label || m_locked[v]) continue;
+        // A locked label's voxels stay as they are, whether painting over them or erasing; with
+        // `over`, so do all but that value's.
+        if (v == m_label || m_locked[v] || (m_over && v != *m_over)) continue;
         v = m_label;
         changed.add(i, j, k);
     }

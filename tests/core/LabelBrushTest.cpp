@@ -158,6 +158,47 @@ TEST(LabelStroke, LockedLabelsAreLeftAlone) {
     EXPECT_EQ(history.steps(), 2u);
 }
 
+TEST(LabelStroke, PaintsAndErasesOverOneValueOnly) {
+    // Three rows under a 7 mm ball: clear, label 1, label 3.
+    LabelMap layer(grid({1, 1, 1}, {20, 20, 1}));
+    for (int i = 0; i < 20; ++i) layer.at(i, 10, 0) = 1;
+    for (int i = 0; i < 20; ++i) layer.at(i, 11, 0) = 3;
+    LabelTable table;
+    table.ensure(1);
+    table.ensure(2);
+    table.ensure(3);
+    const LabelBrush brush(layer.geometry(), BrushShape::Ball, 7.0);
+    LabelHistory history;
+    {
+        LabelStroke paint(layer, brush, 2, table, std::uint8_t(0));  // clear voxels only
+        paint.moveTo({10, 10, 0});
+        paint.finish(history);
+    }
+    EXPECT_EQ(layer.count(1), 20u) << "label 1 is not clear: kept";
+    EXPECT_EQ(layer.count(3), 20u);
+    EXPECT_EQ(layer.at(10, 9, 0), 2) << "a clear voxel is painted";
+    EXPECT_EQ(layer.at(10, 12, 0), 2);
+    const std::size_t painted = layer.count(2);
+    {
+        LabelStroke erase(layer, brush, 0, table, std::uint8_t(3));  // erase label 3 only
+        erase.moveTo({10, 10, 0});
+        erase.finish(history);
+    }
+    EXPECT_EQ(layer.count(2), painted) << "label 2 is not erased";
+    EXPECT_EQ(layer.count(1), 20u);
+    EXPECT_EQ(layer.at(10, 11, 0), 0) << "label 3 under the brush is erased";
+    EXPECT_EQ(layer.at(0, 11, 0), 3) << "outside the brush";
+    EXPECT_EQ(layer.count(3), 20u - 7u) << "the ball's 7 voxels of that row";
+    {
+        LabelStroke paint(layer, brush, 2, table, std::uint8_t(1));  // over label 1 only
+        paint.moveTo({10, 10, 0});
+        paint.finish(history);
+    }
+    EXPECT_EQ(layer.at(10, 10, 0), 2);
+    EXPECT_EQ(layer.at(10, 11, 0), 0) << "a clear voxel is not label 1: kept";
+    EXPECT_EQ(history.steps(), 3u);
+}
+
 TEST(LabelBrush, PlaneDiscCoversWhatANearestVoxelViewOfTheReslicedPlaneShows) {
     // An oblique, anisotropic grid seen on the patient's axial plane (normal +z, not a voxel plane).
     const Geometry g = oblique({0.7, 0.9, 2.5});

@@ -23,7 +23,7 @@ bool BrushTool::press(const render::SliceViewGeometry& view, double x, double y,
     const LabelBrush brush = view.showsVolumePlane() || m_shape == BrushShape::Ball
                                  ? LabelBrush(layer.geometry(), m_shape, m_diameter, view.normalAxis())
                                  : LabelBrush(layer.geometry(), m_diameter, view.normalDirection());
-    m_stroke = std::make_unique<LabelStroke>(layer, brush, label, table);
+    m_stroke = std::make_unique<LabelStroke>(layer, brush, label, table, m_over);
     paintTo(view, x, y);
     return true;
 }

@@ -21,6 +21,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
@@ -155,6 +156,16 @@ QWidget* LabelPanel::buildTools() {
     connect(m_shape, &QComboBox::currentIndexChanged, this,
             [this](int i) { m_brush.setShape(i == 1 ? BrushShape::Ball : BrushShape::Disc); });
     form->addRow("Brush", m_shape);
+    // ITK-SNAP's "draw over": which voxels the brush and the eraser may change.
+    m_over = new QComboBox(w);
+    m_over->setObjectName("paintOver");
+    m_over->setToolTip("Which voxels the brush and the eraser change: any unlocked label, only clear voxels, "
+                       "or only one label's");
+    connect(m_over, &QComboBox::currentIndexChanged, this, [this](int) {
+        const int value = m_over->currentData().toInt();
+        m_brush.setPaintOver(value < 0 ? std::nullopt : std::optional<std::uint8_t>(std::uint8_t(value)));
+    });
+    form->addRow("Paint over", m_over);
     m_diameter = new QDoubleSpinBox(w);
     m_diameter->setObjectName("brushDiameter");
     m_diameter->setRange(0.1, 200.0);
@@ -272,7 +283,24 @@ void LabelPanel::rebuildRows() {
     }
     fillStatistics();
     if (activeRow >= 0) m_table->selectRow(activeRow);
+    fillPaintOver();
     m_syncing = false;
+}
+
+void LabelPanel::fillPaintOver() {
+    const int chosen = m_over->count() ? m_over->currentData().toInt() : -1;
+    {
+        const QSignalBlocker quiet(m_over);
+        m_over->clear();
+        m_over->addItem("All unlocked labels", -1);
+        m_over->addItem("Clear voxels only", 0);
+        for (const LabelInfo& l : m_model->labelTable().labels())
+            m_over->addItem(QIcon(swatch(l.rgb)), QString::fromStdString(l.name) + " only", int(l.value));
+        const int at = m_over->findData(chosen);
+        m_over->setCurrentIndex(at >= 0 ? at : 0);  // a removed label's choice falls back to all
+    }
+    const int value = m_over->currentData().toInt();
+    m_brush.setPaintOver(value < 0 ? std::nullopt : std::optional<std::uint8_t>(std::uint8_t(value)));
 }
 
 void LabelPanel::selectActiveRow() {

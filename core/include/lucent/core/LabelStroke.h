@@ -16,11 +16,14 @@ namespace lucent {
 
 class LabelStroke {
 public:
-    /// Starts a stroke on `layer` with `brush`: paints `label`, or erases (every unlocked label)
-    /// when `label` is 0. The locks are read from `table` now. Keeps a copy of the layer for the
-    /// undo step (the same cost as accepting a result); the layer is edited in place as the stroke
-    /// goes, so the views show it live.
-    LabelStroke(LabelMap& layer, const LabelBrush& brush, std::uint8_t label, const LabelTable& table);
+    /// Starts a stroke on `layer` with `brush`: paints `label`, or erases when `label` is 0. It
+    /// replaces any unlocked label, or with `over` only voxels of that value (ITK-SNAP's "draw
+    /// over": 0 paints only clear voxels, a label's value paints or erases only that label). The
+    /// locks are read from `table` now. Keeps a copy of the layer for the undo step (the same cost
+    /// as accepting a result); the layer is edited in place as the stroke goes, so the views show
+    /// it live.
+    LabelStroke(LabelMap& layer, const LabelBrush& brush, std::uint8_t label, const LabelTable& table,
+                std::optional<std::uint8_t> over = std::nullopt);
 
     /// False when the stroke can change nothing: painting a locked label.
     bool allowed() const { return m_allowed; }
@@ -43,6 +46,7 @@ private:
     LabelMap m_before;
     LabelBrush m_brush;
     std::uint8_t m_label;
+    std::optional<std::uint8_t> m_over;
     std::array<bool, 256> m_locked{};
     std::string m_description;
     std::optional<Vec3> m_last;

@@ -27,6 +27,10 @@ public:
     bool erase() const { return m_erase; }
     void setShape(BrushShape shape) { m_shape = shape; }
     BrushShape shape() const { return m_shape; }
+    /// The only label value strokes replace (0: clear voxels), or none: any unlocked label
+    /// (LabelStroke's `over`).
+    void setPaintOver(std::optional<std::uint8_t> over) { m_over = over; }
+    std::optional<std::uint8_t> paintOver() const { return m_over; }
     void setDiameterMm(double mm) { m_diameter = mm; }
     double diameterMm() const { return m_diameter; }
     bool stroking() const { return m_stroke != nullptr; }
@@ -47,6 +51,7 @@ private:
     bool m_erase = false;
     BrushShape m_shape = BrushShape::Disc;
     double m_diameter = 5.0;
+    std::optional<std::uint8_t> m_over;
     std::shared_ptr<const LabelMap> m_layer;  // keeps the layer alive while the stroke edits it
     std::unique_ptr<LabelStroke> m_stroke;
     // Where the mouse is (device pixels) and on which view: the views share one brush.

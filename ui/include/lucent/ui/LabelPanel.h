@@ -58,6 +58,8 @@ private:
     /// Rebuilds the rows from the model's table (names, colours, checks) and the statistics.
     void rebuildRows();
     void selectActiveRow();
+    /// Refills the "Paint over" choices from the table, keeping the chosen value while it exists.
+    void fillPaintOver();
     void fillStatistics();
     /// Reads row `row` back into the model's table (the user edited a cell).
     void applyRow(int row);
@@ -73,6 +75,7 @@ private:
     std::vector<LabelStatistics> m_statistics;
     QTableWidget* m_table = nullptr;
     QComboBox* m_shape = nullptr;
+    QComboBox* m_over = nullptr;
     QDoubleSpinBox* m_diameter = nullptr;
     QSpinBox* m_minVoxels = nullptr;
     QTimer* m_statsTimer = nullptr;
