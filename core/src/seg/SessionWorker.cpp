@@ -126,6 +126,7 @@ void SessionWorker::loop() {
                 m_published.starting = false;
                 m_published.error = error;
             }
+            m_lastPublish = std::chrono::steady_clock::now();  // the next publish waits after this one too
             publishLocked();
             m_settled.notify_all();
             continue;
