@@ -161,10 +161,7 @@ QWidget* LabelPanel::buildTools() {
     m_over->setObjectName("paintOver");
     m_over->setToolTip("Which voxels the brush and the eraser change: any unlocked label, only clear voxels, "
                        "or only one label's");
-    connect(m_over, &QComboBox::currentIndexChanged, this, [this](int) {
-        const int value = m_over->currentData().toInt();
-        m_brush.setPaintOver(value < 0 ? std::nullopt : std::optional<std::uint8_t>(std::uint8_t(value)));
-    });
+    connect(m_over, &QComboBox::currentIndexChanged, this, [this](int) { applyPaintOver(); });
     form->addRow("Paint over", m_over);
     m_diameter = new QDoubleSpinBox(w);
     m_diameter->setObjectName("brushDiameter");
@@ -299,7 +296,11 @@ void LabelPanel::fillPaintOver() {
         const int at = m_over->findData(chosen);
         m_over->setCurrentIndex(at >= 0 ? at : 0);  // a removed label's choice falls back to all
     }
-    const int value = m_over->currentData().toInt();
+    applyPaintOver();
+}
+
+void LabelPanel::applyPaintOver() {
+    const int value = m_over->currentData().toInt();  // -1: any unlocked label
     m_brush.setPaintOver(value < 0 ? std::nullopt : std::optional<std::uint8_t>(std::uint8_t(value)));
 }
 

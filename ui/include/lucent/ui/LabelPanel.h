@@ -60,6 +60,8 @@ private:
     void selectActiveRow();
     /// Refills the "Paint over" choices from the table, keeping the chosen value while it exists.
     void fillPaintOver();
+    /// Gives the brush the chosen "Paint over" value.
+    void applyPaintOver();
     void fillStatistics();
     /// Reads row `row` back into the model's table (the user edited a cell).
     void applyRow(int row);
