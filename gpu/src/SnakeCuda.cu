@@ -1,9 +1,10 @@
-/// @brief Snake kernels (checkpoint scan, the cooperative stage program, labels) and the engine's
+/// @brief Snake kernels (the cooperative stage program, labels; the checkpoint scan is SnakeScanCuda) and the engine's
 /// host side: launches, read-back, growing the node arrays, slices through SnakeSlices.
 #include "CudaCheck.h"
 #include "SnakeCuda.h"
 #include "SnakeExecParts.cuh"
 #include "SnakeReplicaCuda.h"
+#include "SnakeScanCuda.h"
 #include "lucent/core/seg/SnakeProgram.h"
 #include "lucent/gpu/DeviceVolume.h"
 
@@ -21,7 +22,6 @@ namespace lucent::gpu {
 namespace {
 
 constexpr int kThreads = 512;      // the program's blocks (the leader block's scans are sized by it)
-constexpr int kScanThreads = 256;  // checkpoint scan: a warp per row
 constexpr int kLabelThreads = 256;  // labels: a warp per row, up to 8 a block
 constexpr int kMaxNodes = 1 << 22;
 constexpr int kSharedItems = 768;  // leader scratch in shared memory up to this many items
@@ -107,67 +107,6 @@ __global__ void __launch_bounds__(kThreads) programKernel(snake::Program p, int 
     if (sharedItems > 0 && blockIdx.x == 0) leaderScratch(scratch, sharedItems, &p.a);
     DeviceExec ex;
     snake::runProgram(ex, p);
-}
-
-/// Checkpoints of the slice's rows, a warp per row: the warp takes 32 groups of 8 pixels at a
-/// time (loaded coalesced into its own shared memory, the next 32 loaded while these scan), each
-/// lane sums its group into its record, and a warp scan with a carry gives the sums before each
-/// group; the row's totals go to the slice's sums. (H100, 150 MP: a block per row, scanning 256
-/// groups at a time with two block barriers each, took 0.45 ms.)
-__global__ void __launch_bounds__(kScanThreads) checkpointKernel(const std::int16_t* slice, int width, int height,
-                                                                 int groups, snake::Checkpoint* out,
-                                                                 ExactSums* image) {
-    constexpr int kGroup = 1 << snake::kGroupShift, kSpan = 32 * kGroup;
-    constexpr unsigned kAll = 0xffffffffu;
-    __shared__ __align__(16) std::int16_t staged[kScanThreads / 32][kSpan];
-    const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
-    const int y = int(blockIdx.x) * (kScanThreads / 32) + warp;
-    if (y >= height) return;  // whole warps: only warp barriers below
-    const std::int16_t* row = slice + std::size_t(y) * width;
-    std::int16_t* mine = staged[warp];
-    std::int16_t ahead[kGroup];
-    auto load = [&](int x0) {
-#pragma unroll
-        for (int k = 0; k < kGroup; ++k) {
-            const int x = x0 + k * 32 + lane;
-            ahead[k] = x < width ? row[x] : std::int16_t(0);
-        }
-    };
-    load(0);
-    long long carryZ = 0, carryZ2 = 0;
-    for (int base = 0; base < groups; base += 32) {
-#pragma unroll
-        for (int k = 0; k < kGroup; ++k) mine[k * 32 + lane] = ahead[k];
-        __syncwarp();
-        if (base + 32 < groups) load((base + 32) * kGroup);
-        snake::Checkpoint c{};
-        *reinterpret_cast<int4*>(c.px) = reinterpret_cast<const int4*>(mine)[lane];  // 0 past the row's end
-        __syncwarp();  // every lane has its group before the next round overwrites them
-        long long z = 0, z2 = 0;
-#pragma unroll
-        for (int k = 0; k < kGroup; ++k) {
-            const long long p = c.px[k];
-            z += p;
-            z2 += p * p;
-        }
-        long long inZ = z, inZ2 = z2;  // inclusive warp scan
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const long long a = __shfl_up_sync(kAll, inZ, o), b = __shfl_up_sync(kAll, inZ2, o);
-            if (lane >= o) {
-                inZ += a;
-                inZ2 += b;
-            }
-        }
-        if (base + lane < groups) {
-            c.z = carryZ + inZ - z;
-            c.z2 = carryZ2 + inZ2 - z2;
-            out[std::size_t(y) * groups + base + lane] = c;
-        }
-        carryZ += __shfl_sync(kAll, inZ, 31);
-        carryZ2 += __shfl_sync(kAll, inZ2, 31);
-    }
-    if (lane == 0) snakeexec::atomicAddSums(image, ExactSums{width, carryZ, carryZ2});
 }
 
 struct LabelScope {
@@ -439,9 +378,8 @@ void SnakeCuda::beginSlice(int slice, const std::vector<PixelPoint>& polygon, in
     auto* state = m_state.as<snake::State>();
     m_timer.begin(stream);
     cudaCheck(cudaMemcpyAsync(state, m_host, sizeof(snake::State), cudaMemcpyHostToDevice, stream), "snake state");
-    checkpointKernel<<<(height + kScanThreads / 32 - 1) / (kScanThreads / 32), kScanThreads, 0, stream>>>(
-        pixels, width, height, groups, m_checkpoints.as<snake::Checkpoint>(), &state->image);
-    launchCheck("snake cumulated images");
+    launchCheckpointScan(pixels, width, height, m_checkpoints.as<snake::Checkpoint>(), &state->image,
+                         checkpointScanChoice(), stream);
     m_timer.end(stream);  // waits: the polygon below is copied from pageable memory
     cudaCheck(
         cudaMemcpyAsync(a.pos, polygon.data(), polygon.size() * sizeof(PixelPoint), cudaMemcpyHostToDevice, stream),

@@ -44,6 +44,8 @@ struct ReplicaExec {
     }
     __device__ long long clock() const { return clock64(); }
     __device__ void blockSync() { __syncthreads(); }
+    /// Orders shared memory among warp 0's threads: blockFor(n) with n <= 32 runs there.
+    __device__ void warpSync() { __syncwarp(); }
     __device__ void gridSync() { cooperative_groups::this_grid().sync(); }
     template <class F>
     __device__ void blockFor(long long n, F&& f) {

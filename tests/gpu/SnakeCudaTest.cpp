@@ -441,8 +441,28 @@ TEST(CudaSnake, FloatVolumesRunOnTheCpu) {
     EXPECT_NE(gpu::fallbackNotice(*automatic).find("int16"), std::string::npos) << gpu::fallbackNotice(*automatic);
 }
 
+TEST(CudaSnake, BothCheckpointScansGiveTheSameSteps) {
+    // The block per row (rows of 2048 pixels or more, in tiles of 16384) and the warp per row write
+    // the same records: each forced on random images, then wide slices of odd width whose rows take
+    // one tile and two.
+    REQUIRE_DEVICE();
+    for (const char* scan : {"row", "warp"}) {
+        ::setenv("LUCENT_SNAKE_SCAN", scan, 1);
+        for (unsigned seed = 2040; seed < 2050; ++seed) {
+            Volume v;
+            const SegmentationRequest r = randomCase(seed, v);
+            expectSameSnake(r, 3, std::string(scan) + " scan, random " + std::to_string(seed));
+        }
+    }
+    ::unsetenv("LUCENT_SNAKE_SCAN");
+    const Volume oneTile = scene(3001, 61, 1, Shape::Bars, 25, 9);
+    expectSameSnake(snakeRequest(oneTile, {4, 3, 2990, 57}, 8, 24), 4, "3001 wide");
+    const Volume twoTiles = scene(16411, 29, 1, Shape::Square, 25, 10);
+    expectSameSnake(snakeRequest(twoTiles, {5, 2, 16400, 26}, 8, 64), 4, "16411 wide");
+}
+
 TEST(CudaSnake, SmallCasesForTheSanitizers) {
-    // What device-check.sh runs under compute-sanitizer: the checkpoint scan, every stage of the
+    // What device-check.sh runs under compute-sanitizer: both checkpoint scans, every stage of the
     // program (moves in three phases, insertions, growing arrays), propagation and the label kernel,
     // on 8 blocks so that the instrumented run stays short.
     REQUIRE_DEVICE();
@@ -458,6 +478,9 @@ TEST(CudaSnake, SmallCasesForTheSanitizers) {
     ::unsetenv("LUCENT_SNAKE_REPLICA_NODES");
     const Volume bars = scene(61, 43, 1, Shape::Bars, 20, 8);
     expectSameSnake(snakeRequest(bars, {1, 1, 59, 41}, 4, 3), 3, "small bars");
+    ::setenv("LUCENT_SNAKE_SCAN", "row", 1);  // the block per row's scan, which wide slices take
+    expectSameSnake(snakeRequest(bars, {1, 1, 59, 41}, 4, 3), 3, "small bars, a block per row's scan");
+    ::unsetenv("LUCENT_SNAKE_SCAN");
     ::setenv("LUCENT_SNAKE_CACHE", "0", 1);  // every node summed in every phase
     expectSameSnake(snakeRequest(bars, {1, 1, 59, 41}, 4, 3), 16, "small bars, no candidate cache");
     ::unsetenv("LUCENT_SNAKE_CACHE");

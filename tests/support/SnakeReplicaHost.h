@@ -29,6 +29,7 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     void globalAdd(ExactSums* to, const ExactSums& v) { *to += v; }
     bool lastToArrive(int* arrivals, int done, int parts) { return (*arrivals += done) == parts; }
     void blockSync() {}
+    void warpSync() {}
     template <class F>
     void blockFor(long long n, F&& f) {
         visit(n, f);

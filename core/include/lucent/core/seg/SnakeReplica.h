@@ -174,8 +174,8 @@ struct OwnClocks {
 /// r.acc. (H100: cutting items when there are more than half as many as blocks, to balance their
 /// lengths, cost more in gathering and scans than it saved.) Every block calls this alike.
 ///
-/// Items from `summed` on need no sums: load(t) puts theirs in r.acc (from the candidate cache) and
-/// they take a block each; the summed items are cut over the blocks left.
+/// Items from `summed` on need no sums: load(t) puts theirs in r.acc (from the candidate cache, on
+/// warp 0: decide reads them there first) and they take a block each; the summed items are cut over the blocks left.
 /// Returns how many parts a summed item was cut into, and adds the block's cycles to `clocks`.
 template <class Exec, class Segment, class Load, class Decide>
 LUCENT_HD int ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int count, int summed, int slots,
@@ -189,7 +189,7 @@ LUCENT_HD int ownItems(Exec& ex, const ReplicaProgram& p, const Replica& r, int 
             const int item = summed + int(q - cut);
             const long long c0 = ex.clock();
             load(item);
-            ex.blockSync();
+            ex.warpSync();  // load fills acc on warp 0, where decide reads it first (blockFor of 16 or fewer)
             clocks.load += ex.clock() - c0;
             decide(item);
             ex.blockSync();  // acc serves the next unit
@@ -382,7 +382,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                 const ExactSums target = candidate(w);
                 r.ownLog[j] = logVariance(toDouble(j & 1 ? target : u.image - target));
             });
-            ex.blockSync();
+            ex.warpSync();  // the 16 and the 8 below are warp 0's threads
             ex.blockFor(8, [&](long long w) {
                 const PixelPoint m = snakeMove(b, int(w), d);
                 double gl = HUGE_VAL;

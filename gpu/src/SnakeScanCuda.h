@@ -1,0 +1,27 @@
+/// @brief The snake's checkpoint scan on the device: a slice's rows into Checkpoint records (the
+/// cumulated images every 8 pixels, with the pixels), and the slice's totals.
+#pragma once
+
+#include "lucent/core/seg/SnakeProgram.h"
+
+#include <cstdint>
+
+namespace lucent::gpu {
+
+/// Which kernel scans the rows.
+enum class CheckpointScan {
+    Auto,  ///< a block per row for rows of 2048 pixels or more, else a warp per row
+    Warp,  ///< a warp per row (LUCENT_SNAKE_SCAN=warp)
+    Row,   ///< a block per row (LUCENT_SNAKE_SCAN=row)
+};
+
+/// LUCENT_SNAKE_SCAN (anything else: Auto).
+CheckpointScan checkpointScanChoice();
+
+/// Writes height x groups records (groups = snake::checkpointGroups(width)) of the int16 slice
+/// `pixels` (row-major, width x height) to `out`, and adds the slice's sums to `*image`, on `stream`.
+/// Throws GpuError if the launch fails.
+void launchCheckpointScan(const std::int16_t* pixels, int width, int height, snake::Checkpoint* out, ExactSums* image,
+                          CheckpointScan scan, void* stream);
+
+}  // namespace lucent::gpu
