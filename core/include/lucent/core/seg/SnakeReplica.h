@@ -26,19 +26,29 @@
 namespace lucent::snake {
 
 /// One item's result, from the block that summed it to every block, through global memory.
-/// Moves: info = the node's best candidate (-1: none), s[0] and s[1] its two new segments' sums.
+/// Moves: info = the node's best candidate (-1: none), s[0] and s[1] its two new segments' sums,
+/// logs its background's and target's log variances (GL after that move alone).
 /// Insertion: info = the roundings already ruled out (bit k), s[2k] and s[2k+1] rounding k's halves.
 /// Totals: s[0] = the sums of a run of rows of one segment.
 struct alignas(16) Handoff {
     ExactSums s[8];
+    double logs[2];
     int info, padding[3];
 };
+
+LUCENT_HD inline double ldDouble(const double* p) {
+#ifdef __CUDA_ARCH__
+    return __ldcg(p);
+#else
+    return *p;
+#endif
+}
 
 /// Warps a block at most (ReplicaExec: 384 or 512 threads).
 constexpr int kMaxWarps = 16;
 
 /// The block's own counters (Exec::sharedInt).
-enum ReplicaInt : int { kRList = 0, kRMismatch, kRMovers, kRMoved, kRRows, kReplicaInts };
+enum ReplicaInt : int { kRList = 0, kRMismatch, kRMovers, kRMoved, kRRows, kROnly, kReplicaInts };
 
 /// A block's copy of the polygon and its scratch: shared memory on the device. `capacity` nodes; an
 /// iteration starts only with at most capacity / 2 of them (insertion may double them).
@@ -415,6 +425,8 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                 if (best >= 0) {
                     h[t].s[0] = r.acc[2 * best];
                     h[t].s[1] = r.acc[2 * best + 1];
+                    h[t].logs[0] = r.ownLog[2 * best];
+                    h[t].logs[1] = r.ownLog[2 * best + 1];
                 }
             });
             u.spent[19] += ex.clock() - d0;
@@ -449,13 +461,22 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         r.change[4 * t] = sa;
         r.change[4 * t + 1] = sb;
         r.change[4 * t + 2] = sa + sb - r.seg[prevNode(i, n)] - r.seg[i];
+        // GL after this move alone: a round's logs of it when no earlier move is kept.
+        r.candGl[4 * t + 2] = ldDouble(&h[t].logs[0]);
+        r.candGl[4 * t + 3] = ldDouble(&h[t].logs[1]);
         ex.atomicAddInt(ex.sharedInt(kRMovers), 1);
+        ex.atomicSetInt(ex.sharedInt(kROnly), t);  // the mover, when there is one
     });
     ex.blockSync();
-    const bool anyMover = ex.readSharedInt(kRMovers) > 0;
+    const int movers = ex.readSharedInt(kRMovers);
+    const bool anyMover = movers > 0;
     const long long t2 = ex.clock();
     ExactSums total{};
-    while (anyMover) {
+    // A single mover is kept without a round: nothing before it in the phase moves, so the round
+    // would take the target, GL and crossings its own decision took (the same integer sums, the
+    // same logs, the same comparison with GL), keep it and find the guess right.
+    if (movers == 1) total = r.change[4 * ex.readSharedInt(kROnly) + 2];
+    while (movers > 1) {
         u.spent[6] += 1;
         const long long r0 = ex.clock();
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
