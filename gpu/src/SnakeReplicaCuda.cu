@@ -105,6 +105,12 @@ struct ReplicaExec {
     __device__ V blockScan(int n, Get&& get, Put&& put) {
         return snakeexec::scanWithCarry<kThreads, V>(n, get, put);
     }
+    /// blockScan for a cheap get (a speculation round's): a stage's few dozen items on warp 0.
+    template <class V, class Get, class Put>
+    __device__ V cheapScan(int n, Get&& get, Put&& put) {
+        if (n <= snakeexec::kWarpZeroScanItems) return snakeexec::scanWarpZero<V>(n, get, put);
+        return snakeexec::scanWithCarry<kThreads, V>(n, get, put);
+    }
     __device__ int* sharedInt(int which) {
         __shared__ int counters[snake::kReplicaInts];
         return counters + which;

@@ -480,7 +480,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         u.spent[6] += 1;
         const long long r0 = ex.clock();
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
-        total = ex.template blockScan<ExactSums>(
+        total = ex.template cheapScan<ExactSums>(
             count, [&](int t) { return r.spec[t] ? r.change[4 * t + 2] : ExactSums{}; },
             [&](int t, const ExactSums& before) { r.prefix[t] = before; });
         const long long r1 = ex.clock();
