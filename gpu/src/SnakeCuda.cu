@@ -129,7 +129,7 @@ __device__ inline unsigned nonzeroBytes(unsigned m) {
 
 /// Labels of `box`, a warp per row (y, z): the warp collects where the slice's polygon crosses row
 /// y (the cuts); sorted, they bound the row's inside runs [c0, c1), [c2, c3), ... as in
-/// SnakeSlices::rasterise, cut to the ROI's columns. The row is written in aligned 4-byte words,
+/// SnakeSlices::rasterise, cut to the ROI's columns. The row is written in aligned 16-byte words,
 /// consecutive lanes on consecutive words, each word from the runs in a few integer operations.
 /// (H100, 150 MP: a block per 512 pixels writing bytes, each counting the cuts left of it, took
 /// 0.40 ms, most of it the start and end of 290,000 blocks; a block per row, 0.13 ms.)
@@ -175,29 +175,42 @@ __global__ void __launch_bounds__(kLabelThreads) labelKernel(const PixelPoint* p
         for (int k = 0; k < runs; ++k) in |= x >= cuts[2 * k] && x < cuts[2 * k + 1];
         return in && (!s.mask || s.mask[rowStart + x]) ? 1 : 0;
     };
-    // Words of 4 pixels from the first 4-byte boundary at or after lo; the pixels before it and
-    // after the last whole word one at a time.
+    // Words of 16 pixels from the first 16-byte boundary at or after lo; the pixels before it and
+    // after the last whole word one at a time. (H100, 150 MP: 4-byte words took 0.086 ms.)
     const int lo = box.lo[0], end = box.hi[0] + 1;
-    const int head = min(end - lo, int((4 - (reinterpret_cast<std::uintptr_t>(out + rowStart + lo) & 3)) & 3));
-    const int words = (end - lo - head) / 4;
-    const int tail = lo + head + 4 * words;
+    const int head = min(end - lo, int((16 - (reinterpret_cast<std::uintptr_t>(out + rowStart + lo) & 15)) & 15));
+    const int words = (end - lo - head) / 16;
+    const int tail = lo + head + 16 * words;
     if (lane < head) out[rowStart + lo + lane] = label(lo + lane);
     if (tail + lane < end) out[rowStart + tail + lane] = label(tail + lane);
-    auto* wordsOut = reinterpret_cast<unsigned*>(out + rowStart + lo + head);
+    auto* wordsOut = reinterpret_cast<uint4*>(out + rowStart + lo + head);
     // The mask has the labels' layout; read in words where it has their alignment too (both are
     // allocations of their own, so it does), else a byte at a time.
     const std::uint8_t* maskRow = s.mask ? s.mask + rowStart + lo + head : nullptr;
-    const bool maskWords = maskRow && (reinterpret_cast<std::uintptr_t>(maskRow) & 3) == 0;
+    const bool maskWords = maskRow && (reinterpret_cast<std::uintptr_t>(maskRow) & 15) == 0;
     for (int w = lane; w < words; w += 32) {
-        const int x = lo + head + 4 * w;
-        unsigned bytes = 0;
-        for (int k = 0; k < runs; ++k) bytes |= runBytes(x, cuts[2 * k], cuts[2 * k + 1]);
-        if (maskWords)
-            bytes &= nonzeroBytes(reinterpret_cast<const unsigned*>(maskRow)[w]);
-        else if (maskRow)
-            bytes &= unsigned(maskRow[4 * w] != 0) | unsigned(maskRow[4 * w + 1] != 0) << 8 |
-                     unsigned(maskRow[4 * w + 2] != 0) << 16 | unsigned(maskRow[4 * w + 3] != 0) << 24;
-        wordsOut[w] = bytes;
+        const int x = lo + head + 16 * w;
+        unsigned bytes[4] = {0u, 0u, 0u, 0u};
+        for (int k = 0; k < runs; ++k) {
+            const int a = cuts[2 * k], b = cuts[2 * k + 1];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) bytes[j] |= runBytes(x + 4 * j, a, b);
+        }
+        if (maskWords) {
+            const uint4 m = reinterpret_cast<const uint4*>(maskRow)[w];
+            bytes[0] &= nonzeroBytes(m.x);
+            bytes[1] &= nonzeroBytes(m.y);
+            bytes[2] &= nonzeroBytes(m.z);
+            bytes[3] &= nonzeroBytes(m.w);
+        } else if (maskRow) {
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const std::uint8_t* m = maskRow + 16 * w + 4 * j;
+                bytes[j] &= unsigned(m[0] != 0) | unsigned(m[1] != 0) << 8 | unsigned(m[2] != 0) << 16 |
+                            unsigned(m[3] != 0) << 24;
+            }
+        }
+        wordsOut[w] = make_uint4(bytes[0], bytes[1], bytes[2], bytes[3]);
     }
 }
 
