@@ -115,15 +115,6 @@ __device__ inline int4 realign(const int4& a, const int4& b, int shift) {
     }
 }
 
-/// Pixels x .. x + 7 of a row, pixel by pixel (0 past its end).
-__device__ inline int4 groupPixels(const std::int16_t* row, int x, int width) {
-    int4 v;
-    auto* p = reinterpret_cast<std::int16_t*>(&v);
-#pragma unroll
-    for (int j = 0; j < kGroup; ++j) p[j] = x + j < width ? row[x + j] : std::int16_t(0);
-    return v;
-}
-
 /// The group of pixels x .. x + 7 with those at or past the row's end set to 0.
 __device__ inline int4 clipToRow(int4 v, int x, int width) {
     if (x + kGroup <= width) return v;
@@ -134,45 +125,87 @@ __device__ inline int4 clipToRow(int4 v, int x, int width) {
     return v;
 }
 
-/// A block per row: the block loads a tile of the row (up to kTileGroups groups) into shared memory,
-/// a group a thread; each warp sums its own run of the tile's groups
-/// (one barrier gives every warp the sums before its run), then scans its run 32 groups at a time
-/// and writes the records coalesced. The row's totals go to the slice's sums. (40 registers, 6 blocks
-/// an SM; H100, 150 MP: forcing 8 blocks an SM at 32 registers was no faster.)
-__global__ void __launch_bounds__(kRowThreads) blockRowKernel(const std::int16_t* slice, int width, int height,
-                                                              int groups, snake::Checkpoint* out, ExactSums* image) {
-    extern __shared__ __align__(16) int4 tile[];  // min(groups, kTileGroups) groups of 8 pixels
+/// Bulk copies into shared memory (sm_90's TMA), completing on an mbarrier.
+__device__ inline unsigned sharedAddress(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
+
+__device__ inline void barrierInit(unsigned long long* bar) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sharedAddress(bar)) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+/// One thread: `bytes` (a multiple of 16, both addresses 16-aligned) from `from` to `to`; the
+/// barrier's phase completes when they have landed.
+__device__ inline void bulkLoad(void* to, const void* from, unsigned bytes, unsigned long long* bar) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sharedAddress(bar)), "r"(bytes)
+                 : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     sharedAddress(to)),
+                 "l"(from), "r"(bytes), "r"(sharedAddress(bar))
+                 : "memory");
+}
+
+__device__ inline void barrierWait(unsigned long long* bar, unsigned phase) {
+    unsigned done = 0;
+    while (!done)
+        asm volatile(
+            "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+            : "=r"(done)
+            : "r"(sharedAddress(bar)), "r"(phase)
+            : "memory");
+}
+
+/// A block per row: a tile of the row (up to kTileGroups groups) comes into shared memory in one
+/// bulk copy of its 16-byte-aligned middle, its ragged ends pixel by pixel; each warp sums its own
+/// run of the tile's groups (realigned from two 16-byte words by byte permutes; pixels past the
+/// row's end zero), one barrier gives every warp the sums before its run, then it scans its run
+/// 32 groups at a time and writes the records coalesced. The row's totals go to the slice's sums.
+/// (H100, 150 MP: 0.376 ms with a group a thread loaded by two 16-byte loads, 0.397 with 2-byte
+/// loads; two groups a thread in flight, or 8 blocks an SM at 32 registers, were no faster.)
+__global__ void __launch_bounds__(kRowThreads) blockRowKernel(const std::int16_t* slice, int width, int groups,
+                                                              snake::Checkpoint* out, ExactSums* image) {
+    // The tile's bytes from the 16-byte boundary at or before its first pixel: min(groups,
+    // kTileGroups) + 2 words of 16 bytes.
+    extern __shared__ __align__(16) int4 buffer[];
     __shared__ GroupSums warpTotals[kRowWarps];
+    __shared__ unsigned long long landed;
     const int y = int(blockIdx.x), warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
     const std::int16_t* row = slice + std::size_t(y) * width;
     snake::Checkpoint* records = out + std::size_t(y) * groups;
-    // The slice's bytes: only these are read.
-    const auto sliceBegin = reinterpret_cast<std::uintptr_t>(slice);
-    const auto sliceEnd = sliceBegin + std::uintptr_t(width) * height * sizeof(std::int16_t);
+    auto* pixels = reinterpret_cast<std::int16_t*>(buffer);
+    if (threadIdx.x == 0) barrierInit(&landed);
+    __syncthreads();
     GroupSums carry;  // the row's sums before the tile
+    unsigned phase = 0;
     for (int g0 = 0; g0 < groups; g0 += kTileGroups) {
-        const int ng = min(kTileGroups, groups - g0), x0 = g0 * kGroup;
-        // A group a thread: two aligned 16-byte words (the row starts anywhere) realigned by byte
-        // permutes, the pixels at or past the row's end zero; the slice's first and last words
-        // pixel by pixel. (H100, 150 MP: 0.378 ms against 0.397 with 2-byte loads, 8 a thread in
-        // flight; two groups a thread in flight were no faster and took 48 registers.)
-        const auto start = reinterpret_cast<std::uintptr_t>(row + x0);
-        const int shift = int(start & 15);  // alike for every group of the row
-        const int4* words = reinterpret_cast<const int4*>(start - std::uintptr_t(shift));
-        for (int k = int(threadIdx.x); k < ng; k += kRowThreads) {
-            const auto a = reinterpret_cast<std::uintptr_t>(words + k);
-            const int4 v = a >= sliceBegin && a + (shift ? 32 : 16) <= sliceEnd
-                               ? realign(__ldg(words + k), shift ? __ldg(words + k + 1) : int4{}, shift)
-                               : groupPixels(row, x0 + k * kGroup, width);
-            tile[k] = clipToRow(v, x0 + k * kGroup, width);
+        const int ng = min(kTileGroups, groups - g0), x0 = g0 * kGroup, x1 = min(width, x0 + ng * kGroup);
+        const auto start = reinterpret_cast<std::uintptr_t>(row + x0), stop = reinterpret_cast<std::uintptr_t>(row + x1);
+        const int shift = int(start & 15);  // alike for every tile of the row
+        const std::uintptr_t middle = (start + 15) & ~std::uintptr_t(15), middleEnd = stop & ~std::uintptr_t(15);
+        const bool bulk = middleEnd > middle;
+        // The pixels outside the middle: up to 7 before it, up to 7 after it (all, if it is empty).
+        const int headPixels = bulk ? int(middle - start) / 2 : x1 - x0;
+        const int tailFrom = bulk ? x0 + int(middleEnd - start) / 2 : x1;
+        if (threadIdx.x == 0 && bulk)
+            bulkLoad(buffer + (shift ? 1 : 0), reinterpret_cast<const void*>(middle), unsigned(middleEnd - middle),
+                     &landed);
+        const int t = int(threadIdx.x);
+        if (t < headPixels) pixels[shift / 2 + t] = row[x0 + t];
+        if (t >= 32 && tailFrom + t - 32 < x1) pixels[shift / 2 + tailFrom + t - 32 - x0] = row[tailFrom + t - 32];
+        if (bulk) {
+            barrierWait(&landed, phase);
+            phase ^= 1;
         }
         __syncthreads();
+        auto group = [&](int g) {  // the tile's group g (shift is alike in the block: no divergence)
+            const int4 v = shift ? realign(buffer[g], buffer[g + 1], shift) : buffer[g];
+            return clipToRow(v, x0 + g * kGroup, width);
+        };
         // Each warp's run: whole rounds of 32 groups, runs in warp order.
         const int per = (ng + 32 * kRowWarps - 1) / (32 * kRowWarps) * 32;
         const int first = warp * per, last = min(ng, first + per);
         GroupSums own;
         for (int g = first + lane; g < last; g += 32) {
-            const int4 word = tile[g];
+            const int4 word = group(g);
             const GroupSums s = groupSums(*reinterpret_cast<const std::int16_t(*)[kGroup]>(&word));
             own.z += s.z;
             own.z2 += s.z2;
@@ -186,18 +219,18 @@ __global__ void __launch_bounds__(kRowThreads) blockRowKernel(const std::int16_t
         __syncthreads();
         GroupSums before = carry;
         for (int w = 0; w < kRowWarps; ++w) {
-            const GroupSums t = warpTotals[w];
+            const GroupSums tw = warpTotals[w];
             if (w < warp) {
-                before.z += t.z;
-                before.z2 += t.z2;
+                before.z += tw.z;
+                before.z2 += tw.z2;
             }
-            carry.z += t.z;
-            carry.z2 += t.z2;
+            carry.z += tw.z;
+            carry.z2 += tw.z2;
         }
         for (int base = first; base < last; base += 32) {  // alike in the warp's lanes
             const int g = base + lane;
             snake::Checkpoint c{};
-            if (g < last) *reinterpret_cast<int4*>(c.px) = tile[g];
+            if (g < last) *reinterpret_cast<int4*>(c.px) = group(g);
             const GroupSums s = groupSums(c.px), in = warpInclusive(s, lane);
             if (g < last) {
                 c.z = before.z + in.z - s.z;
@@ -207,7 +240,9 @@ __global__ void __launch_bounds__(kRowThreads) blockRowKernel(const std::int16_t
             before.z += __shfl_sync(kAll, in.z, 31);
             before.z2 += __shfl_sync(kAll, in.z2, 31);
         }
-        __syncthreads();  // the tile and the warps' totals serve the next tile
+        __syncthreads();  // the buffer and the warps' totals serve the next tile
+        // The next bulk copy writes through the async proxy where these threads read.
+        if (threadIdx.x == 0) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     }
     if (threadIdx.x == 0) snakeexec::atomicAddSums(image, ExactSums{width, carry.z, carry.z2});
 }
@@ -227,8 +262,8 @@ void launchCheckpointScan(const std::int16_t* pixels, int width, int height, sna
     auto s = static_cast<cudaStream_t>(stream);
     const bool byRow = scan == CheckpointScan::Row || (scan == CheckpointScan::Auto && groups >= kRowFromGroups);
     if (byRow) {
-        const std::size_t bytes = std::size_t(std::min(groups, kTileGroups)) * sizeof(int4);
-        blockRowKernel<<<height, kRowThreads, bytes, s>>>(pixels, width, height, groups, out, image);
+        const std::size_t bytes = std::size_t(std::min(groups, kTileGroups) + 2) * sizeof(int4);
+        blockRowKernel<<<height, kRowThreads, bytes, s>>>(pixels, width, groups, out, image);
     } else {
         const int rowsPerBlock = kWarpScanThreads / 32;
         warpRowsKernel<<<(height + rowsPerBlock - 1) / rowsPerBlock, kWarpScanThreads, 0, s>>>(pixels, width, height,
