@@ -58,9 +58,9 @@ __device__ inline GroupSums warpInclusive(GroupSums s, int lane) {
 /// and a warp scan with a carry gives the sums before each group; the row's totals go to the
 /// slice's sums. Few loads are in flight a warp, and a 150 MP slice's 12,000 rows are 1.5 waves of
 /// the H100's resident warps: wide rows take the block per row below.
-__global__ void __launch_bounds__(kWarpScanThreads) warpRowsKernel(const std::int16_t* slice, int width, int height,
-                                                                   int groups, snake::Checkpoint* out,
-                                                                   ExactSums* image) {
+__global__ void __launch_bounds__(kWarpScanThreads)
+    warpRowsKernel(const std::int16_t* slice, int width, int height, int groups, snake::Checkpoint* out,
+                   ExactSums* image) {
     constexpr int kSpan = 32 * kGroup;
     __shared__ __align__(16) std::int16_t staged[kWarpScanThreads / 32][kSpan];
     const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
@@ -103,15 +103,20 @@ __device__ inline int4 realign(const int4& a, const int4& b, int shift) {
     const unsigned w[8] = {unsigned(a.x), unsigned(a.y), unsigned(a.z), unsigned(a.w),
                            unsigned(b.x), unsigned(b.y), unsigned(b.z), unsigned(b.w)};
     const unsigned sel = shift & 2 ? 0x5432u : 0x3210u;  // two bytes into the next word, or none
-    auto from = [&](int q) {  // q constant in each case below: w stays in registers
+    // q is a constant in each case below, so w stays in registers.
+    auto from = [&](int q) {
         return make_int4(int(__byte_perm(w[q], w[q + 1], sel)), int(__byte_perm(w[q + 1], w[q + 2], sel)),
                          int(__byte_perm(w[q + 2], w[q + 3], sel)), int(__byte_perm(w[q + 3], w[q + 4], sel)));
     };
     switch (shift >> 2) {
-    case 0: return from(0);
-    case 1: return from(1);
-    case 2: return from(2);
-    default: return from(3);
+        case 0:
+            return from(0);
+        case 1:
+            return from(1);
+        case 2:
+            return from(2);
+        default:
+            return from(3);
     }
 }
 
@@ -147,11 +152,10 @@ __device__ inline void bulkLoad(void* to, const void* from, unsigned bytes, unsi
 __device__ inline void barrierWait(unsigned long long* bar, unsigned phase) {
     unsigned done = 0;
     while (!done)
-        asm volatile(
-            "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-            : "=r"(done)
-            : "r"(sharedAddress(bar)), "r"(phase)
-            : "memory");
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(sharedAddress(bar)), "r"(phase)
+                     : "memory");
 }
 
 /// A block per row: a tile of the row (up to kTileGroups groups) comes into shared memory in one
@@ -161,8 +165,8 @@ __device__ inline void barrierWait(unsigned long long* bar, unsigned phase) {
 /// 32 groups at a time and writes the records coalesced. The row's totals go to the slice's sums.
 /// (H100, 150 MP: 0.376 ms with a group a thread loaded by two 16-byte loads, 0.397 with 2-byte
 /// loads; two groups a thread in flight, or 8 blocks an SM at 32 registers, were no faster.)
-__global__ void __launch_bounds__(kRowThreads) blockRowKernel(const std::int16_t* slice, int width, int groups,
-                                                              snake::Checkpoint* out, ExactSums* image) {
+__global__ void __launch_bounds__(kRowThreads)
+    blockRowKernel(const std::int16_t* slice, int width, int groups, snake::Checkpoint* out, ExactSums* image) {
     // The tile's bytes from the 16-byte boundary at or before its first pixel: min(groups,
     // kTileGroups) + 2 words of 16 bytes.
     extern __shared__ __align__(16) int4 buffer[];
@@ -178,7 +182,8 @@ __global__ void __launch_bounds__(kRowThreads) blockRowKernel(const std::int16_t
     unsigned phase = 0;
     for (int g0 = 0; g0 < groups; g0 += kTileGroups) {
         const int ng = min(kTileGroups, groups - g0), x0 = g0 * kGroup, x1 = min(width, x0 + ng * kGroup);
-        const auto start = reinterpret_cast<std::uintptr_t>(row + x0), stop = reinterpret_cast<std::uintptr_t>(row + x1);
+        const auto start = reinterpret_cast<std::uintptr_t>(row + x0),
+                   stop = reinterpret_cast<std::uintptr_t>(row + x1);
         const int shift = int(start & 15);  // alike for every tile of the row
         const std::uintptr_t middle = (start + 15) & ~std::uintptr_t(15), middleEnd = stop & ~std::uintptr_t(15);
         const bool bulk = middleEnd > middle;
