@@ -71,13 +71,15 @@ struct ReplicaExec {
         const int lane = threadIdx.x & 31;
         ExactSums held{};
         ExactSums* heldFor = nullptr;
+        auto flush = [&] {  // the held sums reduced by shuffles, added by lane 0
+            if (!heldFor) return;
+            const ExactSums total = snakeexec::warpSums(held);
+            if (lane == 0) *heldFor += total;
+        };
         auto add = [&](ExactSums* target, const ExactSums& out) {
             if (!target) return;  // the same for every lane of the warp
             if (target != heldFor) {
-                if (heldFor) {
-                    const ExactSums total = snakeexec::warpSums(held);
-                    if (lane == 0) *heldFor += total;
-                }
+                flush();
                 heldFor = target;
                 held = ExactSums{};
             }
@@ -95,10 +97,7 @@ struct ReplicaExec {
             ExactSums a{};
             add(f(job, lane, 32, a), a);
         }
-        if (heldFor) {
-            const ExactSums total = snakeexec::warpSums(held);
-            if (lane == 0) *heldFor += total;
-        }
+        flush();
     }
     /// Exclusive prefix over [0, n) in passes of the block with a carry; every thread gets the total.
     template <class V, class Get, class Put>
