@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# @brief ../shared/device/viewer-bundle.sh's archive made small enough to carry with data (64 MiB in
+# all): libz3 (LLVM links it for its static analyzer; Mesa's llvmpipe in the bundle's X server
+# never calls it) and libicudata (Qt uses ICU only for collation and legacy codecs) become stand-ins
+# built here, 59 MB against 71 MB. The viewer, its live runs and lucent_live_tests ran on the GPU
+# machine from such a bundle (BENCHMARKS.md).
+# usage: bash tests/gpu/viewer-bundle-small.sh BIN_DIR OUT.tar.xz   (BIN_DIR: lucent and any test executables)
+set -euo pipefail
+bin=$(readlink -f "$1"); out=$(readlink -f "$2")
+bundle=${LUCENT_VIEWER_BUNDLE:-$(dirname "$0")/../../../shared/device/viewer-bundle.sh}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+bash "$bundle" "$bin" "$tmp/full.tar.xz"
+mkdir "$tmp/root" && xz -dc "$tmp/full.tar.xz" | tar -C "$tmp/root" -xf -
+# libz3: every Z3 function libLLVM imports, doing nothing
+llvm=$(ls "$tmp"/root/lib/libLLVM-*.so.* 2>/dev/null | head -1)
+if [[ -n $llvm && -f $tmp/root/lib/libz3.so.4 ]]; then
+  nm -D --undefined-only "$llvm" | awk '/ Z3_/{sub(/@.*/, "", $2); print "void " $2 "(void) {}"}' | sort -u > "$tmp/z3.c"
+  gcc -shared -fPIC -o "$tmp/root/lib/libz3.so.4" -Wl,-soname,libz3.so.4 "$tmp/z3.c"
+fi
+# libicudata: ICU's "stubdata", a common-data header with no entries
+icu=$(ls "$tmp"/root/lib/libicudata.so.* 2>/dev/null | head -1)
+if [[ -n $icu ]]; then
+  name=$(basename "$icu"); version=${name#libicudata.so.}; version=${version%%.*}
+  cat > "$tmp/icu.c" <<C
+#include <stdint.h>
+struct Header {
+    uint16_t headerSize; uint8_t magic1, magic2;
+    uint16_t size, reserved; uint8_t isBigEndian, charsetFamily, sizeofUChar, reservedByte;
+    uint8_t dataFormat[4], formatVersion[4], dataVersion[4];
+    uint8_t padding[8];
+    uint32_t count, reserved2, toc[4];
+};
+__attribute__((visibility("default"))) const struct Header icudt${version}_dat = {
+    32, 0xda, 0x27, 20, 0, 0, 0, 2, 0, {0x54, 0x6f, 0x43, 0x50}, {1, 0, 0, 0}, {0, 0, 0, 0}, {0}, 0, 0, {0, 0, 0, 0}};
+C
+  gcc -shared -fPIC -o "$icu" -Wl,-soname,"$name" "$tmp/icu.c"
+fi
+tar -C "$tmp/root" -cf - . | xz -9e -T0 > "$out"
+echo "$(du -h "$out" | cut -f1) $out"
