@@ -130,7 +130,8 @@ __device__ inline int4 clipToRow(int4 v, int x, int width) {
     return v;
 }
 
-/// Bulk copies into shared memory (sm_90's TMA), completing on an mbarrier.
+/// Bulk copies into shared memory (sm_90's TMA, the project's baseline architecture:
+/// packaging/cmake/LucentCuda.cmake), completing on an mbarrier.
 __device__ inline unsigned sharedAddress(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
 
 __device__ inline void barrierInit(unsigned long long* bar) {
