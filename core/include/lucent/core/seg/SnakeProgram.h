@@ -99,13 +99,15 @@ static_assert(sizeof(State) % 8 == 0, "State is loaded as 8-byte words");
 /// Loads of what another block (or an atomic) wrote before the last barrier: through L2 on the
 /// device, so no stale L1 line is read; plain on the host. Arrays are 8-byte aligned. Counters
 /// that threads bump atomically are also reset atomically (Exec::atomicSetInt) and read so.
-LUCENT_HD inline int ldInt(const int* p) {
+template <class T>  // int, double
+LUCENT_HD inline T ldWord(const T* p) {
 #ifdef __CUDA_ARCH__
     return __ldcg(p);
 #else
     return *p;
 #endif
 }
+LUCENT_HD inline int ldInt(const int* p) { return ldWord(p); }
 LUCENT_HD inline PixelPoint ldPoint(const PixelPoint* p) {
 #ifdef __CUDA_ARCH__
     const int2 v = __ldcg(reinterpret_cast<const int2*>(p));

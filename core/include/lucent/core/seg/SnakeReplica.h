@@ -36,13 +36,6 @@ struct alignas(16) Handoff {
     int info, padding[3];
 };
 
-LUCENT_HD inline double ldDouble(const double* p) {
-#ifdef __CUDA_ARCH__
-    return __ldcg(p);
-#else
-    return *p;
-#endif
-}
 
 /// Warps a block at most (ReplicaExec: 384 or 512 threads).
 constexpr int kMaxWarps = 16;
@@ -462,8 +455,8 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         r.change[4 * t + 1] = sb;
         r.change[4 * t + 2] = sa + sb - r.seg[prevNode(i, n)] - r.seg[i];
         // GL after this move alone: a round's logs of it when no earlier move is kept.
-        r.candGl[4 * t + 2] = ldDouble(&h[t].logs[0]);
-        r.candGl[4 * t + 3] = ldDouble(&h[t].logs[1]);
+        r.candGl[4 * t + 2] = ldWord(&h[t].logs[0]);
+        r.candGl[4 * t + 3] = ldWord(&h[t].logs[1]);
         ex.atomicAddInt(ex.sharedInt(kRMovers), 1);
         ex.atomicSetInt(ex.sharedInt(kROnly), t);  // the mover, when there is one
     });
