@@ -110,6 +110,27 @@ struct ReplicaExec {
         if (n <= snakeexec::kWarpZeroScanItems) return snakeexec::scanWarpZero<V>(n, get, put);
         return snakeexec::scanWithCarry<kThreads, V>(n, get, put);
     }
+    /// blockScan of 0/1 flags: for n up to a flag a thread, a ballot a warp and one barrier (the
+    /// move stage's stale scan, whose get reads four nodes' stamps: once here, on its own thread).
+    template <class Get, class Put>
+    __device__ int flagScan(int n, Get&& get, Put&& put) {
+        if (n > kThreads) return blockScan<int>(n, get, put);
+        __shared__ int warpCounts[kThreads / 32];
+        const int t = int(threadIdx.x), lane = t & 31, w = t >> 5;
+        const unsigned flags = __ballot_sync(0xffffffffu, t < n && get(t));
+        if (lane == 0) warpCounts[w] = __popc(flags);
+        __syncthreads();
+        int before = __popc(flags & ((1u << lane) - 1u)), all = 0;
+#pragma unroll
+        for (int k = 0; k < kThreads / 32; ++k) {
+            const int c = warpCounts[k];
+            all += c;
+            before += k < w ? c : 0;
+        }
+        if (t < n) put(t, before);
+        __syncthreads();  // warpCounts serve the next scan
+        return all;
+    }
     __device__ int* sharedInt(int which) {
         __shared__ int counters[snake::kReplicaInts];
         return counters + which;

@@ -53,6 +53,10 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     V cheapScan(int n, Get&& get, Put&& put) {
         return blockScan<V>(n, get, put);
     }
+    template <class Get, class Put>
+    int flagScan(int n, Get&& get, Put&& put) {
+        return blockScan<int>(n, get, put);
+    }
     int atomicExchInt(int* p, int v) { return std::exchange(*p, v); }
     int* sharedInt(int which) { return shared + which; }
     int readSharedInt(int which) const { return shared[which]; }

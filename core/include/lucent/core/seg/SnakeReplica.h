@@ -53,7 +53,7 @@ struct Replica {
     int *items, *best, *spec, *dec, *mask;  ///< per item (a phase node or a long segment)
     ExactSums* prefix;                      ///< per item
     ExactSums* change;                      ///< 4 per item
-    double *candGl, *baseGl;                ///< 4 per item; per item
+    double *candGl, *baseGl;                ///< 4 per item; per item (insertion: 8 and 2, which fit)
     int *hit, *list;                        ///< 4 per item each
     /// Per node, for the candidate cache (ReplicaProgram::cache): the move phase whose position of
     /// the node and its neighbours its cached sums are for (-1: none), and the last move phase that
@@ -335,7 +335,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                    : 0;
     };
     ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRRows), 0); });
-    const int stale = ex.template blockScan<int>(count, staleAt, [&](int t, int before) {
+    const int stale = ex.flagScan(count, staleAt, [&](int t, int before) {
         const int i = phaseNode(n, phase, t);
         if (!staleAt(t)) {
             r.items[count - 1 - (t - before)] = t;
@@ -640,22 +640,37 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
     for (bool first = true; count > 0; first = false) {
         u.spent[9] += 1;
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
-        total = ex.template blockScan<ExactSums>(
+        total = ex.template cheapScan<ExactSums>(
             count, [&](int e) { return r.spec[e] >= 0 ? r.change[4 * e + r.spec[e]] : ExactSums{}; },
             [&](int e, const ExactSums& before) { r.prefix[e] = before; });
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRMismatch), INT_MAX); });
+        // The log variances a thread each (one log's latency, where a thread took four in a row):
+        // rounding k's two regions in candGl[8e + 2k] and [8e + 2k + 1], the segment's as the round
+        // finds it in baseGl[2e] and [2e + 1]. An iteration starts with at most capacity / 2 nodes,
+        // so both arrays have room. GL from them (glOfLogs) has snakeGl's bits.
+        ex.blockFor(10LL * count, [&](long long j) {
+            const bool base = j >= 8LL * count;
+            const int x = int(base ? j - 8LL * count : j), e = base ? x >> 1 : x >> 3, k = (x >> 1) & 3;
+            ExactSums target = u.target + r.prefix[e];
+            if (!base) {
+                if (r.mask[e] >> k & 1) return;
+                target = target + r.change[4 * e + k];
+            }
+            (base ? r.baseGl : r.candGl)[x] = logVariance(toDouble(x & 1 ? target : u.image - target));
+        });
+        ex.blockSync();
+        auto baseGlOf = [&](int e) {
+            const ExactSums before = u.target + r.prefix[e];
+            return glOfLogs(double((u.image - before).n), r.baseGl[2 * e], double(before.n), r.baseGl[2 * e + 1]);
+        };
+        auto candidateGl = [&](int e, int k) {
+            const ExactSums after = u.target + r.prefix[e] + r.change[4 * e + k];
+            return glOfLogs(double((u.image - after).n), r.candGl[8 * e + 2 * k], double(after.n),
+                            r.candGl[8 * e + 2 * k + 1]);
+        };
         ex.blockFor(4LL * count, [&](long long j) {
             const int e = int(j >> 2), k = int(j & 3);
-            const ExactSums before = u.target + r.prefix[e];
-            const double base = snakeGl(u.image, before);
-            if (k == 0) r.baseGl[e] = base;
-            double gl = HUGE_VAL;
-            int ok = 0;
-            if (!(r.mask[e] >> k & 1)) {
-                gl = snakeGl(u.image, before + r.change[4 * e + k]);
-                ok = gl <= base;
-            }
-            r.candGl[j] = gl;
+            const int ok = !(r.mask[e] >> k & 1) && candidateGl(e, k) <= baseGlOf(e);
             r.hit[j] = !ok;
             if (ok) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = int(j);
         });
@@ -677,12 +692,15 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
         ex.blockFor(count, [&](long long ee) {
             const int e = int(ee);
             int best = -1;
-            double bestGl = r.baseGl[e];
-            for (int k = 0; k < 4; ++k)
-                if (!r.hit[4 * e + k] && r.candGl[4 * e + k] <= bestGl) {
-                    bestGl = r.candGl[4 * e + k];
+            double bestGl = baseGlOf(e);
+            for (int k = 0; k < 4; ++k) {
+                if (r.hit[4 * e + k]) continue;  // ruled out, GL above the segment's, or crossing
+                const double gl = candidateGl(e, k);
+                if (gl <= bestGl) {
+                    bestGl = gl;
                     best = k;
                 }
+            }
             r.dec[e] = best;
             if (best != r.spec[e]) ex.atomicMinInt(ex.sharedInt(kRMismatch), e);
         });
