@@ -137,7 +137,8 @@ private:
     std::vector<int> m_arrivals;
     std::vector<ExactSums> m_cache;
     int m_useCache = 1;
-    std::array<long long, 12> m_profile{};  // the program's counters (its clock reads 0 on the host)
+    /// The program's counters (its clock reads 0 on the host): all of them, as it adds to every one.
+    std::array<long long, snake::kReplicaProfileCounters> m_profile{};
     std::vector<unsigned char> m_shared;
     std::vector<double> m_history, m_glHistory;
     SnakeReplicaHostExec m_exec;

@@ -132,13 +132,16 @@ struct ReplicaProgram {
     long long* profile = nullptr;
 };
 
+/// ReplicaProgram::profile's counters.
+constexpr int kReplicaProfileCounters = 24;
+
 /// What every thread of every block holds alike (computed from the same values in the same way).
 struct Uniform {
     int n, d, minSegment, glCount, stage;
     int phases;  ///< move phases so far in the launch (the cache's clock)
     ExactSums image, target;
     double gl;
-    long long spent[24];
+    long long spent[kReplicaProfileCounters];
 };
 
 /// The block sums `slots` segments (segment(slot, a, b) says which; false: none) over `rows` rows
@@ -805,7 +808,7 @@ LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
-            for (int k = 0; k < 24; ++k) p.profile[k] += u.spent[k];  // unrolled: spent stays in registers
+            for (int k = 0; k < kReplicaProfileCounters; ++k) p.profile[k] += u.spent[k];  // unrolled: spent stays in registers
     });
 }
 
