@@ -497,6 +497,7 @@ StepReport SnakeCuda::step(int maxIterations) {
     r.progress =
         m_finished ? 1.0 : 1.0 - std::log2(double(m_host->d) + 1) / std::log2(double(m_request.snake.stepMax) + 2);
     for (const auto& p : m_polygon) r.polygon.push_back({double(p.x), double(p.y)});
+    r.polygonSlice = m_slice;
     return r;
 }
 

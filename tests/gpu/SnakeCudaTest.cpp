@@ -135,6 +135,7 @@ void expectSameSnake(const SegmentationRequest& r, int perStep, const std::strin
     for (int call = 1;; ++call) {
         const StepReport a = cpu->step(perStep), b = cuda->step(perStep);
         ASSERT_EQ(b.polygon, a.polygon) << what << ", call " << call;
+        ASSERT_EQ(b.polygonSlice, a.polygonSlice) << what << ", call " << call;
         ASSERT_EQ(b.convergence, a.convergence) << what << ", call " << call;
         ASSERT_EQ(b.iterations, a.iterations) << what << ", call " << call;
         ASSERT_EQ(b.finished, a.finished) << what << ", call " << call;

@@ -144,6 +144,9 @@ TEST(SegmentationSession, SnakeKeepsEveryPolygonAndItsFallingCriterion) {
     const auto& gl = session.convergence();
     for (std::size_t s = 1; s < gl.size(); ++s) EXPECT_LE(gl[s], gl[s - 1] + 1e-9 * std::abs(gl[s - 1])) << "GL rose at step " << s;
     EXPECT_NE(session.polygons().front(), session.polygons().back());
+    // Every polygon with its slice: here all on the rectangle's.
+    ASSERT_EQ(session.polygonSlices().size(), session.polygons().size());
+    for (int slice : session.polygonSlices()) EXPECT_EQ(slice, 0);
 }
 
 TEST(SegmentationSession, FcmClustersMapToChosenLabelsAndBadRequestsStayIdle) {

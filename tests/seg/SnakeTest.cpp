@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <set>
 
 using namespace lucent;
 
@@ -151,15 +152,20 @@ TEST(Snake, StepsReportTheBoxesTheFinishedSlicesLabel) {
     SnakeCpu engine;
     engine.start(r);
     std::vector<VoxelBox> boxes;
+    std::set<int> polygonSlices;  // each step's polygon with the slice it lies on
     std::size_t finished = 0;
     for (StepReport s; !s.finished;) {
         s = engine.step(1);
+        polygonSlices.insert(s.polygonSlice);
         const std::size_t now = engine.slices().size();
         EXPECT_EQ(s.changed.has_value(), now > finished) << "a box exactly when a slice finishes";
         if (s.changed) boxes.push_back(*s.changed);
         finished = now;
     }
     ASSERT_GE(boxes.size(), 5u) << "slices 5..10";
+    EXPECT_GE(polygonSlices.size(), 5u) << "the polygons move on with the run";
+    EXPECT_GE(*polygonSlices.begin(), 0);
+    EXPECT_LT(*polygonSlices.rbegin(), v.geometry().dims[2]);
     LabelMap out;
     engine.result(out);
     std::size_t labelled = 0;

@@ -12,6 +12,7 @@
 #include "lucent/ui/SegmentPanel.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QApplication>
 #include <QListWidget>
 #include <QSpinBox>
@@ -216,7 +217,60 @@ TEST_F(Live, SnakeStepsFromADraggedRectangleAndRewinds) {
     const QImage first = axialImage();
     EXPECT_NE(first, last) << "the scrubber shows the starting polygon";
     const auto start = live().polygon(0), end = live().polygon(-1);
-    EXPECT_NE(start, end);
+    EXPECT_NE(start.points, end.points);
+    EXPECT_EQ(start.slice, int(k));
+    EXPECT_EQ(end.slice, int(k));
+}
+
+namespace {
+/// The snake's outline in `overlay` (the polyline that marks its nodes), or null.
+const render::ViewOverlay::Polyline* snakeOutline(const render::ViewOverlay& overlay) {
+    for (const auto& line : overlay.lines)
+        if (line.markNodes) return &line;
+    return nullptr;
+}
+}  // namespace
+
+TEST_F(Live, APropagatedSnakesOutlineIsDrawnOnTheSliceItLiesOn) {
+    // "Continue on the neighbouring slices": the run ends on another slice than its rectangle's.
+    // Its last polygon belongs there, not over the first slice's result; the scrubber's start
+    // rectangle belongs to the first slice.
+    if (backend() == gpu::Backend::Cuda && !gpu::hasCudaEngine(Method::Snake)) live().setBackend(gpu::Backend::Auto);
+    panel().enterMode(Method::Snake);
+    auto* propagate = panel().findChild<QCheckBox*>("snakePropagate");
+    ASSERT_NE(propagate, nullptr);
+    propagate->setChecked(true);
+    QTest::qWait(50);
+    const Vec3 cursor = window.model().cursor();
+    const int k = int(cursor.z);
+    QTest::mousePress(axial(), Qt::LeftButton, {}, screenOf(axial(), {26, 18, cursor.z}));
+    QTest::mouseMove(axial(), screenOf(axial(), {50, 40, cursor.z}));
+    QTest::mouseMove(axial(), screenOf(axial(), {70, 62, cursor.z}));
+    QTest::mouseRelease(axial(), Qt::LeftButton, {}, screenOf(axial(), {70, 62, cursor.z}));
+    ASSERT_TRUE(live().active());
+    ASSERT_TRUE(live().request().snake.propagate);
+    ASSERT_TRUE(settle());
+    const StepReport last = live().published().last;
+    ASSERT_FALSE(last.polygon.empty());
+    ASSERT_NE(last.polygonSlice, k) << "the run propagated away from its first slice";
+    EXPECT_EQ(snakeOutline(panel().overlayFor(axial()->view())), nullptr)
+        << "slice " << k << " shows slice " << last.polygonSlice << "'s polygon";
+    window.model().setCursor({cursor.x, cursor.y, double(last.polygonSlice)});
+    QTest::qWait(40);
+    ASSERT_EQ(axial()->view().slice(), last.polygonSlice);
+    const render::ViewOverlay there = panel().overlayFor(axial()->view());
+    const auto* outline = snakeOutline(there);
+    ASSERT_NE(outline, nullptr) << "the last polygon on its own slice";
+    EXPECT_EQ(outline->points.size(), last.polygon.size());
+    // The scrubber at step 0: the rectangle, on the first slice only.
+    panel().live().showStep(0);
+    EXPECT_EQ(snakeOutline(panel().overlayFor(axial()->view())), nullptr);
+    window.model().setCursor(cursor);
+    QTest::qWait(40);
+    const render::ViewOverlay first = panel().overlayFor(axial()->view());
+    const auto* start = snakeOutline(first);
+    ASSERT_NE(start, nullptr);
+    EXPECT_EQ(start->points.size(), 4u);
 }
 
 TEST_F(Live, FuzzyConnectednessThresholdRelabelsWithoutRecomputing) {

@@ -298,14 +298,15 @@ double LiveSegmentation::volumeMl() const {
     return m_volume ? double(m_voxels.load()) * m_volume->geometry().voxelVolumeMl() : 0.0;
 }
 
-std::vector<std::array<double, 2>> LiveSegmentation::polygon(int index) const {
-    std::vector<std::array<double, 2>> out;
+LiveSegmentation::SlicePolygon LiveSegmentation::polygon(int index) const {
+    SlicePolygon out;
     if (!m_worker) return out;
     m_worker->command([&](SegmentationSession& s) {
         const auto& all = s.polygons();
         if (all.empty()) return;
-        const int i = index < 0 || index >= int(all.size()) ? int(all.size()) - 1 : index;
-        out = all[std::size_t(i)];
+        const std::size_t i = std::size_t(index < 0 || index >= int(all.size()) ? int(all.size()) - 1 : index);
+        out.points = all[i];
+        out.slice = s.polygonSlices()[i];
     });
     return out;
 }

@@ -534,19 +534,22 @@ render::ViewOverlay SegmentPanel::overlayFor(const render::SliceViewGeometry& vi
         // The latest polygon comes with what the worker published (no wait for an advance); an
         // earlier one (the scrubber) is asked for once and cached for all views.
         const int key = m_live->shownStep();
-        const auto& latest = m_live->published().last.polygon;
+        const StepReport& latest = m_live->published().last;
         if (key >= 0 && (key != m_polygonCacheKey || std::size_t(m_live->polygonCount()) != m_polygonCacheCount)) {
             m_polygonCache = m_live->polygon(key);
             m_polygonCacheKey = key;
             m_polygonCacheCount = std::size_t(m_live->polygonCount());
         }
-        const bool useLatest = key < 0 && !latest.empty();
-        if (key < 0 && latest.empty() && m_polygonCacheKey != -1) {  // before the first step: the start
+        const bool useLatest = key < 0 && !latest.polygon.empty();
+        if (key < 0 && latest.polygon.empty() && m_polygonCacheKey != -1) {  // before the first step: the start
             m_polygonCache = m_live->polygon(-1);
             m_polygonCacheKey = -1;
         }
+        // Each polygon on its own slice: a propagating run's latest lies on the slice it works on,
+        // which is not the one its rectangle was drawn on.
         render::ViewOverlay::Polyline line;
-        line.points = slicePolygonOnScreen(view, useLatest ? latest : m_polygonCache, m_live->request().snake.slice);
+        line.points = useLatest ? slicePolygonOnScreen(view, latest.polygon, latest.polygonSlice)
+                                : slicePolygonOnScreen(view, m_polygonCache.points, m_polygonCache.slice);
         line.markNodes = true;
         line.colour = {1.0f, 0.35f, 0.2f, 1.0f};
         if (!line.points.empty()) out.lines.push_back(std::move(line));

@@ -23,6 +23,7 @@ void SegmentationSession::begin(std::unique_ptr<Segmenter> engine, const Segment
     setIterationsPerStep(iterationsPerStep);
     m_last = {};
     m_polygons.clear();
+    m_polygonSlices.clear();
     m_convergence.clear();
     // The start state is the first thing drawn: seeds (srg, fc), the starting rectangle (snake).
     markAllChanged();
@@ -30,6 +31,7 @@ void SegmentationSession::begin(std::unique_ptr<Segmenter> engine, const Segment
         const auto& r = m_request.snake.rect;
         m_polygons.push_back({{double(r[0]), double(r[1])}, {double(r[2]), double(r[1])}, {double(r[2]), double(r[3])},
                               {double(r[0]), double(r[3])}});
+        m_polygonSlices.push_back(m_request.snake.slice);
     }
     m_state = m_engine->finished() ? SessionState::Finished : SessionState::Running;
 }
@@ -37,7 +39,10 @@ void SegmentationSession::begin(std::unique_ptr<Segmenter> engine, const Segment
 void SegmentationSession::afterStep(const StepReport& report) {
     m_last = report;
     if (report.changed) m_changes = merge(m_changes, *report.changed);
-    if (!report.polygon.empty()) m_polygons.push_back(report.polygon);
+    if (!report.polygon.empty()) {
+        m_polygons.push_back(report.polygon);
+        m_polygonSlices.push_back(report.polygonSlice);
+    }
     m_convergence.push_back(report.convergence);
     if (report.finished) m_state = SessionState::Finished;
 }
@@ -76,6 +81,7 @@ UpdateOutcome SegmentationSession::update(const SegmentationRequest& request) {
     if (outcome != UpdateOutcome::Relabelled) {
         if (outcome == UpdateOutcome::Restarted) {
             m_polygons.clear();
+            m_polygonSlices.clear();
             m_convergence.clear();
         }
         m_state = m_engine->finished() ? SessionState::Finished : SessionState::Running;

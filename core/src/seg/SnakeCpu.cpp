@@ -304,6 +304,7 @@ StepReport SnakeCpu::step(int maxIterations) {
     r.progress =
         m_finished ? 1.0 : 1.0 - std::log2(double(m_slice->d()) + 1) / std::log2(double(m_request.snake.stepMax) + 2);
     for (const auto& p : m_slice->polygon()) r.polygon.push_back({double(p.x), double(p.y)});
+    r.polygonSlice = m_slice->slice();
     return r;
 }
 

@@ -60,8 +60,13 @@ public:
     /// Voxels of the live result and their volume (counted as the result changes).
     std::size_t voxels() const { return m_voxels.load(); }
     double volumeMl() const;
+    /// A snake polygon and the slice it lies on (a propagating run moves from slice to slice).
+    struct SlicePolygon {
+        std::vector<std::array<double, 2>> points;
+        int slice = -1;
+    };
     /// Snake: polygon `index` of the history (the scrubber), -1 the latest; empty without one.
-    std::vector<std::array<double, 2>> polygon(int index = -1) const;
+    SlicePolygon polygon(int index = -1) const;
     int polygonCount() const { return int(m_published.polygons); }
     /// Snake scrubber: show polygon `index` instead of the latest (-1 follows the run again).
     void showStep(int index);

@@ -91,7 +91,7 @@ private:
     Method m_mode = Method::RegionGrowing;
     bool m_modeChosen = false;
     // snake polygons are cached per frame so that three views do not each ask the worker
-    mutable std::vector<std::array<double, 2>> m_polygonCache;
+    mutable LiveSegmentation::SlicePolygon m_polygonCache;
     mutable int m_polygonCacheKey = -2;
     mutable std::size_t m_polygonCacheCount = 0;
 

@@ -44,6 +44,8 @@ public:
     std::optional<VoxelBox> takeChanges();
     /// Snake: the polygon before the first step and after every step since (for the scrubber).
     const std::vector<Polygon>& polygons() const { return m_polygons; }
+    /// The slice each of polygons() lies on (a propagating run moves on from slice to slice).
+    const std::vector<int>& polygonSlices() const { return m_polygonSlices; }
     /// GL (snake) or the method's convergence figure after every step, for the HUD's plot.
     const std::vector<double>& convergence() const { return m_convergence; }
     const StepReport& lastReport() const { return m_last; }
@@ -76,6 +78,7 @@ private:
     StepReport m_last;
     std::optional<VoxelBox> m_changes;
     std::vector<Polygon> m_polygons;
+    std::vector<int> m_polygonSlices;
     std::vector<double> m_convergence;
     double m_msPerStep = 0;
 };

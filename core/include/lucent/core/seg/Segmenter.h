@@ -26,6 +26,8 @@ struct StepReport {
     std::optional<VoxelBox> changed;
     /// Snake: the current polygon (pixel coordinates on the slice); empty for other methods.
     std::vector<std::array<double, 2>> polygon;
+    /// Snake: the slice `polygon` lies on (a propagating run moves from slice to slice); -1 without one.
+    int polygonSlice = -1;
 };
 
 /// How update() took a parameter change.
