@@ -13,6 +13,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QLabel>
 #include <QApplication>
 #include <QListWidget>
 #include <QSpinBox>
@@ -253,6 +254,11 @@ TEST_F(Live, APropagatedSnakesOutlineIsDrawnOnTheSliceItLiesOn) {
     const StepReport last = live().published().last;
     ASSERT_FALSE(last.polygon.empty());
     ASSERT_NE(last.polygonSlice, k) << "the run propagated away from its first slice";
+    // The panel says where the polygon is, as the views number slices (from 1).
+    auto* status = panel().findChild<QLabel*>("segmentStatus");
+    ASSERT_NE(status, nullptr);
+    EXPECT_TRUE(waitFor([&] { return status->text().endsWith(QString("on slice %1").arg(last.polygonSlice + 1)); }))
+        << status->text().toStdString();
     EXPECT_EQ(snakeOutline(panel().overlayFor(axial()->view())), nullptr)
         << "slice " << k << " shows slice " << last.polygonSlice << "'s polygon";
     window.model().setCursor({cursor.x, cursor.y, double(last.polygonSlice)});

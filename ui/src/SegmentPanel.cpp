@@ -566,11 +566,14 @@ void SegmentPanel::refresh() {
         m_status->setText(m_modeChosen && m_mode == Method::RegionGrowing && m_seedTool.seeds().empty() ? "click a seed"
                                                                                                        : "-");
     } else if (m_live->method() == Method::Snake) {
-        m_status->setText(QString("%1: step %2, GL %3, %4 nodes")
+        // The slice as the views number it (from 1): a propagating run moves from slice to slice.
+        const QString where = p.last.polygonSlice >= 0 ? QString(" on slice %1").arg(p.last.polygonSlice + 1) : QString();
+        m_status->setText(QString("%1: step %2, GL %3, %4 nodes%5")
                               .arg(p.starting ? "starting" : sessionStateName(p.state))
                               .arg(p.steps)
                               .arg(p.last.convergence, 0, 'g', 6)
-                              .arg(p.last.polygon.size()));
+                              .arg(p.last.polygon.size())
+                              .arg(where));
     } else {
         m_status->setText(QString("%1: %2 voxels, %3 mL (%4)")
                               .arg(p.starting ? "starting" : sessionStateName(p.state))
