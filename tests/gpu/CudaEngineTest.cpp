@@ -186,11 +186,20 @@ TEST(CudaRegionGrowing, SeedsOnCornersAndFacesRoiMaskFloat) {
     withRoi.roi = VoxelBox{{0, 0, 0}, {70, 35, 30}};
     withRoi.seeds = {seeds.front()};
     expectSameRegion(withRoi, "roi");
+    // A mask that cuts every row into runs: the seed lies inside it (the mask's first voxels are
+    // out, and so is the corner seed at index 0), so the masked kernel is compared, not skipped.
     LabelMap mask(v.geometry());
     for (std::size_t i = 0; i < mask.voxelCount(); ++i) mask[i] = (i / 7) % 5 != 0;
-    auto withMask = srg(v, {seeds.front()}, 60, 200);
+    const auto inMask = std::find_if(seeds.begin(), seeds.end(),
+                                     [&](const VoxelIndex& s) { return mask[v.geometry().index(s.i, s.j, s.k)] != 0; });
+    ASSERT_NE(inMask, seeds.end()) << "no seed inside the mask";
+    auto withMask = srg(v, {*inMask}, 60, 200);
     withMask.mask = &mask;
-    if (mask[v.geometry().index(seeds.front().i, seeds.front().j, seeds.front().k)]) expectSameRegion(withMask, "mask");
+    const Outcome masked = run(Method::RegionGrowing, gpu::Backend::Cpu, withMask);
+    const Outcome unmasked = run(Method::RegionGrowing, gpu::Backend::Cpu, srg(v, {*inMask}, 60, 200));
+    ASSERT_LT(masked.labels.count(1), unmasked.labels.count(1)) << "the mask must change the region";
+    for (std::size_t i = 0; i < mask.voxelCount(); ++i) ASSERT_FALSE(masked.labels[i] && !mask[i]) << "voxel " << i;
+    expectSameRegion(withMask, "mask");
     const Volume f = noiseVolume({50, 61, 29}, PixelType::Float32, 3);
     const double centre = f.value(25, 30, 14);
     expectSameRegion(srg(f, {{25, 30, 14}}, centre - 20.5, centre + 20.5, 26), "float");

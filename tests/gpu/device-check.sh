@@ -2,12 +2,22 @@
 # @brief On the GPU machine (CUDA toolkit, cmake, GoogleTest sources; no DCMTK, Qt or VTK): build core,
 # gpu, the CLI, the tests and the GPU benchmark without the optional parts; run every test (the GPU
 # tests against the CPU engines, on the real CT head when .carry/data holds it); compute-sanitizer
-# memcheck and racecheck on small cases; then the benchmark and its cupyx peer. One call does all.
-# usage: bash tests/gpu/device-check.sh OUT_DIR [--no-bench]
+# memcheck and racecheck on small cases; with --viewer, the viewer's live tests on CUDA through
+# NVIDIA OpenGL (the bundle from tests/gpu/device-viewer-bundle.sh, built where Qt is); then the
+# benchmark and its cupyx peer. One call does all. Exits non-zero when any part failed.
+# usage: bash tests/gpu/device-check.sh OUT_DIR [--no-bench] [--viewer BUNDLE.tar.xz]
 set -uo pipefail
 out=${1:-/tmp/lucent-device}
-bench=1
-[[ ${2:-} == --no-bench ]] && bench=0
+shift || true
+bench=1 viewer=""
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --no-bench) bench=0 ;;
+    --viewer) viewer=$(readlink -f "$2"); shift ;;
+    *) echo "device-check: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
 mkdir -p "$out"
 cd "$(dirname "$0")/../.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -33,13 +43,29 @@ export LUCENT_DATA=$data
   for tool in memcheck racecheck; do
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-device/bin/lucent_gpu_tests --gtest_filter="$small" \
       >"$out/sanitizer-$tool.log" 2>&1
+    rc=$?
     grep -E "^\[ +(OK|FAILED) +\]" "$out/sanitizer-$tool.log"
-    echo "$tool exit $? ($(grep -cE '^========= (Invalid|Race|Error)' "$out/sanitizer-$tool.log") reports): $(tail -1 "$out/sanitizer-$tool.log")"
+    echo "$tool exit $rc ($(grep -cE '^========= (Invalid|Race|Error)' "$out/sanitizer-$tool.log") reports): $(tail -1 "$out/sanitizer-$tool.log")"
   done
+  if [[ -n $viewer ]]; then
+    # LUCENT_LIVE_BACKEND=cuda: every live test runs its engines on CUDA, and the tests of the device
+    # paths (interop, soft maps, the device-filled volume texture) fail instead of skipping without one.
+    echo "== viewer live tests on CUDA ($(basename "$viewer"))"
+    LUCENT_LIVE_BACKEND=cuda bash "$(dirname "$viewer")/viewer-run.sh" "$viewer" -- lucent_live_tests \
+      >"$out/live-cuda.log" 2>&1
+    echo "lucent_live_tests exit $?"
+    grep -E "^\[ +(OK|SKIPPED|FAILED) +\]|tests? ran|PASSED|FAILED TEST" "$out/live-cuda.log"
+  fi
 } 2>&1 | tee "$out/device-check.log"
+failed=0
+grep -qE "tests failed|\(Failed\)|FAILED|exit [1-9]" "$out/device-check.log" && failed=1
+if [[ -n $viewer ]] && grep -q "SKIPPED" "$out/live-cuda.log"; then
+  echo "device-check: a live test skipped on the GPU machine"; failed=1
+fi
 if [[ $bench == 1 ]]; then
   {
     build-device/bin/lucent_bench_gpu --dump /tmp/lucent-bench
     python3 tests/bench/gpu_peers.py /tmp/lucent-bench
   } 2>&1 | tee "$out/bench.log"
 fi
+exit $failed

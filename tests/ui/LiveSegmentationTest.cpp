@@ -94,6 +94,14 @@ gpu::Backend liveBackend() {
     return gpu::parseBackend(b && *b ? b : "cpu");
 }
 
+/// The tests of the device paths skip without a device here and in CI; asked to run on CUDA (the
+/// device check on the GPU machine), a missing device is a failure, so they cannot skip unseen.
+#define REQUIRE_DEVICE(what)                                                                          \
+    if (gpu::listDevices().empty()) {                                                                 \
+        if (liveBackend() == gpu::Backend::Cuda) FAIL() << "LUCENT_LIVE_BACKEND=cuda but no CUDA device"; \
+        GTEST_SKIP() << "no CUDA device: " what;                                                       \
+    }
+
 class Live : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -328,7 +336,7 @@ TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
 }
 
 TEST_F(Live, SoftMapsThroughInteropDrawTheHostPixels) {
-    if (gpu::listDevices().empty()) GTEST_SKIP() << "no CUDA device: soft maps cannot come from the device here";
+    REQUIRE_DEVICE("soft maps cannot come from the device here");
     live().setBackend(gpu::Backend::Cuda);
     for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) window.grid().view(o)->setHudVisible(false);
     window.model().setWindow({3000, 6000});
@@ -366,7 +374,7 @@ TEST_F(Live, SoftMapsThroughInteropDrawTheHostPixels) {
 }
 
 TEST_F(Live, InteropAndHostUploadDrawTheSamePixels) {
-    if (gpu::listDevices().empty()) GTEST_SKIP() << "no CUDA device: the interop path cannot run here";
+    REQUIRE_DEVICE("the interop path cannot run here");
     live().setBackend(gpu::Backend::Cuda);
     SegmentationRequest r;
     r.seeds = {{48, 40, int(window.model().cursor().z)}};
@@ -394,7 +402,7 @@ TEST_F(Live, InteropAndHostUploadDrawTheSamePixels) {
 }
 
 TEST_F(Live, VolumeTextureFromTheDeviceDrawsTheHostUploadsPixels) {
-    if (gpu::listDevices().empty()) GTEST_SKIP() << "no CUDA device: the device-filled volume texture cannot run here";
+    REQUIRE_DEVICE("the device-filled volume texture cannot run here");
     for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) window.grid().view(o)->setHudVisible(false);
     SeriesInfo info;
     info.modality = "CT";

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# @brief Here, before a device call: builds the viewer and its live tests (with CUDA) and packs them
+# into OUT_DIR/viewer.tar.xz with ../shared/device/viewer-run.sh beside it, for
+# `tests/gpu/device-check.sh OUT --viewer OUT_DIR/viewer.tar.xz` on the GPU machine (which has no Qt,
+# VTK or DCMTK). Carry OUT_DIR (it must be a folder the repo ignores, e.g. .carry).
+# usage: bash tests/gpu/device-viewer-bundle.sh [BUILD_DIR] [OUT_DIR]   (defaults: build .carry)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}; out=${2:-.carry}
+run=${LUCENT_VIEWER_RUN:-../shared/device/viewer-run.sh}
+[[ -n $(find "$build/gpu" -name '*.cu.o' -print -quit 2>/dev/null) ]] ||
+  { echo "device-viewer-bundle: $build is not a build with CUDA (nvcc missing?)" >&2; exit 1; }
+cmake --build "$build" -j"$(nproc)" --target lucent lucent_live_tests >/dev/null
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cp "$build/bin/lucent" "$build/bin/lucent_live_tests" "$tmp/"
+mkdir -p "$out"
+bash tests/gpu/viewer-bundle-small.sh "$tmp" "$out/viewer.tar.xz"
+cp "$run" "$out/viewer-run.sh"
