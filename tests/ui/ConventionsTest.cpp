@@ -203,9 +203,10 @@ TEST_F(Conventions, CineAdvancesAtTheChosenRateAndStops) {
     QTest::keyClick(window.get(), Qt::Key_P);
     EXPECT_FALSE(window->cine().playing());
     EXPECT_FALSE(action("cinePlay")->isChecked());
-    // Stopped means stopped: time passes and ticks come, the slice stays.
+    // Stopped means stopped: time passes (10 slices' worth, less than a cycle) and ticks come, the
+    // slice stays.
     const Vec3 stoppedAt = window->model().cursor();
-    clock.set(std::chrono::milliseconds(5000));
+    clock.set(std::chrono::milliseconds(2013));
     window->cine().tick();
     QApplication::processEvents();
     EXPECT_EQ(window->model().cursor(), stoppedAt);
@@ -222,7 +223,7 @@ TEST_F(Conventions, CineAdvancesAtTheChosenRateAndStops) {
     action("cinePlay")->trigger();
     EXPECT_EQ(window->cine().axis(), 1);
     for (int n = 1; n <= 6; ++n) {  // 210 ms apart: one slice each, away from whole slices
-        clock.set(std::chrono::milliseconds(5000 + 210 * n));
+        clock.set(std::chrono::milliseconds(2013 + 210 * n));
         window->cine().tick();
     }
     action("cinePlay")->trigger();
