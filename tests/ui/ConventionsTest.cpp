@@ -14,7 +14,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
-#include <QElapsedTimer>
 #include <QMenu>
 #include <QSettings>
 #include <QSpinBox>
@@ -23,6 +22,7 @@
 #include <QTimer>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -72,6 +72,18 @@ int greyAt(SliceViewWidget* view, Vec3 voxel) {
 void saveForInspection(const QImage& image, const char* name) {
     if (const char* dir = std::getenv("LUCENT_TEST_SHOTS")) image.save(QString(dir) + "/" + name);
 }
+
+/// The cine's time source, moved only by the test.
+class FakeClock {
+public:
+    void set(std::chrono::milliseconds sinceStart) { m_now = std::chrono::steady_clock::time_point(sinceStart); }
+    CinePlayer::Clock function() {
+        return [this] { return m_now; };
+    }
+
+private:
+    std::chrono::steady_clock::time_point m_now{};
+};
 
 class Conventions : public ::testing::Test {
 protected:
@@ -159,61 +171,64 @@ TEST_F(Conventions, CineAdvancesAtTheChosenRateAndStops) {
     window->grid().setActiveView(view(Orientation::Axial));
     window->setLayoutMode(Layout::Single);
     QApplication::processEvents();
+    // The cine follows a fake clock: the slices shown depend on its time only, not on how late the
+    // machine's timer ticks (the timer still ticks, at a fake time that has not moved: no slice).
+    FakeClock clock;
+    window->cine().setClock(clock.function());
     auto* rate = window->findChild<QSpinBox*>("cineRate");
     ASSERT_TRUE(rate);
     rate->setValue(20);
-    std::vector<int> slices;
-    QObject::connect(&window->model(), &ViewerModel::cursorChanged, window.get(),
-                     [&] { slices.push_back(int(window->model().cursor().z)); });
     const double x = window->model().cursor().x, y = window->model().cursor().y;
     const int start = int(window->model().cursor().z);
     const QImage before = view(Orientation::Axial)->grabFramebuffer();
     QTest::keyClick(window.get(), Qt::Key_P);  // View > Cine play / pause
     ASSERT_TRUE(window->cine().playing());
-    QElapsedTimer t;
-    t.start();
-    QTest::qWait(1500);
+    // At 20 slices a second, t ms of play are t / 50 slices, always forward, wrapping after the last
+    // slice (30 slices from 19 pass slice 39), along the axial view's normal only. The times are
+    // away from whole slices, so that rounding cannot move one.
+    for (const int ms : {20, 57, 237, 491, 1513}) {
+        clock.set(std::chrono::milliseconds(ms));
+        window->cine().tick();
+        const int slice = (start + ms * 20 / 1000) % 40;
+        EXPECT_EQ(window->model().cursor().z, slice) << ms << " ms";
+        // The view shows that slice: the ball (1000 HU, white in the abdomen window) lies on
+        // slices 13 to 27 only (4 (k - 20)^2 < 15^2), the box (40 HU) around it.
+        const bool ball = 4 * (slice - 20) * (slice - 20) < 15 * 15;
+        EXPECT_EQ(greyAt(view(Orientation::Axial), {48, 40, double(slice)}) == 255, ball) << ms << " ms";
+        EXPECT_EQ(view(Orientation::Axial)->view().slice(), slice) << ms << " ms";
+        EXPECT_EQ(window->model().cursor().x, x);
+        EXPECT_EQ(window->model().cursor().y, y);
+    }
+    EXPECT_NE(view(Orientation::Axial)->grabFramebuffer(), before);  // the view shows the new slice
     QTest::keyClick(window.get(), Qt::Key_P);
-    const double seconds = t.elapsed() / 1000.0;
     EXPECT_FALSE(window->cine().playing());
     EXPECT_FALSE(action("cinePlay")->isChecked());
-    // About 20 slices a second: the stepper counts time, so a late tick on a loaded machine moves
-    // two slices at once rather than slowing down; always forward, wrapping after the last slice
-    // (30 steps from 19 pass slice 39), along the axial view's normal only.
-    ASSERT_FALSE(slices.empty());
-    const double expected = 20 * seconds;
-    const int advanced = (slices.back() - start + 40) % 40;
-    EXPECT_LE(advanced, expected + 1.5);
-    EXPECT_GE(advanced, expected * 0.8 - 1);
-    int previous = start;
-    for (std::size_t n = 0; n < slices.size(); ++n) {
-        const int step = (slices[n] - previous + 40) % 40;
-        EXPECT_TRUE(step >= 1 && step <= 3) << "step " << n << ": " << previous << " -> " << slices[n];
-        previous = slices[n];
-    }
-    EXPECT_GE(slices.size(), std::size_t(expected * 0.5));  // mostly one slice per tick
-    EXPECT_EQ(window->model().cursor().x, x);
-    EXPECT_EQ(window->model().cursor().y, y);
-    EXPECT_NE(view(Orientation::Axial)->grabFramebuffer(), before);  // the view shows the new slice
-    const std::size_t stoppedAt = slices.size();
-    QTest::qWait(300);
-    EXPECT_EQ(slices.size(), stoppedAt);  // stopped means stopped
+    // Stopped means stopped: time passes (10 slices' worth, less than a cycle) and ticks come, the
+    // slice stays.
+    const Vec3 stoppedAt = window->model().cursor();
+    clock.set(std::chrono::milliseconds(2013));
+    window->cine().tick();
+    QApplication::processEvents();
+    EXPECT_EQ(window->model().cursor(), stoppedAt);
 
-    // On the coronal view it plays along y; bouncing turns at the last slice instead of wrapping.
+    // On the coronal view it plays along y; bouncing turns at the last slice (79) instead of wrapping.
     window->grid().setActiveView(view(Orientation::Coronal));
     action("cineBounce")->trigger();
     ASSERT_TRUE(window->cine().bounce());
-    window->model().setCursor({x, 77, double(slices.back())});
-    rate->setValue(5);  // slow: a late tick on a busy machine still shows every slice
-    slices.clear();
+    window->model().setCursor({x, 77, stoppedAt.z});
+    rate->setValue(5);  // 200 ms a slice
     std::vector<int> ys;
     QObject::connect(&window->model(), &ViewerModel::cursorChanged, window.get(),
                      [&] { ys.push_back(int(window->model().cursor().y)); });
     action("cinePlay")->trigger();
     EXPECT_EQ(window->cine().axis(), 1);
-    ASSERT_TRUE(waitFor([&] { return ys.size() >= 6; }, 5000));
+    for (int n = 1; n <= 6; ++n) {  // 210 ms apart: one slice each, away from whole slices
+        clock.set(std::chrono::milliseconds(2013 + 210 * n));
+        window->cine().tick();
+    }
     action("cinePlay")->trigger();
-    EXPECT_EQ(std::vector<int>(ys.begin(), ys.begin() + 6), (std::vector<int>{78, 79, 78, 77, 76, 75}));
+    EXPECT_EQ(ys, (std::vector<int>{78, 79, 78, 77, 76, 75}));
+    EXPECT_EQ(window->model().cursor().z, stoppedAt.z);
     // A new volume stops the cine.
     action("cinePlay")->trigger();
     loadPhantom();
@@ -248,12 +263,17 @@ TEST_F(Conventions, CinePlaysTheFramesOfA4DFile) {
 
     action("cineFrames")->trigger();
     window->findChild<QSpinBox*>("cineRate")->setValue(5);
+    FakeClock clock;  // 200 ms a frame; ticks 210 ms apart show one frame each, whatever the load
+    window->cine().setClock(clock.function());
     std::vector<int> seen;
     QObject::connect(&model, &ViewerModel::frameChanged, window.get(), [&] { seen.push_back(model.frame()); });
     action("cinePlay")->trigger();
-    ASSERT_TRUE(waitFor([&] { return seen.size() >= 4; }, 5000));
+    for (int n = 1; n <= 4; ++n) {
+        clock.set(std::chrono::milliseconds(210 * n));
+        window->cine().tick();
+    }
     action("cinePlay")->trigger();
-    EXPECT_EQ(std::vector<int>(seen.begin(), seen.begin() + 4), (std::vector<int>{1, 2, 0, 1}));
+    EXPECT_EQ(seen, (std::vector<int>{1, 2, 0, 1}));
     // Only the voxels changed: same cursor, new voxel values, the views uploaded and drew them.
     EXPECT_EQ(model.cursor(), cursor);
     EXPECT_EQ(model.volume()->value(7, 3, 2), 1000.0 * model.frame() + 7);

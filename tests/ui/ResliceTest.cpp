@@ -19,6 +19,7 @@
 #include <QStatusBar>
 #include <QTest>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -284,10 +285,13 @@ TEST_F(Reslice, ObliqueSeriesShowsThePatientAxialPlane) {
     const Comparison stepped = compare(next, nearest, nextPlane, moved, wl, 3);
     EXPECT_LE(stepped.off, stepped.compared / 100) << "worst " << stepped.worst;
 
-    // Cine plays the resliced slices: one patient plane after the next, wrapping at the last (the
-    // stepper is time-based, so a slow frame on software GL may skip one: steps of 1 to 3).
-    window->setLayoutMode(Layout::Single);  // only the axial view draws: fewer skipped slices
+    // Cine plays the resliced slices: one patient plane after the next, wrapping at the last. On a
+    // fake clock at 8 slices a second (125 ms each), ticks at 62.5 + 125 n ms: n slices by tick n,
+    // half a slice away from rounding, so exactly one slice a tick.
+    window->setLayoutMode(Layout::Single);
     window->grid().setActiveView(axial);
+    std::chrono::steady_clock::time_point now{};
+    window->cine().setClock([&now] { return now; });
     std::vector<int> played;
     auto counter = QObject::connect(&window->model(), &ViewerModel::cursorChanged, window.get(), [&] {
         render::SliceViewGeometry g = axial->view();
@@ -298,16 +302,20 @@ TEST_F(Reslice, ObliqueSeriesShowsThePatientAxialPlane) {
     window->cine().setRate(8);
     action("cinePlay")->trigger();
     EXPECT_EQ(window->cine().axis(), 2);
-    ASSERT_TRUE(lucent::testing::waitFor([&] { return int(played.size()) >= count; }, 30000));
+    for (int n = 1; n <= count + 1; ++n) {
+        now = std::chrono::steady_clock::time_point(std::chrono::microseconds(62500 + 125000 * n));
+        window->cine().tick();
+    }
     action("cinePlay")->trigger();
+    window->cine().setClock({});
     QObject::disconnect(counter);
+    ASSERT_EQ(int(played.size()), count + 1);
     int wraps = 0;
     for (std::size_t i = 1; i < played.size(); ++i) {
-        const int step = (played[i] - played[i - 1] + count) % count;
-        EXPECT_TRUE(step >= 1 && step <= 3) << "from " << played[i - 1] << " to " << played[i];
+        EXPECT_EQ((played[i] - played[i - 1] + count) % count, 1) << "from " << played[i - 1] << " to " << played[i];
         wraps += played[i] < played[i - 1];
     }
-    EXPECT_GE(wraps, 1) << "plays through every slice and wraps";
+    EXPECT_EQ(wraps, 1) << "plays through every slice and wraps once";
     window->setLayoutMode(Layout::Grid2x2);
 
     // Persisted like the other view options; off again gives the volume's planes back.

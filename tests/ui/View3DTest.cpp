@@ -259,9 +259,13 @@ TEST_F(View3D, SlicePlanesFollowTheCursor) {
     view()->setPlanesVisible(true);
     const QImage planes = frame();
     EXPECT_GT(differingPixels(empty, planes), 300) << "three plane outlines and the crosshair";
+    // No event is processed between the move and the frame: the rest timer cannot fire, however
+    // slow the machine, and the test fires it itself rather than waiting for it.
     model.setCursor({10, 32, 50});
+    EXPECT_TRUE(view()->cursorMovePending());
     EXPECT_LT(differingPixels(planes, frame()), 20) << "while the cursor moves (scrolling) the 3D pane waits";
-    QTest::qWait(400);  // the cursor rests: the planes follow
+    view()->followCursorNow();  // the cursor rests: the planes follow
+    EXPECT_FALSE(view()->cursorMovePending());
     const QImage moved = frame();
     EXPECT_GT(differingPixels(planes, moved), 100);
     // The sagittal plane (normal to i, seen edge on from the front) moved to the patient's right,

@@ -16,6 +16,12 @@ CinePlayer::CinePlayer(ViewerModel* model, ViewGrid* grid, QObject* parent)
     // Another volume has other slices: playing on would jump through a volume nobody asked to play.
     connect(m_model, &ViewerModel::volumeChanged, this, [this] { setPlaying(false); });
     setRate(10.0);
+    setClock({});
+}
+
+void CinePlayer::setClock(Clock clock) {
+    m_clock = clock ? std::move(clock) : Clock([] { return std::chrono::steady_clock::now(); });
+    m_lastTick = m_clock();
 }
 
 bool CinePlayer::setPlaying(bool playing) {
@@ -34,7 +40,7 @@ bool CinePlayer::setPlaying(bool playing) {
         m_stepper.start(m_model->frameCount(), m_model->frame());
     else
         m_stepper.start(plane().sliceCount(), plane().slice());
-    m_clock.start();
+    m_lastTick = m_clock();
     m_timer.start();
     emit playingChanged(true);
     return true;
@@ -52,6 +58,7 @@ void CinePlayer::setBounce(bool bounce) {
 }
 
 void CinePlayer::tick() {
+    if (!playing()) return;
     if (!m_model->hasVolume()) return void(setPlaying(false));
     // The user scrolled meanwhile: play on from where they went.
     const render::SliceViewGeometry g = plane();
@@ -59,8 +66,9 @@ void CinePlayer::tick() {
     // (The view may have switched between its own and resliced planes, which number slices apart.)
     const int count = m_playingFrames ? m_stepper.count() : g.sliceCount();
     if (here != m_stepper.position() || count != m_stepper.count()) m_stepper.start(count, here);
-    const double seconds = m_clock.nsecsElapsed() * 1e-9;
-    m_clock.restart();
+    const auto now = m_clock();
+    const double seconds = std::chrono::duration<double>(now - m_lastTick).count();
+    m_lastTick = now;
     if (m_stepper.advance(seconds) == 0) return;
     if (m_playingFrames) return m_model->setFrame(m_stepper.position());
     m_model->setCursor(g.cursorOnSlice(m_stepper.position()));

@@ -43,13 +43,16 @@ View3DWidget::View3DWidget(ViewerModel* model, QWidget* parent)
     // every step, but a ray-cast frame of the 3D pane (about 2 s on a software GL) would stall each one.
     m_cursorTimer.setSingleShot(true);
     m_cursorTimer.setInterval(kCursorRestMs);
-    connect(&m_cursorTimer, &QTimer::timeout, this, [this] {
-        m_scene.setCursor(m_model->cursor());
-        update();
-    });
+    connect(&m_cursorTimer, &QTimer::timeout, this, &View3DWidget::followCursorNow);
     connect(model, &ViewerModel::cursorChanged, this, [this] { m_cursorTimer.start(); });
     m_liveClock.start();
     onVolume();
+}
+
+void View3DWidget::followCursorNow() {
+    m_cursorTimer.stop();
+    m_scene.setCursor(m_model->cursor());
+    update();
 }
 
 View3DWidget::~View3DWidget() {

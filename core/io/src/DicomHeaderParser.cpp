@@ -3,6 +3,7 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
+#include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 
 #include <dcmtk/dcmdata/dccodec.h>
@@ -311,6 +312,7 @@ HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHe
         fh.instanceNumber = h.instanceNumber * 100000 + f;  // orders frames when positions are absent
         frames.push_back(std::move(fh));
     }
+    countIoWork({.frameRecords = std::uint64_t(frameCount)});
     return HeaderOutcome::Image;
 }
 

@@ -3,6 +3,7 @@
 
 #include "DicomHeaderParser.h"
 #include "lucent/core/Errors.h"
+#include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 
 #include <dcmtk/dcmdata/dctk.h>
@@ -84,6 +85,7 @@ void decodeDicomFrames(const std::string& file, const std::vector<int>& frames, 
     const std::uint32_t mask = bitsStored >= 32 ? 0xffffffffu : ((1u << bitsStored) - 1u);
     const std::uint32_t signBit = 1u << (bitsStored - 1);
     std::vector<std::int32_t> values(frameSize);
+    countIoWork({.bytesAllocated = frameSize * sizeof(std::int32_t)});
     for (int f : frames) {
         const std::size_t start = std::size_t(f) * frameSize;
         for (std::size_t i = 0; i < frameSize; ++i) {

@@ -6,6 +6,7 @@
 #include "lucent/core/Errors.h"
 #include "lucent/core/ParallelFor.h"
 #include "lucent/io/FileUtil.h"
+#include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 
 #include <dcmtk/dcmdata/dctk.h>
@@ -165,7 +166,10 @@ std::vector<Volume> loadAs(const DicomSeries& series, const FrameList& frames, P
     imageBytes(sizes, type == PixelType::Int16 ? 2 : 4,
                series.info.files.empty() ? series.info.id : series.info.files.front());
     std::vector<Volume> volumes;
-    for (std::size_t t = 0; t < frames.size(); ++t) volumes.emplace_back(series.info.geometry, type);
+    for (std::size_t t = 0; t < frames.size(); ++t) {
+        volumes.emplace_back(series.info.geometry, type);
+        countIoWork({.bytesAllocated = volumes.back().byteSize()});
+    }
     // Slices grouped by file, so each file is read and decoded once (multi-frame files hold many
     // slices, an enhanced dynamic series every time frame too): file -> frame in it -> (volume, z).
     std::map<std::string, std::map<int, std::vector<std::pair<std::size_t, std::size_t>>>> byFile;

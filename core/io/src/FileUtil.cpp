@@ -2,6 +2,7 @@
 #include "lucent/io/FileUtil.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 #include "lucent/io/StagedOutputs.h"
 #include "lucent/io/TemporaryFile.h"
@@ -48,6 +49,7 @@ std::vector<char> readFile(const std::string& path) {
     std::vector<char> data(size);
     if (!in.read(data.data(), static_cast<std::streamsize>(size)))
         throw IoError("cannot read " + path);
+    countIoWork({.bytesRead = size});
     return data;
 }
 
@@ -92,6 +94,7 @@ std::vector<char> inflateBuffer(std::string_view compressed, const std::string& 
     std::vector<char> out;
     const std::size_t bound = compressed.size() > (std::size_t(1) << 48) ? limit : compressed.size() * 1032 + (1 << 16);
     out.reserve(std::min(limit, bound));
+    countIoWork({.bytesAllocated = out.capacity()});
     std::vector<char> chunk(1 << 18);
     std::size_t consumed = 0;
     int rc = Z_OK;
@@ -115,6 +118,7 @@ std::vector<char> inflateBuffer(std::string_view compressed, const std::string& 
         }
     }
     inflateEnd(&zs);
+    countIoWork({.bytesInflated = out.size()});
     return out;
 }
 

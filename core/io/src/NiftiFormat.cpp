@@ -4,6 +4,7 @@
 #include "NiftiHeader.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
+#include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 
 #include <algorithm>
@@ -236,6 +237,7 @@ RawImage NiftiFormat::parse(const std::vector<char>& stored, const std::string& 
                       " bytes of voxel data, " + std::to_string(need) + " expected)");
     img.bytes.assign(data.begin() + static_cast<std::ptrdiff_t>(offset),
                      data.begin() + static_cast<std::ptrdiff_t>(offset + need));
+    countIoWork({.bytesAllocated = img.bytes.size()});
     if (swapped) swapBytes(img.bytes.data(), img.geometry.voxelCount() * img.frames, scalarSize(img.type));
     return img;
 }

@@ -4,6 +4,7 @@
 #include "HeaderFields.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
+#include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 
 #include <bit>
@@ -232,6 +233,7 @@ RawImage NrrdFormat::parse(const std::vector<char>& file, const std::string& pat
     const auto sizes = readAxes(h, path, img);
     const std::size_t need = imageBytes(sizes, scalarSize(img.type), path);
     img.bytes = readVoxelBytes(h, file, path, need);
+    countIoWork({.bytesAllocated = img.bytes.size()});
     if ((endian == "big") != (std::endian::native == std::endian::big))
         swapBytes(img.bytes.data(), img.geometry.voxelCount() * img.frames, scalarSize(img.type));
     return img;

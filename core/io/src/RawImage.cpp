@@ -2,6 +2,7 @@
 #include "lucent/io/RawImage.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 
 #include <algorithm>
@@ -66,6 +67,7 @@ Volume toVolume(const RawImage& raw, const std::string& source) {
     const auto& d = raw.geometry.dims;
     imageBytes({d[0], d[1], d[2]}, fitsInt16 ? 2 : 4, source);
     Volume volume(raw.geometry, fitsInt16 ? PixelType::Int16 : PixelType::Float32);
+    countIoWork({.bytesAllocated = volume.byteSize()});
     if (fitsInt16 && raw.type == ScalarType::Int16 && raw.slope == 1.0 && raw.intercept == 0.0) {
         std::memcpy(volume.int16Data(), raw.bytes.data(), n * sizeof(std::int16_t));
     } else {
@@ -90,6 +92,7 @@ Volume toVolumeFrame(const RawImage& raw, int frame, const std::string& source) 
     one.slope = raw.slope;
     one.intercept = raw.intercept;
     one.bytes.assign(raw.bytes.begin() + std::ptrdiff_t(offset), raw.bytes.begin() + std::ptrdiff_t(offset + n));
+    countIoWork({.bytesAllocated = n});
     return toVolume(one, source);
 }
 

@@ -6,8 +6,11 @@
 
 namespace lucent {
 
-SessionWorker::SessionWorker(std::chrono::microseconds budget, int publishCostFactor)
-    : m_budget(budget), m_publishCostFactor(std::max(0, publishCostFactor)), m_thread([this] { loop(); }) {}
+SessionWorker::SessionWorker(std::chrono::microseconds budget, int publishCostFactor, Clock clock)
+    : m_budget(budget),
+      m_publishCostFactor(std::max(0, publishCostFactor)),
+      m_clock(clock ? std::move(clock) : Clock([] { return std::chrono::steady_clock::now(); })),
+      m_thread([this] { loop(); }) {}
 
 SessionWorker::~SessionWorker() {
     {
@@ -71,7 +74,7 @@ void SessionWorker::waitUntilSettled() {
 
 void SessionWorker::publishLocked() {
     // The cost counts the wait for the publish lock too: the GUI holds it while it uploads a box.
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = m_clock();
     const auto box = m_session.takeChanges();
     std::lock_guard lock(m_publishMutex);
     Segmenter* engine = m_session.engine();
@@ -82,7 +85,7 @@ void SessionWorker::publishLocked() {
         } catch (const std::exception& e) {
             m_published.error = e.what();
         }
-        m_publishCost = std::chrono::steady_clock::now() - started;
+        m_publishCost = m_clock() - started;
     }
     m_published.state = m_session.state();
     m_published.last = m_session.lastReport();
@@ -126,7 +129,7 @@ void SessionWorker::loop() {
                 m_published.starting = false;
                 m_published.error = error;
             }
-            m_lastPublish = std::chrono::steady_clock::now();  // the next publish waits after this one too
+            m_lastPublish = m_clock();  // the next publish waits after this one too
             publishLocked();
             m_settled.notify_all();
             continue;
@@ -146,9 +149,9 @@ void SessionWorker::loop() {
         // Writing the changed box costs a pass over it: publish at most once per frame interval
         // (the GUI takes at most that often), and less often when writing is slow, and always when
         // the run stops.
-        const auto now = std::chrono::steady_clock::now();
-        const auto wait = std::max<std::chrono::steady_clock::duration>(m_publishInterval,
-                                                                          m_publishCostFactor * m_publishCost);
+        const auto now = m_clock();
+        const auto wait =
+            std::max<std::chrono::steady_clock::duration>(kPublishInterval, m_publishCostFactor * m_publishCost);
         if (m_session.state() != SessionState::Running || now - m_lastPublish >= wait) {
             publishLocked();
             m_lastPublish = now;

@@ -5,9 +5,11 @@
 #include "lucent/core/CineStepper.h"
 #include "lucent/render/SliceViewGeometry.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
+
+#include <chrono>
+#include <functional>
 
 namespace lucent::ui {
 
@@ -17,7 +19,17 @@ class ViewerModel;
 class CinePlayer : public QObject {
     Q_OBJECT
 public:
+    /// The time source the frames follow (steady_clock by default).
+    using Clock = std::function<std::chrono::steady_clock::time_point()>;
+
     CinePlayer(ViewerModel* model, ViewGrid* grid, QObject* parent = nullptr);
+
+    /// Replaces the time source (tests: a fake clock, so that the slices shown follow its time and
+    /// not the machine's load); empty restores steady_clock. Time before the call is not played.
+    void setClock(Clock clock);
+    /// What the timer calls: turns the time since the last tick into slices. Public so that tests
+    /// can tick deterministically; does nothing while stopped.
+    void tick();
 
     /// Starts from the cursor's slice along the active view's normal (the axial view when none is
     /// active); false when there is no volume. Stopping keeps the slice it reached.
@@ -39,7 +51,6 @@ signals:
     void playingChanged(bool playing);
 
 private:
-    void tick();
     /// The played view's geometry at the model's cursor (its slices, and how to reach one).
     render::SliceViewGeometry plane() const;
 
@@ -47,7 +58,8 @@ private:
     ViewGrid* m_grid;
     CineStepper m_stepper;
     QTimer m_timer;
-    QElapsedTimer m_clock;
+    Clock m_clock;
+    std::chrono::steady_clock::time_point m_lastTick{};
     int m_axis = 2;
     render::Orientation m_orientation = render::Orientation::Axial;
     bool m_throughFrames = false;

@@ -42,6 +42,12 @@ public:
     bool saveScreenshot(const QString& path, QString* error = nullptr);
     /// Takes the live preview now, whatever the throttle (tests, scripts).
     void refreshLiveNow();
+    /// The planes follow the cursor once it rests (kCursorRestMs without a move): true while a
+    /// move waits for that.
+    bool cursorMovePending() const { return m_cursorTimer.isActive(); }
+    /// Moves the planes to the model's cursor now, as the rest timer does when it fires (tests:
+    /// the debounce without waiting for it).
+    void followCursorNow();
     /// Whether the surfaces of the current labels are shown (the label volume is gone then).
     bool surfacesReady() const { return m_labelSerial > 0 && m_surfaceSerial == m_labelSerial; }
     /// Triangles of the surfaces shown (0 without).

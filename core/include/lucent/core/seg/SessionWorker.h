@@ -41,11 +41,17 @@ public:
         std::size_t polygons = 0;          ///< snake: polygons kept for the scrubber
     };
 
+    /// The time source of the publish pacing (the engine's advance keeps its own time budget).
+    using Clock = std::function<std::chrono::steady_clock::time_point()>;
+    /// While running, publishes come at most once per this interval (the GUI takes at most that often).
+    static constexpr std::chrono::microseconds kPublishInterval{12000};
+
     /// `budget`: the time an advance may take. `publishCostFactor`: while running, a publish waits
-    /// at least this many times as long as the last one took (0: every frame interval, however
-    /// long publishing takes; for comparison in benchmarks and tests).
+    /// at least this many times as long as the last one took (0: every kPublishInterval, however
+    /// long publishing takes; for comparison in benchmarks and tests). `clock`: what the pacing
+    /// reads (steady_clock when empty); a test's fake clock makes the pacing independent of real time.
     explicit SessionWorker(std::chrono::microseconds budget = std::chrono::microseconds(8000),
-                           int publishCostFactor = kPublishCostFactor);
+                           int publishCostFactor = kPublishCostFactor, Clock clock = {});
     /// Stops the run and joins the thread (closing the window mid-run is clean).
     ~SessionWorker();
     SessionWorker(const SessionWorker&) = delete;
@@ -72,7 +78,6 @@ private:
     void publishLocked();  // engine lock held
 
     std::chrono::microseconds m_budget;
-    std::chrono::microseconds m_publishInterval{12000};
     /// While running, the next publish waits at least this many times as long as the last one took
     /// (the wait for the publish lock, which the GUI holds while it uploads, and the write), so that
     /// publishing takes at most about a fifth of the worker's time. A fuzzy connectedness map
@@ -80,6 +85,7 @@ private:
     /// more and more of the run (lucent_bench_engines --worker).
     static constexpr int kPublishCostFactor = 4;
     int m_publishCostFactor;
+    Clock m_clock;
     std::chrono::steady_clock::duration m_publishCost{};
     std::chrono::steady_clock::time_point m_lastPublish{};
     std::mutex m_engineMutex;   // the session and its engine
