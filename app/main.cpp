@@ -34,10 +34,11 @@ int runVersion() {
 namespace {
 const char* kUsage =
     "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
+    "              [--live srg|fc|fcm|snake [options of segment for it] [--steps N] [--record OUT.mp4|DIR]]\n"
     "       (PATH may be a session, SESSION.lucent: its data, window, layout, labels and measurements)\n"
     "       lucent info PATH [--json] [--threads N]\n"
-    "       lucent convert PATH -o OUT.{nii,nii.gz,mha,mhd,nrrd} [--series ID] [--threads N]\n"
-    "       lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK.{nii,nii.gz,mha,nrrd}\n"
+    "       lucent convert PATH -o|--output OUT.{nii,nii.gz,mha,mhd,nrrd} [--series ID] [--threads N]\n"
+    "       lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK.{nii,nii.gz,mha,nrrd} [--threads N]\n"
     "              [--backend auto|cpu|cuda] [--stats STATS.json] [--series ID] [--roi i0,j0,k0,i1,j1,k1]\n"
     "         srg:   --seed i,j,k (repeatable) --lower L --upper U [--connectivity 6|26]\n"
     "         fc:    --seed i,j,k (repeatable) [--threshold T] [--object-mean M --object-sigma S --diff-sigma D]\n"
@@ -47,7 +48,8 @@ const char* kUsage =
     "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
     "       lucent export MASK --reference PATH -o OUT.{nii,nii.gz,nrrd,mha,dcm,stl,obj} [--series ID]\n"
     "              [--labels 1,2,...] [--name TEXT] [--space lps|ras]\n"
-    "       lucent version\n";
+    "       lucent version | --version\n"
+    "       lucent --help | -h\n";
 }
 
 }  // namespace lucent::app
