@@ -26,6 +26,10 @@
 
 #include <functional>
 #include <memory>
+#include <ostream>
+
+/// GoogleTest prints a QString as text (it is looked up beside QString, in the global namespace).
+inline void PrintTo(const QString& text, std::ostream* os) { *os << '"' << text.toStdString() << '"'; }
 
 namespace lucent::testing {
 

@@ -96,7 +96,7 @@ protected:
 }  // namespace
 
 TEST_F(FileMenu, OpenFileLoadsTheChosenVolume) {
-    openFile(data);
+    ASSERT_NO_FATAL_FAILURE(openFile(data));
     const Volume& v = *window->model().volume();
     const Volume expected = pattern();
     EXPECT_EQ(v.geometry().dims, expected.geometry().dims);
@@ -133,8 +133,8 @@ TEST_F(FileMenu, OpenFolderLoadsTheDicomSeries) {
 #endif
 
 TEST_F(FileMenu, SaveSessionAsThenOpenSessionGivesTheLabelsBack) {
-    openFile(data);
-    paint();
+    ASSERT_NO_FATAL_FAILURE(openFile(data));
+    ASSERT_NO_FATAL_FAILURE(paint());
     const LabelMap saved = *window->model().labels();
     const QString session = QString::fromStdString(dir.file("mine"));  // no suffix: the viewer adds .lucent
     QString title;
@@ -158,8 +158,8 @@ TEST_F(FileMenu, SaveSessionAsThenOpenSessionGivesTheLabelsBack) {
 }
 
 TEST_F(FileMenu, ExportLabelsWritesTheLayerAndImportReadsItBack) {
-    openFile(data);
-    paint();
+    ASSERT_NO_FATAL_FAILURE(openFile(data));
+    ASSERT_NO_FATAL_FAILURE(paint());
     const LabelMap layer = *window->model().labels();
     const QString file = QString::fromStdString(dir.file("labels.nrrd"));
     // Export asks for the file, then which labels: both stay checked.
@@ -208,7 +208,7 @@ void wheel(QWidget* w, QPoint at, int steps, Qt::KeyboardModifiers mods) {
 }  // namespace
 
 TEST_F(FileMenu, ResetZoomAndPanRestoresEveryView) {
-    openFile(data);
+    ASSERT_NO_FATAL_FAILURE(openFile(data));
     QTest::qWait(50);
     std::vector<QImage> initial;
     for (Orientation o : kOrientations) initial.push_back(window->grid().view(o)->grabFramebuffer());
@@ -230,7 +230,7 @@ TEST_F(FileMenu, ResetZoomAndPanRestoresEveryView) {
         EXPECT_EQ(v->zoom(), 1.0) << n;
         EXPECT_EQ(v->view().panMm()[0], 0.0) << n;
         EXPECT_EQ(v->view().panMm()[1], 0.0) << n;
-        EXPECT_EQ(v->grabFramebuffer(), initial[n]) << "view " << n << " draws as it did before zoom and pan";
+        EXPECT_TRUE(v->grabFramebuffer() == initial[n]) << "view " << n << " draws as it did before zoom and pan";
     }
     QAction* reset = action("View", "Reset zoom and pan");
     ASSERT_NE(reset, nullptr);
@@ -239,7 +239,7 @@ TEST_F(FileMenu, ResetZoomAndPanRestoresEveryView) {
 
 #if LUCENT_HAVE_VTK
 TEST_F(FileMenu, Save3dScreenshotWritesThePane) {
-    openFile(data);
+    ASSERT_NO_FATAL_FAILURE(openFile(data));
     View3DWidget* v3d = window->grid().view3D();
     ASSERT_NE(v3d, nullptr);
     ASSERT_TRUE(waitFor([&] { return v3d->isVisible(); }));
