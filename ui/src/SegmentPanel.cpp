@@ -2,6 +2,7 @@
 #include "lucent/ui/SegmentPanel.h"
 
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
+#include "lucent/gpu/DeviceInfo.h"
 #include "lucent/render/VolumeTextures.h"
 #include "lucent/ui/SegmentDialogs.h"
 #include "lucent/ui/ViewGrid.h"
@@ -23,6 +24,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -131,6 +133,13 @@ QWidget* SegmentPanel::buildCommon() {
     m_backend = new QComboBox(w);
     m_backend->setObjectName("segmentBackend");
     m_backend->addItems({"auto", "cpu", "cuda"});
+    // CUDA is offered only where a device is: otherwise its entry is greyed out and says why.
+    if (gpu::listDevices().empty()) {
+        QStandardItem* cuda = qobject_cast<QStandardItemModel*>(m_backend->model())->item(2);
+        cuda->setEnabled(false);
+        cuda->setToolTip(gpu::cudaCompiledIn() ? "No CUDA device or driver was found: runs use the CPU."
+                                               : "This build has no CUDA engines: runs use the CPU.");
+    }
     connect(m_backend, &QComboBox::currentTextChanged, this,
             [this](const QString& name) { m_live->setBackend(gpu::parseBackend(name.toStdString())); });
     form->addRow("Backend", m_backend);

@@ -1,0 +1,313 @@
+/// @brief The Segment, Labels and Measure menus driven as a user does under Xvfb: the fuzzy
+/// connectedness and fuzzy C-means dialogs typed into (the run uses exactly those parameters and
+/// labels a two-value volume as the values say), Play / Step / Cancel by key, the backend selector,
+/// Labels > Remove small islands (and undo), Measure > Export measurements (a ruler of known length).
+#include "MenuDriving.h"
+
+#include "lucent/core/seg/RegionGrowingCpu.h"
+#include "lucent/gpu/DeviceInfo.h"
+#include "lucent/ui/LabelPanel.h"
+#include "lucent/ui/MeasurementPanel.h"
+#include "lucent/ui/SegmentPanel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <set>
+
+using namespace lucent;
+using namespace lucent::ui;
+using lucent::testing::chooseFile;
+using lucent::testing::typed;
+using lucent::testing::typeInto;
+using lucent::testing::waitFor;
+using lucent::testing::whenModal;
+
+namespace {
+
+constexpr int kLow = 100, kHigh = 200, kSplit = 12;
+
+/// 24 x 20 x 8 voxels: kLow where i < kSplit, kHigh elsewhere. Two values, two regions: the answer
+/// of every method here is known by construction.
+std::shared_ptr<Volume> halves() {
+    Geometry g;
+    g.dims = {24, 20, 8};
+    g.spacing = {1.0, 1.0, 1.0};
+    auto v = std::make_shared<Volume>(g, PixelType::Int16);
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j < 20; ++j)
+            for (int i = 0; i < 24; ++i) v->setValue(g.index(i, j, k), i < kSplit ? kLow : kHigh);
+    v->metadata().modality = "CT";
+    return v;
+}
+
+/// A bright ball (1000) in a box (40) in air (-1000), 96 x 80 x 40: region growing from its centre
+/// takes one step per front, many steps in all.
+std::shared_ptr<Volume> ball() {
+    Geometry g;
+    g.dims = {96, 80, 40};
+    g.spacing = {1.0, 1.0, 2.0};
+    auto v = std::make_shared<Volume>(g, PixelType::Int16);
+    for (int k = 0; k < 40; ++k)
+        for (int j = 0; j < 80; ++j)
+            for (int i = 0; i < 96; ++i) {
+                const double d2 = (i - 48) * (i - 48) + (j - 40) * (j - 40) + 4.0 * (k - 20) * (k - 20);
+                const bool box = i > 10 && i < 86 && j > 8 && j < 72;
+                v->setValue(g.index(i, j, k), d2 < 15 * 15 ? 1000 : (box ? 40 : -1000));
+            }
+    v->metadata().modality = "CT";
+    return v;
+}
+
+std::size_t nonZero(const LabelMap& m) { return m.voxelCount() - m.count(0); }
+
+bool sameBytes(const LabelMap& a, const LabelMap& b) {
+    return a.voxelCount() == b.voxelCount() && std::equal(a.data(), a.data() + a.voxelCount(), b.data());
+}
+
+class ToolMenus : public lucent::testing::MenuWindow {
+protected:
+    void load(std::shared_ptr<Volume> v) {
+        volume = std::move(v);
+        SeriesInfo info;
+        info.modality = "CT";
+        window->model().setVolume(volume, info, "");
+        QTest::qWait(50);
+    }
+    SegmentPanel& panel() { return window->segment(); }
+    LiveSegmentation& live() { return panel().live(); }
+    bool settle() {
+        return waitFor([&] { return live().active() && !live().published().starting && !live().running(); });
+    }
+
+    std::shared_ptr<Volume> volume;
+};
+
+}  // namespace
+
+TEST_F(ToolMenus, FuzzyConnectednessDialogRunsWithTheTypedParameters) {
+    load(halves());
+    live().setBackend(gpu::Backend::Cpu);
+    key(Qt::Key_F);  // without seeds: no dialog, the panel says what to do
+    EXPECT_FALSE(live().active());
+    EXPECT_TRUE(panel().findChild<QLabel*>("segmentStatus")->text().contains("seed"));
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(4, 10));
+    ASSERT_EQ(panel().seeds().seeds().size(), 1u);
+    // Typed: M 150, S 100, D 1000, threshold 0.62. Every face edge then has affinity >= 0.939
+    // (same values: sqrt(exp(-50^2 / (2 100^2))); across: sqrt(exp(-100^2 / (2 1000^2)))), so the
+    // object is the whole volume. The parameters estimated at the seed (M 100, S and D near 0)
+    // would give the left half only.
+    QString title;
+    whenModal<QDialog>([&](QDialog* d) {
+        title = d->windowTitle();
+        typeInto(d->findChild<QDoubleSpinBox*>("fcThresholdBox"), typed("0.62"));
+        typeInto(d->findChild<QDoubleSpinBox*>("fcMean"), "150");
+        typeInto(d->findChild<QDoubleSpinBox*>("fcSigma"), "100");
+        typeInto(d->findChild<QDoubleSpinBox*>("fcDiffSigma"), "1000");
+        lucent::testing::clickOk(d);
+        if (d->isVisible()) d->reject();
+    });
+    key(Qt::Key_F);  // Segment > Fuzzy connectedness...
+    EXPECT_EQ(title, "Fuzzy connectedness");
+    ASSERT_TRUE(live().active());
+    const FuzzyConnectednessParams& p = live().request().fuzzyConnectedness;
+    EXPECT_DOUBLE_EQ(p.threshold, 0.62);
+    EXPECT_EQ(p.objectMean, 150.0);
+    EXPECT_EQ(p.objectSigma, 100.0);
+    EXPECT_EQ(p.diffSigma, 1000.0);
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(live().voxels(), volume->voxelCount()) << "the whole volume at these parameters";
+    trigger("Segment", "Accept");  // the menu item, not its shortcut: Return belongs to fields
+    ASSERT_TRUE(window->model().labels());
+    EXPECT_EQ(nonZero(*window->model().labels()), volume->voxelCount());
+}
+
+TEST_F(ToolMenus, FuzzyCMeansDialogRunsWithTheTypedParameters) {
+    load(halves());
+    live().setBackend(gpu::Backend::Cpu);
+    QString title;
+    whenModal<QDialog>([&](QDialog* d) {
+        title = d->windowTitle();
+        typeInto(d->findChild<QSpinBox*>("fcmClusters"), "2");
+        typeInto(d->findChild<QDoubleSpinBox*>("fcmFuzziness"), typed("1.5"));
+        typeInto(d->findChild<QDoubleSpinBox*>("fcmEpsilon"), typed("0.0001"));
+        typeInto(lucent::testing::formField<QSpinBox>(d, "Most iterations"), "50");
+        lucent::testing::clickOk(d);
+        if (d->isVisible()) d->reject();
+    });
+    key(Qt::Key_C);  // Segment > Fuzzy C-means...
+    EXPECT_EQ(title, "Fuzzy C-means");
+    ASSERT_TRUE(live().active());
+    const FuzzyCMeansParams& p = live().request().fuzzyCMeans;
+    EXPECT_EQ(p.clusters, 2);
+    EXPECT_DOUBLE_EQ(p.fuzziness, 1.5);
+    EXPECT_NEAR(p.epsilon, 1e-4, 1e-12);
+    EXPECT_EQ(p.maxIterations, 50);
+    ASSERT_TRUE(settle());
+    trigger("Segment", "Accept");  // the two clusters, each as the label of its number
+    ASSERT_TRUE(window->model().labels());
+    const LabelMap& layer = *window->model().labels();
+    const Geometry& g = volume->geometry();
+    const std::uint8_t low = layer.at(0, 0, 0), high = layer.at(g.dims[0] - 1, 0, 0);
+    EXPECT_EQ(std::set<int>({low, high}), std::set<int>({1, 2})) << "two clusters, labels 1 and 2";
+    std::size_t wrong = 0;
+    for (int k = 0; k < g.dims[2]; ++k)
+        for (int j = 0; j < g.dims[1]; ++j)
+            for (int i = 0; i < g.dims[0]; ++i) wrong += layer.at(i, j, k) != (i < kSplit ? low : high);
+    EXPECT_EQ(wrong, 0u) << "each value its own cluster";
+}
+
+TEST_F(ToolMenus, PlayStepAndCancelByKey) {
+    load(ball());
+    live().setBackend(gpu::Backend::Cpu);
+    // A layer painted before the run: cancel must leave it as it was.
+    ASSERT_TRUE(window->model().editLabels(
+        [](LabelMap& m) {
+            m.at(5, 5, 5) = 3;
+            m.at(6, 5, 5) = 3;
+        },
+        "Paint"));
+    const LabelMap before = *window->model().labels();
+    SegmentationRequest r;
+    r.seeds = {{48, 40, 20}};
+    r.regionGrowing = {500, 1500, 6};
+    ASSERT_TRUE(panel().startWith(Method::RegionGrowing, r, false));  // started paused
+    ASSERT_TRUE(waitFor([&] { return !live().published().starting; }));
+    ASSERT_EQ(live().published().steps, 0);
+
+    key(Qt::Key_Period);  // Segment > Step
+    ASSERT_TRUE(waitFor([&] { return live().published().steps >= 1; }));
+    QTest::qWait(150);
+    EXPECT_EQ(live().published().steps, 1) << "exactly one step";
+    EXPECT_FALSE(live().running());
+    RegionGrowingCpu engine;  // the same request run directly: one front
+    SegmentationRequest direct = r;
+    direct.volume = volume.get();
+    engine.start(direct);
+    engine.step(1);
+    LabelMap one;
+    engine.result(one);
+    ASSERT_TRUE(waitFor([&] { return live().voxels() == nonZero(one); }, 5000))
+        << live().voxels() << " vs " << nonZero(one);
+
+    key(Qt::Key_Space);  // Segment > Play / pause
+    ASSERT_TRUE(settle());
+    EXPECT_STREQ(sessionStateName(live().published().state), "finished");
+    EXPECT_GT(live().published().steps, 5);
+    EXPECT_GT(live().voxels(), nonZero(one));
+
+    key(Qt::Key_Escape);  // Segment > Cancel
+    EXPECT_FALSE(live().active());
+    EXPECT_EQ(live().voxels(), 0u);
+    EXPECT_TRUE(sameBytes(*window->model().labels(), before)) << "the layer as before the run";
+}
+
+TEST_F(ToolMenus, TheBackendSelectorChoosesTheRunsBackend) {
+    load(ball());
+    auto* combo = panel().findChild<QComboBox*>("segmentBackend");
+    ASSERT_NE(combo, nullptr);
+    auto* items = qobject_cast<QStandardItemModel*>(combo->model());
+    ASSERT_NE(items, nullptr);
+    const int cuda = combo->findText("cuda");
+    const bool device = !gpu::listDevices().empty();
+    if (device) {
+        EXPECT_TRUE(cuda >= 0 && items->item(cuda)->isEnabled()) << "a CUDA device: CUDA is offered";
+    } else {
+        // No device: CUDA is absent or greyed out, and says why.
+        if (cuda >= 0) {
+            EXPECT_FALSE(items->item(cuda)->isEnabled()) << "no CUDA device, yet CUDA can be chosen";
+            EXPECT_TRUE(items->item(cuda)->toolTip().contains("CUDA")) << items->item(cuda)->toolTip().toStdString();
+        }
+    }
+    // Chosen with the keyboard, as a user does: the first entry, then the next.
+    panel().show();
+    activate();
+    combo->setFocus();
+    QTest::keyClick(combo, Qt::Key_Home);
+    QTest::keyClick(combo, Qt::Key_Down);
+    ASSERT_EQ(combo->currentText(), "cpu");
+    if (!device) {
+        QTest::keyClick(combo, Qt::Key_Down);
+        EXPECT_EQ(combo->currentText(), "cpu") << "the keyboard skips the greyed-out CUDA";
+    }
+    EXPECT_TRUE(live().backendChoice() == gpu::Backend::Cpu) << "the run's backend follows the selector";
+    EXPECT_EQ(panel().settings().backend, "cpu") << "what a session saves";
+    SegmentationRequest r;
+    r.seeds = {{48, 40, 20}};
+    r.regionGrowing = {500, 1500, 6};
+    ASSERT_TRUE(panel().startWith(Method::RegionGrowing, r, true));
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(live().published().backend, "cpu");
+    EXPECT_TRUE(live().hudState().backend.rfind("CPU", 0) == 0) << live().hudState().backend;
+    auto* status = panel().findChild<QLabel*>("segmentStatus");
+    EXPECT_TRUE(waitFor([&] { return status->text().endsWith("(cpu)"); }, 5000)) << status->text().toStdString();
+}
+
+TEST_F(ToolMenus, RemoveSmallIslandsKeepsTheBigOnesAndUndoes) {
+    load(halves());
+    // Label 1: a 6 x 6 x 4 block (144 voxels) and a 2 x 2 x 1 island (4 voxels); label 2: a
+    // 3-voxel island, which belongs to another label and stays.
+    const auto paint = [](LabelMap& m) {
+        for (int k = 1; k < 5; ++k)
+            for (int j = 2; j < 8; ++j)
+                for (int i = 2; i < 8; ++i) m.at(i, j, k) = 1;
+        for (int j = 14; j < 16; ++j)
+            for (int i = 18; i < 20; ++i) m.at(i, j, 6) = 1;
+        for (int i = 20; i < 23; ++i) m.at(i, 2, 2) = 2;
+    };
+    ASSERT_TRUE(window->model().editLabels(paint, "Paint"));
+    const LabelMap before = *window->model().labels();
+    LabelMap expected = before;  // the island cleared, by construction
+    for (int j = 14; j < 16; ++j)
+        for (int i = 18; i < 20; ++i) expected.at(i, j, 6) = 0;
+    window->model().setActiveLabel(1);
+    window->labelPanel().show();
+    typeInto(window->labelPanel().findChild<QSpinBox*>("minIslandVoxels"), "50");
+    trigger("Labels", "Remove small islands");
+    EXPECT_TRUE(sameBytes(*window->model().labels(), expected))
+        << "the 4-voxel island goes, the block and label 2 stay";
+    EXPECT_EQ(nonZero(*window->model().labels()), 144u + 3u);
+    key(Qt::Key_Z, Qt::ControlModifier);  // Edit > Undo
+    EXPECT_TRUE(sameBytes(*window->model().labels(), before)) << "undo restores the island";
+}
+
+TEST_F(ToolMenus, ExportMeasurementsWritesTheRulerDrawn) {
+    // 0.6 x 1.4 mm pixels: the ruler from voxel (3, 2) to (19, 13) is hypot(16 * 0.6, 11 * 1.4) mm.
+    auto v = halves();
+    Geometry g = v->geometry();
+    g.spacing = {0.6, 1.4, 2.5};
+    auto scaled = std::make_shared<Volume>(g, PixelType::Int16);
+    for (std::size_t i = 0; i < v->voxelCount(); ++i) scaled->setValue(i, v->value(i));
+    load(scaled);
+    key(Qt::Key_D);  // Measure > Ruler
+    const QPoint a = screenOf(3, 2), b = screenOf(19, 13);
+    QTest::mousePress(axial(), Qt::LeftButton, {}, a);
+    QTest::mouseMove(axial(), (a + b) / 2);
+    QTest::mouseMove(axial(), b);
+    QTest::mouseRelease(axial(), Qt::LeftButton, {}, b);
+    ASSERT_EQ(window->measurementPanel().measurements().all().size(), 1u);
+    const double truth = std::hypot(16 * 0.6, 11 * 1.4);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath("rulers.csv");
+    QString title;
+    chooseFile(path, &title);
+    trigger("Tools > Measure", "Export measurements...");
+    EXPECT_EQ(title, "Export measurements");
+    QFile csv(path);
+    ASSERT_TRUE(csv.open(QIODevice::ReadOnly)) << "the file the dialog named";
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 2) << "a header and the ruler";
+    const QStringList header = lines[0].split(','), row = lines[1].split(',');
+    ASSERT_EQ(row.size(), header.size());
+    const auto column = [&](const char* name) { return row.value(int(header.indexOf(name))); };
+    EXPECT_EQ(column("type"), "ruler");
+    EXPECT_EQ(column("unit"), "mm");
+    EXPECT_NEAR(column("value").toDouble(), truth, 0.1 * 0.6) << "within a tenth of the smallest voxel";
+}
