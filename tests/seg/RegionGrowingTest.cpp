@@ -140,6 +140,32 @@ TEST(RegionGrowing, ThreadsAndStepSizesGiveTheComponent) {
     }
 }
 
+TEST(RegionGrowing, NothingWrapsAroundTheVolumesEdges) {
+    // A checkerboard on the volume's side faces: no two mask voxels are face neighbours, but with even
+    // dimensions a step off the +x face onto the next row (or off +y onto the next slice) would land
+    // on a mask voxel. Each seed must stay alone.
+    auto board = [](int i, int j, int k) { return (i == 0 || i == 7 || j == 0 || j == 5) && (i + j + k) % 2 == 0; };
+    const Volume v = shapeVolume({8, 6, 4}, board, 100, 0, 0);
+    const std::vector<VoxelIndex> seeds = {{7, 1, 0}, {7, 2, 1}, {0, 2, 0}, {0, 1, 1}, {2, 5, 1}, {3, 0, 1}};
+    const LabelMap truth = component(v, seeds, 50, 150, 6);
+    EXPECT_EQ(truth.count(1), seeds.size());
+    EXPECT_TRUE(same(grow(v, seeds, 50, 150, 6), truth));
+}
+
+TEST(RegionGrowing, WideFrontsOfThinColumnsLoseNothing) {
+    // Columns along z, isolated in x-y by a checkerboard and seeded on slice 0: over 32768 seeds, so
+    // the front is split between threads, and each column grows only through its own front voxel.
+    const Volume v = shapeVolume(
+        {260, 260, 5}, [](int i, int j, int) { return (i + j) % 2 == 0; }, 100, 0, 10);
+    std::vector<VoxelIndex> plane;
+    for (int j = 0; j < 260; ++j)
+        for (int i = 0; i < 260; ++i) plane.push_back({i, j, 0});
+    const LabelMap truth = component(v, plane, 50, 150, 6);
+    ASSERT_EQ(truth.count(1), 260u * 130u * 5u);
+    EXPECT_TRUE(same(grow(v, plane, 50, 150, 6, 1), truth));
+    EXPECT_TRUE(same(grow(v, plane, 50, 150, 6, 4), truth));
+}
+
 TEST(RegionGrowing, OnlyTheSeededComponentsOfARandomMask) {
     // A quarter of the voxels in the interval, at random: below the 6-neighbour percolation threshold
     // (0.31) the mask falls apart into many components, above the 26-neighbour one (0.10) most join.
