@@ -73,9 +73,10 @@ TEST(Snake, FindsAnEllipseInNoiseAndGlNeverRises) {
     engine.result(out);
     const double d = lucent::testing::dice(out, truth);
     std::printf("snake ellipse: Dice %.4f, %zu nodes, %d steps\n", d, engine.polygon().size(), steps);
-    EXPECT_GE(d, 0.95);
+    EXPECT_GE(d, 0.987);  // it reaches 0.9970: held to within 0.01 of that
     const auto& history = engine.slices().at(0).glHistory;
-    for (std::size_t s = 1; s < history.size(); ++s) EXPECT_LE(history[s], history[s - 1] + 1e-9 * std::abs(history[s - 1]));
+    for (std::size_t s = 1; s < history.size(); ++s)
+        EXPECT_LE(history[s], history[s - 1] + 1e-9 * std::abs(history[s - 1]));
 }
 
 TEST(Snake, RegionSumsEqualTheRasterisedMask) {
@@ -136,7 +137,9 @@ TEST(Snake, PropagatesThroughTheSlicesHoldingTheObject) {
     std::sort(slices.begin(), slices.end());
     EXPECT_EQ(slices.front(), 3);
     EXPECT_EQ(slices.back(), 12);
-    EXPECT_GE(lucent::testing::dice(out, truth), 0.93);
+    const double d = lucent::testing::dice(out, truth);
+    std::printf("snake propagated cylinder: Dice %.4f over %zu slices\n", d, slices.size());
+    EXPECT_GE(d, 0.980);  // it reaches 0.9903: held to within 0.01 of that
 }
 
 TEST(Snake, StepsReportTheBoxesTheFinishedSlicesLabel) {
@@ -175,7 +178,8 @@ TEST(Snake, StepsReportTheBoxesTheFinishedSlicesLabel) {
             for (int i = 0; i < d[0]; ++i) {
                 if (!out.at(i, j, k)) continue;
                 ++labelled;
-                EXPECT_TRUE(std::any_of(boxes.begin(), boxes.end(), [&](const VoxelBox& b) { return b.contains(i, j, k); }))
+                EXPECT_TRUE(
+                    std::any_of(boxes.begin(), boxes.end(), [&](const VoxelBox& b) { return b.contains(i, j, k); }))
                     << i << ", " << j << ", " << k;
             }
     EXPECT_GT(labelled, 5000u);
@@ -229,7 +233,8 @@ TEST(Snake, Int16SumsAreExactAndEqualTheRasterisedMask) {
     std::uniform_int_distribution<int> noise(-2000, 2000);
     for (int j = 0; j < 203; ++j)
         for (int i = 0; i < 301; ++i)
-            v.setValue(g.index(i, j, 0), std::clamp((ellipse(i / 2 + 5, j / 2 + 20) ? 30000 : -30000) + noise(rng), -32768, 32767));
+            v.setValue(g.index(i, j, 0),
+                       std::clamp((ellipse(i / 2 + 5, j / 2 + 20) ? 30000 : -30000) + noise(rng), -32768, 32767));
     SegmentationRequest r;
     r.volume = &v;
     r.snake.rect = {4, 4, 296, 198};
@@ -270,10 +275,12 @@ TEST(SnakeGeometry, CrossingColumnIsTheExactCeilingOnBothDivisionPaths) {
         for (int k = 0; k < 20000; ++k) {
             PixelPoint p{pick(rng), pick(rng)}, q{pick(rng), pick(rng)};
             if (p.y == q.y) continue;
-            const int y = std::min(p.y, q.y) + int(std::uniform_int_distribution<long long>(0, std::abs((long long)q.y - p.y) - 1)(rng));
+            const int y = std::min(p.y, q.y) +
+                          int(std::uniform_int_distribution<long long>(0, std::abs((long long)q.y - p.y) - 1)(rng));
             const long long want = exact(p, q, y);
             if (want < INT_MIN || want > INT_MAX) continue;
-            ASSERT_EQ(crossingColumn(p, q, y), want) << p.x << "," << p.y << " -> " << q.x << "," << q.y << " row " << y;
+            ASSERT_EQ(crossingColumn(p, q, y), want)
+                << p.x << "," << p.y << " -> " << q.x << "," << q.y << " row " << y;
         }
     }
 }
