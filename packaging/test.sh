@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# @brief Installs, builds, fetches the real data and runs every test; then the core, io and seg tests
-# under AddressSanitizer + UBSan, a short run of every fuzz target and the Debian package test.
+# @brief Installs, builds, fetches the real data and runs every test; then the sanitizer passes
+# (AddressSanitizer + UBSan, ThreadSanitizer), a short run of every fuzz target and the Debian package test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/build.sh
@@ -14,22 +14,11 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD} CCACHE_NOHASHDIR=${CCACHE_NOHASHDI
 cmake -S . -B build -DLUCENT_DATA="$LUCENT_DATA" >/dev/null
 (cd build && ctest -j"$(nproc)" --output-on-failure --timeout 600)
 
-# The core, io, seg and surface tests again, built with -fsanitize=address,undefined in a folder of their
-# own (CPU only, no viewer): any report aborts the test binary and so fails the run.
+# The sanitizer passes (tests/sanitize/run.sh, CPU engines, build folders of their own): address +
+# undefined over the core, io, seg and surface tests and every viewer test; thread over the seg tests
+# and the live and loader viewer tests. Any report aborts its test binary and so fails the run.
 started=$SECONDS
-echo "sanitizers: building the core, io, seg and surface tests with address,undefined (build-sanitize/)"
-mkdir -p build-sanitize
-log=build-sanitize/build.log
-cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Release -DLUCENT_SANITIZE=address,undefined \
-  -DLUCENT_WITH_CUDA=OFF -DLUCENT_WITH_GUI=OFF -DLUCENT_BUILD_BENCHMARKS=OFF -DLUCENT_DATA="$LUCENT_DATA" \
-  >"$log" 2>&1 || { cat "$log"; exit 1; }
-cmake --build build-sanitize -j"$(nproc)" --target lucent_core_tests lucent_io_tests lucent_seg_tests lucent_surface_tests \
-  >>"$log" 2>&1 || { tail -50 "$log"; exit 1; }
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-for t in core io seg surface; do
-  echo "sanitizers: lucent_${t}_tests"
-  build-sanitize/bin/lucent_${t}_tests --gtest_brief=1
-done
+bash tests/sanitize/run.sh address thread
 echo "sanitizers: passed in $((SECONDS - started)) s"
 
 # Every fuzz target for 20 s (clang, libFuzzer, ASan + UBSan; build-fuzz/): a finding fails the run.

@@ -2,6 +2,8 @@
 /// worker, mouse gestures (left rotate, right / wheel zoom, middle or shift-left pan), screenshots.
 #include "lucent/ui/View3DWidget.h"
 
+#include "CrossThread.h"
+
 #include "lucent/io/FileUtil.h"
 #include "lucent/ui/LiveSegmentation.h"
 
@@ -24,7 +26,7 @@ View3DWidget::View3DWidget(ViewerModel* model, QWidget* parent)
     : QOpenGLWidget(parent), m_model(model),
       m_job([this](std::shared_ptr<const render::LabelSurfaces> s, int serial) {
           // From the job's thread: hand over to the GUI thread (dropped if this widget is gone).
-          QMetaObject::invokeMethod(this, [this, s = std::move(s), serial] { onSurfaces(s, serial); }, Qt::QueuedConnection);
+          callQueued(this, [this, s = std::move(s), serial] { onSurfaces(s, serial); });
       }) {
     setObjectName("view3d");
     setMinimumSize(64, 64);
@@ -58,6 +60,9 @@ void View3DWidget::followCursorNow() {
 View3DWidget::~View3DWidget() {
     m_job.cancel();
     releaseGl();
+    // QOpenGLWidget's destructor, after this one and after m_scene is gone, destroys the context:
+    // its aboutToBeDestroyed must not call releaseGl on a scene that no longer exists.
+    if (context()) disconnect(context(), nullptr, this, nullptr);
 }
 
 void View3DWidget::releaseGl() {

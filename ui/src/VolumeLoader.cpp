@@ -1,6 +1,8 @@
 /// @brief The open job: one header pass, io's series rule or the chooser, the load; stop flags per job.
 #include "lucent/ui/VolumeLoader.h"
 
+#include "CrossThread.h"
+
 #include "lucent/core/Errors.h"
 #include "lucent/io/ImageSource.h"
 
@@ -52,8 +54,7 @@ void VolumeLoader::open(const QString& path, const QString& seriesId) {
         const int permille = total ? int(1000 * done / total) : 0;
         // One event per visible step, however many files: the loader's thread is never flooded.
         if (raw->permille.exchange(permille) != permille)
-            QMetaObject::invokeMethod(
-                this, [this, serial = raw->serial, permille] { report(serial, permille); }, Qt::QueuedConnection);
+            callQueued(this, [this, serial = raw->serial, permille] { report(serial, permille); });
         return !raw->stop.load();
     };
     replaceJob(job);
@@ -81,10 +82,9 @@ void VolumeLoader::waitForIdle() { m_pool.waitForDone(); }
 
 void VolumeLoader::start(const std::shared_ptr<Job>& job, int chosen) {
     job->waiting = false;
-    m_pool.start([this, job, chosen] {
+    startOnPool(m_pool, [this, job, chosen] {
         const Outcome outcome = run(*job, chosen);
-        QMetaObject::invokeMethod(
-            this, [this, serial = job->serial, outcome] { deliver(serial, outcome); }, Qt::QueuedConnection);
+        callQueued(this, [this, serial = job->serial, outcome] { deliver(serial, outcome); });
     });
 }
 
