@@ -47,6 +47,7 @@ const char* kUsage =
     "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
     "       lucent export MASK --reference PATH -o OUT.{nii,nii.gz,nrrd,mha,dcm,stl,obj} [--series ID]\n"
     "              [--labels 1,2,...] [--name TEXT] [--space lps|ras]\n"
+    "       lucent pacs echo|find|get|send --pacs AET@HOST:PORT [--aet OURS] [--timeout S] ... (see README, PACS)\n"
     "       lucent version\n";
 }
 
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
         if (command == "convert") return runConvert(rest);
         if (command == "segment") return runSegment(rest);
         if (command == "export") return runExport(rest);
+        if (command == "pacs") return runPacs(rest);
         if (command == "version" || command == "--version") return runVersion();
         // Anything else is the viewer's command line: lucent [PATH] [--screenshot OUT.png] ...
         return runViewer(argc, argv);
