@@ -100,8 +100,8 @@ int runFind(const std::vector<std::string>& args) {
         std::cout << (r.seriesUid.empty() ? r.studyUid : r.seriesUid) << "  " << r.studyDate << "  " << r.patientName
                   << "  " << r.patientId << "  " << r.modalities << "  " << r.instances << " instances  "
                   << (r.seriesUid.empty() ? r.studyDescription : r.seriesDescription) << "\n";
-    std::cerr << records.size() << " " << level << (records.size() == 1 ? "" : "s") << " found on " << node.label()
-              << "\n";
+    const char* noun = records.size() == 1 ? level.c_str() : (level == "study" ? "studies" : "series");
+    std::cerr << records.size() << " " << noun << " found on " << node.label() << "\n";
     return 0;
 }
 
