@@ -1,4 +1,5 @@
-/// @brief `lucent pacs echo|find|get|send --pacs AET@HOST:PORT ...`: argument parsing over lucent_net.
+/// @brief `lucent pacs echo|find|get|send --pacs AET@HOST:PORT ...` (get: C-GET, or C-MOVE with --move-port): argument
+/// parsing over lucent_net.
 #include "CommandLine.h"
 #include "Commands.h"
 
@@ -106,11 +107,14 @@ int runFind(const std::vector<std::string>& args) {
 }
 
 int runGet(const std::vector<std::string>& args) {
-    const CommandLine cl(args, with({"--study", "--series", "-o"}), {});
+    const CommandLine cl(args, with({"--study", "--series", "-o", "--move-port"}), {});
     if (!cl.positionals().empty()) throw UsageError("pacs get takes no positional argument");
     if (!cl.has("--study")) throw UsageError("pacs get needs --study UID");
     const net::PacsNode node = nodeOf(cl);
-    net::RetrieveRequest request{cl.value("--study"), cl.value("--series"), cl.value("-o")};
+    net::RetrieveRequest request{cl.value("--study"), cl.value("--series"), cl.value("-o"),
+                                 cl.integer("--move-port", 0)};
+    if (cl.has("--move-port") && (request.movePort < 1 || request.movePort > 65535))
+        throw UsageError("--move-port needs a port from 1 to 65535");
     std::vector<net::RetrievedSeries> series;
     try {
         series = net::retrieve(node, request);

@@ -4,7 +4,7 @@
 lucent pacs echo --pacs AET@HOST:PORT [--aet OURS]
 lucent pacs find --pacs AET@HOST:PORT [--patient-name P] [--patient-id I] [--study-date D1-D2] [--modality M]
                  [--level study|series] [--json]
-lucent pacs get  --pacs AET@HOST:PORT --study UID [--series UID] [-o DIR]
+lucent pacs get  --pacs AET@HOST:PORT --study UID [--series UID] [-o DIR] [--move-port P]
 lucent pacs send --pacs AET@HOST:PORT FILE...
 Orthanc runs unprivileged from a JSON config in a temporary folder on free ports. Expected values come
 from the files themselves (dcmdump) and from Orthanc's REST API, never from Lucent. Standard library
@@ -60,7 +60,7 @@ class Orthanc:
     """One Orthanc process: its own storage, index and config, on free loopback ports."""
 
     def __init__(self, exe, root, lucent_port, check_called_aet=False):
-        self.exe, self.root = exe, root
+        self.exe, self.root, self.lucent_port = exe, root, lucent_port
         self.dicom_port, self.http_port = free_port(), free_port()
         os.makedirs(root, exist_ok=True)
         config = {
@@ -206,6 +206,25 @@ def get_contract(orthanc, brain, synthetic, tmp):
     check(ok, "the cached synthetic series is the original volume: " + why)
 
 
+def move_contract(orthanc, brain, tmp):
+    """get --move-port: C-MOVE to a storage SCP Lucent runs on the port the node knows for LUCENT."""
+    b = tags(brain[0], "0020,000d", "0020,000e")
+    dest = os.path.join(tmp, "moved")
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", b["0020,000d"], "-o", dest,
+                       "--move-port", orthanc.lucent_port)
+    folder = os.path.join(dest, b["0020,000e"])
+    check(rc == 0 and out.split() == [folder], "get --move-port prints the series folder: %r %r" % (out, err))
+    got = sorted(tags(f, "0008,0018")["0008,0018"] for f in glob.glob(os.path.join(folder, "*")))
+    check(got == sorted(tags(f, "0008,0018")["0008,0018"] for f in brain), "C-MOVE: every SOPInstanceUID of the series")
+    ok, why = same_volume(LUCENT, os.path.dirname(brain[0]), folder, tmp, "moved")
+    check(ok and os.listdir(dest) == [b["0020,000e"]], "the moved series is the original volume, nothing else: " + why)
+    # A destination AE title the node does not know: the move fails, naming the node; nothing left.
+    dest = os.path.join(tmp, "unmoved")
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", b["0020,000d"], "-o", dest,
+                       "--move-port", orthanc.lucent_port, "--aet", "NOBODY")
+    check(error_line(rc, err, orthanc.node, "C-MOVE") and leftovers(dest) == [], "C-MOVE to an unknown AE: %r" % err)
+
+
 def seg_contract(orthanc, synthetic, tmp):
     """A SEG made by `lucent export` from the synthetic series, sent with C-STORE, held by Orthanc."""
     series = os.path.dirname(synthetic[0])
@@ -269,7 +288,7 @@ def fault_contract(orthanc, tmp):
              ["echo", "--pacs", "@127.0.0.1:104"], ["echo", "--pacs", "A_TITLE_LONGER_THAN_16@h:104"],
              ["echo", "--pacs", node, "--timeout", "0"], ["find", "--pacs", node, "--level", "patient"],
              ["find", "--pacs", node, "--study-date", "2001-03"], ["get", "--pacs", node],
-             ["get", "--pacs", node, "--study", "../x"], ["send", "--pacs", node], ["move", "--pacs", node], []]
+             ["get", "--pacs", node, "--study", "../x"], ["get", "--pacs", node, "--study", "1.2", "--move-port", "0"], ["send", "--pacs", node], ["move", "--pacs", node], []]
     for args in usage:
         rc, _, err = run(LUCENT, "pacs", *args)
         check(rc == 2, "usage error exits 2: pacs %s -> %d %r" % (" ".join(args), rc, err.splitlines()[:1]))
@@ -319,6 +338,7 @@ def main():
         load(orthanc, brain, synthetic)
         find_contract(orthanc, brain, synthetic)
         get_contract(orthanc, brain, synthetic, tmp)
+        move_contract(orthanc, brain, tmp)
         seg_contract(orthanc, synthetic, tmp)
         lost_instance_contract(orthanc, synthetic, tmp)
         fault_contract(orthanc, tmp)

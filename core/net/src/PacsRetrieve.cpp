@@ -1,13 +1,10 @@
-/// @brief C-GET of a study or series into a temporary folder, renamed into place only when complete.
+/// @brief Retrieves (C-GET or C-MOVE) into a temporary folder, renamed into place only when complete.
 #include "lucent/net/PacsClient.h"
 
-#include "ScuSession.h"
-
-#include <dcmtk/dcmdata/dctk.h>
+#include "Retrieval.h"
 
 #include <stdlib.h>
 #include <filesystem>
-#include <map>
 #include <memory>
 
 namespace lucent::net {
@@ -16,53 +13,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A UID names a folder or file: only digits and dots, as the standard allows, so that a hostile
-/// answer ("../..") cannot write elsewhere.
-bool isUid(const std::string& uid) {
-    return !uid.empty() && uid.size() <= 64 && uid.find_first_not_of("0123456789.") == std::string::npos &&
-           uid.front() != '.';
-}
-
-/// Receives the C-STOREs of a C-GET: each instance into TEMP/SERIESUID/SOPUID.dcm.
+/// Receives the C-STOREs of a C-GET on its own association.
 class GetScu : public ScuSession {
 public:
-    GetScu(const PacsNode& node, fs::path folder) : ScuSession(node), m_folder(std::move(folder)) {}
-
-    std::map<std::string, std::size_t> received;  ///< instances per series
-    std::string problem;                          ///< the first instance we could not keep
+    GetScu(const PacsNode& node, InstanceSink& sink) : ScuSession(node), m_sink(sink) {}
 
 protected:
     OFCondition handleSTORERequest(const T_ASC_PresentationContextID presID, DcmDataset* incoming,
                                    OFBool& continueSession, Uint16& status) override {
         continueSession = OFTrue;
-        std::unique_ptr<DcmFileFormat> file(new DcmFileFormat(incoming, OFFalse));  // owns `incoming`
-        DcmDataset& ds = *file->getDataset();
-        OFString series, instance, abstractSyntax, transferSyntax;
-        ds.findAndGetOFString(DCM_SeriesInstanceUID, series);
-        ds.findAndGetOFString(DCM_SOPInstanceUID, instance);
-        if (!isUid(series.c_str()) || !isUid(instance.c_str())) {
-            status = STATUS_STORE_Error_CannotUnderstand;
-            if (problem.empty()) problem = "an instance with a malformed series or instance UID";
-            return EC_Normal;
-        }
+        OFString abstractSyntax, transferSyntax;
         findPresentationContext(presID, abstractSyntax, transferSyntax);
-        const fs::path dir = m_folder / series.c_str();
-        std::error_code ec;
-        fs::create_directories(dir, ec);
-        const fs::path path = dir / (std::string(instance.c_str()) + ".dcm");
-        const OFCondition saved = file->saveFile(path.c_str(), DcmXfer(transferSyntax.c_str()).getXfer());
-        if (ec || saved.bad()) {
-            status = STATUS_STORE_Refused_OutOfResources;
-            if (problem.empty()) problem = "cannot write " + path.string() + ": " + (ec ? ec.message() : saved.text());
-            return EC_Normal;
-        }
-        status = STATUS_Success;
-        ++received[series.c_str()];
+        status = m_sink.save(incoming, transferSyntax.c_str());
         return EC_Normal;
     }
 
 private:
-    fs::path m_folder;
+    InstanceSink& m_sink;
 };
 
 /// Removes the temporary folder unless the retrieve completed.
@@ -100,8 +67,33 @@ std::map<std::string, int> expectedSeries(const PacsNode& node, const RetrieveRe
     return expected;
 }
 
-/// Sends the C-GET; PacsError when the node reports failed sub-operations or ends badly.
-void runGet(GetScu& scu, const RetrieveRequest& request) {
+}  // namespace
+
+void retrieveKeys(const RetrieveRequest& request, DcmDataset& keys) {
+    keys.putAndInsertString(DCM_QueryRetrieveLevel, request.seriesUid.empty() ? "STUDY" : "SERIES");
+    keys.putAndInsertString(DCM_StudyInstanceUID, request.studyUid.c_str());
+    if (!request.seriesUid.empty()) keys.putAndInsertString(DCM_SeriesInstanceUID, request.seriesUid.c_str());
+}
+
+void checkRetrieve(const ScuSession& scu, const std::string& what, const OFCondition& cond,
+                   OFList<RetrieveResponse*>& responses, const InstanceSink& sink) {
+    unsigned status = STATUS_Success, failed = 0;
+    for (RetrieveResponse* r : responses) {
+        std::unique_ptr<RetrieveResponse> owned(r);
+        status = r->m_status;
+        failed = r->m_numberOfFailedSubops;
+    }
+    responses.clear();
+    if (cond.bad()) scu.fail(what + " failed", cond);
+    if (!sink.problem().empty()) scu.fail(what + ": " + sink.problem() + "; nothing kept");
+    if (failed > 0)
+        scu.fail(what + ": the node failed to send " + std::to_string(failed) + " instance(s) (status " +
+                 statusText(status) + "); nothing kept");
+    if (status != STATUS_Success) scu.fail(what + " ended with status " + statusText(status) + "; nothing kept");
+}
+
+void runGet(const PacsNode& node, const RetrieveRequest& request, InstanceSink& sink) {
+    GetScu scu(node, sink);
     scu.offer(UID_GETStudyRootQueryRetrieveInformationModel,
               {UID_LittleEndianExplicitTransferSyntax, UID_LittleEndianImplicitTransferSyntax});
     // We are the storage SCP of the C-STOREs a C-GET brings back (128 contexts at most in all).
@@ -110,28 +102,12 @@ void runGet(GetScu& scu, const RetrieveRequest& request) {
     scu.connect("C-GET (study root)");
     const T_ASC_PresentationContextID id = scu.contextFor(UID_GETStudyRootQueryRetrieveInformationModel, "C-GET");
     DcmDataset keys;
-    keys.putAndInsertString(DCM_QueryRetrieveLevel, request.seriesUid.empty() ? "STUDY" : "SERIES");
-    keys.putAndInsertString(DCM_StudyInstanceUID, request.studyUid.c_str());
-    if (!request.seriesUid.empty()) keys.putAndInsertString(DCM_SeriesInstanceUID, request.seriesUid.c_str());
+    retrieveKeys(request, keys);
     OFList<RetrieveResponse*> responses;
     const OFCondition cond = scu.sendCGETRequest(id, &keys, &responses);
-    unsigned status = STATUS_Success, failed = 0;
-    for (RetrieveResponse* r : responses) {
-        std::unique_ptr<RetrieveResponse> owned(r);
-        status = r->m_status;
-        failed = r->m_numberOfFailedSubops;
-    }
-    if (cond.bad()) scu.fail("C-GET of study " + request.studyUid + " failed", cond);
-    if (!scu.problem.empty()) scu.fail("C-GET of study " + request.studyUid + ": " + scu.problem);
-    if (failed > 0)
-        scu.fail("C-GET of study " + request.studyUid + ": the node failed to send " + std::to_string(failed) +
-                 " instance(s) (status " + statusText(status) + "); nothing kept");
-    if (status != STATUS_Success)
-        scu.fail("C-GET of study " + request.studyUid + " ended with status " + statusText(status) + "; nothing kept");
+    checkRetrieve(scu, "C-GET of study " + request.studyUid, cond, responses, sink);
     scu.finish();
 }
-
-}  // namespace
 
 std::vector<RetrievedSeries> retrieve(const PacsNode& node, const RetrieveRequest& request) {
     if (!isUid(request.studyUid)) throw std::invalid_argument("'" + request.studyUid + "' is not a study UID");
@@ -141,21 +117,28 @@ std::vector<RetrievedSeries> retrieve(const PacsNode& node, const RetrieveReques
                                                              : fs::path(request.destination);
     const std::map<std::string, int> expected = expectedSeries(node, request);
     TemporaryFolder temporary{makeTemporaryFolder(destination, node)};
-    GetScu scu(node, temporary.path);
-    runGet(scu, request);
+    InstanceSink sink(temporary.path);
+    if (request.movePort > 0)
+        runMove(node, request, sink);
+    else
+        runGet(node, request, sink);
+    const std::map<std::string, std::size_t> received = sink.received();
+    const std::string what = std::string(request.movePort > 0 ? "C-MOVE" : "C-GET") + " of study " + request.studyUid;
     for (const auto& [series, count] : expected) {
-        const std::size_t got = scu.received.count(series) ? scu.received.at(series) : 0;
+        const std::size_t got = received.count(series) ? received.at(series) : 0;
         if (count >= 0 && got < static_cast<std::size_t>(count))
-            scu.fail("C-GET of study " + request.studyUid + " lost " + std::to_string(count - got) + " of " +
-                     std::to_string(count) + " instance(s) of series " + series + "; nothing kept");
+            throw PacsError(node.label() + ": " + what + " lost " + std::to_string(count - got) + " of " +
+                            std::to_string(count) + " instance(s) of series " + series + "; nothing kept");
     }
     std::vector<RetrievedSeries> result;
-    for (const auto& [series, files] : scu.received) {
+    for (const auto& [series, files] : received) {
         const fs::path target = destination / series;
         std::error_code ec;
         fs::remove_all(target, ec);
         fs::rename(temporary.path / series, target, ec);
-        if (ec) scu.fail("cannot move the retrieved series into " + target.string() + ": " + ec.message());
+        if (ec)
+            throw PacsError(node.label() + ": cannot move the retrieved series into " + target.string() + ": " +
+                            ec.message());
         result.push_back({series, target.string(), files});
     }
     return result;

@@ -1,4 +1,4 @@
-/// @brief DIMSE service user: C-ECHO, C-FIND, C-GET and C-STORE against one node (DCMTK behind a plain API).
+/// @brief DIMSE service user: C-ECHO, C-FIND, C-GET, C-MOVE and C-STORE against one node (DCMTK behind a plain API).
 #pragma once
 
 #include "lucent/net/PacsNode.h"
@@ -37,6 +37,9 @@ struct RetrieveRequest {
     std::string studyUid;
     std::string seriesUid;  ///< empty: the whole study
     std::string destination;
+    /// 0: C-GET. Otherwise C-MOVE to our AE title, received by a storage SCP that Lucent runs on
+    /// this port while the move lasts (the node must know our AE title, host and this port).
+    int movePort = 0;
 };
 
 struct RetrievedSeries {
@@ -54,8 +57,8 @@ void echo(const PacsNode& node);
 /// Study Root C-FIND at the query's level.
 std::vector<FindRecord> find(const PacsNode& node, const FindQuery& query);
 
-/// C-GET of a study or a series. Files arrive in a hidden temporary folder under the destination
-/// and each series folder is renamed into place only when the node reports no failed
+/// C-GET (or C-MOVE, see RetrieveRequest::movePort) of a study or a series. Files arrive in a hidden temporary folder
+/// under the destination and each series folder is renamed into place only when the node reports no failed
 /// sub-operation and every instance it counted (C-FIND) arrived; on any failure nothing of this
 /// retrieve is left and PacsError says what was lost. An existing series folder is replaced.
 std::vector<RetrievedSeries> retrieve(const PacsNode& node, const RetrieveRequest& request);
