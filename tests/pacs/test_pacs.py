@@ -67,7 +67,8 @@ class Orthanc:
             "Name": "lucent-test", "StorageDirectory": os.path.join(root, "storage"),
             "IndexDirectory": os.path.join(root, "index"), "DicomAet": AET, "DicomPort": self.dicom_port,
             "HttpPort": self.http_port, "RemoteAccessAllowed": False, "AuthenticationEnabled": False,
-            "DicomCheckCalledAet": check_called_aet, "DicomModalities": {"lucent": ["LUCENT", "127.0.0.1", lucent_port]},
+            "DicomCheckCalledAet": check_called_aet, "DicomModalities": {
+                "lucent": ["LUCENT", "127.0.0.1", lucent_port], "elsewhere": ["ELSEWHERE", "127.0.0.1", free_port()]},
             "DicomAlwaysAllowStore": True, "DicomAlwaysAllowFind": True, "DicomAlwaysAllowGet": True,
             "HttpServerEnabled": True, "StableAge": 1,
         }
@@ -223,6 +224,11 @@ def move_contract(orthanc, brain, tmp):
     rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", b["0020,000d"], "-o", dest,
                        "--move-port", orthanc.lucent_port, "--aet", "NOBODY")
     check(error_line(rc, err, orthanc.node, "C-MOVE") and leftovers(dest) == [], "C-MOVE to an unknown AE: %r" % err)
+    # An AE title the node knows at another port (where nothing listens): the move goes there and fails.
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", b["0020,000d"], "-o", dest,
+                       "--move-port", orthanc.lucent_port, "--aet", "ELSEWHERE")
+    check(error_line(rc, err, orthanc.node, "C-MOVE") and leftovers(dest) == [],
+          "C-MOVE whose destination is not us: fails, nothing left: %r" % err)
 
 
 def seg_contract(orthanc, synthetic, tmp):
