@@ -48,6 +48,11 @@ const char* kUsage =
     "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
     "       lucent export MASK --reference PATH -o OUT.{nii,nii.gz,nrrd,mha,dcm,stl,obj} [--series ID]\n"
     "              [--labels 1,2,...] [--name TEXT] [--space lps|ras]\n"
+    "       lucent pacs echo --pacs AET@HOST:PORT [--aet OURS] [--timeout S]\n"
+    "       lucent pacs find --pacs AET@HOST:PORT [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"
+    "              [--modality M] [--accession A] [--study UID] [--level study|series] [--json]\n"
+    "       lucent pacs get --pacs AET@HOST:PORT --study UID [--series UID] [-o DIR] [--move-port P]\n"
+    "       lucent pacs send --pacs AET@HOST:PORT FILE...\n"
     "       lucent version | --version\n"
     "       lucent --help | -h\n";
 }
@@ -69,6 +74,7 @@ int main(int argc, char** argv) {
         if (command == "convert") return runConvert(rest);
         if (command == "segment") return runSegment(rest);
         if (command == "export") return runExport(rest);
+        if (command == "pacs") return runPacs(rest);
         if (command == "version" || command == "--version") return runVersion();
         // Anything else is the viewer's command line: lucent [PATH] [--screenshot OUT.png] ...
         return runViewer(argc, argv);

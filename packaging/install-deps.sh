@@ -8,12 +8,13 @@ set -euo pipefail
 # not installed here). CPack finds the executables for dpkg-shlibdeps with `file`. The package test
 # (tests/packaging/) validates the desktop files (desktop-file-utils, appstream, shared-mime-info,
 # gio from libglib2.0-bin, man-db), lints the .deb and installs it into a clean root made by
-# debootstrap. dicom3tools gives dciodvfy, which checks the DICOM SEG files we write.
+# debootstrap. dicom3tools gives dciodvfy, which checks the DICOM SEG files we write. Orthanc is the
+# real PACS the `lucent pacs` contract runs against (its DICOMweb plugin for the DICOMweb part).
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git ca-certificates
   clang-14 libclang-rt-14-dev
   zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libdcmtk-dev dcmtk dicom3tools
+  libdcmtk-dev dcmtk dicom3tools orthanc orthanc-dicomweb
   qt6-base-dev libqt6opengl6-dev libgl-dev libegl-dev
   libvtk9-dev libimgui-dev
   xvfb xauth libgl1-mesa-dri mesa-utils

