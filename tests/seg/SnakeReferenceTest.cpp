@@ -185,7 +185,7 @@ TEST(SnakeReference, FloatRunOnTheSquareEnds) {
 // engine reproduces: the same polygon at every step. Unscaled, the sums and so GL are the same to
 // the bit. Scaled by 1/8, every variance scales by exactly 1/64, GL shifts by N log(64) / 2 (plus
 // rounding) and every comparison keeps its outcome: exact ties stay exact, the rest differ by far
-// more than the rounding. A tolerance on GL (one way to stop the float loop) would break this.
+// more than the rounding.
 TEST(SnakeReference, FloatRunTakesTheInt16RunsStepsWhereItsSumsAreExact) {
     const Volume int16 = squareImage(PixelType::Int16);
     const std::vector<StepReport> want = runSquare(int16, 1000);
