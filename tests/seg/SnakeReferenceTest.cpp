@@ -121,10 +121,7 @@ TEST_P(SnakeReference, EveryStepsGlEqualsTheBruteForceGlAndNeverRises) {
     const Volume v = squareImage(GetParam());
     SnakeCpu engine;
     const SquareRun run = checkEverySteps(engine, v, 200);
-    // Float slices do not finish here (see FloatRunOnTheSquareEnds): their first 200 steps are checked.
-    if (GetParam() == PixelType::Int16) {
-        EXPECT_TRUE(run.finished);
-    }
+    EXPECT_TRUE(run.finished) << "within 200 steps";
     EXPECT_GT(run.steps, 3);
     EXPECT_GT(run.mostNodes, 4u) << "nodes were added";
     // The labels are the rasterised last polygon, and it holds the square.
@@ -147,13 +144,60 @@ TEST_P(SnakeReference, EveryStepsGlEqualsTheBruteForceGlAndNeverRises) {
 
 INSTANTIATE_TEST_SUITE_P(Types, SnakeReference, ::testing::Values(PixelType::Int16, PixelType::Float32));
 
-// Known engine bug, disabled so the suite stays green (run with --gtest_also_run_disabled_tests):
-// on float slices the region sums are updated incrementally in double, so moving a node along a
-// straight segment (8,14 <-> 8,12 between 8,15 and 8,6: the same region) "lowers" GL by a rounding
-// error (~2e-12) and is taken; the node oscillates and the run never ends (200000 steps tried).
-// Int16 slices sum exactly and stop after 13 steps.
-TEST(SnakeReference, DISABLED_FloatRunOnTheSquareEnds) {
+namespace {
+
+/// The square's polygons step by step (GL bits included), run to the end or `maxSteps`.
+std::vector<StepReport> runSquare(const Volume& v, int maxSteps) {
+    SegmentationRequest r;
+    r.volume = &v;
+    r.snake.rect = {2, 2, 21, 21};
+    r.snake.stepMax = 4;
+    r.snake.minSegment = 4;
+    SnakeCpu engine;
+    engine.start(r);
+    std::vector<StepReport> steps;
+    while (steps.size() < std::size_t(maxSteps) && (steps.empty() || !steps.back().finished))
+        steps.push_back(engine.step(1));
+    return steps;
+}
+
+/// `v`'s values times `scale` in a Float32 volume.
+Volume asFloat(const Volume& v, double scale) {
+    Volume f(v.geometry(), PixelType::Float32);
+    for (std::size_t i = 0; i < v.voxelCount(); ++i) f.setValue(i, v.value(i) * scale);
+    return f;
+}
+
+}  // namespace
+
+// Float sums are rounded: a node sliding along a straight segment (8,14 <-> 8,12 between 8,15 and
+// 8,6, the same region) once "lowered" GL by ~2e-12 each way and the run never ended. It must end
+// within a bound far above what int16 needs (13 steps), every step's GL still the brute force's.
+TEST(SnakeReference, FloatRunOnTheSquareEnds) {
     const Volume v = squareImage(PixelType::Float32);
     SnakeCpu engine;
-    EXPECT_TRUE(checkEverySteps(engine, v, 1000).finished);
+    const SquareRun run = checkEverySteps(engine, v, 1000);
+    EXPECT_TRUE(run.finished) << run.steps << " steps";
+}
+
+// Where float sums are exact (integer values, or integers over a power of two: every sum fits in
+// double's 53 bits here), the float path must take the int16 path's decisions, the ones the CUDA
+// engine reproduces: the same polygon at every step. Unscaled, the sums and so GL are the same to
+// the bit. Scaled by 1/8, every variance scales by exactly 1/64, GL shifts by N log(64) / 2 (plus
+// rounding) and every comparison keeps its outcome: exact ties stay exact, the rest differ by far
+// more than the rounding.
+TEST(SnakeReference, FloatRunTakesTheInt16RunsStepsWhereItsSumsAreExact) {
+    const Volume int16 = squareImage(PixelType::Int16);
+    const std::vector<StepReport> want = runSquare(int16, 1000);
+    ASSERT_TRUE(want.back().finished);
+    for (double scale : {1.0, 0.125}) {
+        const std::vector<StepReport> got = runSquare(asFloat(int16, scale), 1000);
+        ASSERT_EQ(got.size(), want.size()) << "scale " << scale;
+        for (std::size_t s = 0; s < want.size(); ++s) {
+            ASSERT_EQ(got[s].polygon, want[s].polygon) << "scale " << scale << ", step " << s + 1;
+            if (scale == 1.0) {
+                ASSERT_EQ(got[s].convergence, want[s].convergence) << "step " << s + 1;
+            }
+        }
+    }
 }

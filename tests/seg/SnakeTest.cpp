@@ -73,7 +73,7 @@ TEST(Snake, FindsAnEllipseInNoiseAndGlNeverRises) {
     engine.result(out);
     const double d = lucent::testing::dice(out, truth);
     std::printf("snake ellipse: Dice %.4f, %zu nodes, %d steps\n", d, engine.polygon().size(), steps);
-    EXPECT_GE(d, 0.987);  // it reaches 0.9970: held to within 0.01 of that
+    EXPECT_GE(d, 0.987);  // it reaches 0.9960: held to within 0.01 of that
     const auto& history = engine.slices().at(0).glHistory;
     for (std::size_t s = 1; s < history.size(); ++s)
         EXPECT_LE(history[s], history[s - 1] + 1e-9 * std::abs(history[s - 1]));
@@ -109,7 +109,8 @@ TEST(Snake, SamePolygonsOnOneOrManyThreads) {
     SnakeCpu a, b;
     a.start(snakeRequest(v, 0, 1));
     b.start(snakeRequest(v, 0, 4));
-    while (!a.finished() || !b.finished()) {
+    for (int steps = 0; !a.finished() || !b.finished(); ++steps) {
+        ASSERT_LT(steps, 5000) << "a run that never ends fails here instead of hanging";
         const StepReport ra = a.step(1), rb = b.step(1);
         ASSERT_EQ(ra.polygon, rb.polygon);
         ASSERT_EQ(ra.convergence, rb.convergence);
@@ -129,7 +130,10 @@ TEST(Snake, PropagatesThroughTheSlicesHoldingTheObject) {
     r.snake.propagate = true;
     SnakeCpu engine;
     engine.start(r);
-    engine.run();
+    for (StepReport s; !s.finished;) {
+        s = engine.step(64);
+        ASSERT_LT(s.iterations, 50000) << "a run that never ends fails here instead of hanging";
+    }
     LabelMap out;
     engine.result(out);
     std::vector<int> slices;
@@ -139,7 +143,7 @@ TEST(Snake, PropagatesThroughTheSlicesHoldingTheObject) {
     EXPECT_EQ(slices.back(), 12);
     const double d = lucent::testing::dice(out, truth);
     std::printf("snake propagated cylinder: Dice %.4f over %zu slices\n", d, slices.size());
-    EXPECT_GE(d, 0.980);  // it reaches 0.9903: held to within 0.01 of that
+    EXPECT_GE(d, 0.980);  // it reaches 0.9878: held to within 0.01 of that
 }
 
 TEST(Snake, StepsReportTheBoxesTheFinishedSlicesLabel) {
@@ -159,6 +163,7 @@ TEST(Snake, StepsReportTheBoxesTheFinishedSlicesLabel) {
     std::size_t finished = 0;
     for (StepReport s; !s.finished;) {
         s = engine.step(1);
+        ASSERT_LT(s.iterations, 50000) << "a run that never ends fails here instead of hanging";
         polygonSlices.insert(s.polygonSlice);
         const std::size_t now = engine.slices().size();
         EXPECT_EQ(s.changed.has_value(), now > finished) << "a box exactly when a slice finishes";

@@ -46,6 +46,7 @@ public:
 
 private:
     Sums segmentSums(PixelPoint p, PixelPoint q) const;
+    Sums pathChange(PixelPoint p, PixelPoint from, PixelPoint to, PixelPoint q) const;
     double criterion(const Sums& target) const { return snakeGl(m_image, target); }
     bool crosses(std::size_t node, PixelPoint candidate) const;
     bool movePhase(const std::vector<std::size_t>& nodes);
@@ -57,7 +58,6 @@ private:
     std::vector<T> m_cz, m_cz2;  // per row: cumulated z and z^2 along x
     Sums m_image;                // the whole slice
     std::vector<PixelPoint> m_polygon;
-    std::vector<Sums> m_segments;  // m_segments[i]: contribution of node i -> node i+1
     Sums m_target;
     double m_gl = 0;
     int m_d = 1;
@@ -112,13 +112,55 @@ typename SnakeEvolution<T>::Sums SnakeEvolution<T>::segmentSums(PixelPoint p, Pi
 template <class T>
 void SnakeEvolution<T>::recomputeTotals() {
     const std::size_t n = m_polygon.size();
-    m_segments.resize(n);
     m_target = {};
-    for (std::size_t i = 0; i < n; ++i) {
-        m_segments[i] = segmentSums(m_polygon[i], m_polygon[(i + 1) % n]);
-        m_target += m_segments[i];
-    }
+    for (std::size_t i = 0; i < n; ++i) m_target += segmentSums(m_polygon[i], m_polygon[(i + 1) % n]);
     m_gl = criterion(m_target);
+}
+
+/// What replacing the path p -> from -> q by p -> to -> q adds to the target's sums (from == p: the
+/// segment p -> q gets a node at `to`). Float slices sum in double, so the target's sums depend on
+/// the order of the updates that built them: updating by whole segments (minus the two old ones,
+/// plus the two new ones) made a move that leaves the region as it is (a node sliding along a
+/// straight line) change the sums by rounding, and GL "dropped" by ~1e-12 back and forth for ever.
+/// Here each row's crossings of the old and new paths cancel column by column before any value is
+/// read, so a row whose pixels stay put adds exactly nothing and an unchanged region keeps its
+/// exact sums and GL: the strict `gl < m_gl` then refuses the move, as it does for int16. A row that
+/// changes adds the difference of two cumulated values (the pixels that change), rounded once.
+/// Int16 sums are exact integers in any order, so their decisions (the CUDA engine's) are unchanged.
+template <class T>
+typename SnakeEvolution<T>::Sums SnakeEvolution<T>::pathChange(PixelPoint p, PixelPoint from, PixelPoint to,
+                                                               PixelPoint q) const {
+    const PixelPoint ends[4][2] = {{p, from}, {from, q}, {p, to}, {to, q}};
+    const int y0 = std::min({p.y, from.y, to.y, q.y}), y1 = std::max({p.y, from.y, to.y, q.y});
+    Sums change;
+    for (int y = y0; y < y1; ++y) {
+        int col[4], coef[4], terms = 0;
+        for (int s = 0; s < 4; ++s) {
+            const PixelPoint a = ends[s][0], b = ends[s][1];
+            if (y < std::min(a.y, b.y) || y >= std::max(a.y, b.y)) continue;
+            const int c = std::clamp(crossingColumn(a, b, y), 0, m_width) - 1;  // as in segmentSums
+            const int sign = (b.y > a.y ? 1 : -1) * (s < 2 ? -1 : 1);           // old path removed
+            if (c < 0) continue;
+            int k = 0;
+            while (k < terms && col[k] != c) ++k;
+            if (k == terms) {
+                col[k] = c;
+                coef[k] = 0;
+                ++terms;
+            }
+            coef[k] += sign;
+        }
+        Sums row;
+        for (int k = 0; k < terms; ++k) {
+            if (coef[k] == 0) continue;
+            const std::size_t at = std::size_t(y) * m_width + col[k];
+            row.n += T(coef[k]) * T(col[k] + 1);
+            row.sz += T(coef[k]) * m_cz[at];
+            row.sz2 += T(coef[k]) * m_cz2[at];
+        }
+        change += row;
+    }
+    return change;
 }
 
 template <class T>
@@ -142,17 +184,11 @@ bool SnakeEvolution<T>::movePhase(const std::vector<std::size_t>& nodes) {
     parallelFor(nodes.size(), m_request.threads, [&](std::size_t t) {
         const std::size_t i = nodes[t];
         const PixelPoint p = m_polygon[(i + n - 1) % n], q = m_polygon[(i + 1) % n];
-        Sums without = m_target;
-        without -= m_segments[(i + n - 1) % n];
-        without -= m_segments[i];
         double bestGl = m_gl;
         for (int w = 0; w < 8; ++w) {
             const PixelPoint c = snakeMove(m_polygon[i], w, m_d);
             if (c.x < 0 || c.y < 0 || c.x >= m_width || c.y >= m_height) continue;
-            Sums moved = without;
-            moved += segmentSums(p, c);
-            moved += segmentSums(c, q);
-            const double gl = criterion(moved);
+            const double gl = criterion(m_target + pathChange(p, m_polygon[i], c, q));
             if (gl < bestGl && !crosses(i, c)) {  // strict: ties keep the lower candidate index
                 bestGl = gl;
                 best[t] = w;
@@ -165,19 +201,12 @@ bool SnakeEvolution<T>::movePhase(const std::vector<std::size_t>& nodes) {
         if (best[t] < 0) continue;
         const std::size_t i = nodes[t];
         const PixelPoint c = snakeMove(m_polygon[i], best[t], m_d);
-        const std::size_t prev = (i + n - 1) % n;
-        const Sums a = segmentSums(m_polygon[prev], c), b = segmentSums(c, m_polygon[(i + 1) % n]);
-        Sums t2 = m_target;
-        t2 -= m_segments[prev];
-        t2 -= m_segments[i];
-        t2 += a;
-        t2 += b;
-        const double gl = criterion(t2);
+        const PixelPoint p = m_polygon[(i + n - 1) % n], q = m_polygon[(i + 1) % n];
+        const Sums target = m_target + pathChange(p, m_polygon[i], c, q);
+        const double gl = criterion(target);
         if (gl < m_gl && !crosses(i, c)) {
             m_polygon[i] = c;
-            m_segments[prev] = a;
-            m_segments[i] = b;
-            m_target = t2;
+            m_target = target;
             m_gl = gl;
             moved = true;
         }
@@ -198,15 +227,11 @@ bool SnakeEvolution<T>::addNodes() {
         if (!longSegment(p, q, m_request.snake.minSegment)) continue;
         double bestGl = m_gl;
         PixelPoint best{-1, -1};
-        Sums bestA, bestB;
+        Sums bestTarget;
         for (int k = 0; k < 4; ++k) {
             PixelPoint c;
             if (!insertCandidate(p, q, k, c)) continue;
-            const Sums sa = segmentSums(p, c), sb = segmentSums(c, q);
-            Sums t = m_target;
-            t -= m_segments[i];
-            t += sa;
-            t += sb;
+            const Sums t = m_target + pathChange(p, p, c, q);
             const double gl = criterion(t);
             if (gl <= bestGl) {
                 // Crossing check as if c were a node between p and q.
@@ -216,17 +241,12 @@ bool SnakeEvolution<T>::addNodes() {
                 if (bad) continue;
                 bestGl = gl;
                 best = c;
-                bestA = sa;
-                bestB = sb;
+                bestTarget = t;
             }
         }
         if (best.x < 0) continue;
         m_polygon.insert(m_polygon.begin() + std::ptrdiff_t(i) + 1, best);
-        m_target -= m_segments[i];
-        m_target += bestA;
-        m_target += bestB;
-        m_segments[i] = bestA;
-        m_segments.insert(m_segments.begin() + std::ptrdiff_t(i) + 1, bestB);
+        m_target = bestTarget;
         m_gl = bestGl;
         added = true;
         ++i;  // skip the new half: its length is below the old one's
