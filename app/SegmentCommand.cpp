@@ -104,9 +104,12 @@ int runSegment(const std::vector<std::string>& args) {
     io::LabelExportOptions exportOptions;
     exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
     io::writeLabelFile(labels, LabelTable{}, output, exportOptions);
+    // Soft maps lie on the volume's grid: stored in its layout, as the mask and `convert` are.
+    const io::OutputLayout layout = io::OutputLayout::of(volume);
     if (cl.has("--connectivity-map") && method == Method::FuzzyConnectedness)
-        io::writeVolumeFile(soft.at(0), cl.value("--connectivity-map"));
-    if (cl.has("--memberships") && method == Method::FuzzyCMeans) io::writeVolumeFrames(soft, cl.value("--memberships"));
+        io::writeVolumeFile(soft.at(0), cl.value("--connectivity-map"), layout);
+    if (cl.has("--memberships") && method == Method::FuzzyCMeans)
+        io::writeVolumeFrames(soft, cl.value("--memberships"), layout);
     if (cl.has("--polygon")) {
         std::ostringstream s;
         JsonWriter json(s);
