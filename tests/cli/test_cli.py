@@ -740,13 +740,15 @@ def contracts(a):
     # The modules beside this one import their helpers from test_cli: run as a script this module is
     # __main__, and without the alias they would load a second copy with its own pass/fail counts.
     sys.modules.setdefault("test_cli", sys.modules[__name__])
+    import conventions
     import help_options
     import one_grid
     import screenshot_pixels
     import segment_results as seg
     out = [("volume_file", lambda t: volume_file_contract(a.lucent, t)),
            ("hostile_input", lambda t: hostile_input_contract(a.lucent, t)),
-           ("help", lambda t: help_options.help_contract(a.lucent))]
+           ("help", lambda t: help_options.help_contract(a.lucent)),
+           ("conventions", lambda t: conventions.conventions_contract(a.lucent, a.make_series, t))]
     if a.xvfb:
         # Before anything large runs: the memory check reads the peak of every child so far.
         out.append(("hostile_viewer", lambda t: hostile_viewer_contract(a.lucent, a.xvfb, t)))
