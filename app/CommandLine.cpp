@@ -1,8 +1,13 @@
 /// @brief Command-line parsing.
 #include "CommandLine.h"
 
+#include "lucent/io/FileUtil.h"
+#include "lucent/io/VolumeFile.h"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <utility>
 
@@ -14,7 +19,37 @@ namespace {
 /// command cannot forget them). --threads: 0 means "all cores" only as the default, never typed.
 const std::map<std::string, std::pair<long long, long long>> kRanges = {{"--threads", {1, 1024}}};
 
+/// Edits (insert, delete, replace, swap of neighbours) from `a` to `b`.
+std::size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
 }  // namespace
+
+bool looksLikeInput(const std::string& word) {
+    std::error_code ec;
+    if (std::filesystem::exists(word, ec)) return true;
+    const std::string w = io::toLower(word);
+    return w.find('/') != std::string::npos || io::isVolumeFileName(w) || w.ends_with(".dcm") || w.ends_with(".lucent");
+}
+
+std::string unknownCommandMessage(const std::string& word, const std::vector<std::string>& commands) {
+    std::string best;
+    std::size_t bestDistance = 3;  // more than two edits away is no suggestion
+    for (const auto& c : commands)
+        if (const std::size_t d = editDistance(io::toLower(word), c); d < bestDistance) best = c, bestDistance = d;
+    const std::string message = "unknown command '" + io::printable(word) + "'";
+    return best.empty() ? message : message + "; did you mean '" + best + "'?";
+}
 
 CommandLine::CommandLine(const std::vector<std::string>& args, const std::set<std::string>& valued,
                          const std::set<std::string>& flags) {

@@ -15,6 +15,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// Whether `word`, the first argument when it is no command, is something for the viewer to open: an
+/// existing path, a name with a suffix Lucent opens (.nii, .nii.gz, .mha, .mhd, .nrrd, .nhdr, .dcm,
+/// .lucent) or a folder (a name with a '/'). Anything else is a mistyped command.
+bool looksLikeInput(const std::string& word);
+/// "unknown command 'infoo'; did you mean 'info'?": the nearest of `commands` within two edits, if any.
+std::string unknownCommandMessage(const std::string& word, const std::vector<std::string>& commands);
+
 class CommandLine {
 public:
     /// `valued`: options that take a value (e.g. "-o", "--series"); `flags`: those that do not.

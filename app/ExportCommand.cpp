@@ -1,6 +1,7 @@
 /// @brief `lucent export MASK --reference PATH -o OUT`: a label file to NIfTI, NRRD, MetaImage, DICOM SEG, STL or OBJ.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "Reporter.h"
 
 #include "lucent/io/ImageSource.h"
 #include "lucent/io/LabelFile.h"
@@ -35,9 +36,13 @@ std::vector<std::uint8_t> parseLabelList(const std::string& text) {
 
 }  // namespace
 
+/// Everything after the options are parsed: load the reference, place the mask, write; failures name
+/// the mask (Reporter::run).
+int exportMask(const CommandLine& cl, io::LabelExportOptions& options, const Reporter& report);
+
 int runExport(const std::vector<std::string>& args) {
     const CommandLine cl(args, {"--reference", "-o", "--output", "--series", "--labels", "--name", "--space", "--threads"},
-                         {});
+                         outputFlags());
     if (cl.positionals().size() != 1) throw UsageError("export takes one MASK");
     const std::string maskPath = cl.positionals()[0];
     const std::string reference = cl.value("--reference");
@@ -50,13 +55,22 @@ int runExport(const std::vector<std::string>& args) {
     io::LabelExportOptions options;
     if (cl.has("--labels")) options.labels = parseLabelList(cl.value("--labels"));
     options.ras = space == "ras";
+    const Reporter report("export", maskPath, cl);
+    return report.run([&] { return exportMask(cl, options, report); });
+}
 
+int exportMask(const CommandLine& cl, io::LabelExportOptions& options, const Reporter& report) {
+    const std::string maskPath = cl.positionals()[0];
+    const std::string reference = cl.value("--reference");
+    const std::string output = cl.value("-o", cl.value("--output"));
+    refuseClobber(cl, {output});
+    const Reporter referenceReport("export", reference, cl);
     io::DicomOptions dicom;
     dicom.threads = cl.threads();
-    dicom.progress = printProgress;
+    dicom.progress = report.progress();
     std::vector<std::string> warnings;
     const Volume volume = io::ImageSource::load(reference, cl.value("--series"), dicom, &warnings);
-    for (const auto& w : warnings) std::cerr << "lucent export: warning: " << w << "\n";
+    referenceReport.warn(warnings);
     const auto& files = volume.metadata().sliceFiles;
     options.sourceSliceFiles = files;
     const bool fromDicom = !files.empty();
@@ -65,7 +79,7 @@ int runExport(const std::vector<std::string>& args) {
                                  "segments");
 
     io::LabelFileContents mask = io::readLabelFile(maskPath, volume.geometry());
-    for (const auto& w : mask.warnings) std::cerr << "lucent export: warning: " << maskPath << ": " << w << "\n";
+    report.warn(mask.warnings);
     const auto present = io::presentLabels(mask.labels);
     if (present.empty()) throw std::runtime_error(maskPath + ": the mask has no labelled voxel; nothing written");
     for (auto v : options.labels)
@@ -84,7 +98,8 @@ int runExport(const std::vector<std::string>& args) {
     }
     io::writeLabelFile(mask.labels, mask.table, output, options);
     const auto written = options.labels.empty() ? io::presentLabels(mask.labels) : options.labels;
-    std::cout << "wrote " << output << " (" << written.size() << (written.size() == 1 ? " label" : " labels") << ")\n";
+    report.summary("wrote " + output + " (" + std::to_string(written.size()) +
+                   (written.size() == 1 ? " label" : " labels") + ")");
     return 0;
 }
 

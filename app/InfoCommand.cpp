@@ -1,6 +1,7 @@
 /// @brief `lucent info PATH [--json]`: one record per volume found under PATH.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "Reporter.h"
 
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/ImageSource.h"
@@ -10,12 +11,14 @@
 namespace lucent::app {
 
 int runInfo(const std::vector<std::string>& args) {
-    const CommandLine cl(args, {"--threads"}, {"--json"});
+    std::set<std::string> flags = quietFlags();
+    flags.insert("--json");
+    const CommandLine cl(args, {"--threads"}, flags);
     if (cl.positionals().size() != 1) throw UsageError("info takes one PATH");
     io::DicomOptions options;
     options.threads = cl.threads();
-    options.progress = printProgress;
     const std::string& path = cl.positionals()[0];
+    options.progress = Reporter("info", path, cl).progress();
     const io::SourceListing listing = io::ImageSource::list(path, options);
     if (cl.has("--json"))
         io::ImageSource::writeJson(listing, std::cout);

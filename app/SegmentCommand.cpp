@@ -1,6 +1,7 @@
 /// @brief `lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK`: runs one engine headless.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "Reporter.h"
 #include "SegmentOptions.h"
 
 #include "lucent/core/JsonWriter.h"
@@ -27,10 +28,16 @@ double millisecondsSince(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
+/// Everything after the options are parsed: load, run, write; failures name the input (Reporter::run).
+int segmentInput(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest& request,
+                 const Reporter& report);
+
 int runSegment(const std::vector<std::string>& args) {
     std::set<std::string> valued = segmentValueOptions();
     valued.insert({"--method", "-o", "--output", "--stats", "--series", "--connectivity-map", "--memberships", "--polygon"});
-    const CommandLine cl(args, valued, segmentFlags());
+    std::set<std::string> flags = segmentFlags();
+    flags.merge(outputFlags());
+    const CommandLine cl(args, valued, flags);
     if (cl.positionals().size() != 1) throw UsageError("segment takes one PATH");
     const std::string output = cl.value("-o", cl.value("--output"));
     if (output.empty() || !io::isLabelExportName(output))
@@ -46,14 +53,27 @@ int runSegment(const std::vector<std::string>& args) {
     }
 
     SegmentationRequest request = requestFromOptions(cl, method);
+    const Reporter report("segment", cl.positionals()[0], cl);
+    return report.run([&] { return segmentInput(cl, method, backend, request, report); });
+}
 
+int segmentInput(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest& request,
+                 const Reporter& report) {
+    const std::string output = cl.value("-o", cl.value("--output"));
+    // `--stats -` is stdout: no file, so nothing to keep from being overwritten.
+    const std::string stats = cl.value("--stats");
+    std::vector<std::string> outputs{output};
+    for (const char* o : {"--connectivity-map", "--memberships", "--polygon"})
+        if (cl.has(o)) outputs.push_back(cl.value(o));
+    if (!stats.empty() && stats != "-") outputs.push_back(stats);
+    refuseClobber(cl, outputs);
     const auto t0 = std::chrono::steady_clock::now();
     io::DicomOptions options;
     options.threads = request.threads;
-    options.progress = printProgress;
+    options.progress = report.progress();
     std::vector<std::string> warnings;
     const Volume volume = io::ImageSource::load(cl.positionals()[0], cl.value("--series"), options, &warnings);
-    for (const auto& w : warnings) std::cerr << "lucent segment: warning: " << w << "\n";
+    report.warn(warnings);
     const double msLoad = millisecondsSince(t0);
     if (output.ends_with(".dcm") && volume.metadata().sliceFiles.empty())
         throw std::runtime_error(cl.positionals()[0] + " is not a DICOM series: a DICOM SEG must reference the DICOM "
@@ -81,12 +101,12 @@ int runSegment(const std::vector<std::string>& args) {
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(e.what());
     }
-    const StepReport report = engine->run(64);
+    const StepReport steps = engine->run(64);
     const MethodFigures figures = engine->figures();
     // CUDA engines time their own device work with CUDA events (the upload is ms_upload).
     const double msCompute = figures.msDevice ? *figures.msDevice : millisecondsSince(tTotal);
     const std::string notice = gpu::fallbackNotice(*engine);
-    if (!notice.empty()) std::cerr << "lucent segment: warning: " << notice << "\n";
+    if (!notice.empty()) report.warn(notice);
     LabelMap labels;
     engine->result(labels);
     std::vector<Volume> soft;
@@ -104,9 +124,12 @@ int runSegment(const std::vector<std::string>& args) {
     io::LabelExportOptions exportOptions;
     exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
     io::writeLabelFile(labels, LabelTable{}, output, exportOptions);
+    // Soft maps lie on the volume's grid: stored in its layout, as the mask and `convert` are.
+    const io::OutputLayout layout = io::OutputLayout::of(volume);
     if (cl.has("--connectivity-map") && method == Method::FuzzyConnectedness)
-        io::writeVolumeFile(soft.at(0), cl.value("--connectivity-map"));
-    if (cl.has("--memberships") && method == Method::FuzzyCMeans) io::writeVolumeFrames(soft, cl.value("--memberships"));
+        io::writeVolumeFile(soft.at(0), cl.value("--connectivity-map"), layout);
+    if (cl.has("--memberships") && method == Method::FuzzyCMeans)
+        io::writeVolumeFrames(soft, cl.value("--memberships"), layout);
     if (cl.has("--polygon")) {
         std::ostringstream s;
         JsonWriter json(s);
@@ -117,6 +140,7 @@ int runSegment(const std::vector<std::string>& args) {
     }
 
     const double ml = double(voxels) * volume.geometry().voxelVolumeMl();
+    std::string statsText;
     if (cl.has("--stats")) {
         std::ostringstream s;
         JsonWriter json(s);
@@ -125,8 +149,8 @@ int runSegment(const std::vector<std::string>& args) {
         json.key("backend").value(engine->backend());
         json.key("voxels").value(voxels);
         json.key("volume_ml").value(ml);
-        json.key("iterations").value(report.iterations);
-        json.key("convergence").value(report.convergence);
+        json.key("iterations").value(steps.iterations);
+        json.key("convergence").value(steps.convergence);
         json.key("ms_compute").value(msCompute);
         json.key("ms_total").value(msTotal);
         json.key("ms_load").value(msLoad);
@@ -141,12 +165,16 @@ int runSegment(const std::vector<std::string>& args) {
         if (!notice.empty()) json.key("fallback").value(notice);
         writeFigures(json, figures);
         json.endObject();
-        const std::string text = s.str();
-        io::writeFileAtomically(cl.value("--stats"), {text});
+        statsText = s.str();
+        if (stats != "-") io::writeFileAtomically(stats, {statsText});
     }
     staged.commit();
-    std::cout << "wrote " << output << ": " << methodName(method) << " (" << engine->backend() << "), " << voxels
-              << " voxels, " << ml << " ml, " << report.iterations << " iterations, " << msCompute << " ms\n";
+    // `--stats -`: the JSON is stdout's, only once every file is in place; the summary goes to stderr.
+    if (stats == "-") std::cout << statsText << std::flush;
+    std::ostringstream line;
+    line << "wrote " << output << ": " << methodName(method) << " (" << engine->backend() << "), " << voxels
+         << " voxels, " << ml << " ml, " << steps.iterations << " iterations, " << msCompute << " ms";
+    report.summary(line.str(), stats == "-");
     return 0;
 }
 

@@ -39,7 +39,7 @@ const char* kUsage =
     "       lucent info PATH [--json] [--threads N]\n"
     "       lucent convert PATH -o|--output OUT.{nii,nii.gz,mha,mhd,nrrd} [--series ID] [--threads N]\n"
     "       lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK.{nii,nii.gz,mha,nrrd} [--threads N]\n"
-    "              [--backend auto|cpu|cuda] [--stats STATS.json] [--series ID] [--roi i0,j0,k0,i1,j1,k1]\n"
+    "              [--backend auto|cpu|cuda] [--stats STATS.json|-] [--series ID] [--roi i0,j0,k0,i1,j1,k1]\n"
     "         srg:   --seed i,j,k (repeatable) --lower L --upper U [--connectivity 6|26]\n"
     "         fc:    --seed i,j,k (repeatable) [--threshold T] [--object-mean M --object-sigma S --diff-sigma D]\n"
     "                [--connectivity-map OUT]\n"
@@ -53,6 +53,7 @@ const char* kUsage =
     "              [--modality M] [--accession A] [--study UID] [--level study|series] [--json]\n"
     "       lucent pacs get --pacs AET@HOST:PORT --study UID [--series UID] [-o DIR] [--move-port P]\n"
     "       lucent pacs send --pacs AET@HOST:PORT FILE...\n"
+    "       info, convert, segment, export also take --quiet; convert, segment, export --no-clobber\n"
     "       lucent version | --version\n"
     "       lucent --help | -h\n";
 }
@@ -76,10 +77,17 @@ int main(int argc, char** argv) {
         if (command == "export") return runExport(rest);
         if (command == "pacs") return runPacs(rest);
         if (command == "version" || command == "--version") return runVersion();
+        // A word that is no command and names nothing to open is a mistyped command, not a file to view.
+        if (!command.empty() && command[0] != '-' && !looksLikeInput(command)) {
+            const std::vector<std::string> known{"info", "convert", "segment", "export", "pacs", "version"};
+            std::cerr << "lucent: " << unknownCommandMessage(command, known) << " (see lucent --help)\n";
+            return 2;
+        }
         // Anything else is the viewer's command line: lucent [PATH] [--screenshot OUT.png] ...
         return runViewer(argc, argv);
     } catch (const UsageError& e) {
-        std::cerr << "lucent " << command << ": " << lucent::io::printable(e.what()) << "\n" << kUsage;
+        // One line naming the problem: the full usage is for --help.
+        std::cerr << "lucent " << command << ": " << lucent::io::printable(e.what()) << " (see lucent --help)\n";
         return 2;
     } catch (const lucent::Cancelled&) {
         std::cerr << "lucent " << command << ": cancelled\n";

@@ -574,9 +574,10 @@ def dicom_contract(lucent, make_series, tmp):
     check(rc == 0, "convert --series UID: " + err)
     dims, srow, data = read_nifti(out_nii)
     check(tuple(dims) == (32, 24, 10), "converted dimensions")
-    # Voxel (0,0,0) sits at the DICOM origin, in RAS.
+    # dcm2niix's layout, rows bottom-up: the DICOM origin (first row's first voxel) is stored at
+    # (0, Y-1, 0), in RAS.
     o = main["origin"]
-    w = world(srow, (0, 0, 0))
+    w = world(srow, (0, dims[1] - 1, 0))
     check(abs(w[0] + o[0]) < 1e-3 and abs(w[1] + o[1]) < 1e-3 and abs(w[2] - o[2]) < 1e-3, "NIfTI origin = -x,-y of LPS")
     rc, _, err = run(lucent, "convert", series, "-o", os.path.join(tmp, "x.nii"))
     check(rc != 0 and "--series" in err, "two volumes and no --series: %r" % err)
@@ -601,8 +602,9 @@ def dicom_contract(lucent, make_series, tmp):
     dyn_nii = os.path.join(tmp, "dynamic.nii")
     rc, _, err = run(lucent, "convert", dyn, "-o", dyn_nii)
     dims, _, data = read_nifti(dyn_nii) if rc == 0 else ((), None, [])
-    # Voxel (0, 0, 0) of time frame f stores -16384 + 3000 f; the tool's intercept is -1024.
-    check(tuple(dims) == (8, 6, 5) and list(data[:1]) == [-17408] and "the first is used" in err,
+    # Voxel (0, 0, 0) of time frame f stores -16384 + 3000 f; the tool's intercept is -1024. Rows
+    # are stored bottom-up (dcm2niix's layout), so DICOM voxel (0, 0, 0) is stored at (0, 5, 0).
+    check(tuple(dims) == (8, 6, 5) and data[8 * 5] == -17408 and "the first is used" in err,
           "convert writes the first time frame and says so: %r" % err)
 
 
@@ -738,12 +740,15 @@ def contracts(a):
     # The modules beside this one import their helpers from test_cli: run as a script this module is
     # __main__, and without the alias they would load a second copy with its own pass/fail counts.
     sys.modules.setdefault("test_cli", sys.modules[__name__])
+    import conventions
     import help_options
+    import one_grid
     import screenshot_pixels
     import segment_results as seg
     out = [("volume_file", lambda t: volume_file_contract(a.lucent, t)),
            ("hostile_input", lambda t: hostile_input_contract(a.lucent, t)),
-           ("help", lambda t: help_options.help_contract(a.lucent))]
+           ("help", lambda t: help_options.help_contract(a.lucent)),
+           ("conventions", lambda t: conventions.conventions_contract(a.lucent, a.make_series, t))]
     if a.xvfb:
         # Before anything large runs: the memory check reads the peak of every child so far.
         out.append(("hostile_viewer", lambda t: hostile_viewer_contract(a.lucent, a.xvfb, t)))
@@ -763,7 +768,8 @@ def contracts(a):
     if a.make_series:
         out += [("dicom", lambda t: dicom_contract(a.lucent, a.make_series, t)),
                 ("hostile_dicom", lambda t: hostile_dicom_contract(a.lucent, a.make_series, t)),
-                ("dcm2niix", lambda t: dcm2niix_positions(a.lucent, a.data, t))]
+                ("dcm2niix", lambda t: dcm2niix_positions(a.lucent, a.data, t)),
+                ("one_grid", lambda t: one_grid.one_grid_contract(a.lucent, a.make_series, a.data, t))]
     return out
 
 

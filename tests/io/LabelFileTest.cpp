@@ -102,6 +102,39 @@ TEST(LabelFile, DicomSourcedNiftiStoresRowsBottomUpLikeDcm2niix) {
     EXPECT_TRUE(sameVoxels(readLabelFile(path, grid()).labels, m));
 }
 
+TEST(LabelFile, AConvertedSeriesAndItsMaskShareOneGridInEveryFormat) {
+    // A DICOM series (it lists its slice files) converted and segmented: within one format the image
+    // and the mask are stored on one grid, so stored voxel i of the mask labels stored voxel i of the
+    // image; and the viewer, opening the converted image, places the mask on it voxel for voxel.
+    TempDir dir;
+    Volume series(grid(), PixelType::Int16);
+    for (std::size_t i = 0; i < series.voxelCount(); ++i) series.setValue(i, double((i * 37) % 300));
+    series.metadata().sliceFiles.assign(grid().dims[2], "slice.dcm");
+    LabelMap mask(grid());
+    for (std::size_t i = 0; i < mask.voxelCount(); ++i) mask[i] = series.value(i) > 150 ? 1 : 0;
+    LabelExportOptions options;
+    options.sourceSliceFiles = series.metadata().sliceFiles;
+    for (const std::string ext : {".nii", ".nii.gz", ".nrrd", ".mha"}) {
+        const std::string image = dir.file("image" + ext), labels = dir.file("mask" + ext);
+        writeVolumeFile(series, image);
+        writeLabelFile(mask, {}, labels, options);
+        const RawImage storedImage = readRawImage(image), storedMask = readRawImage(labels);
+        ASSERT_TRUE(storedImage.geometry.sameGrid(storedMask.geometry, 1e-6)) << ext;
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < series.voxelCount(); ++i)
+            wrong += storedMask.storedValue(i) != (storedImage.storedValue(i) > 150 ? 1 : 0);
+        EXPECT_EQ(wrong, 0u) << ext;
+        const Volume opened = readVolumeFile(image);
+        const LabelMap placed = readLabelFile(labels, opened.geometry()).labels;
+        wrong = 0;
+        for (std::size_t i = 0; i < opened.voxelCount(); ++i) wrong += placed[i] != (opened.value(i) > 150 ? 1 : 0);
+        EXPECT_EQ(wrong, 0u) << ext;
+    }
+    // NIfTI is dcm2niix's layout for both (rows bottom-up); the other formats keep the loaded order.
+    EXPECT_TRUE(readRawImage(dir.file("image.nii")).geometry.sameGrid(reverseRows(grid()), 1e-3));
+    EXPECT_TRUE(readRawImage(dir.file("image.nrrd")).geometry.sameGrid(grid(), 1e-6));
+}
+
 TEST(LabelFile, ChosenLabelsOnlyAndEmptyLabelsRefused) {
     TempDir dir;
     LabelExportOptions options;

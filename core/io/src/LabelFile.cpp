@@ -6,7 +6,6 @@
 #include "lucent/core/Errors.h"
 #include "lucent/core/GridMatch.h"
 #include "lucent/io/FileUtil.h"
-#include "lucent/io/NrrdFormat.h"
 #include "lucent/io/VolumeFile.h"
 
 #include <algorithm>
@@ -80,17 +79,17 @@ void writeLabelFile(const LabelMap& labels, const LabelTable& table, const std::
     const LabelMap written = options.labels.empty() ? labels : onlyLabels(labels, chosen);
     switch (format) {
     case LabelFormat::Nifti:
-        // dcm2niix stores a DICOM series' rows bottom-up; a mask of that series does the same so
-        // that it lies voxel for voxel on a dcm2niix conversion (world positions are unchanged).
-        writeLabelMapFile(options.sourceSliceFiles.empty() ? written : reverseRows(written), path);
-        return;
-    case LabelFormat::Nrrd: {
+    case LabelFormat::Nrrd:
+    case LabelFormat::Volume: {
         RawImage raw = fromLabelMap(written);
-        raw.keyValues = slicerSegmentFields(written, table, chosen);
-        NrrdFormat::write(raw, path, true);
+        // Extents in voxels of the loaded order: the layout rule never reorders a NRRD.
+        if (format == LabelFormat::Nrrd) raw.keyValues = slicerSegmentFields(written, table, chosen);
+        // The layout of every output of this input (VolumeFile.h): a NIfTI mask of a DICOM series
+        // stores its rows as the converted series does, so the two overlay voxel for voxel.
+        const OutputLayout layout{!options.sourceSliceFiles.empty()};
+        writeRawImage(inOutputLayout(std::move(raw), path, layout), path);
         return;
     }
-    case LabelFormat::Volume: writeLabelMapFile(written, path); return;
     case LabelFormat::DicomSeg: writeSegFile(written, table, chosen, path, options); return;
     case LabelFormat::Stl:
     case LabelFormat::Obj: writeSurfaces(written, table, chosen, path, options); return;

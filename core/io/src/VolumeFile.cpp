@@ -2,12 +2,14 @@
 #include "lucent/io/VolumeFile.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/core/GridMatch.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/GeometryCheck.h"
 #include "lucent/io/MetaImageFormat.h"
 #include "lucent/io/NiftiFormat.h"
 #include "lucent/io/NrrdFormat.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace lucent::io {
@@ -78,9 +80,44 @@ Volume readVolumeFile(const std::string& path) {
     return v;
 }
 
-void writeVolumeFile(const Volume& volume, const std::string& path) { writeRawImage(fromVolume(volume), path); }
+namespace {
+/// `image` with the rows (j axis) of every slice of every frame stored the other way round.
+RawImage reversedRows(RawImage image) {
+    const auto& d = image.geometry.dims;
+    const std::size_t row = std::size_t(d[0]) * scalarSize(image.type);
+    std::vector<char> out(image.bytes.size());
+    const std::size_t slices = std::size_t(d[2]) * std::size_t(std::max(image.frames, 1));
+    for (std::size_t s = 0; s < slices; ++s)
+        for (int j = 0; j < d[1]; ++j)
+            std::copy_n(image.bytes.data() + (s * d[1] + (d[1] - 1 - j)) * row, row, out.data() + (s * d[1] + j) * row);
+    image.bytes = std::move(out);
+    image.geometry = reverseRows(image.geometry);
+    return image;
+}
+}  // namespace
+
+RawImage inOutputLayout(RawImage image, const std::string& path, OutputLayout layout) {
+    // dcm2niix stores a DICOM series' rows bottom-up; every NIfTI Lucent writes for the series does
+    // the same, so the image and its masks share one voxel order and one affine (and both lie on a
+    // dcm2niix conversion). Other formats keep the loaded order: their readers (ITK, Slicer) do too.
+    if (layout.dicomSeries && formatOf(path) == Format::Nifti) return reversedRows(std::move(image));
+    return image;
+}
+
+void writeVolumeFile(const Volume& volume, const std::string& path) {
+    writeVolumeFile(volume, path, OutputLayout::of(volume));
+}
+
+void writeVolumeFile(const Volume& volume, const std::string& path, OutputLayout layout) {
+    writeRawImage(inOutputLayout(fromVolume(volume), path, layout), path);
+}
 
 void writeVolumeFrames(const std::vector<Volume>& volumes, const std::string& path) {
+    if (volumes.empty()) throw IoError("cannot write " + path + ": nothing to write");
+    writeVolumeFrames(volumes, path, OutputLayout::of(volumes.front()));
+}
+
+void writeVolumeFrames(const std::vector<Volume>& volumes, const std::string& path, OutputLayout layout) {
     if (volumes.empty()) throw IoError("cannot write " + path + ": nothing to write");
     RawImage raw;
     raw.geometry = volumes.front().geometry();
@@ -91,7 +128,7 @@ void writeVolumeFrames(const std::vector<Volume>& volumes, const std::string& pa
         float* out = reinterpret_cast<float*>(raw.bytes.data() + f * raw.frameBytes());
         for (std::size_t i = 0; i < raw.geometry.voxelCount(); ++i) out[i] = static_cast<float>(volumes[f].value(i));
     }
-    writeRawImage(raw, path);
+    writeRawImage(inOutputLayout(std::move(raw), path, layout), path);
 }
 
 LabelMap readLabelMapFile(const std::string& path) { return toLabelMap(readRawImage(path), path); }

@@ -19,11 +19,32 @@ RawImage readRawImage(const std::string& path);
 /// Writes atomically in the format the extension names; IoError on failure, nothing left behind.
 void writeRawImage(const RawImage& image, const std::string& path);
 
+/// The layout of everything Lucent writes for one input (convert's volume, segment's masks,
+/// memberships and connectivity maps, export, the viewer's label export), so that within one format
+/// every output of one input has the same dimensions, voxel order and affine and a mask overlays its
+/// image voxel for voxel.
+struct OutputLayout {
+    bool dicomSeries = false;  ///< the input was a DICOM series (its Volume metadata lists sliceFiles)
+    static OutputLayout of(const Volume& input) { return {!input.metadata().sliceFiles.empty()}; }
+};
+
+/// The one layout rule, applied by every writer below and by writeLabelFile: a NIfTI output of a
+/// DICOM series stores its rows bottom-up, as dcm2niix stores the series (same dimensions and affine
+/// as a dcm2niix conversion); anything else is stored as loaded. World positions never change.
+RawImage inOutputLayout(RawImage image, const std::string& path, OutputLayout layout);
+
 Volume readVolumeFile(const std::string& path);
+/// Writes `volume` in the layout of its own input (OutputLayout::of(volume)).
 void writeVolumeFile(const Volume& volume, const std::string& path);
-/// Writes same-grid float volumes as one 4D file (NIfTI, MetaImage or NRRD), frame f = volumes[f].
+/// Writes `volume` (a result on the grid of `layout`'s input, such as a connectivity map).
+void writeVolumeFile(const Volume& volume, const std::string& path, OutputLayout layout);
+/// Writes same-grid float volumes as one 4D file (NIfTI, MetaImage or NRRD), frame f = volumes[f],
+/// in the layout of the input they were computed from.
+void writeVolumeFrames(const std::vector<Volume>& volumes, const std::string& path, OutputLayout layout);
+/// As above, in the layout of volumes.front()'s own input.
 void writeVolumeFrames(const std::vector<Volume>& volumes, const std::string& path);
 LabelMap readLabelMapFile(const std::string& path);
+/// Writes labels as stored (no layout rule: writeLabelFile is the export that applies it).
 void writeLabelMapFile(const LabelMap& labels, const std::string& path);
 
 }  // namespace lucent::io

@@ -1,0 +1,62 @@
+/// @brief The conventions every command shares: warnings and errors name the input, `--quiet`,
+/// `--no-clobber`, and where the summary line goes.
+#pragma once
+
+#include "CommandLine.h"
+
+#include "lucent/core/Progress.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace lucent::app {
+
+/// Flags of every command that reads an input: --quiet.
+std::set<std::string> quietFlags();
+/// Flags of every command that writes files: --quiet and --no-clobber.
+std::set<std::string> outputFlags();
+
+/// `message` starting with "INPUT: " unless it names `input` already, so that every warning and
+/// error says which input it is about (a folder's skipped files already name the folder).
+std::string namingInput(const std::string& input, const std::string& message);
+
+/// How one command talks to the user about one input.
+class Reporter {
+public:
+    Reporter(std::string command, std::string input, const CommandLine& cl);
+
+    /// "lucent CMD: warning: INPUT: ..." on stderr; nothing with --quiet.
+    void warn(const std::string& message) const;
+    void warn(const std::vector<std::string>& messages) const;
+    /// The loading progress of the command (none with --quiet).
+    ProgressCallback progress() const;
+    /// The one-line summary of what was written: on stdout, or on stderr when stdout carries the
+    /// command's data (`--stats -`); none with --quiet.
+    void summary(const std::string& line, bool stdoutTaken = false) const;
+    /// The input's name in errors: rethrows a failure of `body` as a runtime_error naming the input
+    /// (usage errors and cancellation pass unchanged).
+    template <class Body>
+    int run(Body&& body) const {
+        try {
+            return body();
+        } catch (const UsageError&) {
+            throw;
+        } catch (const std::exception& e) {
+            rethrowNamingInput(e);
+        }
+    }
+
+private:
+    [[noreturn]] void rethrowNamingInput(const std::exception& e) const;
+
+    std::string m_command;
+    std::string m_input;
+    bool m_quiet = false;
+};
+
+/// With --no-clobber, refuses (runtime_error, exit 1) before anything is computed or written when one
+/// of `outputs` exists (a .mhd's .raw counts), naming it; without it, does nothing.
+void refuseClobber(const CommandLine& cl, const std::vector<std::string>& outputs);
+
+}  // namespace lucent::app

@@ -1,0 +1,114 @@
+"""@brief Issue 31: the conventions every command keeps. A mistyped command is named with the nearest
+one (exit 2); a usage error is one line; `--stats -` is stdout; `--no-clobber` keeps an existing
+output byte for byte; every warning and error names its input; `--quiet` keeps errors only.
+
+Standard library only, as test_cli.py (whose helpers these are).
+"""
+import json
+import os
+import subprocess
+
+from test_cli import check, read_nifti, run, write_nifti
+
+
+def run_in(cwd, program, *args):
+    """run() in folder `cwd` (where a stray output such as a file named '-' would land)."""
+    p = subprocess.run([os.path.abspath(program)] + [str(a) for a in args], capture_output=True, text=True, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def lines(text):
+    return text.strip().splitlines()
+
+
+def typo_contract(lucent, tmp):
+    for typo, meant in (("infoo", "info"), ("segmnt", "segment"), ("covnert", "convert")):
+        rc, out, err = run_in(tmp, lucent, typo, "ch2.nii.gz")
+        check(rc == 2 and len(lines(err)) == 1 and "unknown command '%s'" % typo in err
+              and "did you mean '%s'?" % meant in err and "lucent --help" in err,
+              "lucent %s: unknown command, suggests %s, exit 2, one line: %d %r" % (typo, meant, rc, err))
+    rc, _, err = run_in(tmp, lucent, "frobnicate")
+    check(rc == 2 and "unknown command 'frobnicate'" in err and "did you mean" not in err,
+          "a word far from every command: no suggestion: %r" % err)
+    # Something to open still goes to the viewer (its own usage error proves it got there): an existing
+    # path without a suffix, a missing file with a suffix Lucent opens, a folder.
+    os.makedirs(os.path.join(tmp, "infoo"), exist_ok=True)
+    for target in ("infoo", "scan.nii.gz", "series/"):
+        rc, _, err = run_in(tmp, lucent, target, "--layout", "9x9")
+        check(rc == 2 and "--layout" in err and "unknown command" not in err,
+              "lucent %s opens the viewer as before: %d %r" % (target, rc, err))
+
+
+def usage_contract(lucent, src, tmp):
+    for args, word in ((["segment", src, "--method", "srg", "--seed", "1,1,1", "-o", "m.nii"], "--lower"),
+                       (["convert", src], "-o"), (["export", src, "-o", "x.nii"], "--reference"),
+                       (["info"], "PATH"), (["convert", src, "-o", "x.nii", "--bogus"], "--bogus")):
+        rc, out, err = run_in(tmp, lucent, *args)
+        check(rc == 2 and len(lines(err)) == 1 and word in err and "see lucent --help" in err and "usage:" not in err,
+              "usage error of %s is one line naming %s: %r" % (args[0], word, err))
+
+
+def srg(lucent, src, tmp, mask, *extra):
+    return run_in(tmp, lucent, "segment", src, "--method", "srg", "--seed", "1,1,1", "--lower", "100",
+                  "--upper", "200", "-o", mask, *extra)
+
+
+def stats_stdout_contract(lucent, src, tmp):
+    mask = os.path.join(tmp, "stdout_mask.nii")
+    rc, out, err = srg(lucent, src, tmp, mask, "--stats", "-")
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        doc = {}
+    labelled = sum(1 for v in read_nifti(mask)[2] if v) if rc == 0 else -1
+    check(rc == 0 and doc.get("voxels") == labelled, "--stats - prints the stats JSON (and only it) on stdout: %r" % out)
+    check(not os.path.exists(os.path.join(tmp, "-")), "--stats - writes no file named '-'")
+    check("wrote " + mask in err, "with --stats -, the summary line goes to stderr: %r" % err)
+
+
+def no_clobber_contract(lucent, src, tmp):
+    mask, stats = os.path.join(tmp, "kept.nii"), os.path.join(tmp, "kept.json")
+    with open(mask, "wb") as f:
+        f.write(b"not a mask, must stay")
+    before = open(mask, "rb").read()
+    rc, _, err = srg(lucent, src, tmp, mask, "--stats", stats, "--no-clobber")
+    check(rc == 1 and "kept.nii" in err and "--no-clobber" in err, "--no-clobber refuses, naming the file: %r" % err)
+    check(open(mask, "rb").read() == before and not os.path.exists(stats),
+          "--no-clobber: the existing file is byte-identical and nothing else is written")
+    out_img = os.path.join(tmp, "kept_img.nii")
+    with open(out_img, "wb") as f:
+        f.write(before)
+    rc, _, err = run_in(tmp, lucent, "convert", src, "-o", out_img, "--no-clobber")
+    check(rc == 1 and open(out_img, "rb").read() == before, "convert --no-clobber keeps the file: %r" % err)
+    # Without it the output is replaced (so the refusal above is the option's doing).
+    rc, _, err = srg(lucent, src, tmp, mask)
+    check(rc == 0 and open(mask, "rb").read() != before, "without --no-clobber the output is replaced: %r" % err)
+
+
+def naming_contract(lucent, make_series, tmp):
+    flat = os.path.join(tmp, "flat.nii")
+    write_nifti(flat, (4, 4, 4), (1, 1, 1), [7] * 64)
+    rc, _, err = run_in(tmp, lucent, "segment", flat, "--method", "fcm", "--clusters", "3", "-o", "f.nii")
+    check(rc == 1 and "distinct intensities" in err and flat + ":" in err, "the FCM error names the input: %r" % err)
+    rc, _, err = run_in(tmp, lucent, "segment", flat, "--method", "fcm", "--quiet", "-o", "f.nii")
+    check(rc == 1 and flat in err, "--quiet still prints errors: %r" % err)
+    if not make_series:
+        return
+    gap = os.path.join(tmp, "gapseries")
+    run(make_series, gap, "--size", "16", "16", "8", "--gap", "4")
+    rc, out, err = run_in(tmp, lucent, "convert", gap, "-o", os.path.join(tmp, "gap.nii"))
+    warnings = [l for l in lines(err) if ": warning: " in l]
+    check(rc == 0 and any("missing slice" in w for w in warnings) and all(gap + ":" in w for w in warnings),
+          "every warning names the input series: %r" % err)
+    rc, out, err = run_in(tmp, lucent, "convert", gap, "-o", os.path.join(tmp, "gap2.nii"), "--quiet")
+    check(rc == 0 and out == "" and err == "", "--quiet: no warning, progress or summary: %r %r" % (out, err))
+
+
+def conventions_contract(lucent, make_series, tmp):
+    src = os.path.join(tmp, "conv_src.nii")
+    write_nifti(src, (6, 5, 4), (1, 1, 1), [150 if 0 < i % 6 < 4 else 0 for i in range(6 * 5 * 4)])
+    typo_contract(lucent, tmp)
+    usage_contract(lucent, src, tmp)
+    stats_stdout_contract(lucent, src, tmp)
+    no_clobber_contract(lucent, src, tmp)
+    naming_contract(lucent, make_series, tmp)
