@@ -12,7 +12,6 @@
 
 #include <gtest/gtest.h>
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QTest>
 
 #include <cmath>

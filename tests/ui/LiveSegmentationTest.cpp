@@ -17,7 +17,6 @@
 #include <QApplication>
 #include <QListWidget>
 #include <QSpinBox>
-#include <QElapsedTimer>
 #include <QTest>
 #include <gtest/gtest.h>
 

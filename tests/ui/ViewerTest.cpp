@@ -16,7 +16,6 @@
 #include <QPointer>
 #include <QProgressDialog>
 #include <QPushButton>
-#include <QElapsedTimer>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTimer>

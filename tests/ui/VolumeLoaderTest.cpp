@@ -10,7 +10,6 @@
 
 #include <gtest/gtest.h>
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
