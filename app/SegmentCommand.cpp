@@ -2,10 +2,11 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Reporter.h"
+#include "SeedPoints.h"
 #include "SegmentOptions.h"
+#include "SegmentStats.h"
 
 #include "lucent/core/JsonWriter.h"
-#include "lucent/core/ParallelFor.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/ImageSource.h"
@@ -34,7 +35,9 @@ int segmentInput(const CommandLine& cl, Method method, gpu::Backend backend, Seg
 
 int runSegment(const std::vector<std::string>& args) {
     std::set<std::string> valued = segmentValueOptions();
-    valued.insert({"--method", "-o", "--output", "--stats", "--series", "--connectivity-map", "--memberships", "--polygon"});
+    valued.merge(worldSeedOptions());
+    valued.insert(
+        {"--method", "-o", "--output", "--stats", "--series", "--connectivity-map", "--memberships", "--polygon"});
     std::set<std::string> flags = segmentFlags();
     flags.merge(outputFlags());
     const CommandLine cl(args, valued, flags);
@@ -67,6 +70,8 @@ int segmentInput(const CommandLine& cl, Method method, gpu::Backend backend, Seg
         if (cl.has(o)) outputs.push_back(cl.value(o));
     if (!stats.empty() && stats != "-") outputs.push_back(stats);
     refuseClobber(cl, outputs);
+    // Seeds in millimetres are read before the volume (a bad file costs no load), placed after it.
+    const std::vector<WorldSeed> worldSeeds = worldSeedsFromOptions(cl);
     const auto t0 = std::chrono::steady_clock::now();
     io::DicomOptions options;
     options.threads = request.threads;
@@ -76,9 +81,11 @@ int segmentInput(const CommandLine& cl, Method method, gpu::Backend backend, Seg
     report.warn(warnings);
     const double msLoad = millisecondsSince(t0);
     if (output.ends_with(".dcm") && volume.metadata().sliceFiles.empty())
-        throw std::runtime_error(cl.positionals()[0] + " is not a DICOM series: a DICOM SEG must reference the DICOM "
-                                                       "images it segments; nothing computed");
+        throw std::runtime_error(cl.positionals()[0] +
+                                 " is not a DICOM series: a DICOM SEG must reference the DICOM "
+                                 "images it segments; nothing computed");
     request.volume = &volume;
+    for (const WorldSeed& seed : worldSeeds) request.seeds.push_back(nearestVoxel(volume.geometry(), seed));
     LabelMap mask;
     if (cl.has("--mask")) {
         // The one placement rule of every mask: the volume's voxels, in any axis order, never resampled.
@@ -113,11 +120,13 @@ int segmentInput(const CommandLine& cl, Method method, gpu::Backend backend, Seg
     if (cl.has("--connectivity-map") || cl.has("--memberships")) soft = engine->softMaps();
     const double msTotal = millisecondsSince(tTotal);
 
+    std::string statsText;
     std::size_t voxels = 0;
     for (std::size_t i = 0; i < labels.voxelCount(); ++i) voxels += labels[i] != 0;
     if (voxels == 0)
-        throw std::runtime_error(std::string("empty result: ") + methodName(method) +
-                                 " labelled no voxel (check the seeds, interval, threshold or rectangle); nothing written");
+        throw std::runtime_error(
+            std::string("empty result: ") + methodName(method) +
+            " labelled no voxel (check the seeds, interval, threshold or rectangle); nothing written");
     // Every output goes to a temporary first and all are renamed at the end: a failure in any of
     // them (or SIGINT / SIGTERM) leaves none, not a mask without its stats.
     io::StagedOutputs staged;
@@ -140,32 +149,22 @@ int segmentInput(const CommandLine& cl, Method method, gpu::Backend backend, Seg
     }
 
     const double ml = double(voxels) * volume.geometry().voxelVolumeMl();
-    std::string statsText;
     if (cl.has("--stats")) {
-        std::ostringstream s;
-        JsonWriter json(s);
-        json.beginObject();
-        json.key("method").value(methodName(method));
-        json.key("backend").value(engine->backend());
-        json.key("voxels").value(voxels);
-        json.key("volume_ml").value(ml);
-        json.key("iterations").value(steps.iterations);
-        json.key("convergence").value(steps.convergence);
-        json.key("ms_compute").value(msCompute);
-        json.key("ms_total").value(msTotal);
-        json.key("ms_load").value(msLoad);
-        json.key("threads").value(int(request.threads ? request.threads : defaultThreadCount()));
-        json.key("dimensions").array({double(volume.geometry().dims[0]), double(volume.geometry().dims[1]),
-                                      double(volume.geometry().dims[2])});
-        if (method == Method::FuzzyCMeans) {
-            std::vector<double> counts;
-            for (int c = 1; c <= request.fuzzyCMeans.clusters; ++c) counts.push_back(double(labels.count(std::uint8_t(c))));
-            json.key("cluster_voxels").array(counts);
-        }
-        if (!notice.empty()) json.key("fallback").value(notice);
-        writeFigures(json, figures);
-        json.endObject();
-        statsText = s.str();
+        SegmentRun run{cl.positionals()[0],
+                       cl.value("--mask"),
+                       method,
+                       engine->backend(),
+                       notice,
+                       &volume,
+                       &request,
+                       &labels,
+                       steps,
+                       figures,
+                       voxels,
+                       msCompute,
+                       msTotal,
+                       msLoad};
+        statsText = segmentStatsJson(run);
         if (stats != "-") io::writeFileAtomically(stats, {statsText});
     }
     staged.commit();

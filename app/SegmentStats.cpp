@@ -1,0 +1,149 @@
+/// @brief Writing `lucent segment --stats`.
+#include "SegmentStats.h"
+
+#include "lucent/core/JsonWriter.h"
+#include "lucent/core/LabelStatistics.h"
+#include "lucent/core/ParallelFor.h"
+#include "lucent/core/Version.h"
+
+#include <sstream>
+
+namespace lucent::app {
+
+namespace {
+
+std::vector<double> numbers(std::initializer_list<double> v) { return v; }
+
+void writeSeeds(JsonWriter& json, const std::vector<VoxelIndex>& seeds) {
+    json.key("seeds").beginArray();
+    for (const auto& s : seeds) json.array(numbers({double(s.i), double(s.j), double(s.k)}));
+    json.endArray();
+}
+
+/// The method's own parameters as the engine ran them: given or defaulted, and fc's estimated
+/// M, S, D (from the engine's figures, which hold what it used).
+void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
+    const SegmentationRequest& r = *run.request;
+    switch (run.method) {
+        case Method::RegionGrowing:
+            writeSeeds(json, r.seeds);
+            json.key("lower").value(r.regionGrowing.lower);
+            json.key("upper").value(r.regionGrowing.upper);
+            json.key("connectivity").value(r.regionGrowing.connectivity);
+            break;
+        case Method::FuzzyConnectedness: {
+            const auto& p = r.fuzzyConnectedness;
+            writeSeeds(json, r.seeds);
+            json.key("threshold").value(p.threshold);
+            if (run.figures.affinity) {
+                json.key("object_mean").value(run.figures.affinity->mean);
+                json.key("object_sigma").value(run.figures.affinity->objectSigma);
+                json.key("diff_sigma").value(run.figures.affinity->diffSigma);
+            }
+            std::vector<std::string> estimated;
+            if (!p.objectMean) estimated.push_back("object_mean");
+            if (!p.objectSigma) estimated.push_back("object_sigma");
+            if (!p.diffSigma) estimated.push_back("diff_sigma");
+            json.key("estimated").array(estimated);
+            json.key("estimate_radius").value(p.estimateRadius);
+            break;
+        }
+        case Method::FuzzyCMeans:
+            json.key("clusters").value(r.fuzzyCMeans.clusters);
+            json.key("fuzziness").value(r.fuzzyCMeans.fuzziness);
+            json.key("epsilon").value(r.fuzzyCMeans.epsilon);
+            json.key("max_iterations").value(r.fuzzyCMeans.maxIterations);
+            json.key("per_voxel").value(r.fuzzyCMeans.perVoxel);
+            break;
+        case Method::Snake:
+            json.key("slice").value(r.snake.slice);
+            json.key("rect").array(numbers(
+                {double(r.snake.rect[0]), double(r.snake.rect[1]), double(r.snake.rect[2]), double(r.snake.rect[3])}));
+            json.key("step_max").value(r.snake.stepMax);
+            json.key("min_segment").value(r.snake.minSegment);
+            json.key("propagate").value(r.snake.propagate);
+            break;
+    }
+}
+
+void writeParameters(JsonWriter& json, const SegmentRun& run) {
+    json.key("parameters").beginObject();
+    writeMethodParameters(json, run);
+    const auto& roi = run.request->roi;
+    json.key("roi");
+    if (roi)
+        json.array(numbers({double(roi->lo[0]), double(roi->lo[1]), double(roi->lo[2]), double(roi->hi[0]),
+                            double(roi->hi[1]), double(roi->hi[2])}));
+    else
+        json.null();
+    json.key("mask");
+    if (run.maskPath.empty())
+        json.null();
+    else
+        json.value(run.maskPath);
+    json.endObject();
+}
+
+/// Per label: voxels, millilitres and the input's intensities under it (LabelStatistics).
+void writeLabels(JsonWriter& json, const SegmentRun& run) {
+    json.key("labels").beginArray();
+    for (const LabelStatistics& s : computeLabelStatistics(*run.volume, *run.labels)) {
+        json.beginObject();
+        json.key("label").value(int(s.value));
+        json.key("voxels").value(s.voxels);
+        json.key("volume_ml").value(s.millilitres);
+        json.key("mean").value(s.mean);
+        json.key("sd").value(s.stddev);
+        json.key("min").value(s.min);
+        json.key("max").value(s.max);
+        json.endObject();
+    }
+    json.endArray();
+}
+
+/// What the run was: input, series, version, grid.
+void writeProvenance(JsonWriter& json, const SegmentRun& run) {
+    const Geometry& g = run.volume->geometry();
+    json.key("input").value(run.input);
+    json.key("series_uid");
+    if (run.volume->metadata().seriesUid.empty())
+        json.null();
+    else
+        json.value(run.volume->metadata().seriesUid);
+    json.key("lucent_version").value(kVersion);
+    json.key("dimensions").array(numbers({double(g.dims[0]), double(g.dims[1]), double(g.dims[2])}));
+    json.key("spacing_mm").array(numbers({g.spacing.x, g.spacing.y, g.spacing.z}));
+}
+
+}  // namespace
+
+std::string segmentStatsJson(const SegmentRun& run) {
+    std::ostringstream s;
+    JsonWriter json(s);
+    json.beginObject();
+    json.key("method").value(methodName(run.method));
+    json.key("backend").value(run.backend);
+    json.key("voxels").value(run.voxels);
+    json.key("volume_ml").value(double(run.voxels) * run.volume->geometry().voxelVolumeMl());
+    json.key("iterations").value(run.steps.iterations);
+    json.key("convergence").value(run.steps.convergence);
+    json.key("ms_compute").value(run.msCompute);
+    json.key("ms_total").value(run.msTotal);
+    json.key("ms_load").value(run.msLoad);
+    json.key("threads").value(int(run.request->threads ? run.request->threads : defaultThreadCount()));
+    writeProvenance(json, run);
+    if (run.method == Method::FuzzyCMeans) {
+        std::vector<double> counts;
+        for (int c = 1; c <= run.request->fuzzyCMeans.clusters; ++c)
+            counts.push_back(double(run.labels->count(std::uint8_t(c))));
+        json.key("cluster_voxels").array(counts);
+    }
+    if (!run.fallback.empty()) json.key("fallback").value(run.fallback);
+    writeFigures(json, run.figures);
+    writeParameters(json, run);
+    writeLabels(json, run);
+    json.endObject();
+    return s.str();
+}
+
+}  // namespace lucent::app

@@ -1,0 +1,34 @@
+/// @brief The `--stats` JSON of `lucent segment`: timings and figures, and what describes the run
+/// (input, series, version, every parameter as it ran, spacing, per-label intensity statistics).
+#pragma once
+
+#include "lucent/core/LabelMap.h"
+#include "lucent/core/Volume.h"
+#include "lucent/core/seg/MethodFigures.h"
+#include "lucent/core/seg/SegmentationRequest.h"
+#include "lucent/core/seg/Segmenter.h"
+
+#include <string>
+
+namespace lucent::app {
+
+/// Everything one run of `segment` reports.
+struct SegmentRun {
+    std::string input;     ///< the PATH as given
+    std::string maskPath;  ///< --mask, or empty
+    Method method{};
+    std::string backend;   ///< the engine that ran
+    std::string fallback;  ///< why the run left the GPU, or empty
+    const Volume* volume = nullptr;
+    const SegmentationRequest* request = nullptr;  ///< seeds resolved to voxels
+    const LabelMap* labels = nullptr;
+    StepReport steps;
+    MethodFigures figures;
+    std::size_t voxels = 0;
+    double msCompute = 0, msTotal = 0, msLoad = 0;
+};
+
+/// The stats document of `run` (pretty-printed JSON).
+std::string segmentStatsJson(const SegmentRun& run);
+
+}  // namespace lucent::app
