@@ -743,8 +743,10 @@ def contracts(a):
     import conventions
     import help_options
     import one_grid
+    import run_stats
     import screenshot_pixels
     import segment_results as seg
+    import world_seeds
     out = [("volume_file", lambda t: volume_file_contract(a.lucent, t)),
            ("hostile_input", lambda t: hostile_input_contract(a.lucent, t)),
            ("help", lambda t: help_options.help_contract(a.lucent)),
@@ -769,7 +771,9 @@ def contracts(a):
         out += [("dicom", lambda t: dicom_contract(a.lucent, a.make_series, t)),
                 ("hostile_dicom", lambda t: hostile_dicom_contract(a.lucent, a.make_series, t)),
                 ("dcm2niix", lambda t: dcm2niix_positions(a.lucent, a.data, t)),
-                ("one_grid", lambda t: one_grid.one_grid_contract(a.lucent, a.make_series, a.data, t))]
+                ("one_grid", lambda t: one_grid.one_grid_contract(a.lucent, a.make_series, a.data, t)),
+                ("world_seeds", lambda t: world_seeds.seeds_contract(a.lucent, a.make_series, a.data, t)),
+                ("run_stats", lambda t: run_stats.stats_contract(a.lucent, a.make_series, a.data, t))]
     return out
 
 
