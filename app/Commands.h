@@ -10,6 +10,8 @@ int runInfo(const std::vector<std::string>& args);
 int runConvert(const std::vector<std::string>& args);
 int runSegment(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
+/// `lucent stats MASK --reference PATH`: per-label figures of a mask on its image.
+int runStats(const std::vector<std::string>& args);
 /// `lucent pacs echo|find|get|send`: DICOM networking with one node.
 int runPacs(const std::vector<std::string>& args);
 int runVersion();

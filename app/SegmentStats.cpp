@@ -84,10 +84,11 @@ void writeParameters(JsonWriter& json, const SegmentRun& run) {
     json.endObject();
 }
 
-/// Per label: voxels, millilitres and the input's intensities under it (LabelStatistics).
-void writeLabels(JsonWriter& json, const SegmentRun& run) {
+}  // namespace
+
+void writeLabelFigures(JsonWriter& json, const Volume& volume, const LabelMap& labels) {
     json.key("labels").beginArray();
-    for (const LabelStatistics& s : computeLabelStatistics(*run.volume, *run.labels)) {
+    for (const LabelStatistics& s : computeLabelStatistics(volume, labels)) {
         json.beginObject();
         json.key("label").value(int(s.value));
         json.key("voxels").value(s.voxels);
@@ -101,21 +102,19 @@ void writeLabels(JsonWriter& json, const SegmentRun& run) {
     json.endArray();
 }
 
-/// What the run was: input, series, version, grid.
-void writeProvenance(JsonWriter& json, const SegmentRun& run) {
-    const Geometry& g = run.volume->geometry();
-    json.key("input").value(run.input);
+void writeProvenance(JsonWriter& json, const std::string& input, const Volume& volume) {
+    const Geometry& g = volume.geometry();
+    const std::vector<double> dims{double(g.dims[0]), double(g.dims[1]), double(g.dims[2])};
+    json.key("input").value(input);
     json.key("series_uid");
-    if (run.volume->metadata().seriesUid.empty())
+    if (volume.metadata().seriesUid.empty())
         json.null();
     else
-        json.value(run.volume->metadata().seriesUid);
+        json.value(volume.metadata().seriesUid);
     json.key("lucent_version").value(kVersion);
-    json.key("dimensions").array(numbers({double(g.dims[0]), double(g.dims[1]), double(g.dims[2])}));
-    json.key("spacing_mm").array(numbers({g.spacing.x, g.spacing.y, g.spacing.z}));
+    json.key("dimensions").array(dims);
+    json.key("spacing_mm").array(std::vector<double>{g.spacing.x, g.spacing.y, g.spacing.z});
 }
-
-}  // namespace
 
 std::string segmentStatsJson(const SegmentRun& run) {
     std::ostringstream s;
@@ -131,7 +130,7 @@ std::string segmentStatsJson(const SegmentRun& run) {
     json.key("ms_total").value(run.msTotal);
     json.key("ms_load").value(run.msLoad);
     json.key("threads").value(int(run.request->threads ? run.request->threads : defaultThreadCount()));
-    writeProvenance(json, run);
+    writeProvenance(json, run.input, *run.volume);
     if (run.method == Method::FuzzyCMeans) {
         std::vector<double> counts;
         for (int c = 1; c <= run.request->fuzzyCMeans.clusters; ++c)
@@ -141,7 +140,7 @@ std::string segmentStatsJson(const SegmentRun& run) {
     if (!run.fallback.empty()) json.key("fallback").value(run.fallback);
     writeFigures(json, run.figures);
     writeParameters(json, run);
-    writeLabels(json, run);
+    writeLabelFigures(json, *run.volume, *run.labels);
     json.endObject();
     return s.str();
 }

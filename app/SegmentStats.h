@@ -2,6 +2,7 @@
 /// (input, series, version, every parameter as it ran, spacing, per-label intensity statistics).
 #pragma once
 
+#include "lucent/core/JsonWriter.h"
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/Volume.h"
 #include "lucent/core/seg/MethodFigures.h"
@@ -27,6 +28,12 @@ struct SegmentRun {
     std::size_t voxels = 0;
     double msCompute = 0, msTotal = 0, msLoad = 0;
 };
+
+/// "labels": one object per non-zero label of `labels` (voxels, volume_ml, and mean, sd, min, max of
+/// `volume`'s values under it); the same figures for `segment --stats` and `lucent stats`.
+void writeLabelFigures(JsonWriter& json, const Volume& volume, const LabelMap& labels);
+/// "input", "series_uid" (null unless DICOM), "lucent_version", "dimensions", "spacing_mm".
+void writeProvenance(JsonWriter& json, const std::string& input, const Volume& volume);
 
 /// The stats document of `run` (pretty-printed JSON).
 std::string segmentStatsJson(const SegmentRun& run);

@@ -50,6 +50,7 @@ const char* kUsage =
     "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
     "       lucent export MASK --reference PATH -o OUT.{nii,nii.gz,nrrd,mha,dcm,stl,obj} [--series ID]\n"
     "              [--labels 1,2,...] [--name TEXT] [--space lps|ras]\n"
+    "       lucent stats MASK --reference PATH [--series ID] [--json|--csv] [--quiet]   (per-label figures)\n"
     "       lucent pacs echo --pacs AET@HOST:PORT [--aet OURS] [--timeout S]\n"
     "       lucent pacs find --pacs AET@HOST:PORT [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"
     "              [--modality M] [--accession A] [--study UID] [--level study|series] [--json]\n"
@@ -77,11 +78,12 @@ int main(int argc, char** argv) {
         if (command == "convert") return runConvert(rest);
         if (command == "segment") return runSegment(rest);
         if (command == "export") return runExport(rest);
+        if (command == "stats") return runStats(rest);
         if (command == "pacs") return runPacs(rest);
         if (command == "version" || command == "--version") return runVersion();
         // A word that is no command and names nothing to open is a mistyped command, not a file to view.
         if (!command.empty() && command[0] != '-' && !looksLikeInput(command)) {
-            const std::vector<std::string> known{"info", "convert", "segment", "export", "pacs", "version"};
+            const std::vector<std::string> known{"info", "convert", "segment", "export", "stats", "pacs", "version"};
             std::cerr << "lucent: " << unknownCommandMessage(command, known) << " (see lucent --help)\n";
             return 2;
         }

@@ -89,6 +89,28 @@ def fcm_stats(lucent, name, src, uid, roi, tmp):
     expected = {"clusters": 3, "fuzziness": 2.5, "epsilon": 0.001, "max_iterations": 200, "per_voxel": False,
                 "roi": list(roi), "mask": None}
     check(doc.get("parameters") == expected, name + ": fcm parameters as passed: %s" % doc.get("parameters"))
+    mask_stats(lucent, name, src, mask_path, doc, img, mask, pixdim(img_path))
+
+
+def mask_stats(lucent, name, src, mask_path, segment_doc, img, mask, spacing):
+    """`lucent stats MASK --reference SRC`: the same per-label figures for any mask (JSON and CSV)."""
+    rc, out, err = run(lucent, "stats", mask_path, "--reference", src, "--json")
+    check(rc == 0, name + ": lucent stats --json: " + err)
+    if rc != 0:
+        return
+    doc = json.loads(out)
+    check_labels(name + " lucent stats", doc, img, mask, spacing)
+    check(doc.get("labels") == segment_doc.get("labels"), name + ": lucent stats gives segment --stats' labels")
+    check(doc.get("mask") == mask_path and doc.get("input") == src and doc.get("series_uid") == segment_doc.get(
+        "series_uid"), name + ": lucent stats names the mask and its reference: %r" % {k: doc.get(k) for k in (
+            "mask", "input", "series_uid")})
+    rc, out, err = run(lucent, "stats", mask_path, "--reference", src, "--csv")
+    rows = [line.split(",") for line in out.strip().splitlines()]
+    check(rc == 0 and rows and rows[0][:3] == ["value", "name", "voxels"], name + ": stats --csv header: %r" % rows[:1])
+    got = {int(r[0]): int(r[2]) for r in rows[1:]}
+    check(got == {g["label"]: g["voxels"] for g in doc["labels"]}, name + ": stats --csv voxels per label: %s" % got)
+    rc, _, err = run(lucent, "stats", mask_path)
+    check(rc == 2 and "--reference" in err, name + ": stats without --reference is a usage error: %r" % err)
 
 
 def cube(values, dims, seed, r=2):
