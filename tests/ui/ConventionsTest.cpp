@@ -1,6 +1,7 @@
 /// @brief Viewer conventions under Xvfb, checked on rendered pixels: a DICOM series opens with its
 /// own window (and lists the others), cine plays the slices at the chosen rate, the view and the
 /// window go to the clipboard, a view saves as PNG at full resolution, F1 lists the shortcuts.
+#include "CtPhantom.h"
 #include "EventLoopWait.h"
 #include "SyntheticDicom.h"
 #include "TempDir.h"
@@ -47,21 +48,8 @@ lucent::testing::SeriesSpec windowedSpec() {
     return spec;
 }
 
-/// A 96 x 80 x 40 CT-like volume: a bright ball in a box in air; every slice differs.
-std::shared_ptr<Volume> phantom() {
-    Geometry g;
-    g.dims = {96, 80, 40};
-    g.spacing = {1.0, 1.0, 2.0};
-    auto v = std::make_shared<Volume>(g, PixelType::Int16);
-    for (int k = 0; k < 40; ++k)
-        for (int j = 0; j < 80; ++j)
-            for (int i = 0; i < 96; ++i) {
-                const double d2 = (i - 48) * (i - 48) + (j - 40) * (j - 40) + 4.0 * (k - 20) * (k - 20);
-                v->setValue(g.index(i, j, k), d2 < 15 * 15 ? 1000 : (i > 10 && i < 86 && j > 8 && j < 72 ? 40 : -1000));
-            }
-    v->metadata().modality = "CT";
-    return v;
-}
+/// Every slice differs (the ball), the box is flat.
+std::shared_ptr<Volume> phantom() { return lucent::testing::ctBallPhantom({96, 80, 40}, false); }
 
 int greyAt(SliceViewWidget* view, Vec3 voxel) {
     const QImage img = view->grabFramebuffer();

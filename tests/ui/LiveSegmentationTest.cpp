@@ -3,6 +3,7 @@
 /// interval grow the overlay monotonically; the snake's polygon steps, GL falls and the scrubber
 /// shows an earlier polygon; the FC threshold relabels without recomputing the map; FCM accepts
 /// the engine's labels; accept, undo and redo restore exact label maps; closing mid-run is clean.
+#include "CtPhantom.h"
 #include "EventLoopWait.h"
 #include "lucent/core/seg/FuzzyCMeansCpu.h"
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
@@ -32,22 +33,7 @@ using render::Orientation;
 namespace {
 
 /// A bright ball (1000 HU) in a soft-tissue box (40..46 HU) in air (-1000 HU), 96 x 80 x 40.
-std::shared_ptr<Volume> phantom(std::array<int, 3> dims = {96, 80, 40}) {
-    Geometry g;
-    g.dims = dims;
-    g.spacing = {1.0, 1.0, 2.0};
-    auto v = std::make_shared<Volume>(g, PixelType::Int16);
-    const int ci = dims[0] / 2, cj = dims[1] / 2, ck = dims[2] / 2;
-    for (int k = 0; k < dims[2]; ++k)
-        for (int j = 0; j < dims[1]; ++j)
-            for (int i = 0; i < dims[0]; ++i) {
-                const double d2 = (i - ci) * (i - ci) + (j - cj) * (j - cj) + 4.0 * (k - ck) * (k - ck);
-                const bool box = i > 10 && i < dims[0] - 10 && j > 8 && j < dims[1] - 8;
-                v->setValue(g.index(i, j, k), d2 < 15 * 15 ? 1000 : (box ? 40 + (i % 7) : -1000));
-            }
-    v->metadata().modality = "CT";
-    return v;
-}
+std::shared_ptr<Volume> phantom(std::array<int, 3> dims = {96, 80, 40}) { return lucent::testing::ctBallPhantom(dims); }
 
 using lucent::testing::waitFor;
 

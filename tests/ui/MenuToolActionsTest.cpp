@@ -2,6 +2,7 @@
 /// connectedness and fuzzy C-means dialogs typed into (the run uses exactly those parameters and
 /// labels a two-value volume as the values say), Play / Step / Cancel by key, the backend selector,
 /// Labels > Remove small islands (and undo), Measure > Export measurements (a ruler of known length).
+#include "CtPhantom.h"
 #include "MenuDriving.h"
 
 #include "lucent/core/seg/RegionGrowingCpu.h"
@@ -49,21 +50,7 @@ std::shared_ptr<Volume> halves() {
 
 /// A bright ball (1000) in a box (40) in air (-1000), 96 x 80 x 40: region growing from its centre
 /// takes one step per front, many steps in all.
-std::shared_ptr<Volume> ball() {
-    Geometry g;
-    g.dims = {96, 80, 40};
-    g.spacing = {1.0, 1.0, 2.0};
-    auto v = std::make_shared<Volume>(g, PixelType::Int16);
-    for (int k = 0; k < 40; ++k)
-        for (int j = 0; j < 80; ++j)
-            for (int i = 0; i < 96; ++i) {
-                const double d2 = (i - 48) * (i - 48) + (j - 40) * (j - 40) + 4.0 * (k - 20) * (k - 20);
-                const bool box = i > 10 && i < 86 && j > 8 && j < 72;
-                v->setValue(g.index(i, j, k), d2 < 15 * 15 ? 1000 : (box ? 40 : -1000));
-            }
-    v->metadata().modality = "CT";
-    return v;
-}
+std::shared_ptr<Volume> ball() { return lucent::testing::ctBallPhantom({96, 80, 40}, false); }
 
 std::size_t nonZero(const LabelMap& m) { return m.voxelCount() - m.count(0); }
 

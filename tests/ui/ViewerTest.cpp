@@ -1,5 +1,6 @@
 /// @brief The viewer driven like a user (QTest events under Xvfb), checked on the pixels it renders:
 /// open the real MR series, scroll, window/level, zoom, pan, crosshair, layouts, masks, errors.
+#include "CtPhantom.h"
 #include "EventLoopWait.h"
 #include "TempDir.h"
 
@@ -43,22 +44,7 @@ std::string realSeries() {
     return env && std::filesystem::exists(path) ? path : std::string();
 }
 
-/// A 96 x 80 x 40 CT-like volume: a bright ball (1000 HU) in a box (40 HU) in air (-1000 HU).
-std::shared_ptr<Volume> phantom() {
-    Geometry g;
-    g.dims = {96, 80, 40};
-    g.spacing = {1.0, 1.0, 2.0};
-    auto v = std::make_shared<Volume>(g, PixelType::Int16);
-    for (int k = 0; k < 40; ++k)
-        for (int j = 0; j < 80; ++j)
-            for (int i = 0; i < 96; ++i) {
-                const double d2 = (i - 48) * (i - 48) + (j - 40) * (j - 40) + 4.0 * (k - 20) * (k - 20);
-                const bool box = i > 10 && i < 86 && j > 8 && j < 72;
-                v->setValue(g.index(i, j, k), d2 < 15 * 15 ? 1000 : (box ? 40 + (i % 7) : -1000));
-            }
-    v->metadata().modality = "CT";
-    return v;
-}
+std::shared_ptr<Volume> phantom() { return lucent::testing::ctBallPhantom(); }
 
 double meanGrey(const QImage& img) {
     double sum = 0;
