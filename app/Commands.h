@@ -18,7 +18,4 @@ int runVersion();
 /// The Qt viewer (or its screenshot mode); argv as main received it.
 int runViewer(int argc, char** argv);
 
-/// Progress on stderr ("loading 45%"), only when stderr is a terminal.
-bool printProgress(std::size_t done, std::size_t total);
-
 }  // namespace lucent::app

@@ -1,6 +1,5 @@
 /// @brief The conventions every command shares (Reporter.h).
 #include "Reporter.h"
-#include "Commands.h"
 
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
@@ -11,9 +10,9 @@
 
 namespace lucent::app {
 
-std::set<std::string> quietFlags() { return {"--quiet"}; }
+std::set<std::string> quietFlags() { return {"--quiet", "--progress"}; }
 
-std::set<std::string> outputFlags() { return {"--quiet", "--no-clobber"}; }
+std::set<std::string> outputFlags() { return {"--quiet", "--progress", "--no-clobber"}; }
 
 std::string namingInput(const std::string& input, const std::string& message) {
     if (input.empty()) return message;
@@ -27,7 +26,10 @@ std::string namingInput(const std::string& input, const std::string& message) {
 }
 
 Reporter::Reporter(std::string command, std::string input, const CommandLine& cl)
-    : m_command(std::move(command)), m_input(std::move(input)), m_quiet(cl.has("--quiet")) {}
+    : m_command(std::move(command)),
+      m_input(std::move(input)),
+      m_quiet(cl.has("--quiet")),
+      m_progress(progressMode(m_quiet, cl.has("--progress"))) {}
 
 void Reporter::warn(const std::string& message) const {
     if (m_quiet) return;
@@ -38,7 +40,7 @@ void Reporter::warn(const std::vector<std::string>& messages) const {
     for (const auto& m : messages) warn(m);
 }
 
-ProgressCallback Reporter::progress() const { return m_quiet ? ProgressCallback{} : ProgressCallback{printProgress}; }
+ProgressCallback Reporter::progress(const std::string& what) const { return progressLine(what, m_progress); }
 
 void Reporter::summary(const std::string& line, bool stdoutTaken) const {
     if (m_quiet) return;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CommandLine.h"
+#include "ProgressLine.h"
 
 #include "lucent/core/Progress.h"
 
@@ -12,9 +13,9 @@
 
 namespace lucent::app {
 
-/// Flags of every command that reads an input: --quiet.
+/// Flags of every command that reads an input: --quiet, --progress.
 std::set<std::string> quietFlags();
-/// Flags of every command that writes files: --quiet and --no-clobber.
+/// Flags of every command that writes files: --quiet, --progress and --no-clobber.
 std::set<std::string> outputFlags();
 
 /// `message` starting with "INPUT: " unless it names `input` already, so that every warning and
@@ -29,8 +30,8 @@ public:
     /// "lucent CMD: warning: INPUT: ..." on stderr; nothing with --quiet.
     void warn(const std::string& message) const;
     void warn(const std::vector<std::string>& messages) const;
-    /// The loading progress of the command (none with --quiet).
-    ProgressCallback progress() const;
+    /// Progress of a stage of the command ("loading", "segmenting") on stderr (ProgressLine.h).
+    ProgressCallback progress(const std::string& what = "loading") const;
     /// The one-line summary of what was written: on stdout, or on stderr when stdout carries the
     /// command's data (`--stats -`); none with --quiet.
     void summary(const std::string& line, bool stdoutTaken = false) const;
@@ -53,6 +54,7 @@ private:
     std::string m_command;
     std::string m_input;
     bool m_quiet = false;
+    ProgressMode m_progress = ProgressMode::Off;
 };
 
 /// With --no-clobber, refuses (runtime_error, exit 1) before anything is computed or written when one

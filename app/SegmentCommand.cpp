@@ -1,21 +1,22 @@
-/// @brief `lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK`: runs one engine headless.
+/// @brief `lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK`: runs one engine headless,
+/// on one volume or (`--series all`) on every volume under PATH.
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Reporter.h"
 #include "SeedPoints.h"
 #include "SegmentOptions.h"
 #include "SegmentStats.h"
+#include "SeriesBatch.h"
 
 #include "lucent/core/JsonWriter.h"
 #include "lucent/gpu/SegmenterFactory.h"
+#include "lucent/io/FileSuffixes.h"
 #include "lucent/io/FileUtil.h"
-#include "lucent/io/ImageSource.h"
 #include "lucent/io/LabelFile.h"
 #include "lucent/io/StagedOutputs.h"
 #include "lucent/io/VolumeFile.h"
 
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -23,15 +24,152 @@ namespace lucent::app {
 
 namespace {
 
-double millisecondsSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/// The output names of one run (`{series}` filled in); empty where the option is absent.
+struct SegmentOutputs {
+    std::string mask, stats, connectivityMap, memberships, polygon;
+
+    SegmentOutputs(const CommandLine& cl, const SeriesRun& run)
+        : mask(run.output(cl.value("-o", cl.value("--output")))),
+          stats(run.output(cl.value("--stats"))),
+          connectivityMap(run.output(cl.value("--connectivity-map"))),
+          memberships(run.output(cl.value("--memberships"))),
+          polygon(run.output(cl.value("--polygon"))) {}
+
+    /// The files written (`--stats -` is stdout: no file to keep from being overwritten).
+    std::vector<std::string> files() const {
+        std::vector<std::string> out{mask};
+        for (const std::string* o : {&connectivityMap, &memberships, &polygon})
+            if (!o->empty()) out.push_back(*o);
+        if (!stats.empty() && stats != "-") out.push_back(stats);
+        return out;
+    }
+};
+
+/// What the engine handed back, with its timings.
+struct EngineResult {
+    std::unique_ptr<Segmenter> engine;
+    StepReport steps;
+    MethodFigures figures;
+    std::string notice;  ///< why the run left the GPU, or empty
+    LabelMap labels;
+    std::vector<Volume> soft;
+    std::size_t voxels = 0;
+    double msCompute = 0, msTotal = 0;
+};
+
+/// Runs the engine to the end; progress ("segmenting") from the engine's own estimate.
+EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRequest& request, bool wantSoft,
+                       const Reporter& report) {
+    EngineResult r;
+    try {
+        r.engine = gpu::createSegmenter(method, backend);
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(e.what());
+    }
+    // ms_compute: the method's own work in start() and the steps (histograms, cumulated images,
+    // propagation), volume already in memory; ms_total adds handing results back (labels, soft maps).
+    const auto tTotal = Clock::now();
+    try {
+        r.engine->start(request);
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(e.what());
+    }
+    const ProgressCallback progress = report.progress("segmenting");
+    constexpr std::size_t kProgressScale = 1000;
+    do {
+        r.steps = r.engine->step(64);
+        if (progress) progress(r.steps.finished ? kProgressScale : std::size_t(r.steps.progress * 999), kProgressScale);
+    } while (!r.steps.finished);
+    r.figures = r.engine->figures();
+    // CUDA engines time their own device work with CUDA events (the upload is ms_upload).
+    r.msCompute = r.figures.msDevice ? *r.figures.msDevice : millisecondsSince(tTotal);
+    r.notice = gpu::fallbackNotice(*r.engine);
+    r.engine->result(r.labels);
+    if (wantSoft) r.soft = r.engine->softMaps();
+    r.msTotal = millisecondsSince(tTotal);
+    for (std::size_t i = 0; i < r.labels.voxelCount(); ++i) r.voxels += r.labels[i] != 0;
+    if (r.voxels == 0)
+        throw std::runtime_error(
+            std::string("empty result: ") + methodName(method) +
+            " labelled no voxel (check the seeds, interval, threshold or rectangle); nothing written");
+    return r;
+}
+
+/// Every file of the run, staged: a failure in any of them (or SIGINT / SIGTERM) leaves none, not a
+/// mask without its stats. Returns the stats document when --stats asked for one.
+std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume& volume, const EngineResult& r,
+                         const SegmentRun& figures) {
+    io::StagedOutputs staged;
+    io::LabelExportOptions exportOptions;
+    exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
+    io::writeLabelFile(r.labels, LabelTable{}, out.mask, exportOptions);
+    // Soft maps lie on the volume's grid: stored in its layout, as the mask and `convert` are.
+    const io::OutputLayout layout = io::OutputLayout::of(volume);
+    if (!out.connectivityMap.empty() && method == Method::FuzzyConnectedness)
+        io::writeVolumeFile(r.soft.at(0), out.connectivityMap, layout);
+    if (!out.memberships.empty() && method == Method::FuzzyCMeans) io::writeVolumeFrames(r.soft, out.memberships, layout);
+    if (!out.polygon.empty()) {
+        std::ostringstream s;
+        JsonWriter json(s);
+        if (r.engine->writeContours(json)) io::writeFileAtomically(out.polygon, {s.str()});
+    }
+    std::string statsText;
+    if (!out.stats.empty()) {
+        statsText = segmentStatsJson(figures);
+        if (out.stats != "-") io::writeFileAtomically(out.stats, {statsText});
+    }
+    staged.commit();
+    return statsText;
+}
+
+/// One volume: load, run, write.
+int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest request,
+                  const SeriesRun& run) {
+    const SegmentOutputs out(cl, run);
+    refuseClobber(cl, out.files());
+    // Seeds in millimetres are read before the volume (a bad file costs no load), placed after it.
+    const std::vector<WorldSeed> worldSeeds = worldSeedsFromOptions(cl);
+    const auto t0 = Clock::now();
+    std::vector<std::string> warnings;
+    const Volume volume = run.load(&warnings);
+    run.report.warn(warnings);
+    const double msLoad = millisecondsSince(t0);
+    if (out.mask.ends_with(".dcm") && volume.metadata().sliceFiles.empty())
+        throw std::runtime_error(cl.positionals()[0] +
+                                 " is not a DICOM series: a DICOM SEG must reference the DICOM "
+                                 "images it segments; nothing computed");
+    request.volume = &volume;
+    for (const WorldSeed& seed : worldSeeds) request.seeds.push_back(nearestVoxel(volume.geometry(), seed));
+    LabelMap mask;
+    if (cl.has("--mask")) {
+        // The one placement rule of every mask: the volume's voxels, in any axis order, never resampled.
+        mask = io::readLabelFile(cl.value("--mask"), volume.geometry()).labels;
+        request.mask = &mask;
+    }
+    const EngineResult r =
+        runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(), run.report);
+    if (!r.notice.empty()) run.report.warn(r.notice);
+    const SegmentRun figures{cl.positionals()[0], cl.value("--mask"), method,     r.engine->backend(), r.notice,
+                             &volume,             &request,           &r.labels,  r.steps,             r.figures,
+                             r.voxels,            r.msCompute,        r.msTotal,  msLoad};
+    const std::string statsText = writeOutputs(out, method, volume, r, figures);
+    // `--stats -`: the JSON is stdout's, only once every file is in place; the summary goes to stderr.
+    if (out.stats == "-") std::cout << statsText << std::flush;
+    std::ostringstream line;
+    line << "wrote " << out.mask << ": " << methodName(method) << " (" << r.engine->backend() << "), " << r.voxels
+         << " voxels, " << double(r.voxels) * volume.geometry().voxelVolumeMl() << " ml, " << r.steps.iterations
+         << " iterations, " << r.msCompute << " ms";
+    run.report.summary(line.str(), out.stats == "-");
+    return 0;
 }
 
 }  // namespace
-
-/// Everything after the options are parsed: load, run, write; failures name the input (Reporter::run).
-int segmentInput(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest& request,
-                 const Reporter& report);
 
 int runSegment(const std::vector<std::string>& args) {
     std::set<std::string> valued = segmentValueOptions();
@@ -44,7 +182,7 @@ int runSegment(const std::vector<std::string>& args) {
     if (cl.positionals().size() != 1) throw UsageError("segment takes one PATH");
     const std::string output = cl.value("-o", cl.value("--output"));
     if (output.empty() || !io::isLabelExportName(output))
-        throw UsageError("segment needs -o MASK.{nii,nii.gz,mha,nrrd,dcm,stl,obj}");
+        throw UsageError("segment needs -o MASK." + io::suffixPattern(io::kLabelWriteSuffixes));
     if (!cl.has("--method")) throw UsageError("segment needs --method srg|fc|fcm|snake");
     Method method;
     gpu::Backend backend;
@@ -54,127 +192,12 @@ int runSegment(const std::vector<std::string>& args) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-
-    SegmentationRequest request = requestFromOptions(cl, method);
-    const Reporter report("segment", cl.positionals()[0], cl);
-    return report.run([&] { return segmentInput(cl, method, backend, request, report); });
-}
-
-int segmentInput(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest& request,
-                 const Reporter& report) {
-    const std::string output = cl.value("-o", cl.value("--output"));
-    // `--stats -` is stdout: no file, so nothing to keep from being overwritten.
-    const std::string stats = cl.value("--stats");
+    const SegmentationRequest request = requestFromOptions(cl, method);
     std::vector<std::string> outputs{output};
-    for (const char* o : {"--connectivity-map", "--memberships", "--polygon"})
+    for (const char* o : {"--stats", "--connectivity-map", "--memberships", "--polygon"})
         if (cl.has(o)) outputs.push_back(cl.value(o));
-    if (!stats.empty() && stats != "-") outputs.push_back(stats);
-    refuseClobber(cl, outputs);
-    // Seeds in millimetres are read before the volume (a bad file costs no load), placed after it.
-    const std::vector<WorldSeed> worldSeeds = worldSeedsFromOptions(cl);
-    const auto t0 = std::chrono::steady_clock::now();
-    io::DicomOptions options;
-    options.threads = request.threads;
-    options.progress = report.progress();
-    std::vector<std::string> warnings;
-    const Volume volume = io::ImageSource::load(cl.positionals()[0], cl.value("--series"), options, &warnings);
-    report.warn(warnings);
-    const double msLoad = millisecondsSince(t0);
-    if (output.ends_with(".dcm") && volume.metadata().sliceFiles.empty())
-        throw std::runtime_error(cl.positionals()[0] +
-                                 " is not a DICOM series: a DICOM SEG must reference the DICOM "
-                                 "images it segments; nothing computed");
-    request.volume = &volume;
-    for (const WorldSeed& seed : worldSeeds) request.seeds.push_back(nearestVoxel(volume.geometry(), seed));
-    LabelMap mask;
-    if (cl.has("--mask")) {
-        // The one placement rule of every mask: the volume's voxels, in any axis order, never resampled.
-        mask = io::readLabelFile(cl.value("--mask"), volume.geometry()).labels;
-        request.mask = &mask;
-    }
-
-    std::unique_ptr<Segmenter> engine;
-    try {
-        engine = gpu::createSegmenter(method, backend);
-    } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(e.what());
-    }
-    // ms_total: from handing the volume to the engine to having the labels back; ms_compute: steps only.
-    // ms_compute: the method's own work in start() and the steps (histograms, cumulated images,
-    // propagation), volume already in memory; ms_total adds handing results back (labels, soft maps).
-    const auto tTotal = std::chrono::steady_clock::now();
-    try {
-        engine->start(request);
-    } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(e.what());
-    }
-    const StepReport steps = engine->run(64);
-    const MethodFigures figures = engine->figures();
-    // CUDA engines time their own device work with CUDA events (the upload is ms_upload).
-    const double msCompute = figures.msDevice ? *figures.msDevice : millisecondsSince(tTotal);
-    const std::string notice = gpu::fallbackNotice(*engine);
-    if (!notice.empty()) report.warn(notice);
-    LabelMap labels;
-    engine->result(labels);
-    std::vector<Volume> soft;
-    if (cl.has("--connectivity-map") || cl.has("--memberships")) soft = engine->softMaps();
-    const double msTotal = millisecondsSince(tTotal);
-
-    std::string statsText;
-    std::size_t voxels = 0;
-    for (std::size_t i = 0; i < labels.voxelCount(); ++i) voxels += labels[i] != 0;
-    if (voxels == 0)
-        throw std::runtime_error(
-            std::string("empty result: ") + methodName(method) +
-            " labelled no voxel (check the seeds, interval, threshold or rectangle); nothing written");
-    // Every output goes to a temporary first and all are renamed at the end: a failure in any of
-    // them (or SIGINT / SIGTERM) leaves none, not a mask without its stats.
-    io::StagedOutputs staged;
-    io::LabelExportOptions exportOptions;
-    exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
-    io::writeLabelFile(labels, LabelTable{}, output, exportOptions);
-    // Soft maps lie on the volume's grid: stored in its layout, as the mask and `convert` are.
-    const io::OutputLayout layout = io::OutputLayout::of(volume);
-    if (cl.has("--connectivity-map") && method == Method::FuzzyConnectedness)
-        io::writeVolumeFile(soft.at(0), cl.value("--connectivity-map"), layout);
-    if (cl.has("--memberships") && method == Method::FuzzyCMeans)
-        io::writeVolumeFrames(soft, cl.value("--memberships"), layout);
-    if (cl.has("--polygon")) {
-        std::ostringstream s;
-        JsonWriter json(s);
-        if (engine->writeContours(json)) {
-            const std::string text = s.str();
-            io::writeFileAtomically(cl.value("--polygon"), {text});
-        }
-    }
-
-    const double ml = double(voxels) * volume.geometry().voxelVolumeMl();
-    if (cl.has("--stats")) {
-        SegmentRun run{cl.positionals()[0],
-                       cl.value("--mask"),
-                       method,
-                       engine->backend(),
-                       notice,
-                       &volume,
-                       &request,
-                       &labels,
-                       steps,
-                       figures,
-                       voxels,
-                       msCompute,
-                       msTotal,
-                       msLoad};
-        statsText = segmentStatsJson(run);
-        if (stats != "-") io::writeFileAtomically(stats, {statsText});
-    }
-    staged.commit();
-    // `--stats -`: the JSON is stdout's, only once every file is in place; the summary goes to stderr.
-    if (stats == "-") std::cout << statsText << std::flush;
-    std::ostringstream line;
-    line << "wrote " << output << ": " << methodName(method) << " (" << engine->backend() << "), " << voxels
-         << " voxels, " << ml << " ml, " << steps.iterations << " iterations, " << msCompute << " ms";
-    report.summary(line.str(), stats == "-");
-    return 0;
+    return runPerSeries("segment", cl, outputs,
+                        [&](const SeriesRun& run) { return segmentVolume(cl, method, backend, request, run); });
 }
 
 }  // namespace lucent::app

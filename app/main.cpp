@@ -6,23 +6,13 @@
 #include "lucent/core/Version.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/DicomReader.h"
+#include "lucent/io/FileSuffixes.h"
 #include "lucent/io/LabelSurface.h"
 #include "lucent/io/FileUtil.h"
 
-#include <cstdio>
 #include <iostream>
-#include <unistd.h>
 
 namespace lucent::app {
-
-bool printProgress(std::size_t done, std::size_t total) {
-    static const bool tty = ::isatty(STDERR_FILENO);
-    if (tty && total > 0) {
-        std::fprintf(stderr, "\rloading %3zu%%", done * 100 / total);
-        if (done == total) std::fprintf(stderr, "\r            \r");
-    }
-    return true;
-}
 
 int runVersion() {
     std::cout << "lucent " << kVersion << "\nDICOM: " << (io::DicomReader::available() ? "DCMTK" : "not built (no DCMTK)") << "\n"
@@ -32,34 +22,45 @@ int runVersion() {
 }
 
 namespace {
-const char* kUsage =
-    "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
-    "              [--live srg|fc|fcm|snake [options of segment for it] [--steps N] [--record OUT.mp4|DIR]]\n"
-    "       (PATH may be a session, SESSION.lucent: its data, window, layout, labels and measurements)\n"
-    "       lucent info PATH [--json] [--threads N]\n"
-    "       lucent convert PATH -o|--output OUT.{nii,nii.gz,mha,mhd,nrrd} [--series ID] [--threads N]\n"
-    "       lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK.{nii,nii.gz,mha,nrrd} [--threads N]\n"
-    "              [--backend auto|cpu|cuda] [--stats STATS.json|-] [--series ID] [--roi i0,j0,k0,i1,j1,k1]\n"
-    "         seeds of srg and fc (repeatable, any mix): --seed i,j,k (voxel index of the loaded volume),\n"
-    "                --seed-lps x,y,z | --seed-ras x,y,z (mm, nearest voxel), --seeds FILE (.csv x,y,z LPS | .mrk.json)\n"
-    "         srg:   SEEDS --lower L --upper U [--connectivity 6|26]\n"
-    "         fc:    SEEDS [--threshold T] [--object-mean M --object-sigma S --diff-sigma D]\n"
-    "                [--connectivity-map OUT]\n"
-    "         fcm:   [--clusters C] [--fuzziness M] [--epsilon E] [--max-iterations N] [--mask FILE]\n"
-    "                [--memberships OUT] [--per-voxel]\n"
-    "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
-    "       lucent export MASK --reference PATH -o OUT.{nii,nii.gz,nrrd,mha,dcm,stl,obj} [--series ID]\n"
-    "              [--labels 1,2,...] [--name TEXT] [--space lps|ras]\n"
-    "       lucent stats MASK --reference PATH [--series ID] [--json|--csv] [--quiet]   (per-label figures)\n"
-    "       lucent pacs echo --pacs AET@HOST:PORT [--aet OURS] [--timeout S]\n"
-    "       lucent pacs find --pacs AET@HOST:PORT [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"
-    "              [--modality M] [--accession A] [--study UID] [--level study|series] [--json]\n"
-    "       lucent pacs get --pacs AET@HOST:PORT --study UID [--series UID] [-o DIR] [--move-port P]\n"
-    "       lucent pacs send --pacs AET@HOST:PORT FILE...\n"
-    "       info, convert, segment, export also take --quiet; convert, segment, export --no-clobber\n"
-    "       lucent version | --version\n"
-    "       lucent --help | -h\n";
+
+/// The usage text; the suffix lists come from io (FileSuffixes.h), so it names every one that works.
+std::string usage() {
+    const std::string volumeOut = io::suffixPattern(io::kVolumeWriteSuffixes);
+    const std::string labelOut = io::suffixPattern(io::kLabelWriteSuffixes);
+    return "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
+           "              [--live srg|fc|fcm|snake [options of segment for it] [--steps N] [--record OUT.mp4|DIR]]\n"
+           "       (PATH may be a session, SESSION.lucent: its data, window, layout, labels and measurements)\n"
+           "       lucent info PATH [--json] [--threads N]   (every volume under PATH: DICOM series and volume\n"
+           "              files " + io::suffixPattern(io::kVolumeReadSuffixes) + ", each with the ID --series takes)\n"
+           "       lucent convert PATH -o|--output OUT." + volumeOut + " [--series ID|all] [--threads N]\n"
+           "       lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK." + labelOut + "\n"
+           "              [--threads N] [--backend auto|cpu|cuda] [--stats STATS.json|-] [--series ID|all]\n"
+           "              [--roi i0,j0,k0,i1,j1,k1]\n"
+           "         seeds of srg and fc (repeatable, any mix): --seed i,j,k (voxel index of the loaded volume),\n"
+           "                --seed-lps x,y,z | --seed-ras x,y,z (mm, nearest voxel), --seeds FILE (.csv x,y,z LPS | .mrk.json)\n"
+           "         srg:   SEEDS --lower L --upper U [--connectivity 6|26]\n"
+           "         fc:    SEEDS [--threshold T] [--object-mean M --object-sigma S --diff-sigma D]\n"
+           "                [--connectivity-map OUT." + volumeOut + "]\n"
+           "         fcm:   [--clusters C] [--fuzziness M] [--epsilon E] [--max-iterations N] [--mask FILE]\n"
+           "                [--memberships OUT." + volumeOut + "] [--per-voxel]\n"
+           "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
+           "       --series all (convert, segment): every volume under PATH; each output name holds {series}\n"
+           "              (series number and description, or the file's name); a failing volume does not stop the others\n"
+           "       lucent export MASK --reference PATH -o OUT." + labelOut + " [--series ID]\n"
+           "              [--labels 1,2,...] [--name TEXT] [--space lps|ras]\n"
+           "       lucent stats MASK --reference PATH [--series ID] [--json|--csv]   (per-label figures)\n"
+           "       lucent pacs echo --pacs AET@HOST:PORT [--aet OURS] [--timeout S]\n"
+           "       lucent pacs find --pacs AET@HOST:PORT [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"
+           "              [--modality M] [--accession A] [--study UID] [--level study|series] [--json]\n"
+           "       lucent pacs get --pacs AET@HOST:PORT --study UID [--series UID] [-o DIR] [--move-port P]\n"
+           "       lucent pacs send --pacs AET@HOST:PORT FILE...\n"
+           "       info, convert, segment, export, stats also take --quiet (no summary, no warnings) and --progress\n"
+           "              (progress on stderr even when it is no terminal); convert, segment, export --no-clobber\n"
+           "       lucent version | --version\n"
+           "       lucent --help | -h\n";
 }
+
+}  // namespace
 
 }  // namespace lucent::app
 
@@ -67,7 +68,7 @@ int main(int argc, char** argv) {
     using namespace lucent::app;
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-        std::cout << kUsage;
+        std::cout << usage();
         return 0;
     }
     if (args.empty()) args.push_back("");  // no arguments: the viewer with no volume

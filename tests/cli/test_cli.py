@@ -746,6 +746,7 @@ def contracts(a):
     import run_stats
     import screenshot_pixels
     import segment_results as seg
+    import series_all
     import world_seeds
     out = [("volume_file", lambda t: volume_file_contract(a.lucent, t)),
            ("hostile_input", lambda t: hostile_input_contract(a.lucent, t)),
@@ -773,7 +774,8 @@ def contracts(a):
                 ("dcm2niix", lambda t: dcm2niix_positions(a.lucent, a.data, t)),
                 ("one_grid", lambda t: one_grid.one_grid_contract(a.lucent, a.make_series, a.data, t)),
                 ("world_seeds", lambda t: world_seeds.seeds_contract(a.lucent, a.make_series, a.data, t)),
-                ("run_stats", lambda t: run_stats.stats_contract(a.lucent, a.make_series, a.data, t))]
+                ("run_stats", lambda t: run_stats.stats_contract(a.lucent, a.make_series, a.data, t)),
+                ("series_all", lambda t: series_all.series_all_contract(a.lucent, a.make_series, a.data, t))]
     return out
 
 

@@ -13,6 +13,7 @@
 #include "lucent/ui/VolumeLoader.h"
 
 #include <QAction>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
 #include <QProgressDialog>
@@ -223,9 +224,13 @@ TEST_F(Viewer, ClickSetsTheCrosshairInAllViews) {
     const QImage img = frame(Orientation::Coronal);
     EXPECT_EQ(coronal->view().slice(), int(std::lround(c.y)));
     EXPECT_NEAR(crosshair(img).x(), coronal->view().voxelToScreen(c)[0], 1.0);
-    // The status bar describes the voxel under the mouse, in HU for CT.
+    // The status bar describes the voxel under the mouse, in HU for CT, its index as --seed takes it.
     QTest::mouseMove(axial, at);
     EXPECT_TRUE(window->model().describeVoxel(c).contains("HU"));
+    const auto* status = window->findChild<QLabel*>("voxelStatus");
+    ASSERT_NE(status, nullptr);
+    const QString seed = QString("voxel %1,%2,%3 ").arg(std::lround(c.x)).arg(std::lround(c.y)).arg(std::lround(c.z));
+    EXPECT_TRUE(status->text().startsWith(seed)) << status->text().toStdString() << " vs " << seed.toStdString();
 }
 
 TEST_F(Viewer, LinearInterpolationFromTheViewMenu) {

@@ -52,6 +52,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_grid = new ViewGrid(&m_model, this);
     setCentralWidget(m_grid);
     m_status = new QLabel(this);
+    m_status->setObjectName("voxelStatus");
+    m_status->setToolTip("The voxel under the mouse: column, row, slice of the loaded volume (row 0 at the top of a "
+                         "DICOM image), as lucent segment --seed i,j,k takes it; its position in patient mm (LPS, "
+                         "as --seed-lps takes it); its value");
     statusBar()->addPermanentWidget(m_status, 1);
     connect(m_grid, &ViewGrid::hovered, m_status, &QLabel::setText);
     connect(m_grid, &ViewGrid::renderError, this, [this](const QString& m) { showError("Display error", m); });

@@ -258,7 +258,8 @@ QString ViewerModel::describeVoxel(Vec3 voxel) const {
     const Vec3 p = g.voxelToPatient({double(i), double(j), double(k)});
     const double value = m_volume->value(i, j, k);
     const bool ct = m_volume->metadata().modality == "CT";
-    QString text = QString("voxel %1, %2, %3   |   %4, %5, %6 mm (LPS)   |   %7%8")
+    // "i,j,k" as `lucent segment --seed i,j,k` takes it: one index convention, copied as it reads.
+    QString text = QString("voxel %1,%2,%3   |   %4, %5, %6 mm (LPS)   |   %7%8")
                        .arg(i).arg(j).arg(k)
                        .arg(p.x, 0, 'f', 1).arg(p.y, 0, 'f', 1).arg(p.z, 0, 'f', 1)
                        .arg(value, 0, 'g', 6).arg(ct ? " HU" : "");

@@ -252,6 +252,7 @@ HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHe
     h.rows = integer(ds, DCM_Rows, 0);
     h.columns = integer(ds, DCM_Columns, 0);
     h.instanceNumber = integer(ds, DCM_InstanceNumber, 0);
+    h.seriesNumber = integer(ds, DCM_SeriesNumber, -1);
     h.bitsAllocated = integer(ds, DCM_BitsAllocated, 16);
     h.bitsStored = integer(ds, DCM_BitsStored, h.bitsAllocated);
     h.highBit = integer(ds, DCM_HighBit, h.bitsStored - 1);

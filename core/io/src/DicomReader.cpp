@@ -60,30 +60,13 @@ std::vector<DicomTag> DicomReader::dumpTags(const std::string& file) {
     return tags;
 }
 
-namespace {
-
-std::vector<std::string> listFiles(const std::string& path) {
-    std::error_code ec;
-    if (fs::is_regular_file(path, ec)) return {path};
-    if (!fs::is_directory(path, ec)) {
-        // A FIFO or device is named as such: it exists, and reading it would block or never end.
-        if (fs::exists(fs::symlink_status(path, ec))) throw IoError(whyNotRegularFile(path));
-        throw IoError(path + ": no such file or folder");
-    }
-    std::vector<std::string> files;
-    for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
-         !ec && it != end; it.increment(ec)) {
-        if (it->is_regular_file(ec)) files.push_back(it->path().string());
-    }
-    if (ec) throw IoError(path + ": cannot list folder (" + ec.message() + ")");
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
-}  // namespace
 
 DicomScanResult DicomReader::scan(const std::string& path, const DicomOptions& options) {
-    const auto files = listFiles(path);
+    return scanFiles(path, filesUnder(path), options);
+}
+
+DicomScanResult DicomReader::scanFiles(const std::string& path, const std::vector<std::string>& files,
+                                       const DicomOptions& options) {
     std::vector<std::vector<DicomFrameHeader>> perFile(files.size());
     std::vector<std::string> errors(files.size());
     std::vector<HeaderOutcome> outcomes(files.size(), HeaderOutcome::NotDicom);

@@ -45,6 +45,7 @@ void describe(DicomSeries& s, const DicomFrameHeader& f) {
     s.info.studyUid = f.studyUid;
     s.info.modality = f.modality;
     s.info.description = f.seriesDescription;
+    s.info.seriesNumber = f.seriesNumber;
     s.bitsAllocated = f.bitsAllocated;
     s.bitsStored = f.bitsStored;
     s.highBit = f.highBit;

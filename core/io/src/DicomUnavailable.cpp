@@ -24,6 +24,16 @@ DicomScanResult DicomReader::scan(const std::string& path, const DicomOptions&) 
     unavailable(path);
 }
 
+DicomScanResult DicomReader::scanFiles(const std::string& path, const std::vector<std::string>& files,
+                                       const DicomOptions&) {
+    // A folder's volume files are read without DCMTK: the other files are only named.
+    DicomScanResult result;
+    if (!files.empty())
+        result.warnings.push_back(std::to_string(files.size()) + " file(s) under " + path +
+                                  " were not read: this build of Lucent has no DICOM support");
+    return result;
+}
+
 std::vector<DicomTag> DicomReader::dumpTags(const std::string& file) { unavailable(file); }
 
 Volume DicomReader::load(const DicomSeries& series, const DicomOptions&) {

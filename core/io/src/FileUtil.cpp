@@ -53,9 +53,32 @@ std::vector<char> readFile(const std::string& path) {
     return data;
 }
 
+std::string dataFilePath(const std::string& header, const std::string& name) {
+    return (std::filesystem::path(header).parent_path() / name).lexically_normal().string();
+}
+
+std::vector<std::string> filesUnder(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_regular_file(path, ec)) return {path};
+    if (!fs::is_directory(path, ec)) {
+        // A FIFO or device is named as such: it exists, and reading it would block or never end.
+        if (fs::exists(fs::symlink_status(path, ec))) throw IoError(whyNotRegularFile(path));
+        throw IoError(path + ": no such file or folder");
+    }
+    std::vector<std::string> files;
+    for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end; it.increment(ec)) {
+        if (it->is_regular_file(ec)) files.push_back(it->path().string());
+    }
+    if (ec) throw IoError(path + ": cannot list folder (" + ec.message() + ")");
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
 std::vector<char> readDataFile(const std::string& header, const std::string& name) {
     try {
-        return readFile((std::filesystem::path(header).parent_path() / name).string());
+        return readFile(dataFilePath(header, name));
     } catch (const IoError& e) {
         throw IoError(header + ": data file " + e.what());
     }

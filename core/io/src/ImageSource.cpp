@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
+#include <optional>
+#include <set>
 
 namespace lucent::io {
 
@@ -35,11 +37,41 @@ SeriesInfo describeVolumeFile(const std::string& path, const RawImage& raw) {
     return s;
 }
 
+/// The volume files of a folder, read once for their description (load() reads the voxels again).
+struct FolderVolumes {
+    std::vector<SeriesInfo> series;
+    std::vector<std::string> paths;     ///< parallel to series
+    std::vector<std::string> warnings;  ///< files that have a volume file's name but cannot be read
+    std::set<std::string> claimed;      ///< the files and their detached data files: not DICOM candidates
+};
+
+std::string normal(const std::string& path) { return std::filesystem::path(path).lexically_normal().string(); }
+
+FolderVolumes readFolderVolumes(const std::string& folder, const std::vector<std::string>& files) {
+    FolderVolumes found;
+    for (const std::string& file : files) {
+        if (!isVolumeFileName(file)) continue;
+        found.claimed.insert(normal(file));
+        try {
+            const RawImage raw = readRawImage(file);
+            for (const std::string& data : raw.dataFiles) found.claimed.insert(normal(data));
+            SeriesInfo s = describeVolumeFile(file, raw);
+            // The id `--series` takes: the file's path under the folder, short and unique.
+            s.id = std::filesystem::path(file).lexically_relative(folder).string();
+            found.series.push_back(std::move(s));
+            found.paths.push_back(file);
+        } catch (const std::exception& e) {
+            found.warnings.push_back(std::string("skipped ") + e.what());
+        }
+    }
+    return found;
+}
+
 /// Nothing loadable under `path`: the error says why (the one skipped file's reason, when that is all).
 [[noreturn]] void throwNothingFound(const std::string& path, const std::vector<std::string>& scanWarnings) {
     if (scanWarnings.size() == 1 && scanWarnings.front().rfind("skipped ", 0) == 0)
         throw IoError(scanWarnings.front().substr(8));
-    std::string why = path + ": no DICOM image series found";
+    std::string why = path + ": no image volume found (no DICOM series, no volume file)";
     if (!scanWarnings.empty())
         why += " (" + scanWarnings.front() + (scanWarnings.size() > 1 ? "; and more, see `lucent info`)" : ")");
     throw IoError(why);
@@ -55,22 +87,43 @@ std::size_t largest(const std::vector<SeriesInfo>& series) {
 
 }  // namespace
 
+namespace {
+
+/// A folder (or one DICOM file): its DICOM series first, then its volume files, each one volume.
+SourceScan scanFolder(const std::string& path, const DicomOptions& options) {
+    SourceScan result;
+    result.path = path;
+    const std::vector<std::string> files = filesUnder(path);
+    FolderVolumes volumes = readFolderVolumes(path, files);
+    std::vector<std::string> others;
+    for (const std::string& file : files)
+        if (!volumes.claimed.count(normal(file))) others.push_back(file);
+    DicomScanResult scan = DicomReader::scanFiles(path, others, options);
+    result.filesScanned = scan.filesScanned;
+    result.listing.warnings = std::move(scan.warnings);
+    for (const auto& s : scan.series) result.listing.series.push_back(s.info);
+    result.dicom = std::move(scan.series);
+    for (auto& w : volumes.warnings) result.listing.warnings.push_back(std::move(w));
+    for (auto& s : volumes.series) result.listing.series.push_back(std::move(s));
+    result.volumeFiles = std::move(volumes.paths);
+    return result;
+}
+
+}  // namespace
+
 SourceListing ImageSource::list(const std::string& path, const DicomOptions& options) {
-    SourceListing listing;
     if (isVolumeFile(path)) {
+        SourceListing listing;
         listing.series.push_back(describeVolumeFile(path, readRawImage(path)));
         return listing;
     }
-    DicomScanResult scan = DicomReader::scan(path, options);
-    listing.warnings = std::move(scan.warnings);
-    for (auto& s : scan.series) listing.series.push_back(std::move(s.info));
-    return listing;
+    return scanFolder(path, options).listing;
 }
 
 SourceScan ImageSource::scan(const std::string& path, const DicomOptions& options) {
-    SourceScan result;
-    result.path = path;
     if (isVolumeFile(path)) {
+        SourceScan result;
+        result.path = path;
         result.volumeFile = readRawImage(path);
         result.listing.series.push_back(describeVolumeFile(path, *result.volumeFile));
         return result;
@@ -81,12 +134,7 @@ SourceScan ImageSource::scan(const std::string& path, const DicomOptions& option
         scanOptions.progress = [report = options.progress](std::size_t done, std::size_t total) {
             return report(done, 4 * total);
         };
-    DicomScanResult scan = DicomReader::scan(path, scanOptions);
-    result.filesScanned = scan.filesScanned;
-    result.listing.warnings = std::move(scan.warnings);
-    for (const auto& s : scan.series) result.listing.series.push_back(s.info);
-    result.dicom = std::move(scan.series);
-    return result;
+    return scanFolder(path, scanOptions);
 }
 
 std::size_t ImageSource::choose(const SourceScan& scan, const std::string& seriesId, WhenUnnamed whenUnnamed,
@@ -129,6 +177,20 @@ DicomOptions afterHeaderPass(const DicomOptions& options, std::size_t files) {
     return out;
 }
 
+/// The file holding volume `index` when it is a volume file (the scanned file, or one of a
+/// folder's); empty for a DICOM series.
+std::string volumeFileOf(const SourceScan& scan, std::size_t index) {
+    if (scan.volumeFile) return scan.path;
+    return index < scan.dicom.size() ? std::string() : scan.volumeFiles.at(index - scan.dicom.size());
+}
+
+/// That file's contents: kept by the scan of one file, read now for a folder's.
+const RawImage& contentsOf(const SourceScan& scan, const std::string& file, std::optional<RawImage>& held) {
+    if (scan.volumeFile) return *scan.volumeFile;
+    held = readRawImage(file);
+    return *held;
+}
+
 }  // namespace
 
 Volume ImageSource::load(const SourceScan& scan, std::size_t index, const DicomOptions& options,
@@ -137,9 +199,10 @@ Volume ImageSource::load(const SourceScan& scan, std::size_t index, const DicomO
         throw IoError(scan.path + ": no volume " + std::to_string(index + 1) + " in the listing");
     const SeriesInfo& info = scan.listing.series[index];
     if (warnings) warnings->insert(warnings->end(), info.warnings.begin(), info.warnings.end());
-    if (scan.volumeFile) {
-        Volume v = toVolume(*scan.volumeFile, scan.path);
-        v.metadata().description = std::filesystem::path(scan.path).filename().string();
+    if (const std::string file = volumeFileOf(scan, index); !file.empty()) {
+        std::optional<RawImage> held;
+        Volume v = toVolume(contentsOf(scan, file, held), file);
+        v.metadata().description = std::filesystem::path(file).filename().string();
         return v;
     }
     return DicomReader::load(scan.dicom.at(index), afterHeaderPass(options, scan.filesScanned));
@@ -147,7 +210,7 @@ Volume ImageSource::load(const SourceScan& scan, std::size_t index, const DicomO
 
 int ImageSource::frameCount(const SourceScan& scan, std::size_t index) {
     if (index >= scan.listing.series.size()) return 0;
-    if (scan.volumeFile) return std::max(1, scan.volumeFile->frames);
+    if (!volumeFileOf(scan, index).empty()) return std::max(1, scan.listing.series[index].timeFrames);
     return std::max<int>(1, int(scan.dicom.at(index).timeFrames.size()));
 }
 
@@ -161,22 +224,25 @@ std::vector<Volume> ImageSource::loadFrames(const SourceScan& scan, std::size_t 
     }
     const SeriesInfo& info = scan.listing.series[index];
     if (warnings) warnings->insert(warnings->end(), info.warnings.begin(), info.warnings.end());
-    if (!scan.volumeFile) {
+    const std::string file = volumeFileOf(scan, index);
+    if (file.empty()) {
         // Every file read once for all frames.
         return DicomReader::loadFrames(scan.dicom.at(index), afterHeaderPass(options, scan.filesScanned));
     }
     const auto& d = info.geometry.dims;
-    imageBytes({d[0], d[1], d[2], count}, sizeof(std::int16_t), scan.path);  // all frames are held at once
+    imageBytes({d[0], d[1], d[2], count}, sizeof(std::int16_t), file);  // all frames are held at once
+    std::optional<RawImage> held;
+    const RawImage& raw = contentsOf(scan, file, held);
     std::vector<Volume> frames;
     for (int f = 0; f < count; ++f) {
         if (options.progress && !options.progress(std::size_t(f), std::size_t(count))) throw Cancelled();
-        frames.push_back(toVolumeFrame(*scan.volumeFile, f, scan.path));
-        frames.back().metadata().description = std::filesystem::path(scan.path).filename().string();
+        frames.push_back(toVolumeFrame(raw, f, file));
+        frames.back().metadata().description = std::filesystem::path(file).filename().string();
     }
     // One pixel type for all: a frame whose values left int16 made float32, so do all.
     if (std::any_of(frames.begin(), frames.end(),
                     [](const Volume& v) { return v.pixelType() == PixelType::Float32; })) {
-        imageBytes({d[0], d[1], d[2], count}, sizeof(float), scan.path);
+        imageBytes({d[0], d[1], d[2], count}, sizeof(float), file);
         for (Volume& v : frames) {
             if (v.pixelType() == PixelType::Float32) continue;
             Volume wide(v.geometry(), PixelType::Float32);
@@ -208,6 +274,10 @@ void ImageSource::writeJson(const SourceListing& listing, std::ostream& out) {
         json.key("study_uid").value(s.studyUid);
         json.key("modality").value(s.modality);
         json.key("description").value(s.description);
+        if (s.seriesNumber >= 0)
+            json.key("series_number").value(s.seriesNumber);
+        else
+            json.key("series_number").null();
         json.key("dimensions").array({double(g.dims[0]), double(g.dims[1]), double(g.dims[2])});
         json.key("spacing").array({g.spacing.x, g.spacing.y, g.spacing.z});
         json.key("origin").array({g.origin.x, g.origin.y, g.origin.z});
@@ -246,6 +316,7 @@ void ImageSource::writeText(const SourceListing& listing, std::ostream& out) {
             << "  study        " << p(s.studyDescription) << "\n"
             << "  modality     " << p(s.modality) << "\n"
             << "  description  " << p(s.description) << "\n"
+            << (s.seriesNumber >= 0 ? "  series       " + std::to_string(s.seriesNumber) + "\n" : "")
             << "  dimensions   " << g.dims[0] << " x " << g.dims[1] << " x " << g.dims[2] << " (" << s.frames
             << " images in " << s.files.size() << " file(s))\n";
         if (s.timeFrames > 1) out << "  time frames  " << s.timeFrames << " volumes on this grid (4D)\n";

@@ -1,4 +1,5 @@
 /// @brief Label export by extension and label import onto the reference grid.
+#include "lucent/io/FileSuffixes.h"
 #include "lucent/io/LabelFile.h"
 
 #include "LabelFileFormats.h"
@@ -73,8 +74,8 @@ void writeLabelFile(const LabelMap& labels, const LabelTable& table, const std::
                     const LabelExportOptions& options) {
     const LabelFormat format = labelFormatOf(path);
     if (format == LabelFormat::None)
-        throw IoError("cannot write " + path +
-                      ": unknown label file type (use .nii, .nii.gz, .nrrd, .mha, .dcm, .stl or .obj)");
+        throw IoError("cannot write " + path + ": unknown label file type (use " + suffixSentence(kLabelWriteSuffixes) +
+                      ")");
     const auto chosen = chosenLabels(labels, options, path);
     const LabelMap written = options.labels.empty() ? labels : onlyLabels(labels, chosen);
     switch (format) {

@@ -148,6 +148,7 @@ RawImage MetaImageFormat::parse(const std::vector<char>& file, const std::string
     const auto sizes = readAxes(h, path, img);  // sets the type too: read before its size is used
     const std::size_t need = imageBytes(sizes, scalarSize(img.type), path);
     img.bytes = readVoxelBytes(h, file, path, need);
+    if (h.dataFile != "LOCAL") img.dataFiles.push_back(dataFilePath(path, h.dataFile));
     countIoWork({.bytesAllocated = img.bytes.size()});
     const bool msb = isTrue(h.get("BinaryDataByteOrderMSB")) || isTrue(h.get("ElementByteOrderMSB"));
     if (msb) swapBytes(img.bytes.data(), img.geometry.voxelCount() * img.frames, scalarSize(img.type));

@@ -176,6 +176,11 @@ std::size_t skipLines(const std::vector<char>& data, std::size_t start, std::int
     return pos;
 }
 
+/// The detached data file's name ("data file" or its old spelling "datafile"); empty when attached.
+std::string dataFileName(const NrrdHeader& h) {
+    return h.get("data file").empty() ? h.get("datafile") : h.get("data file");
+}
+
 /// The `need` voxel bytes: data file or attached data, after line skip, decoded, after byte skip.
 std::vector<char> readVoxelBytes(const NrrdHeader& h, const std::vector<char>& file, const std::string& path,
                                  std::size_t need) {
@@ -193,7 +198,7 @@ std::vector<char> readVoxelBytes(const NrrdHeader& h, const std::vector<char>& f
     if (gzip && std::uint64_t(byteSkip) > readLimitBytes() - need)
         throw IoError(path + ": NRRD byte skip " + std::to_string(byteSkip) + " plus " + formatBytes(need) +
                       " of voxels is more than one image may take on this machine");
-    const std::string dataFile = h.get("data file").empty() ? h.get("datafile") : h.get("data file");
+    const std::string dataFile = dataFileName(h);
     if (dataFile.find(' ') != std::string::npos || dataFile == "LIST")
         throw IoError(path + ": NRRD data file lists are not supported");
     std::vector<char> detached;
@@ -233,6 +238,8 @@ RawImage NrrdFormat::parse(const std::vector<char>& file, const std::string& pat
     const auto sizes = readAxes(h, path, img);
     const std::size_t need = imageBytes(sizes, scalarSize(img.type), path);
     img.bytes = readVoxelBytes(h, file, path, need);
+    if (const std::string dataFile = dataFileName(h); !dataFile.empty())
+        img.dataFiles.push_back(dataFilePath(path, dataFile));
     countIoWork({.bytesAllocated = img.bytes.size()});
     if ((endian == "big") != (std::endian::native == std::endian::big))
         swapBytes(img.bytes.data(), img.geometry.voxelCount() * img.frames, scalarSize(img.type));

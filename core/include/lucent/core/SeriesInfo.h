@@ -20,6 +20,7 @@ struct SeriesInfo {
     std::string studyUid;
     std::string modality;
     std::string description;
+    int seriesNumber = -1;         ///< DICOM SeriesNumber (0020,0011); -1 when absent (volume files)
     Geometry geometry;
     std::string transferSyntax;    ///< name of the transfer syntax (or the file format)
     std::string transferSyntaxUid; ///< empty for volume files

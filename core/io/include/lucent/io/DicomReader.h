@@ -37,6 +37,9 @@ public:
     /// parallel and assembles the series. Files that are not DICOM images are skipped; broken
     /// DICOM files are named in the warnings. Throws Cancelled when progress returns false.
     static DicomScanResult scan(const std::string& path, const DicomOptions& options = {});
+    /// scan() of the given `files` (found under `path`, which the warnings name).
+    static DicomScanResult scanFiles(const std::string& path, const std::vector<std::string>& files,
+                                     const DicomOptions& options = {});
     /// Decodes the pixel data of every slice in parallel, rescaled to stored units (HU for CT).
     /// Int16 when every value fits, else float32. Throws IoError naming the file on any problem.
     /// A multi-temporal series (series.timeFrames): its first time frame.

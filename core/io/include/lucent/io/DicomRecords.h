@@ -20,6 +20,7 @@ struct DicomFrameHeader {
     bool transferSyntaxSupported = true;
     int rows = 0, columns = 0;
     int instanceNumber = 0;
+    int seriesNumber = -1;    ///< SeriesNumber; -1 when absent
     bool hasPosition = false;       ///< ImagePositionPatient present (per frame or per file)
     bool positionDerived = false;   ///< legacy multi-frame: stacked from the first frame's position
     bool hasOrientation = false;

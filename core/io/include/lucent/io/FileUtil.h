@@ -18,6 +18,12 @@ std::vector<char> readFile(const std::string& path);
 /// Reads the data file `name` that the header `header` refers to (relative to the header's folder);
 /// errors name the header too ("H.nhdr: data file /dev/zero: not a regular file ...").
 std::vector<char> readDataFile(const std::string& header, const std::string& name);
+/// Where the data file `name` of the header `header` lies (relative names are beside the header).
+std::string dataFilePath(const std::string& header, const std::string& name);
+
+/// The regular files under `path`, sorted: every file of a folder (recursively), or `path` itself
+/// when it is a file. Throws IoError naming `path` when it is missing or neither (a FIFO, a device).
+std::vector<std::string> filesUnder(const std::string& path);
 
 /// Writes the concatenation of `parts` to a temporary file beside `path`, flushes it to disk and
 /// renames it over `path`: a reader never sees a partial file, and on any failure (full disk,

@@ -23,7 +23,8 @@ struct SourceListing {
 struct SourceScan {
     std::string path;
     SourceListing listing;
-    std::vector<DicomSeries> dicom;      ///< parallel to listing.series; empty for a volume file
+    std::vector<DicomSeries> dicom;      ///< the first listing.series entries: a folder's DICOM series
+    std::vector<std::string> volumeFiles;  ///< the entries after them: a folder's volume files
     std::optional<RawImage> volumeFile;  ///< the file's contents when `path` is a volume file
     std::size_t filesScanned = 0;        ///< files whose headers were read (DICOM)
 };
@@ -36,8 +37,9 @@ enum class WhenUnnamed {
 
 class ImageSource {
 public:
-    /// Lists the volumes under `path`: a volume file gives one; a DICOM file or folder gives one
-    /// per series (split where a series is not one volume).
+    /// Lists the volumes under `path`: a volume file gives one; a DICOM file gives one per series
+    /// (split where a series is not one volume); a folder gives its DICOM series, then its volume
+    /// files (id: the path under the folder), whose detached data files are not listed again.
     static SourceListing list(const std::string& path, const DicomOptions& options = {});
     /// Loads the volume whose id (or SeriesInstanceUID) is `seriesId`; empty picks the only one
     /// and is an error when there are several. Warnings about the chosen volume go to `warnings`.

@@ -29,6 +29,8 @@ struct RawImage {
     /// Free-form key/value pairs the format carries (NRRD `key:=value` lines, in file order), such as
     /// the segment names and colours Slicer writes into a `.seg.nrrd`.
     std::vector<std::pair<std::string, std::string>> keyValues;
+    /// The detached data files a header names (.mhd's ElementDataFile, .nhdr's data file), as paths.
+    std::vector<std::string> dataFiles;
 
     std::size_t frameBytes() const { return geometry.voxelCount() * scalarSize(type); }
     double storedValue(std::size_t index) const;
