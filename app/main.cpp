@@ -50,13 +50,17 @@ const char* kUsage =
     "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
     "       lucent export MASK --reference PATH -o OUT.{nii,nii.gz,nrrd,mha,dcm,stl,obj} [--series ID]\n"
     "              [--labels 1,2,...] [--name TEXT] [--space lps|ras]\n"
+    "              (OUT_{label}.stl|obj: one surface file per label, {label} replaced by its value)\n"
+    "       lucent islands MASK -o OUT.{nii,nii.gz,nrrd,mha,mhd} [--remove-smaller-than ML] [--keep-largest]\n"
+    "              [--fill-holes] [--labels 1,2,...]   (applied in that order, per label, 6-connected)\n"
     "       lucent stats MASK --reference PATH [--series ID] [--json|--csv] [--quiet]   (per-label figures)\n"
     "       lucent pacs echo --pacs AET@HOST:PORT [--aet OURS] [--timeout S]\n"
     "       lucent pacs find --pacs AET@HOST:PORT [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"
     "              [--modality M] [--accession A] [--study UID] [--level study|series] [--json]\n"
     "       lucent pacs get --pacs AET@HOST:PORT --study UID [--series UID] [-o DIR] [--move-port P]\n"
     "       lucent pacs send --pacs AET@HOST:PORT FILE...\n"
-    "       info, convert, segment, export also take --quiet; convert, segment, export --no-clobber\n"
+    "       info, convert, segment, export, islands also take --quiet;\n"
+    "       convert, segment, export, islands --no-clobber\n"
     "       lucent version | --version\n"
     "       lucent --help | -h\n";
 }
@@ -79,11 +83,13 @@ int main(int argc, char** argv) {
         if (command == "segment") return runSegment(rest);
         if (command == "export") return runExport(rest);
         if (command == "stats") return runStats(rest);
+        if (command == "islands") return runIslands(rest);
         if (command == "pacs") return runPacs(rest);
         if (command == "version" || command == "--version") return runVersion();
         // A word that is no command and names nothing to open is a mistyped command, not a file to view.
         if (!command.empty() && command[0] != '-' && !looksLikeInput(command)) {
-            const std::vector<std::string> known{"info", "convert", "segment", "export", "stats", "pacs", "version"};
+            const std::vector<std::string> known{"info",  "convert", "segment", "export",
+                                                 "stats", "islands", "pacs",    "version"};
             std::cerr << "lucent: " << unknownCommandMessage(command, known) << " (see lucent --help)\n";
             return 2;
         }
