@@ -177,6 +177,12 @@ def per_label_contract(lucent, tmp):
     # --no-clobber checks every name first: OUT_3 exists, so OUT_1 is not written either.
     rc, _, err = run(lucent, "export", mask, "--reference", src, "-o", pattern, "--no-clobber")
     check(rc == 1 and "OUT_3.stl" in err and not os.path.exists(name(1)), "--no-clobber over the names: %r" % err)
+    # All or none: OUT_3.stl is a folder, so that file cannot be written, and OUT_1.stl must not appear.
+    os.remove(name(3))
+    os.makedirs(name(3))
+    rc, _, err = run(lucent, "export", mask, "--reference", src, "-o", pattern)
+    check(rc == 1 and "OUT_3.stl" in err and not os.path.exists(name(1)), "one file failing leaves none: %r" % err)
+    os.rmdir(name(3))
     obj = os.path.join(tmp, "pl_{label}.obj")
     rc, _, err = run(lucent, "export", mask, "--reference", src, "-o", obj)
     texts = [open(obj.replace("{label}", str(v))).read() if rc == 0 else "" for v in (1, 3)]
