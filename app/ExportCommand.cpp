@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <sstream>
 
 namespace lucent::app {
 

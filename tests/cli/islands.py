@@ -50,7 +50,7 @@ def sample():
 
 def neighbours(v, dims):
     i, j, k = v % dims[0], (v // dims[0]) % dims[1], v // (dims[0] * dims[1])
-    for axis, (c, n, step) in enumerate(((i, dims[0], 1), (j, dims[1], dims[0]), (k, dims[2], dims[0] * dims[1]))):
+    for c, n, step in ((i, dims[0], 1), (j, dims[1], dims[0]), (k, dims[2], dims[0] * dims[1])):
         if c > 0:
             yield v - step
         if c + 1 < n:
