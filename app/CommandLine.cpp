@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <sstream>
 #include <utility>
 
 namespace lucent::app {
@@ -116,5 +117,24 @@ int CommandLine::integer(const std::string& name, int fallback) const {
 }
 
 unsigned CommandLine::threads() const { return static_cast<unsigned>(integer("--threads", 0)); }
+
+std::vector<std::uint8_t> parseLabelList(const std::string& text) {
+    std::vector<std::uint8_t> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        std::size_t used = 0;
+        int v = -1;
+        try {
+            v = std::stoi(item, &used);
+        } catch (const std::exception&) {
+        }
+        if (used != item.size() || v < 1 || v > 255)
+            throw UsageError("--labels takes label values 1..255 separated by commas, not '" + text + "'");
+        out.push_back(std::uint8_t(v));
+    }
+    if (out.empty()) throw UsageError("--labels needs at least one label value");
+    return out;
+}
 
 }  // namespace lucent::app

@@ -1,6 +1,7 @@
 /// @brief Minimal argument parser for the CLI: positionals, valued options (repeatable) and flags.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -21,6 +22,9 @@ public:
 bool looksLikeInput(const std::string& word);
 /// "unknown command 'infoo'; did you mean 'info'?": the nearest of `commands` within two edits, if any.
 std::string unknownCommandMessage(const std::string& word, const std::vector<std::string>& commands);
+
+/// "1,2,5" -> {1, 2, 5}: the label values of --labels (1..255); UsageError for anything else.
+std::vector<std::uint8_t> parseLabelList(const std::string& text);
 
 class CommandLine {
 public:

@@ -1,6 +1,9 @@
 /// @brief The CLI's sub-commands; each returns the process exit code.
 #pragma once
 
+#include "lucent/core/LabelMap.h"
+
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,10 +15,17 @@ int runSegment(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 /// `lucent stats MASK --reference PATH`: per-label figures of a mask on its image.
 int runStats(const std::vector<std::string>& args);
+/// `lucent islands MASK -o OUT --keep-largest|--fill-holes|--remove-smaller-than ML`: the viewer's
+/// island tools on a mask file.
+int runIslands(const std::vector<std::string>& args);
 /// `lucent pacs echo|find|get|send`: DICOM networking with one node.
 int runPacs(const std::vector<std::string>& args);
 int runVersion();
 /// The Qt viewer (or its screenshot mode); argv as main received it.
 int runViewer(int argc, char** argv);
+
+/// Refuses (runtime_error naming the mask, listing the labels present) when a label of `wanted` has no
+/// voxel in `labels`: export and islands say so rather than write a file without it.
+void requireLabels(const std::string& maskPath, const LabelMap& labels, const std::vector<std::uint8_t>& wanted);
 
 }  // namespace lucent::app

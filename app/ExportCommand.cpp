@@ -5,33 +5,56 @@
 
 #include "lucent/io/ImageSource.h"
 #include "lucent/io/LabelFile.h"
+#include "lucent/io/StagedOutputs.h"
 
 #include <algorithm>
 #include <iostream>
-#include <sstream>
 
 namespace lucent::app {
 
+void requireLabels(const std::string& maskPath, const LabelMap& labels, const std::vector<std::uint8_t>& wanted) {
+    const auto present = io::presentLabels(labels);
+    for (auto v : wanted)
+        if (!std::binary_search(present.begin(), present.end(), v)) {
+            std::string list;
+            for (auto p : present) list += (list.empty() ? "" : ", ") + std::to_string(p);
+            throw std::runtime_error(maskPath + ": label " + std::to_string(v) + " is empty (labels present: " +
+                                     (list.empty() ? "none" : list) + "); nothing written");
+        }
+}
+
 namespace {
 
-/// "1,2,5" -> {1, 2, 5}; UsageError for anything else.
-std::vector<std::uint8_t> parseLabelList(const std::string& text) {
-    std::vector<std::uint8_t> out;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        std::size_t used = 0;
-        int v = -1;
-        try {
-            v = std::stoi(item, &used);
-        } catch (const std::exception&) {
-        }
-        if (used != item.size() || v < 1 || v > 255)
-            throw UsageError("--labels takes label values 1..255 separated by commas, not '" + text + "'");
-        out.push_back(std::uint8_t(v));
+/// The output name holding this field is a pattern: one surface file per label, the field replaced by
+/// the label's value.
+const std::string kLabelField = "{label}";
+
+std::vector<std::string> perLabelNames(const std::string& pattern, const std::vector<std::uint8_t>& values) {
+    std::vector<std::string> names;
+    for (auto v : values) {
+        std::string name = pattern;
+        for (auto at = name.find(kLabelField); at != std::string::npos; at = name.find(kLabelField, at))
+            name.replace(at, kLabelField.size(), std::to_string(v));
+        names.push_back(name);
     }
-    if (out.empty()) throw UsageError("--labels needs at least one label value");
-    return out;
+    return names;
+}
+
+/// One surface file per label of `values`, each holding that label alone; staged, so that a failure
+/// (an empty surface, a full disk) leaves none of them. Returns the names written.
+std::vector<std::string> writePerLabel(const io::LabelFileContents& mask, const std::string& pattern,
+                                       std::vector<std::uint8_t> values, const io::LabelExportOptions& options) {
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    const auto names = perLabelNames(pattern, values);
+    io::StagedOutputs staged;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        io::LabelExportOptions one = options;
+        one.labels = {values[i]};
+        io::writeLabelFile(mask.labels, mask.table, names[i], one);
+    }
+    staged.commit();
+    return names;
 }
 
 }  // namespace
@@ -50,6 +73,9 @@ int runExport(const std::vector<std::string>& args) {
     const std::string output = cl.value("-o", cl.value("--output"));
     if (output.empty() || !io::isLabelExportName(output))
         throw UsageError("export needs -o OUT.{nii,nii.gz,nrrd,mha,dcm,stl,obj}");
+    if (output.find(kLabelField) != std::string::npos && !output.ends_with(".stl") && !output.ends_with(".obj"))
+        throw UsageError("{label} in the output name writes one surface per label: OUT_{label}.stl or .obj, not '" +
+                         output + "'");
     const std::string space = cl.value("--space", "lps");
     if (space != "lps" && space != "ras") throw UsageError("--space takes lps or ras, not '" + space + "'");
     io::LabelExportOptions options;
@@ -63,7 +89,10 @@ int exportMask(const CommandLine& cl, io::LabelExportOptions& options, const Rep
     const std::string maskPath = cl.positionals()[0];
     const std::string reference = cl.value("--reference");
     const std::string output = cl.value("-o", cl.value("--output"));
-    refuseClobber(cl, {output});
+    const bool perLabel = output.find(kLabelField) != std::string::npos;
+    // Every name is checked before anything is computed when the labels are known (--labels), else
+    // once the mask is read; in both cases before anything is written.
+    refuseClobber(cl, perLabel ? perLabelNames(output, options.labels) : std::vector<std::string>{output});
     const Reporter referenceReport("export", reference, cl);
     io::DicomOptions dicom;
     dicom.threads = cl.threads();
@@ -80,15 +109,9 @@ int exportMask(const CommandLine& cl, io::LabelExportOptions& options, const Rep
 
     io::LabelFileContents mask = io::readLabelFile(maskPath, volume.geometry());
     report.warn(mask.warnings);
-    const auto present = io::presentLabels(mask.labels);
-    if (present.empty()) throw std::runtime_error(maskPath + ": the mask has no labelled voxel; nothing written");
-    for (auto v : options.labels)
-        if (!std::binary_search(present.begin(), present.end(), v)) {
-            std::string list;
-            for (auto p : present) list += (list.empty() ? "" : ", ") + std::to_string(p);
-            throw std::runtime_error(maskPath + ": label " + std::to_string(v) + " is empty (labels present: " + list +
-                                     "); nothing written");
-        }
+    if (io::presentLabels(mask.labels).empty())
+        throw std::runtime_error(maskPath + ": the mask has no labelled voxel; nothing written");
+    requireLabels(maskPath, mask.labels, options.labels);
     if (cl.has("--name")) {
         // One name for the exported labels: the label itself when there is one, numbered when several.
         const auto chosen = options.labels.empty() ? io::presentLabels(mask.labels) : options.labels;
@@ -96,8 +119,16 @@ int exportMask(const CommandLine& cl, io::LabelExportOptions& options, const Rep
             mask.table.ensure(v).name =
                 chosen.size() == 1 ? cl.value("--name") : cl.value("--name") + " " + std::to_string(v);
     }
-    io::writeLabelFile(mask.labels, mask.table, output, options);
     const auto written = options.labels.empty() ? io::presentLabels(mask.labels) : options.labels;
+    if (perLabel) {
+        refuseClobber(cl, perLabelNames(output, written));
+        std::string list;
+        for (const auto& name : writePerLabel(mask, output, written, options))
+            list += (list.empty() ? "" : ", ") + name;
+        report.summary("wrote " + list);
+        return 0;
+    }
+    io::writeLabelFile(mask.labels, mask.table, output, options);
     report.summary("wrote " + output + " (" + std::to_string(written.size()) +
                    (written.size() == 1 ? " label" : " labels") + ")");
     return 0;

@@ -27,6 +27,7 @@ namespace {
 std::string usage() {
     const std::string volumeOut = io::suffixPattern(io::kVolumeWriteSuffixes);
     const std::string labelOut = io::suffixPattern(io::kLabelWriteSuffixes);
+    const std::string surfaceOut = io::suffixPattern(io::kSurfaceSuffixes);
     return "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
            "              [--live srg|fc|fcm|snake [options of segment for it] [--steps N] [--record OUT.mp4|DIR]]\n"
            "       (PATH may be a session, SESSION.lucent: its data, window, layout, labels and measurements)\n"
@@ -48,14 +49,18 @@ std::string usage() {
            "              (series number and description, or the file's name); a failing volume does not stop the others\n"
            "       lucent export MASK --reference PATH -o OUT." + labelOut + " [--series ID]\n"
            "              [--labels 1,2,...] [--name TEXT] [--space lps|ras]\n"
+           "              (OUT_{label}." + surfaceOut + ": one surface file per label, {label} replaced by its value)\n"
+           "       lucent islands MASK -o OUT." + volumeOut + " [--remove-smaller-than ML] [--keep-largest]\n"
+           "              [--fill-holes] [--labels 1,2,...]   (applied in that order, per label, 6-connected)\n"
            "       lucent stats MASK --reference PATH [--series ID] [--json|--csv]   (per-label figures)\n"
            "       lucent pacs echo --pacs AET@HOST:PORT [--aet OURS] [--timeout S]\n"
            "       lucent pacs find --pacs AET@HOST:PORT [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"
            "              [--modality M] [--accession A] [--study UID] [--level study|series] [--json]\n"
            "       lucent pacs get --pacs AET@HOST:PORT --study UID [--series UID] [-o DIR] [--move-port P]\n"
            "       lucent pacs send --pacs AET@HOST:PORT FILE...\n"
-           "       info, convert, segment, export, stats also take --quiet (no summary, no warnings) and --progress\n"
-           "              (progress on stderr even when it is no terminal); convert, segment, export --no-clobber\n"
+           "       info, convert, segment, export, stats, islands also take --quiet (no summary, no warnings) and\n"
+           "              --progress (progress on stderr even when it is no terminal);\n"
+           "              convert, segment, export, islands --no-clobber\n"
            "       lucent version | --version\n"
            "       lucent --help | -h\n";
 }
@@ -80,11 +85,13 @@ int main(int argc, char** argv) {
         if (command == "segment") return runSegment(rest);
         if (command == "export") return runExport(rest);
         if (command == "stats") return runStats(rest);
+        if (command == "islands") return runIslands(rest);
         if (command == "pacs") return runPacs(rest);
         if (command == "version" || command == "--version") return runVersion();
         // A word that is no command and names nothing to open is a mistyped command, not a file to view.
         if (!command.empty() && command[0] != '-' && !looksLikeInput(command)) {
-            const std::vector<std::string> known{"info", "convert", "segment", "export", "stats", "pacs", "version"};
+            const std::vector<std::string> known{"info",  "convert", "segment", "export",
+                                                 "stats", "islands", "pacs",    "version"};
             std::cerr << "lucent: " << unknownCommandMessage(command, known) << " (see lucent --help)\n";
             return 2;
         }

@@ -742,6 +742,7 @@ def contracts(a):
     sys.modules.setdefault("test_cli", sys.modules[__name__])
     import conventions
     import help_options
+    import islands
     import one_grid
     import run_stats
     import screenshot_pixels
@@ -751,7 +752,8 @@ def contracts(a):
     out = [("volume_file", lambda t: volume_file_contract(a.lucent, t)),
            ("hostile_input", lambda t: hostile_input_contract(a.lucent, t)),
            ("help", lambda t: help_options.help_contract(a.lucent)),
-           ("conventions", lambda t: conventions.conventions_contract(a.lucent, a.make_series, t))]
+           ("conventions", lambda t: conventions.conventions_contract(a.lucent, a.make_series, t)),
+           ("islands", lambda t: islands.islands_contract(a.lucent, t))]
     if a.xvfb:
         # Before anything large runs: the memory check reads the peak of every child so far.
         out.append(("hostile_viewer", lambda t: hostile_viewer_contract(a.lucent, a.xvfb, t)))

@@ -137,6 +137,64 @@ def synthetic_contract(lucent, tmp):
     check(rc == 0 and "part_1" in text and "part_2" in text, "OBJ: one named object per label: %r" % err)
 
 
+def per_label_contract(lucent, tmp):
+    """-o 'OUT_{label}.stl': one file per label, each holding that label's surface alone (its LPS bounds)."""
+    dims, spacing = (24, 12, 8), (0.8, 0.8, 2.0)
+    src = os.path.join(tmp, "pl_src.nii")
+    write_nifti(src, dims, spacing, [0] * (dims[0] * dims[1] * dims[2]))
+    boxes = {1: ((2, 2, 1), (7, 9, 3)), 3: ((14, 3, 4), (21, 6, 6))}  # inclusive voxel ranges, far apart
+    mask_values = [0] * (dims[0] * dims[1] * dims[2])
+    for v, (lo, hi) in boxes.items():
+        for k in range(lo[2], hi[2] + 1):
+            for j in range(lo[1], hi[1] + 1):
+                for i in range(lo[0], hi[0] + 1):
+                    mask_values[i + dims[0] * (j + dims[1] * k)] = v
+    mask = os.path.join(tmp, "pl_mask.nii")
+    write_nifti(mask, dims, spacing, mask_values)
+    pattern = os.path.join(tmp, "OUT_{label}.stl")
+    name = lambda v: pattern.replace("{label}", str(v))
+    rc, text, err = run(lucent, "export", mask, "--reference", src, "-o", pattern)
+    check(rc == 0 and os.path.exists(name(1)) and os.path.exists(name(3)) and not os.path.exists(name(2))
+          and not os.path.exists(pattern), "OUT_{label}.stl: OUT_1.stl and OUT_3.stl only: %r" % err)
+    check("OUT_1.stl" in text and "OUT_3.stl" in text, "the summary lists the files: %r" % text)
+    for v, (lo, hi) in boxes.items():
+        if not os.path.exists(name(v)):
+            continue
+        _, tris = read_stl(name(v))
+        pts = [p for t in tris for p in t]
+        # write_nifti's srow: RAS = (10, 20, 30) + spacing * index, so LPS x = -(10 + 0.8 i), y = -(20 + 0.8 j).
+        want = [sorted((-(10 + (lo[0] - 0.5) * 0.8), -(10 + (hi[0] + 0.5) * 0.8))),
+                sorted((-(20 + (lo[1] - 0.5) * 0.8), -(20 + (hi[1] + 0.5) * 0.8))),
+                [30 + (lo[2] - 0.5) * 2.0, 30 + (hi[2] + 0.5) * 2.0]]
+        got = [[min(p[a] for p in pts), max(p[a] for p in pts)] for a in range(3)]
+        worst = max(abs(g - w) for a in range(3) for g, w in zip(got[a], want[a]))
+        check(worst < 0.6, "OUT_%d.stl's bounds are label %d's extent in mm: %s vs %s" % (v, v, got, want))
+    for v in (1, 3):
+        if os.path.exists(name(v)):
+            os.remove(name(v))
+    rc, _, err = run(lucent, "export", mask, "--reference", src, "-o", pattern, "--labels", "3")
+    check(rc == 0 and os.path.exists(name(3)) and not os.path.exists(name(1)), "--labels 3: OUT_3.stl only: %r" % err)
+    # --no-clobber checks every name first: OUT_3 exists, so OUT_1 is not written either.
+    rc, _, err = run(lucent, "export", mask, "--reference", src, "-o", pattern, "--no-clobber")
+    check(rc == 1 and "OUT_3.stl" in err and not os.path.exists(name(1)), "--no-clobber over the names: %r" % err)
+    # All or none: OUT_3.stl is a folder, so that file cannot be written, and OUT_1.stl must not appear.
+    os.remove(name(3))
+    os.makedirs(name(3))
+    rc, _, err = run(lucent, "export", mask, "--reference", src, "-o", pattern)
+    check(rc == 1 and "OUT_3.stl" in err and not os.path.exists(name(1)), "one file failing leaves none: %r" % err)
+    os.rmdir(name(3))
+    obj = os.path.join(tmp, "pl_{label}.obj")
+    rc, _, err = run(lucent, "export", mask, "--reference", src, "-o", obj)
+    texts = [open(obj.replace("{label}", str(v))).read() if rc == 0 else "" for v in (1, 3)]
+    objects = [sum(l.startswith("o ") for l in t.splitlines()) for t in texts]
+    check(rc == 0 and objects == [1, 1], "OBJ: one object a file: %s %r" % (objects, err))
+    bad = os.path.join(tmp, "pl_{label}.nii")
+    rc, _, err = run(lucent, "export", mask, "--reference", src, "-o", bad)
+    written = [n for n in os.listdir(tmp) if n.startswith("pl_") and n.endswith(".nii")]
+    check(rc == 2 and "{label}" in err and sorted(written) == ["pl_mask.nii", "pl_src.nii"],
+          "{label} in a volume name: usage error, nothing written: %r" % err)
+
+
 def dicom_contract(lucent, make_series, tmp):
     series = os.path.join(tmp, "ct")
     run(make_series, series, "--size", "24", "20", "6", "--oblique")
@@ -239,6 +297,8 @@ def main():
         features[name] = any(l.startswith(name + ":") and "not built" not in l for l in version.splitlines())
     try:
         synthetic_contract(a.lucent, tmp)
+        if features["Surfaces"]:
+            per_label_contract(a.lucent, tmp)
         if a.make_series:
             dicom_contract(a.lucent, a.make_series, tmp)
             dcm2niix_grid(a.lucent, a.data, tmp)

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -101,4 +102,55 @@ TEST(LabelIslands, ComponentSizesSumToTheLabelCount) {
     const LabelComponents d(m, 2);
     EXPECT_EQ(d.count(), m.count(2));
     EXPECT_EQ(removeSmallIslands(m, 2, 2), m.voxelCount() - m.count(1));
+}
+
+namespace {
+
+/// `value` on the shell of the box lo..hi (one voxel thick), nothing inside.
+void hollowBox(LabelMap& m, std::array<int, 3> lo, std::array<int, 3> hi, std::uint8_t v) {
+    fillBox(m, lo, hi, v);
+    fillBox(m, {lo[0] + 1, lo[1] + 1, lo[2] + 1}, {hi[0] - 1, hi[1] - 1, hi[2] - 1}, 0);
+}
+
+}  // namespace
+
+TEST(LabelIslands, FillHolesFillsAnEnclosedCavity) {
+    // Two hollow cubes of label 1: 5^3 with a 3^3 cavity and 4^3 with a 2^3 cavity.
+    LabelMap m = grid(16, 9, 9);
+    hollowBox(m, {1, 1, 1}, {5, 5, 5}, 1);
+    hollowBox(m, {9, 2, 2}, {12, 5, 5}, 1);
+    EXPECT_EQ(fillHoles(m, 1), 27u + 8u);
+    EXPECT_EQ(m.count(1), 125u + 64u) << "both cubes are solid";
+    EXPECT_EQ(m.at(0, 0, 0), 0) << "the outside stays background";
+    EXPECT_EQ(fillHoles(m, 1), 0u) << "idempotent";
+}
+
+TEST(LabelIslands, FillHolesLeavesCavitiesOpenToTheBorder) {
+    // A cup: a solid block of label 1 with a well that reaches the volume's bottom face (k = 0).
+    LabelMap m = grid(8, 8, 8);
+    fillBox(m, {1, 1, 0}, {6, 6, 6}, 1);
+    fillBox(m, {3, 3, 0}, {4, 4, 4}, 0);
+    // A closed room joined to the outside background by a one-voxel channel: not a hole either.
+    LabelMap n = grid(9, 9, 9);
+    hollowBox(n, {1, 1, 1}, {6, 6, 6}, 1);
+    n.at(6, 3, 3) = 0;
+    const LabelMap cup = m, room = n;
+    EXPECT_EQ(fillHoles(m, 1), 0u);
+    EXPECT_EQ(fillHoles(n, 1), 0u);
+    EXPECT_TRUE(std::equal(m.data(), m.data() + m.voxelCount(), cup.data()));
+    EXPECT_TRUE(std::equal(n.data(), n.data() + n.voxelCount(), room.data()));
+}
+
+TEST(LabelIslands, FillHolesKeepsCavitiesHoldingAnotherLabel) {
+    // Label 1's cube A holds a voxel of label 2 in its 3^3 cavity; cube B's cavity is empty.
+    LabelMap m = grid(16, 8, 8);
+    hollowBox(m, {1, 1, 1}, {5, 5, 5}, 1);
+    m.at(3, 3, 3) = 2;
+    hollowBox(m, {8, 1, 1}, {12, 5, 5}, 1);
+    EXPECT_EQ(fillHoles(m, 1), 27u) << "only cube B's cavity";
+    EXPECT_EQ(m.at(3, 3, 3), 2) << "the other label is not overwritten";
+    EXPECT_EQ(m.count(2), 1u);
+    EXPECT_EQ(m.at(2, 2, 2), 0) << "nor is the background around it";
+    EXPECT_EQ(m.count(1), 98u + 125u);
+    EXPECT_EQ(fillHoles(m, 2), 0u) << "a single voxel has no hole";
 }

@@ -98,28 +98,36 @@ void writeLabelFile(const LabelMap& labels, const LabelTable& table, const std::
     }
 }
 
-LabelFileContents readLabelFile(const std::string& path, const Geometry& reference) {
+LabelFileContents readLabelVolumeFile(const std::string& path) {
+    const RawImage raw = readRawImage(path);
     LabelFileContents out;
+    out.labels = toLabelMap(raw, path);
+    readSlicerSegmentFields(raw.keyValues, out.table);
+    for (auto v : presentLabels(out.labels)) out.table.ensure(v);
+    out.warnings = raw.warnings;
+    return out;
+}
+
+LabelFileContents readLabelFile(const std::string& path, const Geometry& reference) {
     if (labelFormatOf(path) == LabelFormat::DicomSeg) {
+        LabelFileContents out;
         readSegFile(path, reference, out);
         return out;
     }
-    RawImage raw = readRawImage(path);
-    LabelMap labels = toLabelMap(raw, path);
+    LabelFileContents out = readLabelVolumeFile(path);
+    const LabelMap& labels = out.labels;
     const auto map = matchGrid(labels.geometry(), reference, sameVoxelsToleranceMm(reference));
     if (!map)
         throw IoError(path + ": the mask is on another grid than the volume (" +
                       describeGridDifference(labels.geometry(), reference) + "); it is not resampled");
     if (map->identity()) {
         // Within the tolerance the grids are one: the layer takes the volume's geometry exactly.
-        out.labels = LabelMap(reference);
-        std::copy_n(labels.data(), labels.voxelCount(), out.labels.data());
+        LabelMap placed(reference);
+        std::copy_n(labels.data(), labels.voxelCount(), placed.data());
+        out.labels = std::move(placed);
     } else {
         out.labels = remapLabels(labels, reference, *map);
     }
-    readSlicerSegmentFields(raw.keyValues, out.table);
-    for (auto v : presentLabels(out.labels)) out.table.ensure(v);
-    out.warnings = raw.warnings;
     return out;
 }
 

@@ -1,5 +1,5 @@
 /// @brief Island tools on one label of a label map: its 6-connected components, keep the largest,
-/// remove those smaller than N voxels, keep the one holding a voxel.
+/// remove those smaller than N voxels, keep the one holding a voxel, fill the holes.
 #pragma once
 
 #include "lucent/core/LabelMap.h"
@@ -40,5 +40,12 @@ std::size_t removeSmallIslands(LabelMap& labels, std::uint8_t value, std::size_t
 /// Clears every component of the label at `index` except the one holding `index`. Returns the
 /// voxels cleared (0 also when the voxel is background).
 std::size_t keepIslandAt(LabelMap& labels, std::size_t index);
+
+/// Fills the holes of `value`: sets to `value` every voxel of each 6-connected component of the
+/// voxels not carrying `value` that (a) does not touch the volume's border and (b) holds only
+/// background (0). A component holding another label anywhere is left entirely as it is, so other
+/// labels are never overwritten, nor is background that shares a cavity with them (a structure
+/// inside another keeps its surroundings). Returns the voxels filled.
+std::size_t fillHoles(LabelMap& labels, std::uint8_t value);
 
 }  // namespace lucent

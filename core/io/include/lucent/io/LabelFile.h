@@ -24,6 +24,12 @@ struct LabelFileContents {
 /// naming the file and the difference: a mask is never resampled.
 LabelFileContents readLabelFile(const std::string& path, const Geometry& reference);
 
+/// Reads a label volume file (NIfTI, NRRD, MetaImage) on its own grid, voxels in the order stored, so
+/// that writing the result back with writeLabelFile keeps the file's dimensions, voxel order and
+/// affine. IoError naming the file when it cannot be read or is no label map (a value that is not an
+/// integer in 0..255).
+LabelFileContents readLabelVolumeFile(const std::string& path);
+
 /// What a label export needs besides the labels.
 struct LabelExportOptions {
     /// The labels to write (empty: every label with a voxel); others are written as background.
