@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "Reporter.h"
 
+#include "lucent/io/FileSuffixes.h"
 #include "lucent/io/ImageSource.h"
 #include "lucent/io/LabelFile.h"
 #include "lucent/io/StagedOutputs.h"
@@ -72,8 +73,8 @@ int runExport(const std::vector<std::string>& args) {
     if (reference.empty()) throw UsageError("export needs --reference PATH (the volume or DICOM series of the mask)");
     const std::string output = cl.value("-o", cl.value("--output"));
     if (output.empty() || !io::isLabelExportName(output))
-        throw UsageError("export needs -o OUT.{nii,nii.gz,nrrd,mha,dcm,stl,obj}");
-    if (output.find(kLabelField) != std::string::npos && !output.ends_with(".stl") && !output.ends_with(".obj"))
+        throw UsageError("export needs -o OUT." + io::suffixPattern(io::kLabelWriteSuffixes));
+    if (output.find(kLabelField) != std::string::npos && !io::hasSuffix(output, io::kSurfaceSuffixes))
         throw UsageError("{label} in the output name writes one surface per label: OUT_{label}.stl or .obj, not '" +
                          output + "'");
     const std::string space = cl.value("--space", "lps");

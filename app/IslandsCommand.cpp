@@ -5,6 +5,7 @@
 #include "Reporter.h"
 
 #include "lucent/core/LabelIslands.h"
+#include "lucent/io/FileSuffixes.h"
 #include "lucent/io/LabelFile.h"
 #include "lucent/io/StagedOutputs.h"
 #include "lucent/io/VolumeFile.h"
@@ -103,11 +104,12 @@ int runIslands(const std::vector<std::string>& args) {
     const CommandLine cl(args, {"-o", "--output", "--labels", "--remove-smaller-than"}, flags);
     if (cl.positionals().size() != 1) throw UsageError("islands takes one MASK");
     const std::string mask = cl.positionals()[0];
-    if (!io::isVolumeFileName(mask))
-        throw UsageError("islands reads a label volume MASK.{nii,nii.gz,nrrd,mha,mhd}, not '" + mask + "'");
+    if (!io::hasSuffix(mask, io::kVolumeReadSuffixes))
+        throw UsageError("islands reads a label volume MASK." + io::suffixPattern(io::kVolumeReadSuffixes) + ", not '" +
+                         mask + "'");
     const std::string output = cl.value("-o", cl.value("--output"));
-    if (output.empty() || !io::isVolumeFileName(output) || output.ends_with(".nhdr"))
-        throw UsageError("islands needs -o OUT.{nii,nii.gz,nrrd,mha,mhd}");
+    if (output.empty() || !io::hasSuffix(output, io::kVolumeWriteSuffixes))
+        throw UsageError("islands needs -o OUT." + io::suffixPattern(io::kVolumeWriteSuffixes));
     IslandOperations ops;
     ops.removeSmall = cl.has("--remove-smaller-than");
     ops.minMl = cl.number("--remove-smaller-than", 0);
