@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <unistd.h>
@@ -12,7 +13,14 @@ namespace lucent::app {
 namespace {
 
 /// Work shorter than this shows nothing on a terminal: a flash of text is noise.
-constexpr std::chrono::milliseconds kQuietStart{1000};
+/// LUCENT_PROGRESS_DELAY_MS overrides it (tests on a pseudo-terminal set 0).
+std::chrono::milliseconds quietStart() {
+    static const std::chrono::milliseconds delay = [] {
+        const char* text = std::getenv("LUCENT_PROGRESS_DELAY_MS");
+        return std::chrono::milliseconds(text && *text ? std::atol(text) : 1000);
+    }();
+    return delay;
+}
 
 struct LineState {
     std::string what;
@@ -32,7 +40,7 @@ struct LineState {
             shown = std::max(shown, percent / 10);
             return;
         }
-        if (mode == ProgressMode::Terminal && shown < 0 && std::chrono::steady_clock::now() - start < kQuietStart)
+        if (mode == ProgressMode::Terminal && shown < 0 && std::chrono::steady_clock::now() - start < quietStart())
             return;
         if (percent != shown) std::fprintf(stderr, "\r%s %3d%%", what.c_str(), percent);
         shown = percent;

@@ -147,6 +147,32 @@ def usage_errors(lucent, study, tmp):
           "no progress when stderr is no terminal and --progress is not given: " + err)
 
 
+def terminal_progress(lucent, study, tmp):
+    """On a terminal, progress is one line rewritten in place ('\\r'), then cleared; the delay before
+    it shows is set to 0 here, so the check does not depend on how long the work takes."""
+    import pty
+    import subprocess
+    master, slave = pty.openpty()
+    env = dict(os.environ, LUCENT_PROGRESS_DELAY_MS="0")
+    p = subprocess.Popen([lucent, "segment", study, "--series", "nifti/a.nii.gz", "--method", "fcm", "-o",
+                          os.path.join(tmp, "tty.nii")], stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    p.wait()
+    os.close(master)
+    check(p.returncode == 0, "segment with stderr on a terminal exits 0")
+    check(b"\rsegmenting 100%" in seen and b"\n" not in seen.replace(b"\r\n", b""),
+          "on a terminal progress is rewritten in place, no new lines: %r" % seen[:200])
+
+
 def series_all_contract(lucent, make_series, data, tmp):
     study, values = make_study(make_series, data, tmp)
     series = listing(lucent, study, values)
@@ -154,3 +180,4 @@ def series_all_contract(lucent, make_series, data, tmp):
     segment_each(lucent, study, series, names, tmp)
     failures_go_on(lucent, study, names, tmp)
     usage_errors(lucent, study, tmp)
+    terminal_progress(lucent, study, tmp)

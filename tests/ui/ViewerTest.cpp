@@ -419,7 +419,7 @@ TEST_F(Viewer, CancelInTheProgressDialogLoadsNothing) {
 }
 
 TEST_F(Viewer, SeveralSeriesShowAChooserAndErrorsShowADialog) {
-    // Two volumes in one folder: the chooser lists both; pick the second.
+    // Three volumes in one folder (two DICOM series, a NIfTI file): the chooser lists them all; pick the CT.
     lucent::testing::TempDir dir;
     std::filesystem::create_directories(dir.file("folder"));
     io::writeVolumeFile(*phantom(), dir.file("folder/a.nii"));
@@ -438,7 +438,7 @@ TEST_F(Viewer, SeveralSeriesShowAChooserAndErrorsShowADialog) {
     });
     window->openPath(QString::fromStdString(dir.file("folder")));
     ASSERT_TRUE(waitFor([&] { return window->model().hasVolume(); }));
-    EXPECT_EQ(rows, 2);  // the MR series and the RLE CT (the .nii inside a DICOM folder is not DICOM)
+    EXPECT_EQ(rows, 3);  // the MR series, the RLE CT and the volume file beside them
     EXPECT_EQ(window->model().volume()->metadata().modality, "CT");
 
     // A folder with nothing loadable: an error dialog naming it, and the volume stays.
