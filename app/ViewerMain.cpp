@@ -4,6 +4,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "FrameRecorder.h"
+#include "SeedPoints.h"
 #include "SegmentOptions.h"
 
 #include "lucent/ui/MainWindow.h"
@@ -26,6 +27,7 @@ struct LiveOptions {
     Method method = Method::RegionGrowing;
     gpu::Backend backend = gpu::Backend::Auto;
     SegmentationRequest request;
+    std::vector<WorldSeed> worldSeeds;  ///< --seed-lps / --seed-ras / --seeds: placed once the volume is loaded
     int steps = -1;  // to convergence
     QString record;
 };
@@ -35,8 +37,16 @@ struct LiveOptions {
 QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script) {
     ui::SegmentPanel& panel = window.segment();
     panel.live().setBackend(live.backend);
+    // Seeds in millimetres become voxels of the loaded volume, by the rule lucent segment uses.
+    SegmentationRequest request = live.request;
+    try {
+        for (const WorldSeed& seed : live.worldSeeds)
+            request.seeds.push_back(nearestVoxel(window.model().volume()->geometry(), seed));
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
     QString error;
-    if (!panel.startWith(live.method, live.request, !script || live.steps < 0 ? true : false, &error)) return error;
+    if (!panel.startWith(live.method, request, !script || live.steps < 0 ? true : false, &error)) return error;
     if (!script) return {};
     std::unique_ptr<FrameRecorder> recorder;
     try {
@@ -59,41 +69,118 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script) {
     return {};
 }
 
-}  // namespace
 
-int runViewer(int argc, char** argv) {
-    const std::vector<std::string> args(argv + 1, argv + argc);
+/// The viewer's command line, checked.
+struct ViewerOptions {
+    QString path, screenshot, mask, preset, series;
+    ui::Layout layout = ui::Layout::Grid2x2;
+    bool layoutGiven = false;
+    bool liveRun = false;
+    LiveOptions live;
+};
+
+LiveOptions liveOptions(const CommandLine& cl) {
+    LiveOptions live;
+    try {
+        live.method = gpu::parseMethod(cl.value("--live"));
+        live.backend = gpu::parseBackend(cl.value("--backend", "auto"));
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    live.request = requestFromOptions(cl, live.method);
+    live.worldSeeds = worldSeedsFromOptions(cl);
+    live.steps = cl.has("--steps") ? cl.integer("--steps", 0) : -1;
+    if (cl.has("--steps") && live.steps < 1) throw UsageError("--steps must be at least 1");
+    live.record = QString::fromStdString(cl.value("--record"));
+    return live;
+}
+
+ViewerOptions viewerOptions(const std::vector<std::string>& args) {
     std::set<std::string> valued = segmentValueOptions();
+    valued.merge(worldSeedOptions());
     valued.insert({"--screenshot", "--layout", "--mask", "--preset", "--series", "--live", "--steps", "--record"});
     const CommandLine cl(args, valued, segmentFlags());
     if (cl.positionals().size() > 1) throw UsageError("the viewer takes at most one PATH");
-    const QString path = cl.positionals().empty() ? QString() : QString::fromStdString(cl.positionals()[0]);
-    const QString screenshot = QString::fromStdString(cl.value("--screenshot"));
-    ui::Layout layout = ui::Layout::Grid2x2;
-    if (cl.has("--layout") && !ui::parseLayout(QString::fromStdString(cl.value("--layout")), layout))
+    ViewerOptions o;
+    o.path = cl.positionals().empty() ? QString() : QString::fromStdString(cl.positionals()[0]);
+    o.screenshot = QString::fromStdString(cl.value("--screenshot"));
+    o.mask = QString::fromStdString(cl.value("--mask"));
+    o.preset = QString::fromStdString(cl.value("--preset"));
+    o.series = QString::fromStdString(cl.value("--series"));
+    o.layoutGiven = cl.has("--layout");
+    if (o.layoutGiven && !ui::parseLayout(QString::fromStdString(cl.value("--layout")), o.layout))
         throw UsageError("--layout must be 1x1, 2x2 or 1+3");
-    if (!screenshot.isEmpty() && path.isEmpty()) throw UsageError("--screenshot needs a PATH to open");
-    if (!screenshot.isEmpty() && !screenshot.endsWith(".png", Qt::CaseInsensitive))
+    if (!o.screenshot.isEmpty() && o.path.isEmpty()) throw UsageError("--screenshot needs a PATH to open");
+    if (!o.screenshot.isEmpty() && !o.screenshot.endsWith(".png", Qt::CaseInsensitive))
         throw UsageError("--screenshot writes a .png file");
+    o.liveRun = cl.has("--live");
+    if (o.liveRun && o.path.isEmpty()) throw UsageError("--live needs a PATH to open");
+    if (o.liveRun) o.live = liveOptions(cl);
+    for (const char* opt : {"--steps", "--record", "--backend", "--seed", "--seed-lps", "--seed-ras", "--seeds",
+                            "--lower", "--upper", "--rect", "--slice"})
+        if (!o.liveRun && cl.has(opt)) throw UsageError(std::string(opt) + " needs --live srg|fc|fcm|snake");
+    return o;
+}
 
-    const bool liveRun = cl.has("--live");
-    LiveOptions live;
-    if (liveRun) {
-        if (path.isEmpty()) throw UsageError("--live needs a PATH to open");
-        try {
-            live.method = gpu::parseMethod(cl.value("--live"));
-            live.backend = gpu::parseBackend(cl.value("--backend", "auto"));
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
+int fail(const QString& error) {
+    std::cerr << "lucent: error: " << error.toStdString() << "\n";
+    return 1;
+}
+
+/// --screenshot / --record: open, run, render, exit; every failure is exit 1 with one line.
+int runScripted(ui::MainWindow& window, ViewerOptions& o) {
+    window.resize(1280, 860);
+    window.setLayoutMode(o.layout);
+    window.show();
+    QString error;
+    if (!window.openPath(o.path, o.series, true, &error)) return fail(error);
+    if (!o.mask.isEmpty() && !window.openMask(o.mask, &error)) return fail(error);
+    if (!o.preset.isEmpty() && !window.applyPreset(o.preset))
+        return fail("unknown preset '" + o.preset +
+                    "' (lung, mediastinum, bone, brain, abdomen, auto; file1, file2, ...: the scan's own windows)");
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    LabelMap requestMask;  // --mask with --live restricts the method too, as in lucent segment
+    if (o.liveRun) {
+        if (!o.mask.isEmpty()) {
+            requestMask = *window.model().labels();
+            o.live.request.mask = &requestMask;
         }
-        live.request = requestFromOptions(cl, live.method);
-        live.steps = cl.has("--steps") ? cl.integer("--steps", 0) : -1;
-        if (cl.has("--steps") && live.steps < 1) throw UsageError("--steps must be at least 1");
-        live.record = QString::fromStdString(cl.value("--record"));
-    } else {
-        for (const char* o : {"--steps", "--record", "--backend", "--seed", "--lower", "--upper", "--rect", "--slice"})
-            if (cl.has(o)) throw UsageError(std::string(o) + " needs --live srg|fc|fcm|snake");
+        if (const QString why = runLive(window, o.live, true); !why.isEmpty()) return fail(why);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
     }
+    if (o.screenshot.isEmpty()) return 0;
+    const QImage image = window.grab().toImage();
+    if (image.isNull() || !image.save(o.screenshot)) return fail("cannot write " + o.screenshot);
+    return 0;
+}
+
+/// The interactive window: the mask, preset and live run follow the volume, which arrives asynchronously.
+void openInteractive(ui::MainWindow& window, ViewerOptions& o, LabelMap& requestMask) {
+    if (o.layoutGiven) window.setLayoutMode(o.layout);
+    window.show();
+    if (o.path.isEmpty()) return;
+    QObject::connect(&window.model(), &ui::ViewerModel::volumeChanged, &window, [&window, &o, &requestMask] {
+        static bool done = false;
+        if (done) return;
+        done = true;
+        QString error;
+        if (!o.mask.isEmpty() && !window.openMask(o.mask, &error)) std::cerr << "lucent: mask: " << error.toStdString() << "\n";
+        if (!o.preset.isEmpty()) window.applyPreset(o.preset);
+        if (!o.liveRun) return;
+        if (!o.mask.isEmpty() && window.model().labels()) {
+            requestMask = *window.model().labels();
+            o.live.request.mask = &requestMask;
+        }
+        const QString why = runLive(window, o.live, false);
+        if (!why.isEmpty()) std::cerr << "lucent: live: " << why.toStdString() << "\n";
+    });
+    window.openPath(o.path, o.series);
+}
+
+}  // namespace
+
+int runViewer(int argc, char** argv) {
+    ViewerOptions o = viewerOptions(std::vector<std::string>(argv + 1, argv + argc));
     // Without a display Qt would abort with a page about platform plugins: say it in one line.
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
@@ -105,76 +192,12 @@ int runViewer(int argc, char** argv) {
     int qtArgc = 1;
     QApplication app(qtArgc, argv);
     // Screenshots must not depend on, nor change, the user's remembered settings.
-    app.setOrganizationName(screenshot.isEmpty() && live.record.isEmpty() ? "Lucent" : "Lucent-screenshot");
+    app.setOrganizationName(o.screenshot.isEmpty() && o.live.record.isEmpty() ? "Lucent" : "Lucent-screenshot");
     app.setApplicationName("Lucent");
-
     ui::MainWindow window;
-    const QString mask = QString::fromStdString(cl.value("--mask"));
-    const QString preset = QString::fromStdString(cl.value("--preset"));
-    const QString series = QString::fromStdString(cl.value("--series"));
-    LabelMap requestMask;  // --mask with --live restricts the method too, as in lucent segment
-    const bool script = !screenshot.isEmpty() || !live.record.isEmpty();
-    if (script) {
-        window.resize(1280, 860);
-        window.setLayoutMode(layout);
-        window.show();
-        QString error;
-        if (!window.openPath(path, series, true, &error)) {
-            std::cerr << "lucent: error: " << error.toStdString() << "\n";
-            return 1;
-        }
-        if (!mask.isEmpty() && !window.openMask(mask, &error)) {
-            std::cerr << "lucent: error: " << error.toStdString() << "\n";
-            return 1;
-        }
-        if (!preset.isEmpty() && !window.applyPreset(preset)) {
-            std::cerr << "lucent: error: unknown preset '" << preset.toStdString()
-                      << "' (lung, mediastinum, bone, brain, abdomen, auto; file1, file2, ...: the scan's own windows)\n";
-            return 1;
-        }
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        if (liveRun) {
-            if (!mask.isEmpty()) {
-                requestMask = *window.model().labels();
-                live.request.mask = &requestMask;
-            }
-            const QString why = runLive(window, live, true);
-            if (!why.isEmpty()) {
-                std::cerr << "lucent: error: " << why.toStdString() << "\n";
-                return 1;
-            }
-            for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        }
-        if (screenshot.isEmpty()) return 0;
-        const QImage image = window.grab().toImage();
-        if (image.isNull() || !image.save(screenshot)) {
-            std::cerr << "lucent: error: cannot write " << screenshot.toStdString() << "\n";
-            return 1;
-        }
-        return 0;
-    }
-    if (cl.has("--layout")) window.setLayoutMode(layout);
-    window.show();
-    if (!path.isEmpty()) {
-        // The mask and preset follow the volume, which arrives asynchronously.
-        QObject::connect(&window.model(), &ui::ViewerModel::volumeChanged, &window, [&window, mask, preset, liveRun, &live, &requestMask] {
-            static bool done = false;
-            if (done) return;
-            done = true;
-            QString error;
-            if (!mask.isEmpty() && !window.openMask(mask, &error)) std::cerr << "lucent: mask: " << error.toStdString() << "\n";
-            if (!preset.isEmpty()) window.applyPreset(preset);
-            if (liveRun) {
-                if (!mask.isEmpty() && window.model().labels()) {
-                    requestMask = *window.model().labels();
-                    live.request.mask = &requestMask;
-                }
-                const QString why = runLive(window, live, false);
-                if (!why.isEmpty()) std::cerr << "lucent: live: " << why.toStdString() << "\n";
-            }
-        });
-        window.openPath(path, series);
-    }
+    if (!o.screenshot.isEmpty() || !o.live.record.isEmpty()) return runScripted(window, o);
+    LabelMap requestMask;
+    openInteractive(window, o, requestMask);
     return app.exec();
 }
 

@@ -713,6 +713,13 @@ def live_contract(lucent, xvfb, tmp):
     rc, out, err = live(src, "--live", "srg", *seg, "--backend", "cpu", "--screenshot", shot)
     check(rc == 0 and png_size(shot) is not None, "--live srg --screenshot: %r" % err[-300:])
     check(("%d voxels" % ref) in out and "finished" in out, "--live srg reaches the segment's voxels: %r" % out)
+    # The same seed in millimetres (RAS: the file's affine puts voxel i,j,k at 10+i, 20+j, 30+2k).
+    rc, out, err = live(src, "--live", "srg", "--seed-ras", "30,38,54", "--lower", "500", "--upper", "2000",
+                        "--backend", "cpu", "--screenshot", shot)
+    check(rc == 0 and ("%d voxels" % ref) in out, "--live srg --seed-ras: the seed's region: %r %r" % (out, err[-300:]))
+    rc, out, err = live(src, "--live", "srg", "--seed-lps", "-30,-38,540", "--lower", "500", "--upper", "2000",
+                        "--backend", "cpu", "--screenshot", shot)
+    check(rc == 1 and "--seed-lps" in err, "--live with a mm seed outside the volume: exit 1 naming it: %r" % err)
     frames = os.path.join(tmp, "live_frames")
     rc, out, err = live(src, "--live", "snake", "--slice", "12", "--rect", "8,6,32,30", "--steps", "4",
                         "--backend", "cpu", "--record", frames)
