@@ -5,7 +5,7 @@
 #include "SnakeExecParts.cuh"
 #include "SnakeReplicaCuda.h"
 #include "SnakeScanCuda.h"
-#include "lucent/core/seg/SnakeProgram.h"
+#include "lucent/gpu/programs/SnakeProgram.h"
 #include "lucent/gpu/DeviceVolume.h"
 
 #include <cooperative_groups.h>

@@ -5,7 +5,7 @@
 
 #include "SnakeHostProgram.h"
 
-#include "lucent/core/seg/SnakeReplica.h"
+#include "lucent/gpu/programs/SnakeReplica.h"
 
 #include <array>
 #include <stdexcept>

@@ -21,7 +21,7 @@
 /// one node in seven; the other nodes' blocks only load their sums and decide.
 #pragma once
 
-#include "lucent/core/seg/SnakeProgram.h"
+#include "lucent/gpu/programs/SnakeProgram.h"
 
 namespace lucent::snake {
 
