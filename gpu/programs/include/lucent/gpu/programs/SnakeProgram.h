@@ -84,13 +84,31 @@ struct Arrays {
     double* history;  ///< GL after the slice start (fresh) and after each iteration of a launch
 };
 
+/// Program::profile's counters: the leader's clock cycles added up over a launch's stages, and
+/// the stages.
+enum class ProgramProfile : int {
+    SumsAndBarrier,  ///< the candidates' sums and the first barrier
+    Decisions,       ///< the leader's decisions
+    Barrier,         ///< the second barrier
+    Stages,          ///< stages run (a count)
+    Count
+};
+
+/// Profile counters indexed by their enum E (E::Count of them): a launch's own tallies, added to
+/// its profile buffer at the end.
+template <class E>
+struct Tally {
+    long long at[int(E::Count)];
+    LUCENT_HD long long& operator[](E e) { return at[int(e)]; }
+    LUCENT_HD long long operator[](E e) const { return at[int(e)]; }
+};
+
 struct Program {
     State* state;
     Arrays a;
     Slice slice;
-    /// Where the time of a stage goes, when not null (LUCENT_SNAKE_PROFILE): the leader's clock
-    /// cycles added up over the launch's stages: [0] sums and the first barrier, [1] decisions,
-    /// [2] the second barrier, [3] stages.
+    /// Where the time of a stage goes, when not null (LUCENT_SNAKE_PROFILE): ProgramProfile::Count
+    /// counters, indexed by ProgramProfile.
     long long* profile = nullptr;
 };
 
@@ -648,7 +666,7 @@ LUCENT_HD void runProgram(Exec& ex, const Program& p) {
             beginIteration(ex, p);
     }
     ex.gridSync();
-    long long spent[4] = {0, 0, 0, 0};
+    Tally<ProgramProfile> spent{};
     for (;;) {
         const State st = ldState(p.state);
         if (st.stage == kStop) break;
@@ -667,14 +685,14 @@ LUCENT_HD void runProgram(Exec& ex, const Program& p) {
         }
         const long long t2 = ex.clock();
         ex.gridSync();
-        spent[0] += t1 - t0;
-        spent[1] += t2 - t1;
-        spent[2] += ex.clock() - t2;
-        spent[3] += 1;
+        spent[ProgramProfile::SumsAndBarrier] += t1 - t0;
+        spent[ProgramProfile::Decisions] += t2 - t1;
+        spent[ProgramProfile::Barrier] += ex.clock() - t2;
+        spent[ProgramProfile::Stages] += 1;
     }
     // One thread of the leader, after the last barrier: nobody reads the profile during the launch.
     if (p.profile && ex.leader()) ex.leaderFor(1, [&](long long) {
-            for (int i = 0; i < 4; ++i) p.profile[i] += spent[i];
+            for (int i = 0; i < int(ProgramProfile::Count); ++i) p.profile[i] += spent.at[i];
         });
 }
 

@@ -121,19 +121,39 @@ struct ReplicaProgram {
     /// Whether to use the cache (0: every node is summed in every phase; LUCENT_SNAKE_CACHE=0).
     int useCache;
     Slice slice;
-    /// When not null (LUCENT_SNAKE_PROFILE): block 0's clock cycles over the launch's stages: [0] its
-    /// own items, [1] the grid barrier, [2] the decisions, [3] stages; of the move decisions: [4]
-    /// reading the handoff, [5] the speculation, [6] its rounds, [7] move stages; of insertion: [8]
-    /// its decisions, [9] their rounds, [10] insertion stages; [11] nodes summed in move stages; of a
-    /// move stage: [12] the stale scan, [19] its items' decisions (GL, crossings), and of its
-    /// speculation rounds: [13] the scan, [14] GL, [15] crossing tests; [17] the moves applied; [16] move stages whose summed
-    /// items were cut into parts, [18] their own items, [20] their barrier wait; of block 0's own
-    /// move items: [21] summing, [22] gathering parts, [23] loading kept sums.
+    /// When not null (LUCENT_SNAKE_PROFILE): ReplicaProfile::Count counters, indexed by ReplicaProfile.
     long long* profile = nullptr;
 };
 
-/// ReplicaProgram::profile's counters.
-constexpr int kReplicaProfileCounters = 24;
+/// ReplicaProgram::profile's counters: block 0's clock cycles over a launch's stages (counts where
+/// said). The printed figures divide each by the count of its kind of stage or round.
+enum class ReplicaProfile : int {
+    OwnItems,         ///< every stage: its own items
+    Barrier,          ///< the grid barrier
+    Decisions,        ///< the decisions after it
+    Stages,           ///< stages (a count)
+    MoveHandoff,      ///< move stages: reading the handoff
+    MoveSpeculation,  ///< the speculation
+    MoveRounds,       ///< its rounds (a count)
+    MoveStages,       ///< move stages (a count)
+    InsertDecisions,  ///< insertion stages: their decisions
+    InsertRounds,     ///< their rounds (a count)
+    InsertStages,     ///< insertion stages (a count)
+    NodesSummed,      ///< nodes summed in move stages (a count)
+    StaleScan,        ///< a move stage's scan for stale nodes
+    RoundScan,        ///< a move round's scan
+    RoundGl,          ///< its GL (log variances, keep decisions)
+    RoundCrossings,   ///< its crossing tests
+    SplitMoveStages,  ///< move stages whose summed items were cut into parts (a count)
+    MovesApplied,     ///< the kept moves applied
+    SplitOwnItems,    ///< the own items of move stages with items cut into parts
+    ItemDecisions,    ///< a move stage's own items' decisions (GL, crossings)
+    SplitBarrier,     ///< the barrier wait of move stages with items cut into parts
+    OwnSumming,       ///< block 0's own move items: summing
+    OwnGathering,     ///< gathering parts
+    OwnLoading,       ///< loading kept sums
+    Count
+};
 
 /// What every thread of every block holds alike (computed from the same values in the same way).
 struct Uniform {
@@ -141,7 +161,7 @@ struct Uniform {
     int phases;  ///< move phases so far in the launch (the cache's clock)
     ExactSums image, target;
     double gl;
-    long long spent[kReplicaProfileCounters];
+    Tally<ReplicaProfile> spent;
 };
 
 /// The block sums `slots` segments (segment(slot, a, b) says which; false: none) over `rows` rows
@@ -266,9 +286,9 @@ LUCENT_HD void endOwnItems(Exec& ex, Uniform& u, long long started) {
     const long long t1 = ex.clock();
     ex.gridSync();
     const long long t2 = ex.clock();
-    u.spent[0] += t1 - started;
-    u.spent[1] += t2 - t1;
-    u.spent[3] += 1;
+    u.spent[ReplicaProfile::OwnItems] += t1 - started;
+    u.spent[ReplicaProfile::Barrier] += t2 - t1;
+    u.spent[ReplicaProfile::Stages] += 1;
     u.stage += 1;
 }
 
@@ -317,7 +337,7 @@ LUCENT_HD void replicaTotals(Exec& ex, const ReplicaProgram& p, const Replica& r
     if (ex.block() == 0) ex.blockFor(1, [&](long long) { p.history[u.glCount] = u.gl; });
     u.glCount += 1;
     ex.blockSync();
-    u.spent[2] += ex.clock() - t1;
+    u.spent[ReplicaProfile::Decisions] += ex.clock() - t1;
 }
 
 /// Move phase `phase` (SnakeCpu::movePhase). Returns whether a node moved.
@@ -352,9 +372,9 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     });
     ex.blockSync();
     const int rows = ex.readSharedInt(kRRows);
-    u.spent[11] += stale;
+    u.spent[ReplicaProfile::NodesSummed] += stale;
     const long long ownStart = ex.clock();
-    u.spent[12] += ownStart - t0;
+    u.spent[ReplicaProfile::StaleScan] += ownStart - t0;
     // Own items: each node's best candidate against the polygon as the phase found it (strictly
     // lower GL, ties to the lowest candidate index, no fold, no crossing).
     OwnClocks clocks;
@@ -425,24 +445,24 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                     h[t].logs[1] = r.ownLog[2 * best + 1];
                 }
             });
-            u.spent[19] += ex.clock() - d0;
+            u.spent[ReplicaProfile::ItemDecisions] += ex.clock() - d0;
         },
         clocks);
-    const long long ownEnd = ex.clock(), barrierBefore = u.spent[1];
+    const long long ownEnd = ex.clock(), barrierBefore = u.spent[ReplicaProfile::Barrier];
     ex.blockFor(1, [&](long long) {
         ex.atomicSetInt(ex.sharedInt(kRMovers), 0);
         ex.atomicSetInt(ex.sharedInt(kRMoved), 0);
     });
     endOwnItems(ex, u, t0);
     if (parts > 1 && stale > 0) {
-        u.spent[16] += 1;
-        u.spent[18] += ownEnd - ownStart;
-        u.spent[20] += u.spent[1] - barrierBefore;
+        u.spent[ReplicaProfile::SplitMoveStages] += 1;
+        u.spent[ReplicaProfile::SplitOwnItems] += ownEnd - ownStart;
+        u.spent[ReplicaProfile::SplitBarrier] += u.spent[ReplicaProfile::Barrier] - barrierBefore;
     }
     if (ex.block() == 0) {
-        u.spent[21] += clocks.sum;
-        u.spent[22] += clocks.gather;
-        u.spent[23] += clocks.load;
+        u.spent[ReplicaProfile::OwnSumming] += clocks.sum;
+        u.spent[ReplicaProfile::OwnGathering] += clocks.gather;
+        u.spent[ReplicaProfile::OwnLoading] += clocks.load;
     }
     const long long t1 = ex.clock();
     // Every block: the moves applied in node order, each kept only if GL still falls and it crosses
@@ -473,7 +493,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
     // same logs, the same comparison with GL), keep it and find the guess right.
     if (movers == 1) total = r.change[4 * ex.readSharedInt(kROnly) + 2];
     while (movers > 1) {
-        u.spent[6] += 1;
+        u.spent[ReplicaProfile::MoveRounds] += 1;
         const long long r0 = ex.clock();
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
         total = ex.template cheapScan<ExactSums>(
@@ -521,17 +541,17 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                 ex.atomicAddInt(ex.sharedInt(kRMismatch), r.spec[t] ? 1 : -1);
         });
         ex.blockSync();
-        u.spent[13] += r1 - r0;
-        u.spent[14] += r2 - r1;
-        u.spent[15] += ex.clock() - r2;
+        u.spent[ReplicaProfile::RoundScan] += r1 - r0;
+        u.spent[ReplicaProfile::RoundGl] += r2 - r1;
+        u.spent[ReplicaProfile::RoundCrossings] += ex.clock() - r2;
         if (ex.readSharedInt(kRMismatch) == 0) break;
         int* guess = r.spec;  // the decisions become the next guess (every thread swaps alike)
         r.spec = r.dec;
         r.dec = guess;
     }
-    u.spent[4] += t2 - t1;
-    u.spent[5] += ex.clock() - t2;
-    u.spent[7] += 1;
+    u.spent[ReplicaProfile::MoveHandoff] += t2 - t1;
+    u.spent[ReplicaProfile::MoveSpeculation] += ex.clock() - t2;
+    u.spent[ReplicaProfile::MoveStages] += 1;
     const long long a0 = ex.clock();
     bool moved = false;
     if (anyMover) {
@@ -557,8 +577,8 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         }
     }
     ex.blockSync();  // the counters are reset by the next stage
-    u.spent[17] += ex.clock() - a0;
-    u.spent[2] += ex.clock() - t1;
+    u.spent[ReplicaProfile::MovesApplied] += ex.clock() - a0;
+    u.spent[ReplicaProfile::Decisions] += ex.clock() - t1;
     return moved;
 }
 
@@ -641,7 +661,7 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
     // tests against whole earlier segments would only seed the next round, which tests everything:
     // it skips them. If it inserts nothing, crossings could only take nodes away: that is exact too.
     for (bool first = true; count > 0; first = false) {
-        u.spent[9] += 1;
+        u.spent[ReplicaProfile::InsertRounds] += 1;
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
         total = ex.template cheapScan<ExactSums>(
             count, [&](int e) { return r.spec[e] >= 0 ? r.change[4 * e + r.spec[e]] : ExactSums{}; },
@@ -743,9 +763,9 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
     u.target = u.target + total;
     u.gl = snakeGl(u.image, u.target);
     if (added || d > 1) u.d = imax(1, d / 2);
-    u.spent[2] += ex.clock() - t1;
-    u.spent[8] += ex.clock() - t1;
-    u.spent[10] += 1;
+    u.spent[ReplicaProfile::Decisions] += ex.clock() - t1;
+    u.spent[ReplicaProfile::InsertDecisions] += ex.clock() - t1;
+    u.spent[ReplicaProfile::InsertStages] += 1;
     return added == 0 && d == 1;
 }
 
@@ -808,7 +828,7 @@ LUCENT_HD void runReplica(Exec& ex, const ReplicaProgram& p, const Replica& r) {
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
-            for (int k = 0; k < kReplicaProfileCounters; ++k) p.profile[k] += u.spent[k];  // unrolled: spent stays in registers
+            for (int k = 0; k < int(ReplicaProfile::Count); ++k) p.profile[k] += u.spent.at[k];  // unrolled: spent stays in registers
     });
 }
 
