@@ -23,6 +23,14 @@
 #include <cstdint>
 #include <cstring>
 
+/// A stage of a longer step: one idea, named, but inlined on the device as the step's own code was
+/// (a call would move the caller's registers through the stack; the kernels have none to spare).
+#ifdef __CUDACC__
+#define LUCENT_STAGE __forceinline__ __host__ __device__
+#else
+#define LUCENT_STAGE inline
+#endif
+
 namespace lucent::snake {
 
 constexpr int kGroupShift = 3;   ///< a checkpoint of the cumulated images every 8 pixels of a row
@@ -393,20 +401,16 @@ LUCENT_HD inline void nextGuess(Arrays& a) {
     a.dec = t;
 }
 
-/// Leader, after kMoves: each phase node's best candidate against the polygon as the phase found
-/// it (strictly lower GL, ties to the lowest candidate index, no crossing), then the moves applied
-/// in node order as SnakeCpu::movePhase does, found by speculation.
+/// Leader, after kMoves, first: every candidate's GL against the polygon as the phase found it;
+/// those below the current GL that do not fold back are listed (kListCount) for crossing tests.
 template <class Exec>
-LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
-    State& s = *p.state;
+LUCENT_STAGE void judgeMoveCandidates(Exec& ex, const Program& p, const State& st, const Arrays& a) {
     const int n = st.n, d = st.d, phase = st.phase, count = st.items;
-    Arrays a = p.a;
     ex.leaderFor(1, [&](long long) {
         ex.atomicSetInt(ex.leaderInt(kListCount), 0);
         ex.atomicSetInt(ex.leaderInt(kMoverCount), 0);
     });
     ex.leaderSync();
-    // Every candidate's GL; those below the current GL need a crossing test.
     ex.leaderFor(8LL * count, [&](long long j) {
         const int t = int(j >> 3), w = int(j & 7), i = phaseNode(n, phase, t);
         const PixelPoint c = snakeMove(a.pos[i], w, d);
@@ -424,6 +428,13 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
         if (gl < st.gl && !blocked) a.list[ex.atomicAddInt(ex.leaderInt(kListCount), 1)] = int(j);
     });
     ex.leaderSync();
+}
+
+/// Leader: a listed candidate is blocked if it crosses a segment of the polygon as the phase found
+/// it, other than the two segments it replaces.
+template <class Exec>
+LUCENT_STAGE void blockCrossingMoves(Exec& ex, const State& st, const Arrays& a) {
+    const int n = st.n, d = st.d, phase = st.phase;
     forRowChunks(ex, ex.readLeaderInt(kListCount), n, [&](int row, int begin, int end) {
         const int pair = a.list[row], t = pair >> 3, i = phaseNode(n, phase, t);
         const PixelPoint c = snakeMove(a.pos[i], pair & 7, d);
@@ -441,7 +452,15 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
         }
     });
     ex.leaderSync();
-    ex.leaderFor(count, [&](long long tt) {
+}
+
+/// Leader: each phase node's best candidate (strictly lower GL, ties to the lowest candidate index,
+/// not blocked), the change to the target it makes, and the first guess: every chosen move is
+/// kept. Returns whether any node has a move.
+template <class Exec>
+LUCENT_STAGE bool chooseMoves(Exec& ex, const State& st, const Arrays& a) {
+    const int n = st.n, phase = st.phase;
+    ex.leaderFor(st.items, [&](long long tt) {
         const int t = int(tt), i = phaseNode(n, phase, t);
         int best = -1;
         double bestGl = st.gl;
@@ -451,7 +470,7 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
                 best = w;
             }
         a.best[t] = best;
-        a.spec[t] = best >= 0;  // first guess: every chosen move is kept
+        a.spec[t] = best >= 0;
         ExactSums change{};
         if (best >= 0) {
             const ExactSums* acc = a.acc + std::size_t(t) * kSlots + 2 * best;
@@ -461,79 +480,122 @@ LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
         a.delta[t] = change;
     });
     ex.leaderSync();
-    const bool anyMover = ex.readLeaderInt(kMoverCount) > 0;
-    while (anyMover) {
-        // GL before and after each node's turn under the guess, and the polygon it meets then.
-        const ExactSums total = ex.template leaderScan<ExactSums>(
-            count, [&](int t) { return a.spec[t] ? a.delta[t] : ExactSums{}; },
-            [&](int t, const ExactSums& before) { a.prefix[t] = before; });
-        ex.leaderFor(1, [&](long long) {
-            s.specTotal = total;
-            ex.atomicSetInt(ex.leaderInt(kListCount), 0);
-            ex.atomicSetInt(ex.leaderInt(kMismatch), INT_MAX);
-        });
-        ex.leaderSync();
-        ex.leaderFor(count, [&](long long tt) {
-            const int t = int(tt);
-            int keep = 0;
-            if (a.best[t] >= 0) {
-                const ExactSums before = st.target + a.prefix[t];
-                keep = snakeGl(st.image, before + a.delta[t]) < snakeGl(st.image, before);
+    return ex.readLeaderInt(kMoverCount) > 0;
+}
+
+/// Leader, in a speculation round: under the guess (the prefix sums of the earlier guessed moves'
+/// changes), a chosen move is kept if GL still falls; the kept ones are listed (kListCount).
+template <class Exec>
+LUCENT_STAGE void keepFallingMoves(Exec& ex, const Program& p, const State& st, const Arrays& a) {
+    State& s = *p.state;
+    const int count = st.items;
+    const ExactSums total = ex.template leaderScan<ExactSums>(
+        count, [&](int t) { return a.spec[t] ? a.delta[t] : ExactSums{}; },
+        [&](int t, const ExactSums& before) { a.prefix[t] = before; });
+    ex.leaderFor(1, [&](long long) {
+        s.specTotal = total;
+        ex.atomicSetInt(ex.leaderInt(kListCount), 0);
+        ex.atomicSetInt(ex.leaderInt(kMismatch), INT_MAX);
+    });
+    ex.leaderSync();
+    ex.leaderFor(count, [&](long long tt) {
+        const int t = int(tt);
+        int keep = 0;
+        if (a.best[t] >= 0) {
+            const ExactSums before = st.target + a.prefix[t];
+            keep = snakeGl(st.image, before + a.delta[t]) < snakeGl(st.image, before);
+        }
+        a.dec[t] = keep;
+        if (keep) a.list[ex.atomicAddInt(ex.leaderInt(kListCount), 1)] = t;
+    });
+    ex.leaderSync();
+}
+
+/// Leader, in a speculation round: a kept move is dropped if it crosses the polygon it meets at its
+/// turn (the earlier guessed moves made). Returns whether every decision equals the guess.
+template <class Exec>
+LUCENT_STAGE bool movesMatchGuess(Exec& ex, const State& st, const Arrays& a) {
+    const int n = st.n, d = st.d, phase = st.phase;
+    forRowChunks(ex, ex.readLeaderInt(kListCount), n, [&](int row, int begin, int end) {
+        const int t = a.list[row], i = phaseNode(n, phase, t);
+        const PixelPoint c = snakeMove(a.pos[i], a.best[t], d);
+        // The neighbours of a phase node are not in the phase: they are where the phase found them.
+        const PixelPoint prev = a.pos[i == 0 ? n - 1 : i - 1], next = a.pos[nextNode(i, n)];
+        PixelPoint from = guessedAt(a, n, phase, d, t, begin);
+        for (int seg = begin; seg < end; ++seg) {
+            const int e = nextNode(seg, n);
+            const PixelPoint to = guessedAt(a, n, phase, d, t, e);
+            if (seg != i && e != i && blockedBy(prev, c, next, from, to)) {
+                ex.atomicSetInt(&a.dec[t], 0);
+                return;
             }
-            a.dec[t] = keep;
-            if (keep) a.list[ex.atomicAddInt(ex.leaderInt(kListCount), 1)] = t;
-        });
-        ex.leaderSync();
-        forRowChunks(ex, ex.readLeaderInt(kListCount), n, [&](int row, int begin, int end) {
-            const int t = a.list[row], i = phaseNode(n, phase, t);
-            const PixelPoint c = snakeMove(a.pos[i], a.best[t], d);
-            // The neighbours of a phase node are not in the phase: they are where the phase found them.
-            const PixelPoint prev = a.pos[i == 0 ? n - 1 : i - 1], next = a.pos[nextNode(i, n)];
-            PixelPoint from = guessedAt(a, n, phase, d, t, begin);
-            for (int seg = begin; seg < end; ++seg) {
-                const int e = nextNode(seg, n);
-                const PixelPoint to = guessedAt(a, n, phase, d, t, e);
-                if (seg != i && e != i && blockedBy(prev, c, next, from, to)) {
-                    ex.atomicSetInt(&a.dec[t], 0);
-                    return;
-                }
-                from = to;
-            }
-        });
-        ex.leaderSync();
-        ex.leaderFor(count, [&](long long t) {
-            if (a.dec[t] != a.spec[t]) ex.atomicMinInt(ex.leaderInt(kMismatch), int(t));
-        });
-        ex.leaderSync();
-        if (ex.readLeaderInt(kMismatch) == INT_MAX) break;
-        nextGuess(a);
-        ex.leaderFor(1, [&](long long) { s.rounds += 1; });
-    }
-    if (anyMover) {
-        ex.leaderFor(count, [&](long long tt) {
-            const int t = int(tt);
-            if (!a.spec[t]) return;
-            const int i = phaseNode(n, phase, t), w = a.best[t];
-            const ExactSums* acc = a.acc + std::size_t(t) * kSlots + 2 * w;
-            a.pos[i] = snakeMove(a.pos[i], w, d);
-            a.seg[(i + n - 1) % n] = ldSums(acc);
-            a.seg[i] = ldSums(acc + 1);
-            ex.atomicSetInt(ex.leaderInt(kMoved), 1);
-        });
-        ex.leaderFor(1, [&](long long) {
-            s.target = st.target + s.specTotal;
-            s.gl = snakeGl(st.image, s.target);
-        });
-    }
+            from = to;
+        }
+    });
+    ex.leaderSync();
+    ex.leaderFor(st.items, [&](long long t) {
+        if (a.dec[t] != a.spec[t]) ex.atomicMinInt(ex.leaderInt(kMismatch), int(t));
+    });
+    ex.leaderSync();
+    return ex.readLeaderInt(kMismatch) == INT_MAX;
+}
+
+/// Leader: the kept moves (the settled guess) applied to the polygon and its segment sums; the
+/// target and GL after them.
+template <class Exec>
+LUCENT_STAGE void commitMoves(Exec& ex, const Program& p, const State& st, const Arrays& a) {
+    State& s = *p.state;
+    const int n = st.n, d = st.d, phase = st.phase;
+    ex.leaderFor(st.items, [&](long long tt) {
+        const int t = int(tt);
+        if (!a.spec[t]) return;
+        const int i = phaseNode(n, phase, t), w = a.best[t];
+        const ExactSums* acc = a.acc + std::size_t(t) * kSlots + 2 * w;
+        a.pos[i] = snakeMove(a.pos[i], w, d);
+        a.seg[(i + n - 1) % n] = ldSums(acc);
+        a.seg[i] = ldSums(acc + 1);
+        ex.atomicSetInt(ex.leaderInt(kMoved), 1);
+    });
+    ex.leaderFor(1, [&](long long) {
+        s.target = st.target + s.specTotal;
+        s.gl = snakeGl(st.image, s.target);
+    });
+}
+
+/// Leader, after a move phase: the next phase; after the last, the next iteration if a node of the
+/// iteration moved, else insertion.
+template <class Exec>
+LUCENT_STAGE void afterMovePhase(Exec& ex, const Program& p, const State& st) {
+    const int n = st.n, phase = st.phase;
     ex.leaderSync();
     const int moved = ex.readLeaderInt(kMoved);
     ex.leaderSync();
     if (phase == 0 || (phase == 1 && (n & 1)))
-        prepareMoves(ex, p, n, d, phase + 1);
+        prepareMoves(ex, p, n, st.d, phase + 1);
     else if (moved)
         endIteration(ex, p, false);
     else
         prepareInsert(ex, p, n, st.minSegment);
+}
+
+/// Leader, after kMoves: each phase node's best candidate against the polygon as the phase found
+/// it, then the moves applied in node order as SnakeCpu::movePhase does, found by speculation:
+/// rounds until the decisions equal their guess.
+template <class Exec>
+LUCENT_HD void applyMoves(Exec& ex, const Program& p, const State& st) {
+    Arrays a = p.a;
+    judgeMoveCandidates(ex, p, st, a);
+    blockCrossingMoves(ex, st, a);
+    if (chooseMoves(ex, st, a)) {
+        for (;;) {
+            keepFallingMoves(ex, p, st, a);
+            if (movesMatchGuess(ex, st, a)) break;
+            nextGuess(a);
+            ex.leaderFor(1, [&](long long) { p.state->rounds += 1; });
+        }
+        commitMoves(ex, p, st, a);
+    }
+    afterMovePhase(ex, p, st);
 }
 
 /// The change insertion candidate k of long segment e (its item index) makes to the target.
@@ -542,87 +604,96 @@ LUCENT_HD inline ExactSums insertChange(const Arrays& a, int e, int k) {
     return ldSums(acc) + ldSums(acc + 1) - a.seg[a.items[e]];
 }
 
-/// Leader, after kInsert: SnakeCpu::addNodes in parallel. Each long segment takes the rounding of
-/// its middle with the lowest GL not above the current one (ties to the last rounding) that
-/// crosses nothing, against the polygon with the earlier segments' nodes in it; speculation finds
-/// that sequential outcome. Then the polygon is rebuilt with the new nodes, d halves or the slice ends.
+/// Leader, in an insertion round: under the guess (the prefix sums of the earlier segments' guessed
+/// insertions), each rounding of a long segment's middle with GL not above the segment's that does
+/// not fold back is listed (kListCount) for crossing tests; the others are blocked.
 template <class Exec>
-LUCENT_HD void applyInsert(Exec& ex, const Program& p, const State& st) {
+LUCENT_STAGE void judgeRoundings(Exec& ex, const Program& p, const State& st, const Arrays& a) {
     State& s = *p.state;
     const int n = st.n, count = st.items;
-    Arrays a = p.a;
-    ex.leaderFor(count, [&](long long e) { a.spec[e] = -1; });       // first guess: no node anywhere
-    ex.leaderFor(1, [&](long long) { s.specTotal = ExactSums{}; });  // stays so without long segments
+    const ExactSums total = ex.template leaderScan<ExactSums>(
+        count, [&](int e) { return a.spec[e] >= 0 ? insertChange(a, e, a.spec[e]) : ExactSums{}; },
+        [&](int e, const ExactSums& before) { a.prefix[e] = before; });
+    ex.leaderFor(1, [&](long long) {
+        s.specTotal = total;
+        ex.atomicSetInt(ex.leaderInt(kListCount), 0);
+        ex.atomicSetInt(ex.leaderInt(kMismatch), INT_MAX);
+    });
     ex.leaderSync();
-    while (count > 0) {
-        const ExactSums total = ex.template leaderScan<ExactSums>(
-            count, [&](int e) { return a.spec[e] >= 0 ? insertChange(a, e, a.spec[e]) : ExactSums{}; },
-            [&](int e, const ExactSums& before) { a.prefix[e] = before; });
-        ex.leaderFor(1, [&](long long) {
-            s.specTotal = total;
-            ex.atomicSetInt(ex.leaderInt(kListCount), 0);
-            ex.atomicSetInt(ex.leaderInt(kMismatch), INT_MAX);
-        });
-        ex.leaderSync();
-        ex.leaderFor(4LL * count, [&](long long j) {
-            const int e = int(j >> 2), k = int(j & 3), i = a.items[e];
-            const PixelPoint from = a.pos[i], to = a.pos[(i + 1) % n];
-            PixelPoint c;
-            a.blocked[8 * e + k] = 1;
-            if (!insertCandidate(from, to, k, c)) return;
-            const ExactSums before = st.target + a.prefix[e];
-            const double gl = snakeGl(st.image, before + insertChange(a, e, k));
-            a.candGl[8 * e + k] = gl;
-            if (gl <= snakeGl(st.image, before) && !foldsBack(from, c, to)) {
-                a.blocked[8 * e + k] = 0;
-                a.list[ex.atomicAddInt(ex.leaderInt(kListCount), 1)] = int(8 * e + k);
-            }
-        });
-        ex.leaderSync();
-        // Against every other segment of the polygon as it is at segment e's turn: the segments
-        // before it split by their (guessed) new nodes, the ones after it as they are.
-        forRowChunks(ex, ex.readLeaderInt(kListCount), n, [&](int row, int begin, int end) {
-            const int pair = a.list[row], e = pair >> 3, k = pair & 7, i = a.items[e];
-            const PixelPoint from = a.pos[i], to = a.pos[nextNode(i, n)];
-            PixelPoint c, split;
-            insertCandidate(from, to, k, c);
-            PixelPoint u = a.pos[begin];
-            for (int other = begin; other < end; ++other) {
-                const PixelPoint v = a.pos[nextNode(other, n)];
-                if (other != i) {
-                    const int f = a.eligible[other];
-                    bool hit;
-                    if (other < i && f >= 0 && a.spec[f] >= 0 && insertCandidate(u, v, a.spec[f], split))
-                        hit = blockedBy(from, c, to, u, split) || blockedBy(from, c, to, split, v);
-                    else
-                        hit = blockedBy(from, c, to, u, v);
-                    if (hit) {
-                        ex.atomicSetInt(&a.blocked[pair], 1);
-                        return;
-                    }
+    ex.leaderFor(4LL * count, [&](long long j) {
+        const int e = int(j >> 2), k = int(j & 3), i = a.items[e];
+        const PixelPoint from = a.pos[i], to = a.pos[(i + 1) % n];
+        PixelPoint c;
+        a.blocked[8 * e + k] = 1;
+        if (!insertCandidate(from, to, k, c)) return;
+        const ExactSums before = st.target + a.prefix[e];
+        const double gl = snakeGl(st.image, before + insertChange(a, e, k));
+        a.candGl[8 * e + k] = gl;
+        if (gl <= snakeGl(st.image, before) && !foldsBack(from, c, to)) {
+            a.blocked[8 * e + k] = 0;
+            a.list[ex.atomicAddInt(ex.leaderInt(kListCount), 1)] = int(8 * e + k);
+        }
+    });
+    ex.leaderSync();
+}
+
+/// Leader: a listed rounding is blocked if it crosses another segment of the polygon as it is at
+/// segment e's turn: the segments before it split by their (guessed) new nodes, the ones after it
+/// as they are.
+template <class Exec>
+LUCENT_STAGE void blockCrossingRoundings(Exec& ex, const State& st, const Arrays& a) {
+    const int n = st.n;
+    forRowChunks(ex, ex.readLeaderInt(kListCount), n, [&](int row, int begin, int end) {
+        const int pair = a.list[row], e = pair >> 3, k = pair & 7, i = a.items[e];
+        const PixelPoint from = a.pos[i], to = a.pos[nextNode(i, n)];
+        PixelPoint c, split;
+        insertCandidate(from, to, k, c);
+        PixelPoint u = a.pos[begin];
+        for (int other = begin; other < end; ++other) {
+            const PixelPoint v = a.pos[nextNode(other, n)];
+            if (other != i) {
+                const int f = a.eligible[other];
+                bool hit;
+                if (other < i && f >= 0 && a.spec[f] >= 0 && insertCandidate(u, v, a.spec[f], split))
+                    hit = blockedBy(from, c, to, u, split) || blockedBy(from, c, to, split, v);
+                else
+                    hit = blockedBy(from, c, to, u, v);
+                if (hit) {
+                    ex.atomicSetInt(&a.blocked[pair], 1);
+                    return;
                 }
-                u = v;
             }
-        });
-        ex.leaderSync();
-        ex.leaderFor(count, [&](long long ee) {
-            const int e = int(ee);
-            int best = -1;
-            double bestGl = snakeGl(st.image, st.target + a.prefix[e]);
-            for (int k = 0; k < 4; ++k)
-                if (!a.blocked[8 * e + k] && a.candGl[8 * e + k] <= bestGl) {
-                    bestGl = a.candGl[8 * e + k];
-                    best = k;
-                }
-            a.dec[e] = best;
-            if (best != a.spec[e]) ex.atomicMinInt(ex.leaderInt(kMismatch), e);
-        });
-        ex.leaderSync();
-        if (ex.readLeaderInt(kMismatch) == INT_MAX) break;
-        nextGuess(a);
-        ex.leaderFor(1, [&](long long) { s.rounds += 1; });
-    }
-    // The new polygon: node i moves to newIndex[i], its segment's new node right after it.
+            u = v;
+        }
+    });
+    ex.leaderSync();
+}
+
+/// Leader: each long segment's rounding with the lowest GL not above the segment's (ties to the
+/// last rounding), not blocked, or -1. Returns whether every decision equals the guess.
+template <class Exec>
+LUCENT_STAGE bool roundingsMatchGuess(Exec& ex, const State& st, const Arrays& a) {
+    ex.leaderFor(st.items, [&](long long ee) {
+        const int e = int(ee);
+        int best = -1;
+        double bestGl = snakeGl(st.image, st.target + a.prefix[e]);
+        for (int k = 0; k < 4; ++k)
+            if (!a.blocked[8 * e + k] && a.candGl[8 * e + k] <= bestGl) {
+                bestGl = a.candGl[8 * e + k];
+                best = k;
+            }
+        a.dec[e] = best;
+        if (best != a.spec[e]) ex.atomicMinInt(ex.leaderInt(kMismatch), e);
+    });
+    ex.leaderSync();
+    return ex.readLeaderInt(kMismatch) == INT_MAX;
+}
+
+/// Leader: the polygon with the settled guess's new nodes: node i moves to newIndex[i], its
+/// segment's new node right after it, with the two halves' sums. Returns the nodes added.
+template <class Exec>
+LUCENT_STAGE int insertNodes(Exec& ex, const State& st, const Arrays& a) {
+    const int n = st.n;
     auto splits = [&](int i) { return a.eligible[i] >= 0 && a.spec[a.eligible[i]] >= 0; };
     const int added = ex.template leaderScan<int>(
         n, [&](int i) { return splits(i) ? 1 : 0; }, [&](int i, int before) { a.newIndex[i] = i + before; });
@@ -645,8 +716,31 @@ LUCENT_HD void applyInsert(Exec& ex, const Program& p, const State& st) {
         a.pos[j] = a.pos2[j];
         a.seg[j] = a.seg2[j];
     });
+    return added;
+}
+
+/// Leader, after kInsert: SnakeCpu::addNodes in parallel. Each long segment takes the rounding of
+/// its middle with the lowest GL not above the current one (ties to the last rounding) that
+/// crosses nothing, against the polygon with the earlier segments' nodes in it; speculation finds
+/// that sequential outcome. Then the polygon is rebuilt with the new nodes, d halves or the slice ends.
+template <class Exec>
+LUCENT_HD void applyInsert(Exec& ex, const Program& p, const State& st) {
+    State& s = *p.state;
+    const int count = st.items;
+    Arrays a = p.a;
+    ex.leaderFor(count, [&](long long e) { a.spec[e] = -1; });       // first guess: no node anywhere
+    ex.leaderFor(1, [&](long long) { s.specTotal = ExactSums{}; });  // stays so without long segments
+    ex.leaderSync();
+    while (count > 0) {
+        judgeRoundings(ex, p, st, a);
+        blockCrossingRoundings(ex, st, a);
+        if (roundingsMatchGuess(ex, st, a)) break;
+        nextGuess(a);
+        ex.leaderFor(1, [&](long long) { s.rounds += 1; });
+    }
+    const int added = insertNodes(ex, st, a);
     ex.leaderFor(1, [&](long long) {
-        s.n = n + added;
+        s.n = st.n + added;
         s.target = st.target + s.specTotal;
         s.gl = snakeGl(st.image, s.target);
         if (added || st.d > 1) s.d = imax(1, st.d / 2);
