@@ -340,16 +340,21 @@ LUCENT_HD void replicaTotals(Exec& ex, const ReplicaProgram& p, const Replica& r
     u.spent[ReplicaProfile::Decisions] += ex.clock() - t1;
 }
 
-/// Move phase `phase` (SnakeCpu::movePhase). Returns whether a node moved.
+/// What the stages of one move phase share, alike in every block.
+struct MovePhase {
+    int n, d, phase, count;
+    int now;          ///< the phase's number in the launch (the candidate cache's clock)
+    int stale = 0;    ///< items summed again (r.items lists them first)
+    int rows = 0;     ///< the longest run of rows of their candidate segments
+    Handoff* h;       ///< the stage's handoff buffer
+};
+
+/// The nodes whose cached candidate sums went stale (never summed, or the node or a neighbour
+/// moved since) are summed again; most nodes of a phase keep theirs once the polygon settles.
+/// r.items lists them first, the others from the back; one scan also finds their longest rows.
 template <class Exec>
-LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Uniform& u, int phase) {
-    const long long t0 = ex.clock();
-    const int n = u.n, d = u.d, count = phaseCount(n, phase), now = u.phases;
-    u.phases += 1;
-    Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
-    // The nodes whose cached candidate sums went stale (never summed, or the node or a neighbour
-    // moved since) are summed again; most nodes of a phase keep theirs once the polygon settles.
-    // r.items lists them first, the others from the back; one scan also finds their longest rows.
+LUCENT_STAGE void listStaleNodes(Exec& ex, const ReplicaProgram& p, const Replica& r, MovePhase& mp) {
+    const int n = mp.n, phase = mp.phase, count = mp.count;
     auto staleAt = [&](int t) {
         const int i = phaseNode(n, phase, t), s = r.stamp[i];
         return !p.useCache || s < 0 || r.movedAt[prevNode(i, n)] >= s || r.movedAt[i] >= s ||
@@ -358,7 +363,7 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
                    : 0;
     };
     ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRRows), 0); });
-    const int stale = ex.flagScan(count, staleAt, [&](int t, int before) {
+    mp.stale = ex.flagScan(count, staleAt, [&](int t, int before) {
         const int i = phaseNode(n, phase, t);
         if (!staleAt(t)) {
             r.items[count - 1 - (t - before)] = t;
@@ -367,19 +372,87 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         r.items[before] = t;
         const PixelPoint b = r.pos[i];
         ex.atomicMaxInt(ex.sharedInt(kRRows),
-                        imax(iabs(b.y - r.pos[prevNode(i, n)].y), iabs(r.pos[nextNode(i, n)].y - b.y)) + d);
-        r.stamp[i] = now;  // after this thread's staleAt(t): no other thread reads node i's stamp
+                        imax(iabs(b.y - r.pos[prevNode(i, n)].y), iabs(r.pos[nextNode(i, n)].y - b.y)) + mp.d);
+        r.stamp[i] = mp.now;  // after this thread's staleAt(t): no other thread reads node i's stamp
     });
     ex.blockSync();
-    const int rows = ex.readSharedInt(kRRows);
-    u.spent[ReplicaProfile::NodesSummed] += stale;
-    const long long ownStart = ex.clock();
-    u.spent[ReplicaProfile::StaleScan] += ownStart - t0;
-    // Own items: each node's best candidate against the polygon as the phase found it (strictly
-    // lower GL, ties to the lowest candidate index, no fold, no crossing).
-    OwnClocks clocks;
-    const int parts = ownItems(
-        ex, p, r, count, stale, kSlots, rows,
+    mp.rows = ex.readSharedInt(kRRows);
+}
+
+/// Own move item at node i, its 16 candidate segment sums in r.acc: each candidate's two log
+/// variances and GL, and whether it needs crossing tests (GL below the current one, no fold).
+template <class Exec>
+LUCENT_STAGE void judgeOwnMoves(Exec& ex, const ReplicaProgram& p, const Replica& r, const Uniform& u,
+                                const MovePhase& mp, int i) {
+    const int n = mp.n, d = mp.d, prev = prevNode(i, n), next = nextNode(i, n);
+    const PixelPoint a = r.pos[prev], b = r.pos[i], c = r.pos[next];
+    auto candidate = [&](int w) { return u.target - r.seg[prev] - r.seg[i] + r.acc[2 * w] + r.acc[2 * w + 1]; };
+    // The candidates' 16 log variances a thread each (one log's latency, not two).
+    ex.blockFor(16, [&](long long j) {
+        const int w = int(j >> 1);
+        if (!inside(p.slice, snakeMove(b, w, d))) return;
+        const ExactSums target = candidate(w);
+        r.ownLog[j] = logVariance(toDouble(j & 1 ? target : u.image - target));
+    });
+    ex.warpSync();  // the 16 and the 8 below are warp 0's threads
+    ex.blockFor(8, [&](long long w) {
+        const PixelPoint m = snakeMove(b, int(w), d);
+        double gl = HUGE_VAL;
+        int test = 0;
+        if (inside(p.slice, m)) {
+            const ExactSums target = candidate(int(w));
+            gl = glOfLogs(double((u.image - target).n), r.ownLog[2 * w], double(target.n), r.ownLog[2 * w + 1]);
+            test = gl < u.gl && !foldsBack(a, m, c);
+        }
+        r.ownGl[w] = gl;
+        r.ownTest[w] = test;
+        r.ownHit[w] = 0;
+    });
+    ex.blockSync();
+}
+
+/// Own move item at node i: a tested candidate is hit if it crosses a segment of the polygon as
+/// the phase found it, other than the two it replaces; then the best one (strictly lower GL, ties
+/// to the lowest candidate index) goes to the handoff with its two segments' sums and logs.
+template <class Exec>
+LUCENT_STAGE void handOffOwnMove(Exec& ex, const Replica& r, const Uniform& u, const MovePhase& mp, int i,
+                                 Handoff& h) {
+    const int n = mp.n, d = mp.d;
+    const PixelPoint a = r.pos[prevNode(i, n)], b = r.pos[i], c = r.pos[nextNode(i, n)];
+    ex.blockFor(8LL * n, [&](long long j) {
+        const int w = int(j & 7), s = int(j >> 3), end = nextNode(s, n);
+        if (!r.ownTest[w] || s == i || end == i) return;  // not the two segments being replaced
+        if (blockedBy(a, snakeMove(b, w, d), c, r.pos[s], r.pos[end])) ex.atomicSetInt(&r.ownHit[w], 1);
+    });
+    ex.blockSync();
+    ex.blockFor(1, [&](long long) {
+        int best = -1;
+        double bestGl = u.gl;
+        for (int w = 0; w < 8; ++w)
+            if (r.ownTest[w] && !r.ownHit[w] && r.ownGl[w] < bestGl) {
+                bestGl = r.ownGl[w];
+                best = w;
+            }
+        h.info = best;
+        if (best >= 0) {
+            h.s[0] = r.acc[2 * best];
+            h.s[1] = r.acc[2 * best + 1];
+            h.logs[0] = r.ownLog[2 * best];
+            h.logs[1] = r.ownLog[2 * best + 1];
+        }
+    });
+}
+
+/// Every block's own items of a move phase: the stale nodes' candidate sums (kept in the cache),
+/// the others' loaded from it, and each node's best move against the polygon as the phase found it
+/// (strictly lower GL, ties to the lowest candidate index, no fold, no crossing), handed off.
+/// Returns how many parts a summed item was cut into.
+template <class Exec>
+LUCENT_STAGE int ownMoveItems(Exec& ex, const ReplicaProgram& p, const Replica& r, Uniform& u, const MovePhase& mp,
+                              OwnClocks& clocks) {
+    const int n = mp.n, phase = mp.phase, d = mp.d;
+    return ownItems(
+        ex, p, r, mp.count, mp.stale, kSlots, mp.rows,
         [&](int e, int slot, PixelPoint& s0, PixelPoint& s1) {
             const int i = phaseNode(n, phase, r.items[e]);
             const PixelPoint m = snakeMove(r.pos[i], slot >> 1, d);
@@ -394,99 +467,104 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         },
         [&](int e) {
             const long long d0 = ex.clock();
-            const int t = r.items[e], i = phaseNode(n, phase, t), prev = prevNode(i, n), next = nextNode(i, n);
-            if (e < stale && p.useCache) {  // fresh sums: kept for later phases
+            const int t = r.items[e], i = phaseNode(n, phase, t);
+            if (e < mp.stale && p.useCache) {  // fresh sums: kept for later phases
                 ExactSums* to = p.cache + std::size_t(i) * kSlots;
                 ex.blockFor(kSlots, [&](long long k) { to[k] = r.acc[k]; });
             }
-            const PixelPoint a = r.pos[prev], b = r.pos[i], c = r.pos[next];
-            auto candidate = [&](int w) { return u.target - r.seg[prev] - r.seg[i] + r.acc[2 * w] + r.acc[2 * w + 1]; };
-            // The candidates' 16 log variances a thread each (one log's latency, not two).
-            ex.blockFor(16, [&](long long j) {
-                const int w = int(j >> 1);
-                if (!inside(p.slice, snakeMove(b, w, d))) return;
-                const ExactSums target = candidate(w);
-                r.ownLog[j] = logVariance(toDouble(j & 1 ? target : u.image - target));
-            });
-            ex.warpSync();  // the 16 and the 8 below are warp 0's threads
-            ex.blockFor(8, [&](long long w) {
-                const PixelPoint m = snakeMove(b, int(w), d);
-                double gl = HUGE_VAL;
-                int test = 0;
-                if (inside(p.slice, m)) {
-                    const ExactSums target = candidate(int(w));
-                    gl = glOfLogs(double((u.image - target).n), r.ownLog[2 * w], double(target.n), r.ownLog[2 * w + 1]);
-                    test = gl < u.gl && !foldsBack(a, m, c);
-                }
-                r.ownGl[w] = gl;
-                r.ownTest[w] = test;
-                r.ownHit[w] = 0;
-            });
-            ex.blockSync();
-            ex.blockFor(8LL * n, [&](long long j) {
-                const int w = int(j & 7), s = int(j >> 3), end = nextNode(s, n);
-                if (!r.ownTest[w] || s == i || end == i) return;  // not the two segments being replaced
-                if (blockedBy(a, snakeMove(b, w, d), c, r.pos[s], r.pos[end])) ex.atomicSetInt(&r.ownHit[w], 1);
-            });
-            ex.blockSync();
-            ex.blockFor(1, [&](long long) {
-                int best = -1;
-                double bestGl = u.gl;
-                for (int w = 0; w < 8; ++w)
-                    if (r.ownTest[w] && !r.ownHit[w] && r.ownGl[w] < bestGl) {
-                        bestGl = r.ownGl[w];
-                        best = w;
-                    }
-                h[t].info = best;
-                if (best >= 0) {
-                    h[t].s[0] = r.acc[2 * best];
-                    h[t].s[1] = r.acc[2 * best + 1];
-                    h[t].logs[0] = r.ownLog[2 * best];
-                    h[t].logs[1] = r.ownLog[2 * best + 1];
-                }
-            });
+            judgeOwnMoves(ex, p, r, u, mp, i);
+            handOffOwnMove(ex, r, u, mp, i, mp.h[t]);
             u.spent[ReplicaProfile::ItemDecisions] += ex.clock() - d0;
         },
         clocks);
-    const long long ownEnd = ex.clock(), barrierBefore = u.spent[ReplicaProfile::Barrier];
-    ex.blockFor(1, [&](long long) {
-        ex.atomicSetInt(ex.sharedInt(kRMovers), 0);
-        ex.atomicSetInt(ex.sharedInt(kRMoved), 0);
-    });
-    endOwnItems(ex, u, t0);
-    if (parts > 1 && stale > 0) {
-        u.spent[ReplicaProfile::SplitMoveStages] += 1;
-        u.spent[ReplicaProfile::SplitOwnItems] += ownEnd - ownStart;
-        u.spent[ReplicaProfile::SplitBarrier] += u.spent[ReplicaProfile::Barrier] - barrierBefore;
-    }
-    if (ex.block() == 0) {
-        u.spent[ReplicaProfile::OwnSumming] += clocks.sum;
-        u.spent[ReplicaProfile::OwnGathering] += clocks.gather;
-        u.spent[ReplicaProfile::OwnLoading] += clocks.load;
-    }
-    const long long t1 = ex.clock();
-    // Every block: the moves applied in node order, each kept only if GL still falls and it crosses
-    // no segment that an earlier move of the phase changed.
-    ex.blockFor(count, [&](long long tt) {
+}
+
+/// Every block, after the barrier: each node's best move from the handoff, its segments' sums and
+/// change to the target, its GL's logs when it moves alone; the first guess: every chosen move is
+/// kept. Returns the movers; kROnly holds one of them.
+template <class Exec>
+LUCENT_STAGE int loadMoveHandoff(Exec& ex, const Replica& r, const MovePhase& mp) {
+    const int n = mp.n, phase = mp.phase;
+    ex.blockFor(mp.count, [&](long long tt) {
         const int t = int(tt), i = phaseNode(n, phase, t);
-        const int best = ldInt(&h[t].info);
+        const Handoff& h = mp.h[t];
+        const int best = ldInt(&h.info);
         r.best[t] = best;
-        r.spec[t] = best >= 0;  // first guess: every chosen move is kept
+        r.spec[t] = best >= 0;
         if (best < 0) return;
-        const ExactSums sa = ldSums(&h[t].s[0]), sb = ldSums(&h[t].s[1]);
+        const ExactSums sa = ldSums(&h.s[0]), sb = ldSums(&h.s[1]);
         r.change[4 * t] = sa;
         r.change[4 * t + 1] = sb;
         r.change[4 * t + 2] = sa + sb - r.seg[prevNode(i, n)] - r.seg[i];
         // GL after this move alone: a round's logs of it when no earlier move is kept.
-        r.candGl[4 * t + 2] = ldWord(&h[t].logs[0]);
-        r.candGl[4 * t + 3] = ldWord(&h[t].logs[1]);
+        r.candGl[4 * t + 2] = ldWord(&h.logs[0]);
+        r.candGl[4 * t + 3] = ldWord(&h.logs[1]);
         ex.atomicAddInt(ex.sharedInt(kRMovers), 1);
         ex.atomicSetInt(ex.sharedInt(kROnly), t);  // the mover, when there is one
     });
     ex.blockSync();
-    const int movers = ex.readSharedInt(kRMovers);
-    const bool anyMover = movers > 0;
-    const long long t2 = ex.clock();
+    return ex.readSharedInt(kRMovers);
+}
+
+/// In a speculation round, under the guess (`before`: the prefix sums of the earlier guessed
+/// moves' changes in r.prefix): a move is kept if GL falls. GL before and after it, each of two log
+/// variances, the four logs on four threads (r.candGl: 4 per item; one log's latency, not four).
+/// kRMismatch counts the kept moves guessed not kept; kRList lists the kept ones.
+template <class Exec>
+LUCENT_STAGE void keepFallingReplicaMoves(Exec& ex, const Replica& r, const Uniform& u, const MovePhase& mp) {
+    const int count = mp.count;
+    ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRMismatch), 0); });
+    ex.blockFor(4LL * count, [&](long long j) {
+        const int t = int(j >> 2), k = int(j & 3);
+        if (r.best[t] < 0) return;
+        const ExactSums target = u.target + r.prefix[t] + (k >= 2 ? r.change[4 * t + 2] : ExactSums{});
+        r.candGl[j] = logVariance(toDouble(k & 1 ? target : u.image - target));
+    });
+    ex.blockSync();
+    ex.blockFor(count, [&](long long tt) {
+        const int t = int(tt);
+        int keep = 0;
+        if (r.best[t] >= 0) {
+            const ExactSums before = u.target + r.prefix[t], after = before + r.change[4 * t + 2];
+            const double* logs = r.candGl + 4 * t;
+            keep = glOfLogs(double((u.image - after).n), logs[2], double(after.n), logs[3]) <
+                   glOfLogs(double((u.image - before).n), logs[0], double(before.n), logs[1]);
+        }
+        r.dec[t] = keep;
+        if (keep) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = t;
+        if (keep != r.spec[t]) ex.atomicAddInt(ex.sharedInt(kRMismatch), 1);  // a kept one: for now
+    });
+    ex.blockSync();
+}
+
+/// In a speculation round: a kept move is dropped if it crosses a segment that an earlier guessed
+/// move changed (the only crossings the phase's own items did not test). Returns whether every
+/// decision equals the guess.
+template <class Exec>
+LUCENT_STAGE bool replicaMovesMatchGuess(Exec& ex, const Replica& r, const MovePhase& mp) {
+    const int n = mp.n, d = mp.d, phase = mp.phase, count = mp.count;
+    const int listed = ex.readSharedInt(kRList);
+    ex.blockFor((long long)listed * count, [&](long long j) {
+        const int jj = int(j), t = r.list[jj / count], v = jj - jj / count * count;  // 32-bit division
+        if (v >= t || !r.spec[v]) return;  // only the segments of earlier (guessed) moves changed
+        const int i = phaseNode(n, phase, t), k = phaseNode(n, phase, v);
+        const PixelPoint c = snakeMove(r.pos[i], r.best[t], d), m = snakeMove(r.pos[k], r.best[v], d);
+        // The neighbours of a phase node are not in the phase: they are where the phase found them.
+        const PixelPoint prev = r.pos[prevNode(i, n)], next = r.pos[nextNode(i, n)];
+        // The first test to block t turns its count over: a mismatch if t was guessed kept,
+        // none any more if it was guessed not.
+        if ((blockedBy(prev, c, next, r.pos[prevNode(k, n)], m) || blockedBy(prev, c, next, m, r.pos[nextNode(k, n)])) &&
+            ex.atomicExchInt(&r.dec[t], 0) == 1)
+            ex.atomicAddInt(ex.sharedInt(kRMismatch), r.spec[t] ? 1 : -1);
+    });
+    ex.blockSync();
+    return ex.readSharedInt(kRMismatch) == 0;
+}
+
+/// Every block: the moves kept in node order, found by speculation from the first guess (every
+/// chosen move kept). Returns the sum of the kept moves' changes to the target.
+template <class Exec>
+LUCENT_STAGE ExactSums speculateMoves(Exec& ex, Replica& r, Uniform& u, const MovePhase& mp, int movers) {
     ExactSums total{};
     // A single mover is kept without a round: nothing before it in the phase moves, so the round
     // would take the target, GL and crossings its own decision took (the same integer sums, the
@@ -497,99 +575,106 @@ LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Unifor
         const long long r0 = ex.clock();
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
         total = ex.template cheapScan<ExactSums>(
-            count, [&](int t) { return r.spec[t] ? r.change[4 * t + 2] : ExactSums{}; },
+            mp.count, [&](int t) { return r.spec[t] ? r.change[4 * t + 2] : ExactSums{}; },
             [&](int t, const ExactSums& before) { r.prefix[t] = before; });
         const long long r1 = ex.clock();
-        // kRMismatch counts the items whose decision differs from the guess (0: the guess holds).
-        ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRMismatch), 0); });
-        // A move is kept if GL falls: GL before and after it, each of two log variances, the four
-        // logs on four threads (r.candGl: 4 per item; one log's latency, not four).
-        ex.blockFor(4LL * count, [&](long long j) {
-            const int t = int(j >> 2), k = int(j & 3);
-            if (r.best[t] < 0) return;
-            const ExactSums target = u.target + r.prefix[t] + (k >= 2 ? r.change[4 * t + 2] : ExactSums{});
-            r.candGl[j] = logVariance(toDouble(k & 1 ? target : u.image - target));
-        });
-        ex.blockSync();
-        ex.blockFor(count, [&](long long tt) {
-            const int t = int(tt);
-            int keep = 0;
-            if (r.best[t] >= 0) {
-                const ExactSums before = u.target + r.prefix[t], after = before + r.change[4 * t + 2];
-                const double* logs = r.candGl + 4 * t;
-                keep = glOfLogs(double((u.image - after).n), logs[2], double(after.n), logs[3]) <
-                       glOfLogs(double((u.image - before).n), logs[0], double(before.n), logs[1]);
-            }
-            r.dec[t] = keep;
-            if (keep) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = t;
-            if (keep != r.spec[t]) ex.atomicAddInt(ex.sharedInt(kRMismatch), 1);  // a kept one: for now
-        });
-        ex.blockSync();
+        keepFallingReplicaMoves(ex, r, u, mp);
         const long long r2 = ex.clock();
-        const int listed = ex.readSharedInt(kRList);
-        ex.blockFor((long long)listed * count, [&](long long j) {
-            const int jj = int(j), t = r.list[jj / count], v = jj - jj / count * count;  // 32-bit division
-            if (v >= t || !r.spec[v]) return;  // only the segments of earlier (guessed) moves changed
-            const int i = phaseNode(n, phase, t), k = phaseNode(n, phase, v);
-            const PixelPoint c = snakeMove(r.pos[i], r.best[t], d), m = snakeMove(r.pos[k], r.best[v], d);
-            // The neighbours of a phase node are not in the phase: they are where the phase found them.
-            const PixelPoint prev = r.pos[prevNode(i, n)], next = r.pos[nextNode(i, n)];
-            // The first test to block t turns its count over: a mismatch if t was guessed kept,
-            // none any more if it was guessed not.
-            if ((blockedBy(prev, c, next, r.pos[prevNode(k, n)], m) || blockedBy(prev, c, next, m, r.pos[nextNode(k, n)])) &&
-                ex.atomicExchInt(&r.dec[t], 0) == 1)
-                ex.atomicAddInt(ex.sharedInt(kRMismatch), r.spec[t] ? 1 : -1);
-        });
-        ex.blockSync();
+        const bool settled = replicaMovesMatchGuess(ex, r, mp);
         u.spent[ReplicaProfile::RoundScan] += r1 - r0;
         u.spent[ReplicaProfile::RoundGl] += r2 - r1;
         u.spent[ReplicaProfile::RoundCrossings] += ex.clock() - r2;
-        if (ex.readSharedInt(kRMismatch) == 0) break;
+        if (settled) break;
         int* guess = r.spec;  // the decisions become the next guess (every thread swaps alike)
         r.spec = r.dec;
         r.dec = guess;
     }
+    return total;
+}
+
+/// Every block: the kept moves applied to its copy of the polygon. The new GL is the last round's
+/// GL after the last kept move (its target: everything before it plus itself, so all of `total`):
+/// its logs are in r.candGl already. Returns whether a node moved.
+template <class Exec>
+LUCENT_STAGE bool applyKeptMoves(Exec& ex, const Replica& r, Uniform& u, const MovePhase& mp, const ExactSums& total) {
+    const int n = mp.n, d = mp.d, phase = mp.phase;
+    ex.blockFor(mp.count, [&](long long tt) {
+        const int t = int(tt);
+        if (!r.spec[t]) return;
+        const int i = phaseNode(n, phase, t);
+        r.pos[i] = snakeMove(r.pos[i], r.best[t], d);
+        r.movedAt[i] = mp.now;
+        r.seg[prevNode(i, n)] = r.change[4 * t];
+        r.seg[i] = r.change[4 * t + 1];
+        ex.atomicMaxInt(ex.sharedInt(kRMoved), t + 1);
+    });
+    ex.blockSync();
+    const int last = ex.readSharedInt(kRMoved) - 1;
+    if (last < 0) return false;
+    u.target = u.target + total;
+    const double* logs = r.candGl + 4 * last;
+    u.gl = glOfLogs(double((u.image - u.target).n), logs[2], double(u.target.n), logs[3]);
+    return true;
+}
+
+/// Move phase `phase` (SnakeCpu::movePhase). Returns whether a node moved.
+template <class Exec>
+LUCENT_HD bool replicaMoves(Exec& ex, const ReplicaProgram& p, Replica r, Uniform& u, int phase) {
+    const long long t0 = ex.clock();
+    MovePhase mp{u.n, u.d, phase, phaseCount(u.n, phase), u.phases};
+    mp.h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
+    u.phases += 1;
+    listStaleNodes(ex, p, r, mp);
+    u.spent[ReplicaProfile::NodesSummed] += mp.stale;
+    const long long ownStart = ex.clock();
+    u.spent[ReplicaProfile::StaleScan] += ownStart - t0;
+    OwnClocks clocks;
+    const int parts = ownMoveItems(ex, p, r, u, mp, clocks);
+    const long long ownEnd = ex.clock(), barrierBefore = u.spent[ReplicaProfile::Barrier];
+    ex.blockFor(1, [&](long long) {
+        ex.atomicSetInt(ex.sharedInt(kRMovers), 0);
+        ex.atomicSetInt(ex.sharedInt(kRMoved), 0);
+    });
+    endOwnItems(ex, u, t0);
+    if (parts > 1 && mp.stale > 0) {
+        u.spent[ReplicaProfile::SplitMoveStages] += 1;
+        u.spent[ReplicaProfile::SplitOwnItems] += ownEnd - ownStart;
+        u.spent[ReplicaProfile::SplitBarrier] += u.spent[ReplicaProfile::Barrier] - barrierBefore;
+    }
+    if (ex.block() == 0) {
+        u.spent[ReplicaProfile::OwnSumming] += clocks.sum;
+        u.spent[ReplicaProfile::OwnGathering] += clocks.gather;
+        u.spent[ReplicaProfile::OwnLoading] += clocks.load;
+    }
+    // Every block: the moves applied in node order, each kept only if GL still falls and it crosses
+    // no segment that an earlier move of the phase changed.
+    const long long t1 = ex.clock();
+    const int movers = loadMoveHandoff(ex, r, mp);
+    const long long t2 = ex.clock();
+    const ExactSums total = speculateMoves(ex, r, u, mp, movers);
     u.spent[ReplicaProfile::MoveHandoff] += t2 - t1;
     u.spent[ReplicaProfile::MoveSpeculation] += ex.clock() - t2;
     u.spent[ReplicaProfile::MoveStages] += 1;
     const long long a0 = ex.clock();
-    bool moved = false;
-    if (anyMover) {
-        ex.blockFor(count, [&](long long tt) {
-            const int t = int(tt);
-            if (!r.spec[t]) return;
-            const int i = phaseNode(n, phase, t);
-            r.pos[i] = snakeMove(r.pos[i], r.best[t], d);
-            r.movedAt[i] = now;
-            r.seg[prevNode(i, n)] = r.change[4 * t];
-            r.seg[i] = r.change[4 * t + 1];
-            ex.atomicMaxInt(ex.sharedInt(kRMoved), t + 1);
-        });
-        ex.blockSync();
-        // The new GL is the last round's GL after the last kept move (its target: everything
-        // before it plus itself, so all of total): its logs are in r.candGl already.
-        const int last = ex.readSharedInt(kRMoved) - 1;
-        moved = last >= 0;
-        if (moved) {
-            u.target = u.target + total;
-            const double* logs = r.candGl + 4 * last;
-            u.gl = glOfLogs(double((u.image - u.target).n), logs[2], double(u.target.n), logs[3]);
-        }
-    }
+    const bool moved = movers > 0 && applyKeptMoves(ex, r, u, mp, total);
     ex.blockSync();  // the counters are reset by the next stage
     u.spent[ReplicaProfile::MovesApplied] += ex.clock() - a0;
     u.spent[ReplicaProfile::Decisions] += ex.clock() - t1;
     return moved;
 }
 
-/// Insertion (SnakeCpu::addNodes): a node in the middle of every long segment, in segment order.
-/// Returns whether the slice ends (nothing added at d = 1).
+/// What the stages of an insertion share, alike in every block.
+struct InsertStage {
+    int n;
+    int count = 0;  ///< long segments (r.items lists them, r.eligible gives their index)
+    Handoff* h;     ///< the stage's handoff buffer
+};
+
+/// Lists the long segments in order (r.items, r.eligible); returns how many there are.
 template <class Exec>
-LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Uniform& u) {
-    const long long t0 = ex.clock();
-    const int n = u.n;
+LUCENT_STAGE int listLongSegments(Exec& ex, const Replica& r, int n, int minSegment) {
     ex.blockFor(n, [&](long long i) {
-        r.flag[i] = longSegment(r.pos[i], r.pos[nextNode(int(i), n)], u.minSegment) ? 1 : 0;
+        r.flag[i] = longSegment(r.pos[i], r.pos[nextNode(int(i), n)], minSegment) ? 1 : 0;
     });
     ex.blockSync();
     const int count = ex.template blockScan<int>(
@@ -599,16 +684,49 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
             if (r.flag[i]) r.items[before] = i;
         });
     ex.blockSync();
-    Handoff* h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
-    // Own items: the sums of each rounding's halves, and the roundings ruled out whatever earlier
-    // segments do: off the grid, folding back, or crossing a segment no earlier insertion splits.
-    const int rows = longestRows(ex, count, [&](int e) {
+    return count;
+}
+
+/// Own insertion item e, its 8 halves' sums in r.acc: the roundings ruled out whatever earlier
+/// segments do (off the grid, folding back, or crossing a segment no earlier insertion splits),
+/// handed off with the sums.
+template <class Exec>
+LUCENT_STAGE void ruleOutRoundings(Exec& ex, const Replica& r, const InsertStage& is, int e) {
+    const int n = is.n, i = r.items[e];
+    const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
+    ex.blockFor(4, [&](long long k) {
+        PixelPoint c;
+        r.ownHit[k] = !insertCandidate(from, to, int(k), c) || foldsBack(from, c, to);
+    });
+    ex.blockSync();
+    ex.blockFor(4LL * n, [&](long long j) {
+        const int k = int(j & 3), s = int(j >> 2);
+        if (s == i || (r.eligible[s] >= 0 && s < i)) return;  // itself; a segment an earlier insertion may split
+        PixelPoint c;
+        if (!insertCandidate(from, to, k, c)) return;
+        if (blockedBy(from, c, to, r.pos[s], r.pos[nextNode(s, n)])) ex.atomicSetInt(&r.ownHit[k], 1);
+    });
+    ex.blockSync();
+    ex.blockFor(8, [&](long long k) { is.h[e].s[k] = r.acc[k]; });
+    ex.blockFor(1, [&](long long) {
+        int ruledOut = 0;
+        for (int k = 0; k < 4; ++k) ruledOut |= r.ownHit[k] ? 1 << k : 0;
+        is.h[e].info = ruledOut;
+    });
+}
+
+/// Every block's own items of an insertion: each long segment's roundings summed (two halves
+/// each) and judged alone.
+template <class Exec>
+LUCENT_STAGE void ownInsertItems(Exec& ex, const ReplicaProgram& p, const Replica& r, const InsertStage& is) {
+    const int n = is.n;
+    const int rows = longestRows(ex, is.count, [&](int e) {
         const int i = r.items[e];
         return iabs(r.pos[nextNode(i, n)].y - r.pos[i].y) / 2 + 1;
     });
     OwnClocks clocks;  // not profiled
     ownItems(
-        ex, p, r, count, count, 8, rows,
+        ex, p, r, is.count, is.count, 8, rows,
         [&](int e, int slot, PixelPoint& s0, PixelPoint& s1) {
             const int i = r.items[e];
             const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
@@ -619,121 +737,142 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
             return true;
         },
         [](int) {},  // every item is summed
-        [&](int e) {
-            const int i = r.items[e];
-            const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)];
-            ex.blockFor(4, [&](long long k) {
-                PixelPoint c;
-                r.ownHit[k] = !insertCandidate(from, to, int(k), c) || foldsBack(from, c, to);
-            });
-            ex.blockSync();
-            ex.blockFor(4LL * n, [&](long long j) {
-                const int k = int(j & 3), s = int(j >> 2);
-                if (s == i || (r.eligible[s] >= 0 && s < i)) return;  // itself; a segment an earlier insertion may split
-                PixelPoint c;
-                if (!insertCandidate(from, to, k, c)) return;
-                if (blockedBy(from, c, to, r.pos[s], r.pos[nextNode(s, n)])) ex.atomicSetInt(&r.ownHit[k], 1);
-            });
-            ex.blockSync();
-            ex.blockFor(8, [&](long long k) { h[e].s[k] = r.acc[k]; });
-            ex.blockFor(1, [&](long long) {
-                int ruledOut = 0;
-                for (int k = 0; k < 4; ++k) ruledOut |= r.ownHit[k] ? 1 << k : 0;
-                h[e].info = ruledOut;
-            });
-        },
-        clocks);
-    endOwnItems(ex, u, t0);
-    const long long t1 = ex.clock();
-    // Every block: each segment takes the rounding with the lowest GL not above the current one
-    // (ties to the last rounding) that crosses nothing, against the polygon with the earlier
-    // segments' nodes in it; speculation finds that sequential outcome.
-    ex.blockFor(count, [&](long long ee) {
-        const int e = int(ee), i = r.items[e], ruledOut = ldInt(&h[e].info);
+        [&](int e) { ruleOutRoundings(ex, r, is, e); }, clocks);
+}
+
+/// Every block, after the barrier: each segment's ruled-out roundings (r.mask) and the change to
+/// the target each other rounding makes; the first guess: no node anywhere.
+template <class Exec>
+LUCENT_STAGE void loadInsertHandoff(Exec& ex, const Replica& r, const InsertStage& is) {
+    ex.blockFor(is.count, [&](long long ee) {
+        const int e = int(ee), i = r.items[e], ruledOut = ldInt(&is.h[e].info);
         r.mask[e] = ruledOut;
-        r.spec[e] = -1;  // first guess: no node anywhere
+        r.spec[e] = -1;
         for (int k = 0; k < 4; ++k)
-            if (!(ruledOut >> k & 1)) r.change[4 * e + k] = ldSums(&h[e].s[2 * k]) + ldSums(&h[e].s[2 * k + 1]) - r.seg[i];
+            if (!(ruledOut >> k & 1))
+                r.change[4 * e + k] = ldSums(&is.h[e].s[2 * k]) + ldSums(&is.h[e].s[2 * k + 1]) - r.seg[i];
     });
     ex.blockSync();
+}
+
+/// GL with segment e as the round finds it (the earlier segments' guessed nodes in), from the
+/// logs in r.baseGl.
+LUCENT_STAGE double insertBaseGl(const Replica& r, const Uniform& u, int e) {
+    const ExactSums before = u.target + r.prefix[e];
+    return glOfLogs(double((u.image - before).n), r.baseGl[2 * e], double(before.n), r.baseGl[2 * e + 1]);
+}
+
+/// GL with rounding k of segment e's middle inserted then, from the logs in r.candGl.
+LUCENT_STAGE double insertRoundingGl(const Replica& r, const Uniform& u, int e, int k) {
+    const ExactSums after = u.target + r.prefix[e] + r.change[4 * e + k];
+    return glOfLogs(double((u.image - after).n), r.candGl[8 * e + 2 * k], double(after.n), r.candGl[8 * e + 2 * k + 1]);
+}
+
+/// In an insertion round: the log variances a thread each (one log's latency, where a thread took
+/// four in a row): rounding k's two regions in candGl[8e + 2k] and [8e + 2k + 1], the segment's as
+/// the round finds it in baseGl[2e] and [2e + 1]. An iteration starts with at most capacity / 2
+/// nodes, so both arrays have room. GL from them (glOfLogs) has snakeGl's bits. Then the roundings
+/// not ruled out with GL not above the segment's are listed (kRList); the others are hit.
+template <class Exec>
+LUCENT_STAGE void judgeReplicaRoundings(Exec& ex, const Replica& r, const Uniform& u, const InsertStage& is) {
+    const int count = is.count;
+    ex.blockFor(10LL * count, [&](long long j) {
+        const bool base = j >= 8LL * count;
+        const int x = int(base ? j - 8LL * count : j), e = base ? x >> 1 : x >> 3, k = (x >> 1) & 3;
+        ExactSums target = u.target + r.prefix[e];
+        if (!base) {
+            if (r.mask[e] >> k & 1) return;
+            target = target + r.change[4 * e + k];
+        }
+        (base ? r.baseGl : r.candGl)[x] = logVariance(toDouble(x & 1 ? target : u.image - target));
+    });
+    ex.blockSync();
+    ex.blockFor(4LL * count, [&](long long j) {
+        const int e = int(j >> 2), k = int(j & 3);
+        const int ok = !(r.mask[e] >> k & 1) && insertRoundingGl(r, u, e, k) <= insertBaseGl(r, u, e);
+        r.hit[j] = !ok;
+        if (ok) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = int(j);
+    });
+    ex.blockSync();
+}
+
+/// In an insertion round: a listed rounding is hit if it crosses an earlier segment as the guess
+/// leaves it (split by its guessed node, or whole); later segments are as they were and were
+/// tested with the own items.
+template <class Exec>
+LUCENT_STAGE void crossEarlierSegments(Exec& ex, const Replica& r, const InsertStage& is, int listed) {
+    const int n = is.n, count = is.count;
+    ex.blockFor((long long)listed * count, [&](long long j) {
+        const int jj = int(j), pair = r.list[jj / count], v = jj - jj / count * count, e = pair >> 2, k = pair & 3;
+        if (v >= e) return;
+        const int i = r.items[e], iv = r.items[v];
+        const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)], a = r.pos[iv], b = r.pos[nextNode(iv, n)];
+        PixelPoint c, split;
+        insertCandidate(from, to, k, c);
+        const bool hit = r.spec[v] >= 0 && insertCandidate(a, b, r.spec[v], split)
+                             ? blockedBy(from, c, to, a, split) || blockedBy(from, c, to, split, b)
+                             : blockedBy(from, c, to, a, b);
+        if (hit) ex.atomicSetInt(&r.hit[pair], 1);
+    });
+    ex.blockSync();
+}
+
+/// In an insertion round: each segment's rounding with the lowest GL not above the segment's (ties
+/// to the last rounding), not hit, or -1. Returns whether every decision equals the guess.
+template <class Exec>
+LUCENT_STAGE bool roundingsMatchReplicaGuess(Exec& ex, const Replica& r, const Uniform& u, const InsertStage& is) {
+    ex.blockFor(is.count, [&](long long ee) {
+        const int e = int(ee);
+        int best = -1;
+        double bestGl = insertBaseGl(r, u, e);
+        for (int k = 0; k < 4; ++k) {
+            if (r.hit[4 * e + k]) continue;  // ruled out, GL above the segment's, or crossing
+            const double gl = insertRoundingGl(r, u, e, k);
+            if (gl <= bestGl) {
+                bestGl = gl;
+                best = k;
+            }
+        }
+        r.dec[e] = best;
+        if (best != r.spec[e]) ex.atomicMinInt(ex.sharedInt(kRMismatch), e);
+    });
+    ex.blockSync();
+    return ex.readSharedInt(kRMismatch) == INT_MAX;
+}
+
+/// Every block: each segment takes the rounding with the lowest GL not above the current one (ties
+/// to the last rounding) that crosses nothing, against the polygon with the earlier segments'
+/// nodes in it; speculation finds that sequential outcome. Returns the sum of the chosen
+/// insertions' changes to the target.
+template <class Exec>
+LUCENT_STAGE ExactSums speculateInsertion(Exec& ex, Replica& r, Uniform& u, const InsertStage& is) {
     ExactSums total{};
     // The first round's guess (no node anywhere) is wrong wherever a node goes in, so its crossing
     // tests against whole earlier segments would only seed the next round, which tests everything:
     // it skips them. If it inserts nothing, crossings could only take nodes away: that is exact too.
-    for (bool first = true; count > 0; first = false) {
+    for (bool first = true; is.count > 0; first = false) {
         u.spent[ReplicaProfile::InsertRounds] += 1;
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRList), 0); });
         total = ex.template cheapScan<ExactSums>(
-            count, [&](int e) { return r.spec[e] >= 0 ? r.change[4 * e + r.spec[e]] : ExactSums{}; },
+            is.count, [&](int e) { return r.spec[e] >= 0 ? r.change[4 * e + r.spec[e]] : ExactSums{}; },
             [&](int e, const ExactSums& before) { r.prefix[e] = before; });
         ex.blockFor(1, [&](long long) { ex.atomicSetInt(ex.sharedInt(kRMismatch), INT_MAX); });
-        // The log variances a thread each (one log's latency, where a thread took four in a row):
-        // rounding k's two regions in candGl[8e + 2k] and [8e + 2k + 1], the segment's as the round
-        // finds it in baseGl[2e] and [2e + 1]. An iteration starts with at most capacity / 2 nodes,
-        // so both arrays have room. GL from them (glOfLogs) has snakeGl's bits.
-        ex.blockFor(10LL * count, [&](long long j) {
-            const bool base = j >= 8LL * count;
-            const int x = int(base ? j - 8LL * count : j), e = base ? x >> 1 : x >> 3, k = (x >> 1) & 3;
-            ExactSums target = u.target + r.prefix[e];
-            if (!base) {
-                if (r.mask[e] >> k & 1) return;
-                target = target + r.change[4 * e + k];
-            }
-            (base ? r.baseGl : r.candGl)[x] = logVariance(toDouble(x & 1 ? target : u.image - target));
-        });
-        ex.blockSync();
-        auto baseGlOf = [&](int e) {
-            const ExactSums before = u.target + r.prefix[e];
-            return glOfLogs(double((u.image - before).n), r.baseGl[2 * e], double(before.n), r.baseGl[2 * e + 1]);
-        };
-        auto candidateGl = [&](int e, int k) {
-            const ExactSums after = u.target + r.prefix[e] + r.change[4 * e + k];
-            return glOfLogs(double((u.image - after).n), r.candGl[8 * e + 2 * k], double(after.n),
-                            r.candGl[8 * e + 2 * k + 1]);
-        };
-        ex.blockFor(4LL * count, [&](long long j) {
-            const int e = int(j >> 2), k = int(j & 3);
-            const int ok = !(r.mask[e] >> k & 1) && candidateGl(e, k) <= baseGlOf(e);
-            r.hit[j] = !ok;
-            if (ok) r.list[ex.atomicAddInt(ex.sharedInt(kRList), 1)] = int(j);
-        });
-        ex.blockSync();
-        const int listed = first ? 0 : ex.readSharedInt(kRList);
-        ex.blockFor((long long)listed * count, [&](long long j) {
-            const int jj = int(j), pair = r.list[jj / count], v = jj - jj / count * count, e = pair >> 2, k = pair & 3;
-            if (v >= e) return;  // later segments are as they were: tested with the own items
-            const int i = r.items[e], iv = r.items[v];
-            const PixelPoint from = r.pos[i], to = r.pos[nextNode(i, n)], a = r.pos[iv], b = r.pos[nextNode(iv, n)];
-            PixelPoint c, split;
-            insertCandidate(from, to, k, c);
-            const bool hit = r.spec[v] >= 0 && insertCandidate(a, b, r.spec[v], split)
-                                 ? blockedBy(from, c, to, a, split) || blockedBy(from, c, to, split, b)
-                                 : blockedBy(from, c, to, a, b);
-            if (hit) ex.atomicSetInt(&r.hit[pair], 1);
-        });
-        ex.blockSync();
-        ex.blockFor(count, [&](long long ee) {
-            const int e = int(ee);
-            int best = -1;
-            double bestGl = baseGlOf(e);
-            for (int k = 0; k < 4; ++k) {
-                if (r.hit[4 * e + k]) continue;  // ruled out, GL above the segment's, or crossing
-                const double gl = candidateGl(e, k);
-                if (gl <= bestGl) {
-                    bestGl = gl;
-                    best = k;
-                }
-            }
-            r.dec[e] = best;
-            if (best != r.spec[e]) ex.atomicMinInt(ex.sharedInt(kRMismatch), e);
-        });
-        ex.blockSync();
-        if (ex.readSharedInt(kRMismatch) == INT_MAX) break;
+        judgeReplicaRoundings(ex, r, u, is);
+        crossEarlierSegments(ex, r, is, first ? 0 : ex.readSharedInt(kRList));
+        if (roundingsMatchReplicaGuess(ex, r, u, is)) break;
         int* guess = r.spec;
         r.spec = r.dec;
         r.dec = guess;
     }
-    // The new polygon: node i moves to newIndex[i], its segment's new node right after it.
+    return total;
+}
+
+/// Every block: its copy of the polygon with the new nodes (node i moves to newIndex[i], its
+/// segment's new node right after it, with the halves' sums from the handoff); the candidate cache
+/// starts over. Returns the nodes added.
+template <class Exec>
+LUCENT_STAGE int insertReplicaNodes(Exec& ex, const Replica& r, const InsertStage& is) {
+    const int n = is.n;
     auto splits = [&](int i) { return r.eligible[i] >= 0 && r.spec[r.eligible[i]] >= 0; };
     const int added = ex.template blockScan<int>(
         n, [&](int i) { return splits(i) ? 1 : 0; }, [&](int i, int before) { r.newIndex[i] = i + before; });
@@ -747,8 +886,8 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
         }
         const int e = r.eligible[i], k = r.spec[e];
         insertCandidate(r.pos[i], r.pos[nextNode(i, n)], k, r.pos2[to + 1]);
-        r.seg2[to] = ldSums(&h[e].s[2 * k]);
-        r.seg2[to + 1] = ldSums(&h[e].s[2 * k + 1]);
+        r.seg2[to] = ldSums(&is.h[e].s[2 * k]);
+        r.seg2[to + 1] = ldSums(&is.h[e].s[2 * k + 1]);
     });
     ex.blockSync();
     ex.blockFor(n + added, [&](long long j) {
@@ -758,8 +897,24 @@ LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Unifo
         r.movedAt[j] = -1;
     });
     ex.blockSync();
-    const int d = u.d;
-    u.n = n + added;
+    return added;
+}
+
+/// Insertion (SnakeCpu::addNodes): a node in the middle of every long segment, in segment order.
+/// Returns whether the slice ends (nothing added at d = 1).
+template <class Exec>
+LUCENT_HD bool replicaInsert(Exec& ex, const ReplicaProgram& p, Replica r, Uniform& u) {
+    const long long t0 = ex.clock();
+    InsertStage is{u.n};
+    is.h = p.handoff + std::size_t(u.stage & 1) * p.handoffItems;
+    is.count = listLongSegments(ex, r, is.n, u.minSegment);
+    ownInsertItems(ex, p, r, is);
+    endOwnItems(ex, u, t0);
+    const long long t1 = ex.clock();
+    loadInsertHandoff(ex, r, is);
+    const ExactSums total = speculateInsertion(ex, r, u, is);
+    const int added = insertReplicaNodes(ex, r, is), d = u.d;
+    u.n = is.n + added;
     u.target = u.target + total;
     u.gl = snakeGl(u.image, u.target);
     if (added || d > 1) u.d = imax(1, d / 2);
