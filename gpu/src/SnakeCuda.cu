@@ -5,7 +5,7 @@
 #include "SnakeExecParts.cuh"
 #include "SnakeReplicaCuda.h"
 #include "SnakeScanCuda.h"
-#include "lucent/core/seg/SnakeProgram.h"
+#include "lucent/gpu/programs/SnakeProgram.h"
 #include "lucent/gpu/DeviceVolume.h"
 
 #include <cooperative_groups.h>
@@ -434,7 +434,7 @@ int SnakeCuda::launch(int budget) {
                                            m_cache.as<ExactSums>(),
                                            m_cacheSums,
                                            slice,
-                                           m_profile.get() ? m_profile.as<long long>() + 4 : nullptr};
+                                           m_profile.get() ? m_profile.as<long long>() + kProgramCounters : nullptr};
             launchSnakeReplica(rp, m_replica, m_replicaBlocks, stream);
         } else {
             int sharedItems = m_capacity / 2 <= m_sharedItems ? m_capacity / 2 : 0;
@@ -502,45 +502,56 @@ StepReport SnakeCuda::step(int maxIterations) {
 }
 
 void SnakeCuda::printProfile() const {
-    long long spent[kProfileCounters] = {};
+    using P = snake::ProgramProfile;
+    using R = snake::ReplicaProfile;
+    snake::Tally<P> program{};
+    snake::Tally<R> replica{};
+    static_assert(sizeof program + sizeof replica == kProfileCounters * sizeof(long long));
     auto stream = static_cast<cudaStream_t>(m_context->stream());
-    cudaCheck(cudaMemcpyAsync(spent, m_profile.get(), sizeof spent, cudaMemcpyDeviceToHost, stream), "the snake profile");
+    const long long* counters = m_profile.as<long long>();
+    cudaCheck(cudaMemcpyAsync(program.at, counters, sizeof program, cudaMemcpyDeviceToHost, stream),
+              "the snake profile");
+    cudaCheck(cudaMemcpyAsync(replica.at, counters + kProgramCounters, sizeof replica, cudaMemcpyDeviceToHost, stream),
+              "the snake profile");
     cudaCheck(cudaStreamSynchronize(stream), "the snake profile");
     int device = 0, khz = 0;
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device);
-    const double stages = double(std::max(1LL, spent[3])), us = khz > 0 ? 1e3 / khz : 1.0;
-    if (spent[3] > 0)
+    const double us = khz > 0 ? 1e3 / khz : 1.0;
+    auto per = [](long long v, long long count) { return double(v) / std::max(1.0, double(count)); };
+    if (program[P::Stages] > 0)
         std::fprintf(stderr,
-                 "snake profile: %lld stages, %d iterations; per stage (leader block, %s): sums + barrier %.2f, "
-                 "decisions %.2f, barrier %.2f\n",
-                 spent[3], m_iterations, khz > 0 ? "us" : "cycles", spent[0] / stages * us, spent[1] / stages * us,
-                 spent[2] / stages * us);
-    const double own = double(std::max(1LL, spent[7]));
-    if (spent[7] > 0)
-        std::fprintf(stderr,
+                     "snake profile: %lld stages, %d iterations; per stage (leader block, %s): sums + barrier %.2f, "
+                     "decisions %.2f, barrier %.2f\n",
+                     program[P::Stages], m_iterations, khz > 0 ? "us" : "cycles",
+                     per(program[P::SumsAndBarrier], program[P::Stages]) * us,
+                     per(program[P::Decisions], program[P::Stages]) * us,
+                     per(program[P::Barrier], program[P::Stages]) * us);
+    if (replica[R::Stages] == 0) return;
+    const long long stages = replica[R::Stages], moves = replica[R::MoveStages], inserts = replica[R::InsertStages];
+    std::fprintf(stderr,
                  "snake profile: %lld replica stages; per stage (block 0, %s): own items %.2f, barrier %.2f, "
                  "decisions %.2f; per move stage: handoff %.2f, speculation %.2f in %.2f rounds; per insertion "
                  "stage (%lld): decisions %.2f in %.2f rounds; %.1f nodes summed per move stage\n",
-                 spent[7], khz > 0 ? "us" : "cycles", spent[4] / own * us, spent[5] / own * us, spent[6] / own * us,
-                 spent[8] / std::max(1.0, double(spent[11])) * us, spent[9] / std::max(1.0, double(spent[11])) * us,
-                 spent[10] / std::max(1.0, double(spent[11])), spent[14],
-                 spent[12] / std::max(1.0, double(spent[14])) * us, spent[13] / std::max(1.0, double(spent[14])),
-                 spent[15] / std::max(1.0, double(spent[11])));
-    if (spent[7] > 0) {
-        const double moves = std::max(1.0, double(spent[11])), rounds = std::max(1.0, double(spent[10]));
-        std::fprintf(stderr,
-                     "snake profile: per move stage (us): stale scan %.2f, its items' decisions %.2f, moves applied "
-                     "%.2f; per speculation round: scan %.2f, GL %.2f, crossings and the guess's check %.2f\n",
-                     spent[16] / moves * us, spent[23] / moves * us, spent[21] / moves * us, spent[17] / rounds * us,
-                     spent[18] / rounds * us, spent[19] / rounds * us);
-        const double split = std::max(1.0, double(spent[20]));
-        std::fprintf(stderr,
-                     "snake profile: %lld move stages with items cut into parts: own items %.2f, barrier %.2f; "
-                     "block 0's summing %.2f, gathering %.2f, loading %.2f per move stage\n",
-                     spent[20], spent[22] / split * us, spent[24] / split * us, spent[25] / moves * us,
-                     spent[26] / moves * us, spent[27] / moves * us);
-    }
+                 stages, khz > 0 ? "us" : "cycles", per(replica[R::OwnItems], stages) * us,
+                 per(replica[R::Barrier], stages) * us, per(replica[R::Decisions], stages) * us,
+                 per(replica[R::MoveHandoff], moves) * us, per(replica[R::MoveSpeculation], moves) * us,
+                 per(replica[R::MoveRounds], moves), inserts, per(replica[R::InsertDecisions], inserts) * us,
+                 per(replica[R::InsertRounds], inserts), per(replica[R::NodesSummed], moves));
+    const long long rounds = replica[R::MoveRounds];
+    std::fprintf(stderr,
+                 "snake profile: per move stage (us): stale scan %.2f, its items' decisions %.2f, moves applied "
+                 "%.2f; per speculation round: scan %.2f, GL %.2f, crossings and the guess's check %.2f\n",
+                 per(replica[R::StaleScan], moves) * us, per(replica[R::ItemDecisions], moves) * us,
+                 per(replica[R::MovesApplied], moves) * us, per(replica[R::RoundScan], rounds) * us,
+                 per(replica[R::RoundGl], rounds) * us, per(replica[R::RoundCrossings], rounds) * us);
+    const long long split = replica[R::SplitMoveStages];
+    std::fprintf(stderr,
+                 "snake profile: %lld move stages with items cut into parts: own items %.2f, barrier %.2f; "
+                 "block 0's summing %.2f, gathering %.2f, loading %.2f per move stage\n",
+                 split, per(replica[R::SplitOwnItems], split) * us, per(replica[R::SplitBarrier], split) * us,
+                 per(replica[R::OwnSumming], moves) * us, per(replica[R::OwnGathering], moves) * us,
+                 per(replica[R::OwnLoading], moves) * us);
 }
 
 void SnakeCuda::cancel() {

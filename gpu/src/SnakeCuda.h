@@ -67,8 +67,10 @@ private:
     DeviceBuffer m_gather;   // its split items' sums and arrival counters
     DeviceBuffer m_cache;    // its nodes' candidate sums
     int m_cacheSums = 1;     // whether the replica kernel uses them (ReplicaProgram::useCache)
-    /// Counters while LUCENT_SNAKE_PROFILE is set: 4 of the block-0 program, then the replica's 12.
-    static constexpr int kProfileCounters = 28;
+    /// Counters while LUCENT_SNAKE_PROFILE is set: the block-0 program's (ProgramProfile), then the
+    /// replica's (ReplicaProfile).
+    static constexpr int kProgramCounters = int(snake::ProgramProfile::Count);
+    static constexpr int kProfileCounters = kProgramCounters + int(snake::ReplicaProfile::Count);
     DeviceBuffer m_profile;
     mutable DeviceBuffer m_labelPolygons, m_labelRanges;
     snake::State* m_host = nullptr;  // pinned mirror of the device state

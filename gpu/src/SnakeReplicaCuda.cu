@@ -4,6 +4,8 @@
 #include "SnakeExecParts.cuh"
 #include "SnakeReplicaCuda.h"
 
+#include "lucent/gpu/programs/SnakeReplica.h"
+
 #include <cooperative_groups.h>
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 /// cooperative launch of the replicated-decision snake kernel.
 #pragma once
 
-#include "lucent/core/seg/SnakeReplica.h"
+#include "lucent/gpu/programs/SnakeReplicaState.h"
 
 #include <cstddef>
 

@@ -2,7 +2,7 @@
 /// cumulated images every 8 pixels, with the pixels), and the slice's totals.
 #pragma once
 
-#include "lucent/core/seg/SnakeProgram.h"
+#include "lucent/gpu/programs/SnakeProgramState.h"
 
 #include <cstdint>
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "lucent/core/ParallelFor.h"
-#include "lucent/core/seg/SnakeProgram.h"
+#include "lucent/gpu/programs/SnakeProgramState.h"
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/gpu/SegmenterFactory.h"
 

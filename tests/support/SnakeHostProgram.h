@@ -4,7 +4,7 @@
 #pragma once
 
 #include "lucent/core/Volume.h"
-#include "lucent/core/seg/SnakeProgram.h"
+#include "lucent/gpu/programs/SnakeProgram.h"
 
 #include <algorithm>
 #include <random>

@@ -5,9 +5,8 @@
 
 #include "SnakeHostProgram.h"
 
-#include "lucent/core/seg/SnakeReplica.h"
+#include "lucent/gpu/programs/SnakeReplica.h"
 
-#include <array>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -109,7 +108,7 @@ public:
                                       m_useCache,
                                       {m_checkpoints.data(), m_width, m_height,
                                        snake::checkpointGroups(m_width)},
-                                      m_profile.data()};
+                                      m_profile.at};
         snake::runReplica(m_exec, p, r);
         m_glHistory.insert(m_glHistory.end(), m_history.begin(), m_history.begin() + m_state.glCount);
         // Every split item was gathered and cleared by its deciding block.
@@ -122,7 +121,7 @@ public:
 
     const snake::State& state() const { return m_state; }
     /// Nodes whose candidates were summed in move phases, over every launch so far.
-    long long nodesSummed() const { return m_profile[11]; }
+    long long nodesSummed() const { return m_profile[snake::ReplicaProfile::NodesSummed]; }
     std::vector<PixelPoint> polygon() const { return {m_pos.begin(), m_pos.begin() + m_state.n}; }
     const std::vector<double>& glHistory() const { return m_glHistory; }
 
@@ -138,7 +137,7 @@ private:
     std::vector<ExactSums> m_cache;
     int m_useCache = 1;
     /// The program's counters (its clock reads 0 on the host): all of them, as it adds to every one.
-    std::array<long long, snake::kReplicaProfileCounters> m_profile{};
+    snake::Tally<snake::ReplicaProfile> m_profile{};
     std::vector<unsigned char> m_shared;
     std::vector<double> m_history, m_glHistory;
     SnakeReplicaHostExec m_exec;
