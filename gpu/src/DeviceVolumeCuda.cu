@@ -23,7 +23,7 @@ namespace {
 
 /// Two pinned staging buffers: the CPU fills one while the copy engine drains the other, so the
 /// upload runs at PCIe speed without pinning the caller's (pageable, possibly huge) volume. They
-/// live as long as the process (pinning 64 MB costs tens of milliseconds: not on every load) and
+/// live as long as the process (pinning is slow: not on every load) and
 /// one upload at a time uses them.
 struct Staging {
     static constexpr std::size_t kChunk = std::size_t(32) << 20;
@@ -45,7 +45,7 @@ Staging& staging() {
     return *s;
 }
 
-/// memcpy of one chunk on several threads: one thread copies about 10 GB/s, under PCIe's rate.
+/// memcpy of one chunk on several threads: one thread alone copies more slowly than PCIe moves.
 void copyChunk(void* dst, const void* src, std::size_t n) {
     constexpr std::size_t kParts = 8;
     if (n < (std::size_t(4) << 20)) {

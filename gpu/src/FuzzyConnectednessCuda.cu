@@ -62,7 +62,7 @@ template <> struct Affinity<float> {
 /// computes the tile's face affinities once, relaxes conn = max(conn, min(conn_nb, affinity))
 /// until nothing rises (Gauss-Seidel along each thread's z column, Jacobi across threads with
 /// barriers between reads and writes; a version converging rows by warp shuffles between
-/// barriers measured 30 % slower on the H100), writes back and queues the face neighbours whose shared
+/// barriers was slower: BENCHMARKS.md, issue 7), writes back and queues the face neighbours whose shared
 /// face rose. Neighbouring tiles' values only rise, so a halo read while they are written is
 /// merely stale, and the writer queues us again.
 template <typename T>

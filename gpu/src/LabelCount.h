@@ -1,5 +1,5 @@
 /// @brief Counting labelled voxels where they are: on the device, so the viewer's live voxel count
-/// and mL never download the label map (a 100 MB map read at device bandwidth takes tens of us).
+/// and mL never download the label map (reading it on the device costs far less than a download).
 #pragma once
 
 #include <cstddef>

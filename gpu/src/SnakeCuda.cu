@@ -131,8 +131,8 @@ __device__ inline unsigned nonzeroBytes(unsigned m) {
 /// y (the cuts); sorted, they bound the row's inside runs [c0, c1), [c2, c3), ... as in
 /// SnakeSlices::rasterise, cut to the ROI's columns. The row is written in aligned 16-byte words,
 /// consecutive lanes on consecutive words, each word from the runs in a few integer operations.
-/// (H100, 150 MP: a block per 512 pixels writing bytes, each counting the cuts left of it, took
-/// 0.40 ms, most of it the start and end of 290,000 blocks; a block per row, 0.13 ms.)
+/// (Not a block per 512 pixels writing bytes, each counting the cuts left of it: at 150 MP most of
+/// its time went to starting and ending 290,000 blocks. Figures in BENCHMARKS.md.)
 __global__ void __launch_bounds__(kLabelThreads) labelKernel(const PixelPoint* polygons, const int2* ranges,
                                                              LabelScope s, VoxelBox box, int rowsInBox,
                                                              int cutRoom, std::uint8_t* out) {
@@ -176,7 +176,8 @@ __global__ void __launch_bounds__(kLabelThreads) labelKernel(const PixelPoint* p
         return in && (!s.mask || s.mask[rowStart + x]) ? 1 : 0;
     };
     // Words of 16 pixels from the first 16-byte boundary at or after lo; the pixels before it and
-    // after the last whole word one at a time. (H100, 150 MP: 4-byte words took 0.086 ms.)
+    // after the last whole word one at a time. (16-byte words: a quarter of the stores of 4-byte
+    // ones; BENCHMARKS.md, commit eba7e3c.)
     const int lo = box.lo[0], end = box.hi[0] + 1;
     const int head = min(end - lo, int((16 - (reinterpret_cast<std::uintptr_t>(out + rowStart + lo) & 15)) & 15));
     const int words = (end - lo - head) / 16;
@@ -299,8 +300,8 @@ void SnakeCuda::start(const SegmentationRequest& request) {
         if (!(off && std::atoi(off) == 0)) m_replica = snakeReplicaShape(cap ? std::atoi(cap) : 0);
     }
     // At most one block per SM: the cheapest grid barrier. Small slices have few rows to sum per
-    // stage, so fewer blocks (a cheaper barrier) win there (H100: 512^2 1.50 ms with a quarter of the
-    // SMs against 1.74 with all; 15 MP 3.21 against 3.32 with half; 150 MP best with all).
+    // stage, so fewer blocks (a cheaper barrier) win there: a quarter of the SMs up to 1 MP, half up
+    // to 32 MP, all beyond (BENCHMARKS.md).
     // LUCENT_SNAKE_BLOCKS overrides it (for tuning), never beyond what can be resident.
     const double pixels = double(request.volume->geometry().dims[0]) * request.volume->geometry().dims[1];
     m_blocks = pixels <= (1 << 20) ? std::max(1, m_sms / 4) : pixels <= (1 << 25) ? std::max(1, m_sms / 2) : m_sms;
@@ -311,8 +312,8 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     if (const char* env = std::getenv("LUCENT_SNAKE_REPLICA_BLOCKS")) m_replicaBlocks = std::max(1, std::atoi(env));
     m_replicaBlocks = std::min(m_replicaBlocks, std::max(1, m_replica.maxBlocks));
     // The replica kernel's candidate cache skips the sums of nodes that kept their place and
-    // neighbours (H100, same run: 512^2 1.03 ms with it, 1.07 without; 15 MP 2.25 and 2.42; 150 MP
-    // 6.76 and 7.59). LUCENT_SNAKE_CACHE=0 turns it off.
+    // neighbours, so a stage sums only what moved (BENCHMARKS.md, commit d278e00).
+    // LUCENT_SNAKE_CACHE=0 turns it off.
     const char* cache = std::getenv("LUCENT_SNAKE_CACHE");
     m_cacheSums = !(cache && std::atoi(cache) == 0);
     if (request.mask) {

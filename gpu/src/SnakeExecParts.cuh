@@ -71,9 +71,9 @@ constexpr int kWarpZeroScanItems = 256;
 /// consecutive items, a warp scan of the runs' totals by shuffles, and one block barrier to hand
 /// the total to every thread. (A CUB block scan of 384 threads costs two barriers and a warp
 /// scan in every warp, for the few dozen items a replica stage has.) get(i) is called twice for
-/// each item, both times before put(i), on the same thread: for cheap get only (H100: a speculation
-/// round's scan 0.61 us against 0.82; the move stage's stale scan, whose get reads four nodes'
-/// stamps, 1.13 us against 0.66).
+/// each item, both times before put(i), on the same thread: for cheap get only (a get that reads
+/// four nodes' stamps, as the move stage's stale scan does, made it slower than the block scan;
+/// BENCHMARKS.md, commit 88e9ab8).
 template <class V, class Get, class Put>
 __device__ V scanWarpZero(int n, Get&& get, Put&& put) {
     __shared__ __align__(16) unsigned char totalBytes[sizeof(V)];

@@ -155,8 +155,8 @@ __global__ void __launch_bounds__(T, 1) replicaKernel(snake::ReplicaProgram p, i
     snake::runReplica(ex, p, r);
 }
 
-/// Threads a block: 384 (room for 170 registers a thread, so nothing spills; H100: 2.31 ms at 15 MP
-/// against 2.34 with 512, which spill), or 512 with LUCENT_SNAKE_REPLICA_THREADS=512.
+/// Threads a block: 384 (room for 170 registers a thread, so nothing spills, where 512 spill;
+/// BENCHMARKS.md, a0553ea), or 512 with LUCENT_SNAKE_REPLICA_THREADS=512.
 int replicaThreads() {
     static const int t = [] {
         const char* env = std::getenv("LUCENT_SNAKE_REPLICA_THREADS");

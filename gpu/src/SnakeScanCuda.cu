@@ -164,8 +164,8 @@ __device__ inline void barrierWait(unsigned long long* bar, unsigned phase) {
 /// run of the tile's groups (realigned from two 16-byte words by byte permutes; pixels past the
 /// row's end zero), one barrier gives every warp the sums before its run, then it scans its run
 /// 32 groups at a time and writes the records coalesced. The row's totals go to the slice's sums.
-/// (H100, 150 MP: 0.376 ms with a group a thread loaded by two 16-byte loads, 0.397 with 2-byte
-/// loads; two groups a thread in flight, or 8 blocks an SM at 32 registers, were no faster.)
+/// (A group a thread loaded by two 16-byte loads: fewer loads than 2-byte ones; two groups a thread
+/// in flight, or 8 blocks an SM at 32 registers, were no faster. Figures in BENCHMARKS.md.)
 __global__ void __launch_bounds__(kRowThreads)
     blockRowKernel(const std::int16_t* slice, int width, int groups, snake::Checkpoint* out, ExactSums* image) {
     // The tile's bytes from the 16-byte boundary at or before its first pixel: min(groups,

@@ -3,7 +3,7 @@
 
 namespace lucent::gpu {
 
-/// Pins the two staging buffers now (tens of milliseconds), so that the first upload does not.
+/// Pins the two staging buffers now (pinning is slow), so that the first upload does not.
 void warmUpStaging();
 
 }  // namespace lucent::gpu

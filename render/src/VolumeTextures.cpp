@@ -148,8 +148,8 @@ void VolumeTextures::updateColourTable(const LabelTable& labels) {
 VolumeTextures::TexelFormat VolumeTextures::chooseFormat(const Volume& volume) {
     if (volume.pixelType() != PixelType::Int16) return TexelFormat::Float32;
     // LUCENT_VOLUME_FORMAT=snorm|unorm|float picks the int16 texel format (to compare drivers'
-    // upload paths). Unsigned 16-bit through the pixel buffer is the default: on the H100 it took
-    // 117 ms for 512 x 512 x 400 against 146 ms for R16_SNORM straight from the voxels, 205 for float.
+    // upload paths). Unsigned 16-bit through the pixel buffer is the default: the fastest of the
+    // three uploads measured (BENCHMARKS.md, "Live segmentation in the viewer").
     const char* env = std::getenv("LUCENT_VOLUME_FORMAT");
     const std::string f = env ? env : "";
     if (f == "snorm") return TexelFormat::Snorm16;

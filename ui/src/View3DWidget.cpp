@@ -42,7 +42,7 @@ View3DWidget::View3DWidget(ViewerModel* model, QWidget* parent)
     connect(model, &ViewerModel::volumeChanged, this, &View3DWidget::onVolume);
     connect(model, &ViewerModel::labelsChanged, this, &View3DWidget::onLabels);
     // The planes follow the cursor once it rests: scrolling through slices redraws the slice views
-    // every step, but a ray-cast frame of the 3D pane (about 2 s on a software GL) would stall each one.
+    // every step, but a ray-cast frame of the 3D pane (slow on a software GL) would stall each one.
     m_cursorTimer.setSingleShot(true);
     m_cursorTimer.setInterval(kCursorRestMs);
     connect(&m_cursorTimer, &QTimer::timeout, this, &View3DWidget::followCursorNow);

@@ -150,8 +150,8 @@ std::uint64_t frameRecordBytes(const DicomFrameHeader& h) {
 }
 
 /// Every frame becomes a record of several hundred bytes, which tiny frames do not pay for:
-/// 2^20 frames of one 1-bit pixel fit in 128 KiB of pixel data, and their records took 3 GiB and
-/// 20 s (found by the fuzzer). The records of a file may take at most kRecordsPerFileByte times
+/// 2^20 frames of one 1-bit pixel fit in 128 KiB of pixel data, and their records took 3 GiB (found
+/// by the fuzzer). The records of a file may take at most kRecordsPerFileByte times
 /// its size, plus 1 MiB so that small files with a few hundred frames still load; real multi-frame
 /// files (enhanced CT/MR, cine, DICOM SEG) stay far below.
 void checkFrameRecords(const DicomFrameHeader& h, int frames, const std::string& file) {
