@@ -172,14 +172,14 @@ struct OwnClocks {
 /// The stage's items spread over the blocks. Item t's sums (`slots` segments, segment(t, slot, a, b)
 /// saying which, over at most `rows` rows, the longest of the stage) are warp jobs of 32 rows, a row
 /// a lane; each warp adds its jobs into its own row of r.acc (Exec::warpJobs: two jobs in flight,
-/// no atomics), and the rows are summed after the block barrier. (H100: 64 or 128 rows a job were
-/// slower, as fewer jobs keep fewer warps busy.)
+/// no atomics), and the rows are summed after the block barrier. (Not 64 or 128 rows a job: fewer
+/// jobs keep fewer warps busy.)
 /// When a stage has fewer items than half the blocks (a young polygon: few nodes, long segments),
 /// each item is cut into parts that fill the grid, none below a job for every warp; an item of
 /// several parts gathers its sums in global memory and the block that adds the last part runs
 /// decide(t); otherwise a block takes whole items and runs decide(t) at once, with the sums in
-/// r.acc. (H100: cutting items when there are more than half as many as blocks, to balance their
-/// lengths, cost more in gathering and scans than it saved.) Every block calls this alike.
+/// r.acc. (Cutting items when there are more than half as many as blocks, to balance their
+/// lengths, costs more in gathering and scans than it saves.) Every block calls this alike.
 ///
 /// Items from `summed` on need no sums: load(t) puts theirs in r.acc (from the candidate cache, on
 /// warp 0: decide reads them there first) and they take a block each; the summed items are cut over the blocks left.
