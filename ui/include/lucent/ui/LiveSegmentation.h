@@ -8,6 +8,7 @@
 #include "lucent/core/seg/SessionWorker.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/render/HudState.h"
+#include "lucent/ui/SegmentationRunner.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -27,50 +28,46 @@ namespace lucent::ui {
 class ViewerModel;
 class ViewGrid;
 
-class LiveSegmentation : public QObject {
+class LiveSegmentation : public QObject, public SegmentationRunner {
     Q_OBJECT
 public:
     LiveSegmentation(ViewerModel* model, ViewGrid* grid, QObject* parent = nullptr);
     ~LiveSegmentation() override;
 
-    void setBackend(gpu::Backend backend) { m_backend = backend; }
+    void setBackend(gpu::Backend backend) override { m_backend = backend; }
     gpu::Backend backendChoice() const { return m_backend; }
     /// Starts `method` on the model's volume (volume and mask of `request` are set here); the run
     /// plays at once unless `play` is false. False with `error` when it cannot start (no volume,
     /// cuda asked for where there is none); a start that fails later (bad seeds) emits failed().
-    bool start(Method method, SegmentationRequest request, bool play = true, QString* error = nullptr);
+    bool start(Method method, SegmentationRequest request, bool play = true, QString* error = nullptr) override;
     /// New parameters for the running method (a slider); the engine keeps what it can.
-    void update(const SegmentationRequest& request);
+    void update(const SegmentationRequest& request) override;
     void play();
     void pause();
     /// One step, then paused (the single-step button).
     void step();
-    void setStepsPerFrame(int steps);
+    void setStepsPerFrame(int steps) override;
     /// Writes the result into the label layer (non-zero result -> `label`) as one undoable step.
-    bool accept(std::uint8_t label, const QString& description);
+    bool accept(std::uint8_t label, const QString& description) override;
     /// FCM: result label r -> labelFor[r] (0 leaves the voxel).
-    bool accept(const std::array<std::uint8_t, 256>& labelFor, const QString& description);
-    void cancel();
+    bool accept(const std::array<std::uint8_t, 256>& labelFor, const QString& description) override;
+    void cancel() override;
 
-    bool active() const;          ///< a run exists (starting, running, paused or finished)
+    bool active() const override;  ///< a run exists (starting, running, paused or finished)
     bool running() const;
-    Method method() const { return m_method; }
-    const SegmentationRequest& request() const { return m_request; }
+    Method method() const override { return m_method; }
+    const SegmentationRequest& request() const override { return m_request; }
     const SessionWorker::Published& published() const { return m_published; }
     /// Voxels of the live result and their volume (counted as the result changes).
     std::size_t voxels() const { return m_voxels.load(); }
     double volumeMl() const;
-    /// A snake polygon and the slice it lies on (a propagating run moves from slice to slice).
-    struct SlicePolygon {
-        std::vector<std::array<double, 2>> points;
-        int slice = -1;
-    };
     /// Snake: polygon `index` of the history (the scrubber), -1 the latest; empty without one.
-    SlicePolygon polygon(int index = -1) const;
-    int polygonCount() const { return int(m_published.polygons); }
+    SlicePolygon polygon(int index = -1) const override;
+    int polygonCount() const override { return int(m_published.polygons); }
+    SlicePolygon latestPolygon() const override { return {m_published.last.polygon, m_published.last.polygonSlice}; }
     /// Snake scrubber: show polygon `index` instead of the latest (-1 follows the run again).
     void showStep(int index);
-    int shownStep() const { return m_shownStep; }
+    int shownStep() const override { return m_shownStep; }
     /// The engine's figures (estimated parameters, centres, GL).
     MethodFigures figures() const;
     /// The engine's soft maps (memberships, connectivity), computed on request.

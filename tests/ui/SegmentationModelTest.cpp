@@ -1,0 +1,307 @@
+/// @brief The Segment panel's model with no display and no engine: seeds to a request, the first
+/// seed's interval, each method's parameters into its run, accept, and the session round trip of
+/// every method's settings. A recording runner stands in for the live run.
+#include "lucent/ui/SegmentationModel.h"
+#include "lucent/ui/SessionFile.h"
+#include "lucent/ui/ViewerModel.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace lucent;
+using namespace lucent::ui;
+
+namespace {
+
+/// Records what the model asks of a run; a started run stays active until cancelled.
+class RecordingRunner : public SegmentationRunner {
+public:
+    struct Call {
+        std::string what;  // "start", "update", "cancel", "accept"
+        Method method{};
+        SegmentationRequest request;
+    };
+    std::vector<Call> calls;
+    std::array<std::uint8_t, 256> acceptedLabels{};
+    bool isActive = false;
+    Method runMethod{};
+    SegmentationRequest runRequest;
+    std::vector<VoxelIndex> maskedVoxels;  // what the mask of the last start held, if any
+
+    void setBackend(gpu::Backend) override {}
+    void setStepsPerFrame(int) override {}
+    bool start(Method method, SegmentationRequest request, bool, QString*) override {
+        calls.push_back({"start", method, request});
+        isActive = true;
+        runMethod = method;
+        runRequest = request;
+        return true;
+    }
+    void update(const SegmentationRequest& request) override {
+        calls.push_back({"update", runMethod, request});
+        runRequest = request;
+    }
+    void cancel() override {
+        calls.push_back({"cancel", runMethod, {}});
+        isActive = false;
+    }
+    bool accept(std::uint8_t label, const QString&) override {
+        calls.push_back({"accept", runMethod, {}});
+        acceptedLabels.fill(0);
+        acceptedLabels[1] = label;
+        return true;
+    }
+    bool accept(const std::array<std::uint8_t, 256>& labelFor, const QString&) override {
+        calls.push_back({"accept", runMethod, {}});
+        acceptedLabels = labelFor;
+        return true;
+    }
+    bool active() const override { return isActive; }
+    Method method() const override { return runMethod; }
+    const SegmentationRequest& request() const override { return runRequest; }
+    SlicePolygon polygon(int) const override { return {}; }
+    int polygonCount() const override { return 0; }
+    int shownStep() const override { return -1; }
+    SlicePolygon latestPolygon() const override { return {}; }
+
+    int count(const std::string& what) const {
+        return int(std::count_if(calls.begin(), calls.end(), [&](const Call& c) { return c.what == what; }));
+    }
+};
+
+/// 40 x 40 x 20, 0 outside a ball of 1000; around (30, 10, 10) a checkerboard of 900 / 1100.
+std::shared_ptr<Volume> phantom() {
+    Geometry g;
+    g.dims = {40, 40, 20};
+    auto v = std::make_shared<Volume>(g, PixelType::Int16);
+    for (int k = 0; k < 20; ++k)
+        for (int j = 0; j < 40; ++j)
+            for (int i = 0; i < 40; ++i) {
+                double value = (i - 15) * (i - 15) + (j - 20) * (j - 20) + (k - 10) * (k - 10) < 64 ? 1000 : 0;
+                if (std::abs(i - 30) <= 3 && std::abs(j - 10) <= 3 && std::abs(k - 10) <= 3)
+                    value = (i + j + k) % 2 ? 900 : 1100;
+                v->setValue(v->geometry().index(i, j, k), value);
+            }
+    return v;
+}
+
+class SegmentationModelTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        volume = phantom();
+        viewer.setVolume(volume, SeriesInfo{}, "auto");
+        QObject::connect(&model, &SegmentationModel::message, [this](const QString& m) { messages.push_back(m); });
+    }
+    /// A click of the seed tool at `v` (what SeedTool::press does: add, then tell).
+    void click(VoxelIndex v) {
+        auto seeds = model.seeds();
+        seeds.push_back(v);
+        model.seedTool().setSeeds(seeds);
+        model.seedTool().changed();
+    }
+    std::shared_ptr<Volume> volume;
+    ViewerModel viewer;
+    RecordingRunner runner;
+    SegmentationModel model{&viewer, &runner};
+    std::vector<QString> messages;
+};
+
+}  // namespace
+
+TEST_F(SegmentationModelTest, TheFirstSeedSetsTheIntervalAndStartsRegionGrowing) {
+    model.enterMode(Method::RegionGrowing);
+    EXPECT_EQ(model.tool(), &model.seedTool());
+    click({15, 20, 10});  // inside the ball: a flat 5 x 5 x 5 cube of 1000
+    ASSERT_EQ(runner.count("start"), 1);
+    const auto& r = runner.calls.back().request;
+    EXPECT_EQ(runner.calls.back().method, Method::RegionGrowing);
+    EXPECT_EQ(r.seeds, (std::vector<VoxelIndex>{{15, 20, 10}}));
+    // No spread: the half-width is 2 % of the data's range (0..1100) = 22.
+    EXPECT_EQ(r.regionGrowing.lower, 978);
+    EXPECT_EQ(r.regionGrowing.upper, 1022);
+    // A second seed keeps the interval and regrows the running run.
+    click({14, 20, 10});
+    EXPECT_EQ(runner.count("start"), 1);
+    ASSERT_EQ(runner.count("update"), 1);
+    EXPECT_EQ(runner.runRequest.seeds.size(), 2u);
+    EXPECT_EQ(runner.runRequest.regionGrowing.lower, 978);
+}
+
+TEST_F(SegmentationModelTest, TheIntervalOfATexturedSeedIsMeanPlusMinusTwoAndAHalfSigma) {
+    model.enterMode(Method::RegionGrowing);
+    click({30, 10, 10});
+    // The 5 x 5 x 5 cube's mean and population SD, computed here.
+    double sum = 0, sum2 = 0;
+    for (int k = 8; k <= 12; ++k)
+        for (int j = 8; j <= 12; ++j)
+            for (int i = 28; i <= 32; ++i) {
+                const double v = (i + j + k) % 2 ? 900 : 1100;
+                sum += v;
+                sum2 += v * v;
+            }
+    const double mean = sum / 125, sd = std::sqrt(sum2 / 125 - mean * mean);
+    EXPECT_EQ(model.lower(), std::floor(mean - 2.5 * sd));
+    EXPECT_EQ(model.upper(), std::ceil(mean + 2.5 * sd));
+    EXPECT_EQ(runner.runRequest.regionGrowing.lower, model.lower());
+}
+
+TEST_F(SegmentationModelTest, IntervalEditsRegrowAndAReversedIntervalWaits) {
+    model.enterMode(Method::RegionGrowing);
+    click({15, 20, 10});
+    model.setInterval(500.4, 1500.6);  // whole units, as the boxes show them
+    EXPECT_EQ(runner.runRequest.regionGrowing.lower, 500);
+    EXPECT_EQ(runner.runRequest.regionGrowing.upper, 1501);
+    const int updates = runner.count("update");
+    model.setInterval(1600, 1500);
+    EXPECT_EQ(runner.count("update"), updates) << "lower above upper: no run until it is an interval";
+    model.setInterval(900, 1100);
+    model.setConnectivity(26);
+    EXPECT_EQ(runner.runRequest.regionGrowing.connectivity, 26);
+    // A drag up by 10 pixels widens each side by 10 units of 0.5 % of the range (1100): 55.
+    model.dragInterval(0, 10, true);
+    EXPECT_EQ(model.lower(), 845);
+    EXPECT_EQ(model.upper(), 1155);
+    model.dragInterval(4, 10, false);  // then right: both move up by 4 x 5.5 = 22
+    EXPECT_EQ(model.lower(), 867);
+    EXPECT_EQ(model.upper(), 1177);
+    model.clearSeeds();
+    EXPECT_FALSE(runner.isActive);
+    EXPECT_TRUE(model.seeds().empty());
+}
+
+TEST_F(SegmentationModelTest, EachMethodGetsItsParameters) {
+    model.enterMode(Method::FuzzyConnectedness);
+    EXPECT_FALSE(model.fuzzyConnectednessBlocker().isEmpty()) << "no seeds yet";
+    click({15, 20, 10});
+    EXPECT_EQ(runner.count("start"), 0) << "fuzzy connectedness starts from its dialog, not from a click";
+    FuzzyConnectednessParams fc;
+    fc.threshold = 0.3;
+    fc.objectMean = 1000;
+    fc.objectSigma = 40;
+    fc.diffSigma = 12;
+    ASSERT_TRUE(model.startFuzzyConnectedness(fc));
+    EXPECT_EQ(runner.runMethod, Method::FuzzyConnectedness);
+    EXPECT_EQ(runner.runRequest.fuzzyConnectedness.threshold, 0.3);
+    EXPECT_EQ(runner.runRequest.fuzzyConnectedness.objectSigma, 40);
+    EXPECT_EQ(runner.runRequest.seeds.size(), 1u);
+    model.setThreshold(0.75);
+    EXPECT_EQ(runner.calls.back().what, "update");
+    EXPECT_EQ(runner.runRequest.fuzzyConnectedness.threshold, 0.75);
+
+    model.enterMode(Method::Snake);
+    EXPECT_FALSE(runner.isActive) << "another method's run ends";
+    EXPECT_EQ(model.tool(), &model.rectangleTool());
+    model.setPropagate(true);
+    model.rectangleTool().finished(7, {3, 4, 30, 33});
+    EXPECT_EQ(runner.runMethod, Method::Snake);
+    EXPECT_EQ(runner.runRequest.snake.slice, 7);
+    EXPECT_EQ(runner.runRequest.snake.rect, (std::array<int, 4>{3, 4, 30, 33}));
+    EXPECT_TRUE(runner.runRequest.snake.propagate);
+
+    model.enterMode(Method::FuzzyCMeans);
+    EXPECT_EQ(model.tool(), nullptr);
+    FuzzyCMeansParams fcm;
+    fcm.clusters = 4;
+    fcm.fuzziness = 1.5;
+    ASSERT_TRUE(model.startFuzzyCMeans(fcm, true));
+    EXPECT_EQ(runner.runRequest.fuzzyCMeans.clusters, 4);
+    EXPECT_EQ(runner.runRequest.fuzzyCMeans.fuzziness, 1.5);
+    EXPECT_EQ(runner.runRequest.mask, nullptr) << "an empty label layer masks nothing";
+}
+
+TEST_F(SegmentationModelTest, FuzzyCMeansOverTheLabelLayer) {
+    auto layer = std::make_shared<LabelMap>(volume->geometry());
+    (*layer)[volume->geometry().index(15, 20, 10)] = 2;
+    QString error;
+    ASSERT_TRUE(viewer.setLabels(layer, "test", error)) << error.toStdString();
+    model.enterMode(Method::FuzzyCMeans);
+    ASSERT_TRUE(model.layerCanMask());
+    ASSERT_TRUE(model.startFuzzyCMeans(FuzzyCMeansParams{}, true));
+    ASSERT_NE(runner.runRequest.mask, nullptr);
+    EXPECT_EQ((*runner.runRequest.mask)[volume->geometry().index(15, 20, 10)], 2);
+    EXPECT_EQ(runner.runRequest.mask->count(0), layer->voxelCount() - 1);
+}
+
+TEST_F(SegmentationModelTest, AcceptWritesTheChosenClustersOrTheLabel) {
+    model.enterMode(Method::FuzzyCMeans);
+    ASSERT_TRUE(model.startFuzzyCMeans(FuzzyCMeansParams{}, false));  // 3 clusters
+    model.setClusterChosen(2, false);
+    ASSERT_TRUE(model.accept(1));
+    EXPECT_EQ(runner.acceptedLabels[1], 1);
+    EXPECT_EQ(runner.acceptedLabels[2], 0) << "an unticked cluster is left out";
+    EXPECT_EQ(runner.acceptedLabels[3], 3);
+
+    model.enterMode(Method::RegionGrowing);
+    click({15, 20, 10});
+    LabelInfo locked = *viewer.labelTable().find(1);
+    locked.locked = true;
+    viewer.setLabelInfo(locked);
+    EXPECT_FALSE(model.accept(1));
+    ASSERT_FALSE(messages.empty());
+    EXPECT_TRUE(messages.back().contains("locked")) << messages.back().toStdString();
+    ASSERT_TRUE(model.accept(4));
+    EXPECT_EQ(runner.acceptedLabels[1], 4);
+    EXPECT_EQ(viewer.activeLabel(), 4);
+    EXPECT_TRUE(model.seeds().empty()) << "accepted seeds are used up";
+}
+
+TEST_F(SegmentationModelTest, EveryMethodsSettingsSurviveASessionFile) {
+    model.enterMode(Method::Snake);
+    model.seedTool().setSeeds({{1, 2, 3}, {4, 5, 6}});
+    model.setInterval(-120, 340);
+    model.setConnectivity(26);
+    FuzzyConnectednessParams fc;
+    fc.threshold = 0.625;
+    fc.objectMean = 55.5;
+    fc.diffSigma = 7.25;
+    FuzzyCMeansParams fcm;
+    fcm.clusters = 5;
+    fcm.fuzziness = 2.5;
+    fcm.epsilon = 0.01;
+    fcm.maxIterations = 77;
+    model.startFuzzyConnectedness(fc);
+    model.startFuzzyCMeans(fcm, false);
+    model.rectangleTool().finished(9, {2, 3, 20, 21});
+    model.setPropagate(true);
+    model.setBackend(gpu::Backend::Cpu);
+    model.setStepsPerFrame(12);
+    model.enterMode(Method::Snake);
+
+    SavedSession saved;
+    saved.dataPath = "/data/x.nii";
+    saved.grid = volume->geometry();
+    saved.segmentation = model.settings();
+    const SavedSession back = SessionFile::fromJson(SessionFile::toJson(saved, "/data/x.lucent"), "/data/x.lucent");
+    RecordingRunner other;
+    SegmentationModel restored(&viewer, &other);
+    restored.restoreSettings(back.segmentation);
+    EXPECT_EQ(restored.mode(), Method::Snake);
+    EXPECT_EQ(restored.lower(), -120);
+    EXPECT_EQ(restored.upper(), 340);
+    EXPECT_EQ(restored.connectivity(), 26);
+    EXPECT_EQ(restored.fuzzyConnectedness().threshold, 0.625);
+    EXPECT_EQ(restored.fuzzyConnectedness().objectMean, 55.5);
+    EXPECT_FALSE(restored.fuzzyConnectedness().objectSigma.has_value());
+    EXPECT_EQ(restored.fuzzyConnectedness().diffSigma, 7.25);
+    EXPECT_EQ(restored.fuzzyCMeans().clusters, 5);
+    EXPECT_EQ(restored.fuzzyCMeans().fuzziness, 2.5);
+    EXPECT_EQ(restored.fuzzyCMeans().epsilon, 0.01);
+    EXPECT_EQ(restored.fuzzyCMeans().maxIterations, 77);
+    EXPECT_EQ(restored.snake().slice, 9);
+    EXPECT_EQ(restored.snake().rect, (std::array<int, 4>{2, 3, 20, 21}));
+    EXPECT_TRUE(restored.snake().propagate);
+    EXPECT_EQ(restored.backend(), gpu::Backend::Cpu);
+    EXPECT_EQ(restored.stepsPerFrame(), 12);
+    EXPECT_EQ(other.count("start"), 0) << "restoring starts no run";
+}
+
+TEST_F(SegmentationModelTest, ANewVolumeClearsTheSeeds) {
+    model.enterMode(Method::RegionGrowing);
+    click({15, 20, 10});
+    int seedSignals = 0;
+    QObject::connect(&model, &SegmentationModel::seedsChanged, [&] { ++seedSignals; });
+    viewer.setVolume(phantom(), SeriesInfo{}, "auto");
+    EXPECT_TRUE(model.seeds().empty());
+    EXPECT_EQ(seedSignals, 1);
+}

@@ -1,0 +1,146 @@
+/// @brief The Segment panel's state without widgets: the method chosen, its seeds and rectangle,
+/// every method's parameters (region growing's interval estimated from the first seed), the backend
+/// and iterations per step. It turns them into requests and drives the live run; the panel's pages
+/// only bind widgets to it, and tests drive it with no display.
+///
+/// A seed's way to an engine: SeedTool::press (the view forwards the click) -> seedsEdited() ->
+/// the first seed's interval estimate -> request() -> SegmentationRunner::start / update.
+#pragma once
+
+#include "lucent/core/seg/SegmentationRequest.h"
+#include "lucent/gpu/SegmenterFactory.h"
+#include "lucent/ui/SegmentSettings.h"
+#include "lucent/ui/SegmentationRunner.h"
+#include "lucent/ui/ViewTool.h"
+
+#include <QObject>
+#include <QString>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace lucent::ui {
+
+class ViewerModel;
+
+class SegmentationModel : public QObject {
+    Q_OBJECT
+public:
+    SegmentationModel(ViewerModel* viewer, SegmentationRunner* runner, QObject* parent = nullptr);
+
+    // --- the method and its view tool
+    /// The method whose page and tool are up; none before one was chosen.
+    std::optional<Method> mode() const { return m_mode; }
+    /// Chooses `method` (a run of another method is cancelled).
+    void enterMode(Method method);
+    /// The view tool of the mode: seeds (region growing, fuzzy connectedness), the rectangle (snake),
+    /// none (fuzzy C-means, no mode).
+    ViewTool* tool();
+    SeedTool& seedTool() { return m_seedTool; }
+    RectangleTool& rectangleTool() { return m_rectTool; }
+    const std::vector<VoxelIndex>& seeds() const { return m_seedTool.seeds(); }
+    /// Removes every seed and ends the run they started.
+    void clearSeeds();
+
+    // --- parameters (each setter emits parametersChanged once when the value changes)
+    double lower() const { return m_regionGrowing.lower; }
+    double upper() const { return m_regionGrowing.upper; }
+    int connectivity() const { return m_regionGrowing.connectivity; }
+    /// Region growing's interval; a run of region growing regrows (a lower above the upper waits).
+    void setInterval(double lower, double upper);
+    void setConnectivity(int connectivity);
+    /// The range an interval may take: the data's range widened by its width on each side, so a
+    /// dragged interval keeps its width at the ends; none until region growing first needed the
+    /// data's range (a pass over the voxels, once per volume).
+    std::optional<std::pair<double, double>> intervalLimits() const;
+    /// A drag from a seed (MITK's gesture): up widens, down narrows, right raises, left lowers; a
+    /// pixel moves 0.5 % of the data's range. `started` on the drag's first move.
+    void dragInterval(double dx, double dy, bool started);
+    const FuzzyConnectednessParams& fuzzyConnectedness() const { return m_fc; }
+    /// The fuzzy connectedness threshold (0..1): a live run relabels its stored map.
+    void setThreshold(double threshold);
+    const FuzzyCMeansParams& fuzzyCMeans() const { return m_fcm; }
+    const SnakeParams& snake() const { return m_snake; }
+    void setPropagate(bool propagate);
+    gpu::Backend backend() const { return m_backend; }
+    void setBackend(gpu::Backend backend);
+    int stepsPerFrame() const { return m_stepsPerFrame; }
+    void setStepsPerFrame(int steps);
+
+    // --- runs
+    /// The request a run of the mode gets: seeds and every method's parameters (no volume or mask).
+    SegmentationRequest request() const;
+    /// The object statistics around the seeds, for the fuzzy connectedness dialog's defaults (the
+    /// values already set win). Needs a volume and seeds.
+    AffinityParams fuzzyConnectednessEstimate();
+    /// Runs fuzzy connectedness with the dialog's parameters. False with the reason in `error`.
+    bool startFuzzyConnectedness(const FuzzyConnectednessParams& params, QString* error = nullptr);
+    /// Why fuzzy connectedness cannot run now (no volume, no seeds), empty when it can.
+    QString fuzzyConnectednessBlocker() const;
+    /// Whether fuzzy C-means can be restricted to the label layer (it holds a label).
+    bool layerCanMask() const;
+    /// Runs fuzzy C-means with the dialog's parameters, over the label layer's voxels if `maskedByLayer`.
+    bool startFuzzyCMeans(const FuzzyCMeansParams& params, bool maskedByLayer, QString* error = nullptr);
+    /// Why fuzzy C-means cannot run now (no volume), empty when it can.
+    QString fuzzyCMeansBlocker() const;
+    /// Starts `method` with `request` as given (scripts, tests): the model takes its parameters.
+    bool startWith(Method method, const SegmentationRequest& request, bool play, QString* error = nullptr);
+    /// Fuzzy C-means: which clusters Accept writes (cluster c -> label c); all after a new run.
+    const std::vector<bool>& clustersChosen() const { return m_clustersChosen; }
+    void setClusterChosen(int cluster, bool chosen);
+    /// Writes the run into the label layer: `label` (fuzzy C-means: the chosen clusters) as one
+    /// undoable step. False when there is no run, the label is locked, or nothing changed.
+    bool accept(std::uint8_t label);
+
+    // --- what the views show
+    /// Seeds, the rectangle being dragged and the snake's polygon (the scrubber's step) on `view`.
+    render::ViewOverlay overlayFor(const render::SliceViewGeometry& view) const;
+
+    SegmentSettings settings() const;
+    /// Puts saved settings back without starting a run (a live one is cancelled).
+    void restoreSettings(const SegmentSettings& settings);
+
+signals:
+    void modeChanged();
+    /// A parameter changed (the interval, connectivity, threshold, propagate, backend, steps, the
+    /// parameters of a started run): pages re-read them.
+    void parametersChanged();
+    void seedsChanged();
+    /// The clusters to accept were reset (a new fuzzy C-means run) or one was ticked.
+    void clustersChanged();
+    /// A problem for the user (a run that could not start, a method without its seeds).
+    void message(const QString& text);
+
+private:
+    void seedsEdited();
+    void regrow();
+    void startSnake(int slice, std::array<int, 4> rect);
+    bool start(Method method, const SegmentationRequest& request, QString* error);
+    void takeParameters(Method method, const SegmentationRequest& request);
+    std::pair<double, double> dataRange();
+    void fail(const QString& why);
+    void resetClusters();
+
+    ViewerModel* m_viewer;
+    SegmentationRunner* m_runner;
+    std::optional<Method> m_mode;
+    SeedTool m_seedTool;
+    RectangleTool m_rectTool;
+    RegionGrowingParams m_regionGrowing;
+    FuzzyConnectednessParams m_fc;
+    FuzzyCMeansParams m_fcm;
+    SnakeParams m_snake;  // the last rectangle and the step rules
+    gpu::Backend m_backend = gpu::Backend::Auto;
+    int m_stepsPerFrame = 1;
+    std::shared_ptr<LabelMap> m_fcmMask;
+    std::vector<bool> m_clustersChosen;
+    std::optional<std::pair<double, double>> m_range;  // the data's range, once per volume
+    std::array<double, 2> m_dragFrom{0, 0};             // the interval when a drag began
+    // snake polygons are cached per frame so that three views do not each ask the worker
+    mutable SegmentationRunner::SlicePolygon m_polygonCache;
+    mutable int m_polygonCacheKey = -2;
+    mutable int m_polygonCacheCount = 0;
+};
+
+}  // namespace lucent::ui

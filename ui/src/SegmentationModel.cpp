@@ -1,0 +1,360 @@
+/// @brief The Segment panel's state and rules (SegmentationModel.h).
+#include "lucent/ui/SegmentationModel.h"
+
+#include "lucent/core/seg/FuzzyConnectednessCpu.h"
+#include "lucent/ui/ViewerModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lucent::ui {
+
+namespace {
+
+/// "Accept region growing": the undo entry of an accepted run.
+QString acceptDescription(Method method) {
+    const char* names[] = {"region growing", "fuzzy connectedness", "fuzzy C-means", "region snake"};
+    return QString("Accept %1").arg(names[int(method)]);
+}
+
+QString backendKey(gpu::Backend backend) {
+    const char* keys[] = {"auto", "cpu", "cuda"};
+    return keys[int(backend)];
+}
+
+}  // namespace
+
+SegmentationModel::SegmentationModel(ViewerModel* viewer, SegmentationRunner* runner, QObject* parent)
+    : QObject(parent), m_viewer(viewer), m_runner(runner) {
+    m_seedTool.changed = [this] { seedsEdited(); };
+    m_seedTool.dragged = [this](double dx, double dy, bool started) { dragInterval(dx, dy, started); };
+    m_rectTool.finished = [this](int slice, std::array<int, 4> rect) { startSnake(slice, rect); };
+    m_rectTool.refused = [this](const std::string& why) { fail(QString::fromStdString(why)); };
+    connect(viewer, &ViewerModel::volumeChanged, this, [this] {
+        m_seedTool.clear();
+        m_range.reset();  // computed when region growing first needs it, not on every load
+        emit seedsChanged();
+    });
+}
+
+void SegmentationModel::enterMode(Method method) {
+    if (m_runner->active() && m_runner->method() != method) m_runner->cancel();
+    const bool changed = m_mode != method;
+    m_mode = method;
+    if (method == Method::RegionGrowing) dataRange();
+    if (changed) emit modeChanged();
+}
+
+ViewTool* SegmentationModel::tool() {
+    if (!m_mode || *m_mode == Method::FuzzyCMeans) return nullptr;
+    if (*m_mode == Method::Snake) return &m_rectTool;
+    return &m_seedTool;
+}
+
+void SegmentationModel::clearSeeds() {
+    m_seedTool.clear();
+    m_runner->cancel();
+    emit seedsChanged();
+}
+
+// --- parameters
+
+void SegmentationModel::setInterval(double lower, double upper) {
+    // Whole stored units (HU for CT), as the interval's boxes show them.
+    const double lo = double(std::lround(lower)), hi = double(std::lround(upper));
+    if (lo == m_regionGrowing.lower && hi == m_regionGrowing.upper) return;
+    m_regionGrowing.lower = lo;
+    m_regionGrowing.upper = hi;
+    emit parametersChanged();
+    regrow();
+}
+
+void SegmentationModel::setConnectivity(int connectivity) {
+    const int c = connectivity == 26 ? 26 : 6;
+    if (c == m_regionGrowing.connectivity) return;
+    m_regionGrowing.connectivity = c;
+    emit parametersChanged();
+    regrow();
+}
+
+std::pair<double, double> SegmentationModel::dataRange() {
+    if (!m_range && m_viewer->hasVolume()) m_range = m_viewer->volume()->range();  // a pass over the voxels
+    return m_range.value_or(std::pair<double, double>{0.0, 1.0});
+}
+
+std::optional<std::pair<double, double>> SegmentationModel::intervalLimits() const {
+    if (!m_range) return std::nullopt;
+    const auto [lo, hi] = *m_range;
+    const double w = hi - lo;
+    return std::pair{std::max(-1e9, std::floor(lo - w)), std::min(1e9, std::ceil(hi + w))};
+}
+
+void SegmentationModel::dragInterval(double dx, double dy, bool started) {
+    if (m_mode != Method::RegionGrowing || !m_viewer->hasVolume()) return;
+    if (started) m_dragFrom = {m_regionGrowing.lower, m_regionGrowing.upper};
+    const auto [lo, hi] = dataRange();
+    const double unit = std::max(1.0, 0.005 * (hi - lo));
+    const double centre = 0.5 * (m_dragFrom[0] + m_dragFrom[1]) + dx * unit;
+    const double half = std::max(0.0, 0.5 * (m_dragFrom[1] - m_dragFrom[0]) + dy * unit);
+    setInterval(centre - half, centre + half);
+}
+
+void SegmentationModel::setThreshold(double threshold) {
+    const double t = std::clamp(threshold, 0.0, 1.0);
+    if (t == m_fc.threshold) return;
+    m_fc.threshold = t;
+    emit parametersChanged();
+    if (!m_runner->active() || m_runner->method() != Method::FuzzyConnectedness) return;
+    SegmentationRequest r = m_runner->request();
+    r.fuzzyConnectedness.threshold = t;
+    m_runner->update(r);
+}
+
+void SegmentationModel::setPropagate(bool propagate) {
+    if (propagate == m_snake.propagate) return;
+    m_snake.propagate = propagate;
+    emit parametersChanged();
+}
+
+void SegmentationModel::setBackend(gpu::Backend backend) {
+    m_runner->setBackend(backend);
+    if (backend == m_backend) return;
+    m_backend = backend;
+    emit parametersChanged();
+}
+
+void SegmentationModel::setStepsPerFrame(int steps) {
+    const int s = std::clamp(steps, 1, 1000);
+    m_runner->setStepsPerFrame(s);
+    if (s == m_stepsPerFrame) return;
+    m_stepsPerFrame = s;
+    emit parametersChanged();
+}
+
+// --- runs
+
+SegmentationRequest SegmentationModel::request() const {
+    SegmentationRequest r;
+    r.seeds = m_seedTool.seeds();
+    r.regionGrowing = m_regionGrowing;
+    r.fuzzyConnectedness = m_fc;
+    r.fuzzyCMeans = m_fcm;
+    r.snake = m_snake;
+    return r;
+}
+
+void SegmentationModel::seedsEdited() {
+    if (m_mode == Method::RegionGrowing && m_viewer->hasVolume()) {
+        const auto& seeds = m_seedTool.seeds();
+        // The first seed sets the interval around its neighbourhood (mean +- 2.5 sigma, at least 2 % of the range).
+        if (seeds.size() == 1 && !m_runner->active()) {
+            const auto [lo, hi] = dataRange();
+            const auto p = FuzzyConnectednessCpu::estimate(*m_viewer->volume(), seeds, 2, {lo, hi});
+            const double half = std::max(2.5 * p.objectSigma, 0.02 * (hi - lo));
+            m_regionGrowing.lower = std::floor(p.mean - half);
+            m_regionGrowing.upper = std::ceil(p.mean + half);
+            emit parametersChanged();
+        }
+        regrow();
+    }
+    emit seedsChanged();
+}
+
+void SegmentationModel::regrow() {
+    if (m_mode != Method::RegionGrowing || !m_viewer->hasVolume()) return;
+    if (m_seedTool.seeds().empty()) return m_runner->cancel();
+    if (m_regionGrowing.lower > m_regionGrowing.upper) return;
+    // A running or finished run takes the new interval (it grows on when it only widens).
+    if (m_runner->active() && m_runner->method() == Method::RegionGrowing) return m_runner->update(request());
+    QString error;
+    if (!m_runner->start(Method::RegionGrowing, request(), true, &error)) fail(error);
+}
+
+void SegmentationModel::startSnake(int slice, std::array<int, 4> rect) {
+    m_snake.slice = slice;
+    m_snake.rect = rect;
+    emit parametersChanged();
+    QString error;
+    if (!m_runner->start(Method::Snake, request(), true, &error)) fail(error);
+}
+
+AffinityParams SegmentationModel::fuzzyConnectednessEstimate() {
+    if (!m_viewer->hasVolume() || m_seedTool.seeds().empty()) return {};
+    return FuzzyConnectednessCpu::estimate(*m_viewer->volume(), m_seedTool.seeds(), m_fc.estimateRadius, dataRange());
+}
+
+bool SegmentationModel::startFuzzyConnectedness(const FuzzyConnectednessParams& params, QString* error) {
+    m_fc = params;
+    emit parametersChanged();
+    return start(Method::FuzzyConnectedness, request(), error);
+}
+
+QString SegmentationModel::fuzzyConnectednessBlocker() const {
+    if (!m_viewer->hasVolume()) return "Open a volume first.";
+    if (m_seedTool.seeds().empty())
+        return "Click one or more seeds inside the object on the views, then choose Fuzzy connectedness again.";
+    return {};
+}
+
+QString SegmentationModel::fuzzyCMeansBlocker() const {
+    return m_viewer->hasVolume() ? QString() : QString("Open a volume first.");
+}
+
+bool SegmentationModel::layerCanMask() const {
+    const auto labels = m_viewer->labels();
+    return labels && labels->count(0) < labels->voxelCount();
+}
+
+bool SegmentationModel::startFuzzyCMeans(const FuzzyCMeansParams& params, bool maskedByLayer, QString* error) {
+    m_fcm = params;
+    emit parametersChanged();
+    resetClusters();
+    SegmentationRequest r = request();
+    if (maskedByLayer && layerCanMask()) {
+        m_fcmMask = std::make_shared<LabelMap>(*m_viewer->labels());
+        r.mask = m_fcmMask.get();
+    }
+    return start(Method::FuzzyCMeans, r, error);
+}
+
+bool SegmentationModel::start(Method method, const SegmentationRequest& request, QString* error) {
+    QString why;
+    const bool ok = m_runner->start(method, request, true, &why);
+    if (!ok) fail(why);
+    if (error) *error = why;
+    return ok;
+}
+
+void SegmentationModel::takeParameters(Method method, const SegmentationRequest& request) {
+    if (method == Method::RegionGrowing || method == Method::FuzzyConnectedness) m_seedTool.setSeeds(request.seeds);
+    if (method == Method::RegionGrowing) m_regionGrowing = request.regionGrowing;
+    if (method == Method::FuzzyConnectedness) m_fc = request.fuzzyConnectedness;
+    if (method == Method::FuzzyCMeans) m_fcm = request.fuzzyCMeans;
+    if (method == Method::FuzzyCMeans) resetClusters();
+    if (method == Method::Snake) m_snake = request.snake;
+    emit parametersChanged();
+    emit seedsChanged();
+}
+
+bool SegmentationModel::startWith(Method method, const SegmentationRequest& request, bool play, QString* error) {
+    enterMode(method);
+    takeParameters(method, request);
+    // Show where the run works: the snake's slice, or the first seed, in every view.
+    if (m_viewer->hasVolume()) {
+        Vec3 c = m_viewer->cursor();
+        if (method == Method::Snake)
+            c.z = request.snake.slice;
+        else if (!request.seeds.empty())
+            c = {double(request.seeds[0].i), double(request.seeds[0].j), double(request.seeds[0].k)};
+        m_viewer->setCursor(c);
+    }
+    return m_runner->start(method, request, play, error);
+}
+
+void SegmentationModel::resetClusters() {
+    m_clustersChosen.assign(std::size_t(std::max(0, m_fcm.clusters)), true);
+    emit clustersChanged();
+}
+
+void SegmentationModel::setClusterChosen(int cluster, bool chosen) {
+    if (cluster < 1) return;
+    if (std::size_t(cluster) > m_clustersChosen.size()) m_clustersChosen.resize(std::size_t(cluster), true);
+    if (m_clustersChosen[std::size_t(cluster - 1)] == chosen) return;
+    m_clustersChosen[std::size_t(cluster - 1)] = chosen;
+    emit clustersChanged();
+}
+
+bool SegmentationModel::accept(std::uint8_t label) {
+    if (!m_runner->active()) return false;
+    const Method method = m_runner->method();
+    if (method != Method::FuzzyCMeans) m_viewer->setActiveLabel(label);
+    const LabelInfo* active = m_viewer->labelTable().find(m_viewer->activeLabel());
+    if (method != Method::FuzzyCMeans && active && active->locked) {
+        fail(QString::fromStdString(active->name) + " is locked: unlock it or choose another label to accept into.");
+        return false;
+    }
+    bool changed = false;
+    if (method == Method::FuzzyCMeans) {
+        std::array<std::uint8_t, 256> labelFor{};
+        const int clusters = m_runner->request().fuzzyCMeans.clusters;
+        for (int c = 1; c <= clusters && c < 256; ++c)
+            if (std::size_t(c) > m_clustersChosen.size() || m_clustersChosen[std::size_t(c - 1)]) labelFor[std::size_t(c)] = std::uint8_t(c);
+        changed = m_runner->accept(labelFor, "Accept fuzzy C-means clusters");
+    } else {
+        changed = m_runner->accept(m_viewer->activeLabel(), acceptDescription(method));
+    }
+    if (changed) m_viewer->addEntriesForLayerValues();  // FCM's cluster labels get names and colours
+    if (method == Method::RegionGrowing || method == Method::FuzzyConnectedness) {
+        m_seedTool.clear();
+        emit seedsChanged();
+    }
+    return changed;
+}
+
+// --- views and sessions
+
+render::ViewOverlay SegmentationModel::overlayFor(const render::SliceViewGeometry& view) const {
+    render::ViewOverlay out;
+    if (m_mode && *m_mode != Method::Snake && *m_mode != Method::FuzzyCMeans) m_seedTool.overlay(view, out);
+    if (m_mode == Method::Snake) m_rectTool.overlay(view, out);
+    if (!m_runner->active() || m_runner->method() != Method::Snake) return out;
+    // The latest polygon comes with what the worker published (no wait for an advance); an
+    // earlier one (the scrubber) is asked for once and cached for all views.
+    const int key = m_runner->shownStep();
+    if (key >= 0 && (key != m_polygonCacheKey || m_runner->polygonCount() != m_polygonCacheCount)) {
+        m_polygonCache = m_runner->polygon(key);
+        m_polygonCacheKey = key;
+        m_polygonCacheCount = m_runner->polygonCount();
+    }
+    const SegmentationRunner::SlicePolygon latest = key < 0 ? m_runner->latestPolygon() : SegmentationRunner::SlicePolygon{};
+    const bool useLatest = key < 0 && !latest.points.empty();
+    if (key < 0 && latest.points.empty() && m_polygonCacheKey != -1) {  // before the first step: the start
+        m_polygonCache = m_runner->polygon(-1);
+        m_polygonCacheKey = -1;
+    }
+    // Each polygon on its own slice: a propagating run's latest lies on the slice it works on,
+    // which is not the one its rectangle was drawn on.
+    const SegmentationRunner::SlicePolygon& shown = useLatest ? latest : m_polygonCache;
+    render::ViewOverlay::Polyline line;
+    line.points = slicePolygonOnScreen(view, shown.points, shown.slice);
+    line.markNodes = true;
+    line.colour = {1.0f, 0.35f, 0.2f, 1.0f};
+    if (!line.points.empty()) out.lines.push_back(std::move(line));
+    return out;
+}
+
+SegmentSettings SegmentationModel::settings() const {
+    SegmentSettings s;
+    s.mode = m_mode;
+    s.request = request();
+    s.backend = backendKey(m_backend);
+    s.stepsPerFrame = m_stepsPerFrame;
+    return s;
+}
+
+void SegmentationModel::restoreSettings(const SegmentSettings& s) {
+    m_runner->cancel();
+    if (m_viewer->hasVolume()) dataRange();  // the interval's limits, before its values
+    try {
+        setBackend(gpu::parseBackend(s.backend.toStdString()));
+    } catch (const std::invalid_argument&) {
+        setBackend(gpu::Backend::Auto);  // SessionFile checks names; a stray one keeps the default
+    }
+    setStepsPerFrame(s.stepsPerFrame);
+    const SegmentationRequest& r = s.request;
+    m_regionGrowing = r.regionGrowing;
+    m_regionGrowing.lower = double(std::lround(r.regionGrowing.lower));
+    m_regionGrowing.upper = double(std::lround(r.regionGrowing.upper));
+    m_regionGrowing.connectivity = r.regionGrowing.connectivity == 26 ? 26 : 6;
+    m_fc = r.fuzzyConnectedness;
+    m_fcm = r.fuzzyCMeans;
+    m_snake = r.snake;
+    m_seedTool.setSeeds(r.seeds);
+    emit parametersChanged();
+    emit seedsChanged();
+    if (s.mode) enterMode(*s.mode);
+}
+
+void SegmentationModel::fail(const QString& why) { emit message(why); }
+
+}  // namespace lucent::ui

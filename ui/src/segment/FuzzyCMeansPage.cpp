@@ -1,0 +1,75 @@
+/// @brief Fuzzy C-means's page: the clusters to accept, in the overlay's colours, and a
+/// membership's heat (SegmentPages.h).
+#include "SegmentPages.h"
+
+#include "lucent/ui/ViewerModel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPixmap>
+#include <QSignalBlocker>
+
+namespace lucent::ui {
+
+FuzzyCMeansPage::FuzzyCMeansPage(SegmentationModel* model, LiveSegmentation* live, const ViewerModel* viewer,
+                                 QWidget* parent)
+    : SegmentPage(model, live, parent), m_viewer(viewer) {
+    auto* form = new QFormLayout(this);
+    form->addRow(pageNote("Segment > Fuzzy C-means... clusters the volume. Check the clusters to accept; each "
+                          "becomes the label of its number.", this));
+    m_clusters = new QListWidget(this);
+    m_clusters->setObjectName("fcmClusters");
+    connect(m_clusters, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        m_model->setClusterChosen(m_clusters->row(item) + 1, item->checkState() == Qt::Checked);
+    });
+    form->addRow(m_clusters);
+    m_heat = new QComboBox(this);
+    m_heat->setObjectName("fcmHeat");
+    m_heat->addItem("none");
+    connect(m_heat, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (running(Method::FuzzyCMeans)) m_live->showSoftMap(i - 1);
+    });
+    form->addRow("Membership overlay", m_heat);
+}
+
+void FuzzyCMeansPage::fillClusters(int clusters) {
+    const auto f = m_live->figures();
+    const auto& chosen = m_model->clustersChosen();
+    for (int c = 0; c < clusters; ++c) {
+        const QString centre =
+            std::size_t(c) < f.centres.size() ? QString(": centre %1").arg(f.centres[std::size_t(c)], 0, 'f', 1) : QString();
+        auto* item = new QListWidgetItem(QString("cluster %1%2").arg(c + 1).arg(centre), m_clusters);
+        // The legend: the overlay's colour of label c + 1.
+        const auto rgb = m_viewer->labelTable().colourOf(std::uint8_t(c + 1));
+        QPixmap swatch(14, 14);
+        swatch.fill(QColor(rgb[0], rgb[1], rgb[2]));
+        item->setIcon(QIcon(swatch));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        const bool on = std::size_t(c) >= chosen.size() || chosen[std::size_t(c)];
+        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+void FuzzyCMeansPage::refresh() {
+    const QSignalBlocker b1(m_clusters), b2(m_heat);
+    // The clusters to accept, once the run has settled.
+    const bool settled = running(Method::FuzzyCMeans) && m_live->published().state == SessionState::Finished;
+    const int clusters = m_live->request().fuzzyCMeans.clusters;
+    if (!running(Method::FuzzyCMeans)) m_clusters->clear();
+    if (settled && m_clusters->count() != clusters) {
+        m_clusters->clear();
+        fillClusters(clusters);
+    }
+    const auto& chosen = m_model->clustersChosen();
+    for (int row = 0; row < m_clusters->count() && std::size_t(row) < chosen.size(); ++row)
+        m_clusters->item(row)->setCheckState(chosen[std::size_t(row)] ? Qt::Checked : Qt::Unchecked);
+    if (m_heat->count() != m_clusters->count() + 1) {
+        m_heat->clear();
+        m_heat->addItem("none");
+        for (int c = 1; c <= m_clusters->count(); ++c) m_heat->addItem(QString("cluster %1").arg(c));
+    }
+}
+
+}  // namespace lucent::ui

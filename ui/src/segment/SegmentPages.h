@@ -1,0 +1,88 @@
+/// @brief The Segment panel's page of each method: widgets bound to SegmentationModel (and, for what
+/// only a run has, to LiveSegmentation). A page writes what the user changes into the model and
+/// shows what the model holds in refresh(); it keeps no state of its own.
+#pragma once
+
+#include "lucent/ui/LiveSegmentation.h"
+#include "lucent/ui/SegmentationModel.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QSlider;
+class QSpinBox;
+
+namespace lucent::ui {
+
+class ViewerModel;
+
+class SegmentPage : public QWidget {
+public:
+    SegmentPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent)
+        : QWidget(parent), m_model(model), m_live(live) {}
+    /// Shows the model's values (signals blocked: showing is not editing).
+    virtual void refresh() = 0;
+
+protected:
+    /// A run of `method` exists.
+    bool running(Method method) const { return m_live->active() && m_live->method() == method; }
+    SegmentationModel* m_model;
+    LiveSegmentation* m_live;
+};
+
+/// Seeds, the interval (boxes and sliders), neighbours.
+class RegionGrowingPage : public SegmentPage {
+public:
+    RegionGrowingPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent);
+    void refresh() override;
+
+private:
+    QSpinBox *m_lower, *m_upper;
+    QSlider *m_lowerSlider, *m_upperSlider;
+    QComboBox* m_connectivity;
+    QLabel* m_seedCount;
+};
+
+/// The scrubber over the run's steps, propagation.
+class SnakePage : public SegmentPage {
+public:
+    SnakePage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent);
+    void refresh() override;
+
+private:
+    QSlider* m_scrubber;
+    QCheckBox* m_propagate;
+};
+
+/// The live threshold, the estimated statistics, the connectivity map's heat.
+class FuzzyConnectednessPage : public SegmentPage {
+public:
+    FuzzyConnectednessPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent);
+    void refresh() override;
+
+private:
+    QSlider* m_threshold;
+    QLabel *m_thresholdText, *m_figures;
+    QCheckBox* m_heat;
+};
+
+/// The clusters to accept (the legend, in the overlay's colours), a membership's heat.
+class FuzzyCMeansPage : public SegmentPage {
+public:
+    FuzzyCMeansPage(SegmentationModel* model, LiveSegmentation* live, const ViewerModel* viewer, QWidget* parent);
+    void refresh() override;
+
+private:
+    void fillClusters(int clusters);
+    const ViewerModel* m_viewer;
+    QListWidget* m_clusters;
+    QComboBox* m_heat;
+};
+
+/// A sentence of help at the top of a page (wrapped, so it never widens the dock).
+QLabel* pageNote(const QString& text, QWidget* parent);
+
+}  // namespace lucent::ui
