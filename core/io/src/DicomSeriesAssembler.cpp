@@ -121,20 +121,10 @@ std::vector<std::vector<DicomFrameHeader>> takeTimeFrames(std::vector<DicomFrame
     return std::move(split.frames);
 }
 
-/// Orders one grid-consistent group and builds its geometry.
-DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
-    DicomSeries s;
-    auto& warn = s.info.warnings;
-    dropUnusableTags(frames, warn);
-    const DicomFrameHeader first = frames.front();  // a copy: frames are moved from below
-    describe(s, first);
-    const Vec3 normal = normalized(cross(first.rowCosine, first.columnCosine));
-    if (!first.hasOrientation) warn.push_back("no ImageOrientationPatient: axial orientation assumed");
-    if (!first.hasPixelSpacing) warn.push_back("no PixelSpacing: 1 mm pixels assumed");
-
+/// Sorts the frames along the slice normal (InstanceNumber without positions, with a warning).
+void sortAlongNormal(std::vector<DicomFrameHeader>& frames, const DicomFrameHeader& first, Vec3 normal,
+                     std::vector<std::string>& warn) {
     auto along = [&](const DicomFrameHeader& f) { return dot(f.position, normal); };
-    // Time frames 1.. of a multi-temporal series; `frames` keeps frame 0, built below as one volume.
-    auto later = first.hasPosition ? takeTimeFrames(frames, normal, s) : std::vector<std::vector<DicomFrameHeader>>{};
     if (first.hasPosition) {
         std::stable_sort(frames.begin(), frames.end(), [&](const auto& a, const auto& b) {
             const double da = along(a), db = along(b);
@@ -151,12 +141,16 @@ DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
         warn.push_back(format("multi-frame image without per-frame positions: frames stacked along the slice normal "
                               "every %.4g mm (from SpacingBetweenSlices or SliceThickness)",
                               first.spacingBetweenSlices > 0 ? first.spacingBetweenSlices : first.sliceThickness));
+}
 
-    // Duplicates: two frames at the same position (within 0.01 mm). Keep the first.
+/// The sorted frames without duplicates: two frames at the same position (within 0.01 mm) keep the first.
+std::vector<DicomFrameHeader> dropRepeatedPositions(std::vector<DicomFrameHeader>& frames, bool hasPosition,
+                                                    Vec3 normal, std::vector<std::string>& warn) {
     std::vector<DicomFrameHeader> unique;
     std::vector<std::string> dropped;
     for (auto& f : frames) {
-        if (first.hasPosition && !unique.empty() && std::abs(along(f) - along(unique.back())) < 0.01) {
+        if (hasPosition && !unique.empty() &&
+            std::abs(dot(f.position, normal) - dot(unique.back().position, normal)) < 0.01) {
             std::string name = f.file;
             if (f.framesInFile > 1) name.append(" frame ").append(std::to_string(f.frame));
             dropped.push_back(std::move(name));
@@ -171,74 +165,73 @@ DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
         if (dropped.size() > 5) w += ", ...";
         warn.push_back(w);
     }
+    return unique;
+}
 
-    Geometry& g = s.info.geometry;
-    g.dims = {first.columns, first.rows, 1};
-    g.spacing = {first.columnSpacing, first.rowSpacing, 1.0};
-    g.direction = Mat3::fromColumns(first.rowCosine, first.columnCosine, normal);
-    g.origin = unique.front().position;
-    double sliceSpacing = first.spacingBetweenSlices > 0 ? first.spacingBetweenSlices
-                                                         : (first.sliceThickness > 0 ? first.sliceThickness : 1.0);
+DicomSlice sliceOf(const DicomFrameHeader& f) { return DicomSlice{f.file, f.frame, false, f.slope, f.intercept}; }
 
-    // Slice list, with fillers where whole slices are missing.
-    auto slice = [](const DicomFrameHeader& f) { return DicomSlice{f.file, f.frame, false, f.slope, f.intercept}; };
-    s.slices.push_back(slice(unique.front()));
-    if (unique.size() > 1 && first.hasPosition) {
-        std::vector<double> steps;
-        for (std::size_t i = 1; i < unique.size(); ++i) steps.push_back(along(unique[i]) - along(unique[i - 1]));
-        const double nominal = median(steps);
-        int filled = 0;
-        bool irregular = false;
-        double minStep = steps[0], maxStep = steps[0];
-        for (std::size_t i = 1; i < unique.size(); ++i) {
-            const double r = steps[i - 1] / nominal;
-            const long whole = std::lround(r);
-            if (r > 1.5 && std::abs(r - double(whole)) < 0.15) {
-                for (long m = 1; m < whole; ++m) s.slices.push_back({{}, 0, true, 1.0, 0.0});
-                filled += int(whole - 1);
-                warn.push_back(format("missing slice(s): a gap of %.4g mm between positions %.4g and %.4g mm along "
-                                      "the normal; filled with the lowest value",
-                                      steps[i - 1], along(unique[i - 1]), along(unique[i])));
-            } else if (std::abs(r - 1.0) > 0.05) {
-                irregular = true;
-            }
-            minStep = std::min(minStep, steps[i - 1]);
-            maxStep = std::max(maxStep, steps[i - 1]);
-            s.slices.push_back(slice(unique[i]));
-        }
-        const double extent = along(unique.back()) - along(unique.front());
-        sliceSpacing = extent / double(s.slices.size() - 1);
-        if (irregular)
-            warn.push_back(format("non-uniform slice spacing (steps from %.4g to %.4g mm): the volume uses the mean "
-                                  "spacing %.4g mm, so slice positions are approximate",
-                                  minStep, maxStep, sliceSpacing));
-        if (filled > 0 && !irregular) sliceSpacing = nominal;
-        // A sheared stack (gantry tilt): positions drift within the slice plane.
-        const Vec3 offset = unique.back().position - unique.front().position;
-        const Vec3 inPlane = offset - normal * dot(offset, normal);
-        // Rounding in real headers drifts by hundredths of a mm; a quarter voxel is worth a word.
-        if (norm(inPlane) > 0.25 * std::min(first.rowSpacing, first.columnSpacing) && extent > 0) {
-            const double tilt = std::atan2(norm(inPlane), extent) * 180.0 / 3.14159265358979;
-            warn.push_back(format("slices are sheared (gantry tilt about %.3g degrees): the volume uses the slice "
-                                  "normal as its third axis, so the last slice is off by %.3g mm in its plane",
-                                  tilt, norm(inPlane)));
-        }
-        if (std::abs(first.spacingBetweenSlices) > 0 && std::abs(first.spacingBetweenSlices - sliceSpacing) > 0.01)
-            warn.push_back(format("SpacingBetweenSlices says %.4g mm but the slice positions are %.4g mm apart: "
-                                  "the positions were used",
-                                  first.spacingBetweenSlices, sliceSpacing));
-    } else if (unique.size() > 1) {
-        for (std::size_t i = 1; i < unique.size(); ++i) s.slices.push_back(slice(unique[i]));
+/// What the positions say beyond the spacing: a sheared stack (gantry tilt), a SpacingBetweenSlices
+/// that disagrees with them.
+void checkPositions(const std::vector<DicomFrameHeader>& unique, const DicomFrameHeader& first, Vec3 normal,
+                    double sliceSpacing, std::vector<std::string>& warn) {
+    const double extent = dot(unique.back().position, normal) - dot(unique.front().position, normal);
+    // A sheared stack (gantry tilt): positions drift within the slice plane.
+    const Vec3 offset = unique.back().position - unique.front().position;
+    const Vec3 inPlane = offset - normal * dot(offset, normal);
+    // Rounding in real headers drifts by hundredths of a mm; a quarter voxel is worth a word.
+    if (norm(inPlane) > 0.25 * std::min(first.rowSpacing, first.columnSpacing) && extent > 0) {
+        const double tilt = std::atan2(norm(inPlane), extent) * 180.0 / 3.14159265358979;
+        warn.push_back(format("slices are sheared (gantry tilt about %.3g degrees): the volume uses the slice "
+                              "normal as its third axis, so the last slice is off by %.3g mm in its plane",
+                              tilt, norm(inPlane)));
     }
-    g.dims[2] = static_cast<int>(s.slices.size());
-    attachTimeFrames(s, std::move(later), normal);
-    g.spacing.z = sliceSpacing > 0 ? sliceSpacing : 1.0;
-    try {
-        checkGeometry(g, first.file, warn);  // the same sanity as every volume file
-    } catch (const IoError& e) {
-        s.unloadableReason = e.what();
-    }
+    if (std::abs(first.spacingBetweenSlices) > 0 && std::abs(first.spacingBetweenSlices - sliceSpacing) > 0.01)
+        warn.push_back(format("SpacingBetweenSlices says %.4g mm but the slice positions are %.4g mm apart: "
+                              "the positions were used",
+                              first.spacingBetweenSlices, sliceSpacing));
+}
 
+/// The slice list of positioned frames, with fillers where whole slices are missing; returns the
+/// slice spacing the positions give.
+double positionedSlices(DicomSeries& s, const std::vector<DicomFrameHeader>& unique, const DicomFrameHeader& first,
+                        Vec3 normal) {
+    auto& warn = s.info.warnings;
+    auto along = [&](const DicomFrameHeader& f) { return dot(f.position, normal); };
+    std::vector<double> steps;
+    for (std::size_t i = 1; i < unique.size(); ++i) steps.push_back(along(unique[i]) - along(unique[i - 1]));
+    const double nominal = median(steps);
+    int filled = 0;
+    bool irregular = false;
+    double minStep = steps[0], maxStep = steps[0];
+    for (std::size_t i = 1; i < unique.size(); ++i) {
+        const double r = steps[i - 1] / nominal;
+        const long whole = std::lround(r);
+        if (r > 1.5 && std::abs(r - double(whole)) < 0.15) {
+            for (long m = 1; m < whole; ++m) s.slices.push_back({{}, 0, true, 1.0, 0.0});
+            filled += int(whole - 1);
+            warn.push_back(format("missing slice(s): a gap of %.4g mm between positions %.4g and %.4g mm along "
+                                  "the normal; filled with the lowest value",
+                                  steps[i - 1], along(unique[i - 1]), along(unique[i])));
+        } else if (std::abs(r - 1.0) > 0.05) {
+            irregular = true;
+        }
+        minStep = std::min(minStep, steps[i - 1]);
+        maxStep = std::max(maxStep, steps[i - 1]);
+        s.slices.push_back(sliceOf(unique[i]));
+    }
+    double sliceSpacing = (along(unique.back()) - along(unique.front())) / double(s.slices.size() - 1);
+    if (irregular)
+        warn.push_back(format("non-uniform slice spacing (steps from %.4g to %.4g mm): the volume uses the mean "
+                              "spacing %.4g mm, so slice positions are approximate",
+                              minStep, maxStep, sliceSpacing));
+    if (filled > 0 && !irregular) sliceSpacing = nominal;
+    checkPositions(unique, first, normal, sliceSpacing, warn);
+    return sliceSpacing;
+}
+
+/// Files, transfer syntaxes, windows, and whether this build can decode the series.
+void describeContents(DicomSeries& s, const std::vector<DicomFrameHeader>& unique, const DicomFrameHeader& first) {
+    auto& warn = s.info.warnings;
     s.info.frames = static_cast<int>(unique.size());
     std::set<std::string> seenFiles;
     for (const auto& sl : s.slices)
@@ -269,6 +262,44 @@ DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
     if (!s.unloadableReason.empty()) warn.push_back("cannot be loaded: " + s.unloadableReason);
     if (first.photometric == "MONOCHROME1")
         warn.push_back("MONOCHROME1: stored values kept (low values are displayed bright by the modality)");
+}
+
+/// Orders one grid-consistent group and builds its geometry.
+DicomSeries buildVolume(std::vector<DicomFrameHeader> frames) {
+    DicomSeries s;
+    auto& warn = s.info.warnings;
+    dropUnusableTags(frames, warn);
+    const DicomFrameHeader first = frames.front();  // a copy: frames are moved from below
+    describe(s, first);
+    const Vec3 normal = normalized(cross(first.rowCosine, first.columnCosine));
+    if (!first.hasOrientation) warn.push_back("no ImageOrientationPatient: axial orientation assumed");
+    if (!first.hasPixelSpacing) warn.push_back("no PixelSpacing: 1 mm pixels assumed");
+    // Time frames 1.. of a multi-temporal series; `frames` keeps frame 0, built below as one volume.
+    auto later = first.hasPosition ? takeTimeFrames(frames, normal, s) : std::vector<std::vector<DicomFrameHeader>>{};
+    sortAlongNormal(frames, first, normal, warn);
+    const std::vector<DicomFrameHeader> unique = dropRepeatedPositions(frames, first.hasPosition, normal, warn);
+
+    Geometry& g = s.info.geometry;
+    g.dims = {first.columns, first.rows, 1};
+    g.spacing = {first.columnSpacing, first.rowSpacing, 1.0};
+    g.direction = Mat3::fromColumns(first.rowCosine, first.columnCosine, normal);
+    g.origin = unique.front().position;
+    double sliceSpacing = first.spacingBetweenSlices > 0 ? first.spacingBetweenSlices
+                                                         : (first.sliceThickness > 0 ? first.sliceThickness : 1.0);
+    s.slices.push_back(sliceOf(unique.front()));
+    if (unique.size() > 1 && first.hasPosition)
+        sliceSpacing = positionedSlices(s, unique, first, normal);
+    else
+        for (std::size_t i = 1; i < unique.size(); ++i) s.slices.push_back(sliceOf(unique[i]));
+    g.dims[2] = static_cast<int>(s.slices.size());
+    attachTimeFrames(s, std::move(later), normal);
+    g.spacing.z = sliceSpacing > 0 ? sliceSpacing : 1.0;
+    try {
+        checkGeometry(g, first.file, warn);  // the same sanity as every volume file
+    } catch (const IoError& e) {
+        s.unloadableReason = e.what();
+    }
+    describeContents(s, unique, first);
     return s;
 }
 
