@@ -298,3 +298,37 @@ TEST_F(ToolMenus, ExportMeasurementsWritesTheRulerDrawn) {
     EXPECT_EQ(column("unit"), "mm");
     EXPECT_NEAR(column("value").toDouble(), truth, 0.1 * 0.6) << "within a tenth of the smallest voxel";
 }
+
+TEST_F(ToolMenus, ReturnInAFieldAppliesItCtrlReturnAcceptsAndCtrlZUndoesTheLabels) {
+    load(ball());
+    live().setBackend(gpu::Backend::Cpu);
+    key(Qt::Key_G);  // Segment > Region growing
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(48, 40));  // a seed in the ball (1000)
+    ASSERT_TRUE(settle());
+    auto* lower = panel().findChild<QSpinBox*>("srgLowerBox");
+    ASSERT_NE(lower, nullptr);
+    const double estimated = panel().model().lower();
+    typeInto(lower, "300");
+    EXPECT_EQ(panel().model().lower(), estimated) << "typing is not applying: no run at 3 and 30";
+    QTest::keyClick(lower, Qt::Key_Return);
+    EXPECT_EQ(panel().model().lower(), 300) << "Return applies the field";
+    EXPECT_TRUE(live().active());
+    EXPECT_FALSE(window->model().history().canUndo()) << "Return accepted nothing";
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(live().request().regionGrowing.lower, 300);
+    const std::size_t grown = live().voxels();
+    ASSERT_GT(grown, 0u);
+
+    QTest::keyClick(lower, Qt::Key_Return, Qt::ControlModifier);  // Accept, from the field too
+    ASSERT_TRUE(window->model().history().canUndo());
+    EXPECT_EQ(window->model().history().undoText(), "Accept region growing");
+    ASSERT_TRUE(window->model().labels());
+    EXPECT_EQ(nonZero(*window->model().labels()), grown);
+
+    QTest::keyClick(lower, Qt::Key_Z, Qt::ControlModifier);  // the label history, not the field's text
+    EXPECT_EQ(nonZero(*window->model().labels()), 0u);
+    EXPECT_TRUE(window->model().history().canRedo());
+    QTest::keyClick(lower, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    EXPECT_EQ(nonZero(*window->model().labels()), grown);
+    EXPECT_EQ(lower->value(), 300) << "the field keeps its value";
+}

@@ -1,6 +1,7 @@
 /// @brief The Segment menu and dock panel: widgets and menus bound to SegmentationModel and the live run.
 #include "lucent/ui/SegmentPanel.h"
 
+#include "FieldKeys.h"
 #include "segment/SegmentPages.h"
 
 #include "lucent/gpu/DeviceInfo.h"
@@ -59,6 +60,7 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     body->setMaximumWidth(340);  // the views keep the room
     bindModel();
     bindViews();
+    letHistoryKeysThrough(body);
     refresh();
 }
 
@@ -173,7 +175,10 @@ void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
     seg->addAction("&Play / pause", QKeySequence(Qt::Key_Space), this,
                    [this] { m_live->running() ? m_live->pause() : m_live->play(); });
     seg->addAction("S&tep", QKeySequence(Qt::Key_Period), this, [this] { m_live->step(); });
-    seg->addAction("&Accept", QKeySequence(Qt::Key_Return), this, [this] { acceptResult(); })->setObjectName("acceptAction");
+    // Accept has a key no field uses: Return in a field applies the field's value, never the run.
+    QAction* accept = seg->addAction("&Accept", this, [this] { acceptResult(); });
+    accept->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    accept->setObjectName("acceptAction");
     seg->addAction("Ca&ncel", QKeySequence(Qt::Key_Escape), this, [this] { m_live->cancel(); });
     seg->addSeparator();
     seg->addAction("Show the &panel", this, [this] { show(); raise(); });

@@ -33,7 +33,12 @@ RegionGrowingPage::RegionGrowingPage(SegmentationModel* model, LiveSegmentation*
     m_upperSlider = new QSlider(Qt::Horizontal, this);
     m_lowerSlider->setObjectName("srgLower");
     m_upperSlider->setObjectName("srgUpper");
-    for (QSpinBox* b : {m_lower, m_upper}) b->setRange(-32768, 32767);
+    for (QSpinBox* b : {m_lower, m_upper}) {
+        b->setRange(-32768, 32767);
+        // A typed value applies on Return (or leaving the field), not digit by digit: typing 300
+        // must not grow the region at 3 and 30 first.
+        b->setKeyboardTracking(false);
+    }
     for (QSlider* s : {m_lowerSlider, m_upperSlider}) s->setRange(-32768, 32767);
     form->addRow("Lower", m_lower);
     form->addRow(m_lowerSlider);
