@@ -63,13 +63,20 @@ FuzzyCMeansParams FcmDialog::params() const {
 
 bool FcmDialog::maskedByLayer() const { return m_mask->isChecked(); }
 
-FcDialog::FcDialog(const FuzzyConnectednessParams& initial, double mean, double objectSigma, double diffSigma, int seeds,
-                   QWidget* parent)
+FcDialog::FcDialog(const FuzzyConnectednessParams& initial, double mean, double objectSigma, double diffSigma,
+                   const QStringList& seeds, QWidget* parent)
     : QDialog(parent) {
     setWindowTitle("Fuzzy connectedness");
     auto* form = new QFormLayout(this);
-    form->addRow(new QLabel(QString("%1 seed(s). The object's statistics were estimated around them; edit them "
-                                    "to steer the affinity.").arg(seeds), this));
+    auto* seedText = new QLabel(QString("Runs from %1 seed(s): %2. The object's statistics were estimated around "
+                                        "them; edit them to steer the affinity. (Clear seeds on the panel to start "
+                                        "over.)")
+                                    .arg(seeds.size())
+                                    .arg(seeds.join("; ")),
+                                this);
+    seedText->setObjectName("fcSeeds");
+    seedText->setWordWrap(true);
+    form->addRow(seedText);
     m_threshold = number(0.0, 1.0, initial.threshold, 3, "fcThresholdBox", this);
     m_threshold->setSingleStep(0.01);
     m_mean = number(-1e9, 1e9, mean, 2, "fcMean", this);

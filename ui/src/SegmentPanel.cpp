@@ -220,8 +220,10 @@ void SegmentPanel::askFuzzyConnectedness() {
     if (const QString why = m_segmentation->fuzzyConnectednessBlocker(); !why.isEmpty()) return showError(why);
     const FuzzyConnectednessParams& p = m_segmentation->fuzzyConnectedness();
     const auto est = m_segmentation->fuzzyConnectednessEstimate();
+    QStringList seeds;
+    for (const VoxelIndex& s : m_segmentation->seeds()) seeds << SegmentationModel::seedText(s);
     FcDialog dialog(p, p.objectMean.value_or(est.mean), p.objectSigma.value_or(est.objectSigma),
-                    p.diffSigma.value_or(est.diffSigma), int(m_segmentation->seeds().size()), this);
+                    p.diffSigma.value_or(est.diffSigma), seeds, this);
     if (dialog.exec() != QDialog::Accepted) return;
     m_segmentation->startFuzzyConnectedness(dialog.params());
 }

@@ -57,6 +57,25 @@ void SegmentationModel::clearSeeds() {
     emit seedsChanged();
 }
 
+void SegmentationModel::removeSeed(int index) {
+    auto seeds = m_seedTool.seeds();
+    if (index < 0 || index >= int(seeds.size())) return;
+    seeds.erase(seeds.begin() + index);
+    m_seedTool.setSeeds(std::move(seeds));
+    if (m_runner->active() && m_runner->method() == m_mode && m_seedTool.seeds().empty()) m_runner->cancel();
+    seedsEdited();
+}
+
+void SegmentationModel::goToSeed(int index) {
+    if (index < 0 || index >= int(seeds().size()) || !m_viewer->hasVolume()) return;
+    const VoxelIndex& s = seeds()[std::size_t(index)];
+    m_viewer->setCursor({double(s.i), double(s.j), double(s.k)});
+}
+
+QString SegmentationModel::seedText(const VoxelIndex& seed) {
+    return QString("%1, %2, %3 (slice %4)").arg(seed.i).arg(seed.j).arg(seed.k).arg(seed.k + 1);
+}
+
 // --- parameters
 
 void SegmentationModel::setInterval(double lower, double upper) {

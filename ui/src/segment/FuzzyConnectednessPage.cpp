@@ -38,6 +38,8 @@ FuzzyConnectednessPage::FuzzyConnectednessPage(SegmentationModel* model, LiveSeg
         if (running(Method::FuzzyConnectedness)) m_live->showSoftMap(on ? 0 : -1);
     });
     form->addRow(m_heat);
+    m_seeds = new SeedList(model, this);
+    form->addRow(m_seeds);
 }
 
 void FuzzyConnectednessPage::refresh() {
@@ -46,6 +48,7 @@ void FuzzyConnectednessPage::refresh() {
         m_threshold->setValue(int(std::lround(m_model->fuzzyConnectedness().threshold * kThresholdSteps)));
     }
     m_thresholdText->setText(QString::number(double(m_threshold->value()) / kThresholdSteps, 'f', 3));
+    m_seeds->refresh();
     if (!m_live->active() && m_heat->isChecked()) m_heat->setChecked(false);
     if (running(Method::FuzzyConnectedness) && m_live->published().state == SessionState::Finished) {
         const auto f = m_live->figures();

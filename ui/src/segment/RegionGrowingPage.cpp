@@ -4,7 +4,6 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
-#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -55,11 +54,8 @@ RegionGrowingPage::RegionGrowingPage(SegmentationModel* model, LiveSegmentation*
     connect(m_connectivity, &QComboBox::currentIndexChanged, this,
             [this](int i) { m_model->setConnectivity(i == 1 ? 26 : 6); });
     form->addRow("Neighbours", m_connectivity);
-    m_seedCount = new QLabel("no seeds", this);
-    auto* clear = new QPushButton("Clear seeds", this);
-    clear->setObjectName("clearSeeds");
-    connect(clear, &QPushButton::clicked, this, [this] { m_model->clearSeeds(); });
-    form->addRow(m_seedCount, clear);
+    m_seeds = new SeedList(model, this);
+    form->addRow(m_seeds);
 }
 
 void RegionGrowingPage::refresh() {
@@ -75,7 +71,7 @@ void RegionGrowingPage::refresh() {
     m_upper->setValue(upper);
     m_upperSlider->setValue(upper);
     m_connectivity->setCurrentIndex(m_model->connectivity() == 26 ? 1 : 0);
-    m_seedCount->setText(QString("%1 seed(s)").arg(m_model->seeds().size()));
+    m_seeds->refresh();
 }
 
 }  // namespace lucent::ui

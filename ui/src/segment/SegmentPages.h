@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QListWidget;
 class QComboBox;
 class QLabel;
 class QListWidget;
@@ -33,6 +34,20 @@ protected:
     LiveSegmentation* m_live;
 };
 
+/// Every seed of the run, listed (voxel and slice): Go to (or a double-click) moves the views to it,
+/// Remove takes it away, Clear takes all. Part of the pages of the seeded methods.
+class SeedList : public QWidget {
+public:
+    SeedList(SegmentationModel* model, QWidget* parent);
+    void refresh();
+
+private:
+    SegmentationModel* m_model;
+    QLabel* m_count;
+    QListWidget* m_list;
+    std::vector<VoxelIndex> m_shown;
+};
+
 /// Seeds, the interval (boxes and sliders), neighbours.
 class RegionGrowingPage : public SegmentPage {
 public:
@@ -43,7 +58,7 @@ private:
     QSpinBox *m_lower, *m_upper;
     QSlider *m_lowerSlider, *m_upperSlider;
     QComboBox* m_connectivity;
-    QLabel* m_seedCount;
+    SeedList* m_seeds;
 };
 
 /// The scrubber over the run's steps, propagation.
@@ -67,6 +82,7 @@ private:
     QSlider* m_threshold;
     QLabel *m_thresholdText, *m_figures;
     QCheckBox* m_heat;
+    SeedList* m_seeds;
 };
 
 /// The clusters to accept (the legend, in the overlay's colours), a membership's heat.

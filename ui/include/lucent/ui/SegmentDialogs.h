@@ -6,6 +6,7 @@
 #include "lucent/core/seg/SegmentationRequest.h"
 
 #include <QDialog>
+#include <QStringList>
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -31,9 +32,10 @@ private:
 class FcDialog : public QDialog {
     Q_OBJECT
 public:
-    /// `estimated`: M, S, D from the voxels around the seeds (shown, editable).
-    FcDialog(const FuzzyConnectednessParams& initial, double mean, double objectSigma, double diffSigma, int seeds,
-             QWidget* parent = nullptr);
+    /// `estimated`: M, S, D from the voxels around `seeds` (shown, editable). The dialog names
+    /// every seed the run will use: seeds placed earlier, on other slices too, are not a surprise.
+    FcDialog(const FuzzyConnectednessParams& initial, double mean, double objectSigma, double diffSigma,
+             const QStringList& seeds, QWidget* parent = nullptr);
     FuzzyConnectednessParams params() const;
 
 private:

@@ -42,6 +42,12 @@ public:
     const std::vector<VoxelIndex>& seeds() const { return m_seedTool.seeds(); }
     /// Removes every seed and ends the run they started.
     void clearSeeds();
+    /// Removes seed `index` (a run of its method regrows from the others, or ends without any).
+    void removeSeed(int index);
+    /// Moves the cursor (every view) to seed `index`.
+    void goToSeed(int index);
+    /// "48, 40, 20 (slice 21)": a seed as the user reads it (slices numbered from 1, as the views do).
+    static QString seedText(const VoxelIndex& seed);
 
     // --- parameters (each setter emits parametersChanged once when the value changes)
     double lower() const { return m_regionGrowing.lower; }
