@@ -334,8 +334,7 @@ void SegmentPanel::refreshUndo() {
 }
 
 void SegmentPanel::setTool(ViewTool* tool) {
-    for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
-        m_grid->view(o)->setTool(tool);
+    m_grid->setActiveTool(tool);  // the grid owns it: the other panels' tools let go
 }
 
 void SegmentPanel::enterMode(Method method) {
