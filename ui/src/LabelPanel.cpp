@@ -216,15 +216,11 @@ void LabelPanel::buildMenus(QMenuBar* bar, QAction* before) {
         QString error;
         if (!path.isEmpty() && !exportStatistics(path, &error)) emit message(error);
     });
-    // A segmentation mode puts its own tool on the views: the brush lets go without taking it back.
-    for (const char* name : {"modeRegionGrowing", "modeSnake", "actionFuzzyConnectedness", "actionFuzzyCMeans"})
-        if (auto* a = bar->findChild<QAction*>(name))
-            connect(a, &QAction::triggered, this, [this] {
-                if (!m_toolGroup->checkedAction()) return;
-                m_yielded = true;
-                m_toolGroup->checkedAction()->setChecked(false);
-                m_yielded = false;
-            });
+    // Another panel's tool took the views (a segmentation mode, a measurement): ours lets go.
+    connect(m_grid, &ViewGrid::activeToolChanged, this, [this](ViewTool* tool) {
+        if (!m_takingTool && tool != &m_brush && tool != &m_pick && m_toolGroup->checkedAction())
+            m_toolGroup->checkedAction()->setChecked(false);
+    });
 }
 
 void LabelPanel::setToolFromActions() {
@@ -237,9 +233,12 @@ void LabelPanel::setToolFromActions() {
         tool = &m_pick;
     }
     if (tool != &m_brush) m_brush.leave();  // no outline left behind
-    if (!tool && m_yielded) return;
-    for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
-        m_grid->view(o)->setTool(tool);
+    // Unchecked: the views go back to navigating, unless another panel's tool has them already.
+    const ViewTool* held = m_grid->activeTool();
+    if (!tool && held != &m_brush && held != &m_pick) return;
+    m_takingTool = true;
+    m_grid->setActiveTool(tool);
+    m_takingTool = false;
     if (tool) {
         show();
         raise();

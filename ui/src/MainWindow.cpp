@@ -35,6 +35,7 @@
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -45,6 +46,16 @@
 #include <optional>
 
 namespace lucent::ui {
+
+namespace {
+
+/// Checks `action` as the model says, without its toggled() setting the model back.
+void checkQuietly(QAction* action, bool on) {
+    const QSignalBlocker quiet(action);
+    action->setChecked(on);
+}
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("Lucent");
@@ -83,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_measure->hide();
     m_measure->buildMenus(menuBar(), m_helpMenu->menuAction());
     connect(m_measure, &MeasurementPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    bindSession();
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     if (!settings.contains("window/geometry")) resize(1280, 860);
@@ -98,7 +110,26 @@ MainWindow::~MainWindow() {
     delete m_segment;
 }
 
+void MainWindow::bindSession() {
+    SessionParts parts;
+    parts.segmentSettings = [this] { return m_segment->settings(); };
+    parts.restoreSegmentSettings = [this](const SegmentSettings& s) { m_segment->restoreSettings(s); };
+    parts.measurements = [this] { return m_measure->measurements().all(); };
+    parts.addMeasurement = [this](const Measurement& m) { m_measure->add(m); };
+    parts.panels = [this] { return saveState(); };
+    parts.restorePanels = [this](const QByteArray& state) { return restoreState(state); };
+    m_session = std::make_unique<SessionBinding>(m_model, m_grid, std::move(parts));
+}
+
 void MainWindow::buildMenus() {
+    buildFileMenu();
+    buildViewMenu();
+    buildWindowMenu();
+    buildHelpMenu();
+    buildOverlayToolbar();
+}
+
+void MainWindow::buildFileMenu() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("Open &file...", QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open DICOM or volume file", {},
@@ -133,8 +164,24 @@ void MainWindow::buildMenus() {
     })->setObjectName("saveViewPng");
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+}
 
+void MainWindow::buildViewMenu() {
     QMenu* view = menuBar()->addMenu("&View");
+    addLayoutActions(view);
+    view->addAction("&Maximise view", QKeySequence("M"), this, [this] { m_grid->toggleMaximised(); });
+    view->addAction("&Reset zoom and pan", QKeySequence("Ctrl+R"), this, [this] {
+        for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
+            m_grid->view(o)->resetView();
+    });
+    addDrawingToggles(view);
+    buildCineMenu(view);
+#if LUCENT_HAVE_VTK
+    if (View3DWidget* v3d = m_grid->view3D()) build3DMenu(view, v3d);
+#endif
+}
+
+void MainWindow::addLayoutActions(QMenu* view) {
     auto* layouts = new QActionGroup(this);
     const std::pair<const char*, Layout> modes[] = {{"1x1", Layout::Single}, {"2x2", Layout::Grid2x2}, {"1+3", Layout::OnePlusThree}};
     int n = 1;
@@ -144,70 +191,76 @@ void MainWindow::buildMenus() {
         a->setCheckable(true);
         a->setObjectName(QString("layout_%1").arg(name));
         layouts->addAction(a);
+        m_layoutActions[std::size_t(layout)] = a;
     }
-    view->addAction("&Maximise view", QKeySequence("M"), this, [this] { m_grid->toggleMaximised(); });
-    view->addAction("&Reset zoom and pan", QKeySequence("Ctrl+R"), this, [this] {
-        for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
-            m_grid->view(o)->resetView();
+    // Whoever arranges the grid (this menu, a session), the menu checks it and the next start keeps it.
+    connect(m_grid, &ViewGrid::layoutChanged, this, [this](Layout layout) {
+        QSettings().setValue("view/layout", layoutName(layout));
+        m_layoutActions[std::size_t(layout)]->setChecked(true);
     });
-    QAction* linear = view->addAction("&Linear interpolation", this, [this](bool on) {
-        m_grid->textures().setInterpolation(on);
-        for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
-            m_grid->view(o)->update();
-    });
+}
+
+void MainWindow::addDrawingToggles(QMenu* view) {
+    // Each toggle is bound both ways to the model, which the views follow: toggled (not triggered),
+    // so that checking one in code switches the views too.
+    QAction* linear = view->addAction("&Linear interpolation");
     linear->setCheckable(true);
+    linear->setChecked(m_model.linearInterpolation());
     linear->setObjectName("linearInterpolation");
+    connect(linear, &QAction::toggled, &m_model, &ViewerModel::setLinearInterpolation);
+    connect(&m_model, &ViewerModel::linearInterpolationChanged, linear,
+            [linear](bool on) { checkQuietly(linear, on); });
     // True anatomical planes: every 2D view reslices to the patient's axes (an oblique series is
     // resampled); off by default, remembered like the layout.
-    // (toggled, not triggered: a session that checks it programmatically switches the views too).
     QAction* planes = view->addAction("&Anatomical planes (reslice)");
     planes->setShortcut(QKeySequence("N"));
     planes->setCheckable(true);
     planes->setObjectName("anatomicalPlanes");
-    connect(planes, &QAction::toggled, this, [this](bool on) {
-        for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
-            m_grid->view(o)->setPlaneMode(on ? render::PlaneMode::Patient : render::PlaneMode::Volume);
-#if LUCENT_HAVE_VTK
-        if (View3DWidget* v3d = m_grid->view3D()) v3d->setPatientPlanes(on);  // the 3D view's planes follow
-#endif
-        QSettings().setValue("view/anatomicalPlanes", on);
+    connect(planes, &QAction::toggled, &m_model,
+            [this](bool on) { m_model.setPlaneMode(on ? render::PlaneMode::Patient : render::PlaneMode::Volume); });
+    connect(&m_model, &ViewerModel::planeModeChanged, planes, [planes](render::PlaneMode mode) {
+        checkQuietly(planes, mode == render::PlaneMode::Patient);
+        QSettings().setValue("view/anatomicalPlanes", mode == render::PlaneMode::Patient);
     });
     planes->setChecked(QSettings().value("view/anatomicalPlanes", false).toBool());
-    QAction* hud = view->addAction("&Heads-up display", QKeySequence("H"), this, [this](bool on) {
-        for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
-            m_grid->view(o)->setHudVisible(on);
-    });
+    QAction* hud = view->addAction("&Heads-up display");
+    hud->setShortcut(QKeySequence("H"));
     hud->setCheckable(true);
-    hud->setChecked(true);
+    hud->setChecked(m_model.hudVisible());
     hud->setObjectName("hudToggle");
-    buildCineMenu(view);
+    connect(hud, &QAction::toggled, &m_model, &ViewerModel::setHudVisible);
+    connect(&m_model, &ViewerModel::hudVisibleChanged, hud, [hud](bool on) { checkQuietly(hud, on); });
+}
+
 #if LUCENT_HAVE_VTK
-    if (View3DWidget* v3d = m_grid->view3D()) {
-        view->addSeparator();
-        QMenu* presets3d = view->addMenu("3D &preset");
-        auto* group3d = new QActionGroup(this);
-        for (render::Preset3D p : render::presets3D()) {
-            QAction* a = presets3d->addAction(render::preset3DLabel(p), v3d, [v3d, p] { v3d->setPreset(p); });
-            a->setCheckable(true);
-            a->setObjectName(QString("preset3d_") + render::preset3DName(p));
-            group3d->addAction(a);
-        }
-        connect(presets3d, &QMenu::aboutToShow, this, [presets3d, v3d] {  // the volume may have chosen one
-            for (QAction* a : presets3d->actions()) a->setChecked(a->objectName().endsWith(render::preset3DName(v3d->preset())));
-        });
-        QAction* planes3d = view->addAction("Slice planes in 3D", v3d, &View3DWidget::setPlanesVisible);
-        planes3d->setCheckable(true);
-        planes3d->setChecked(true);
-        planes3d->setObjectName("planes3d");
-        view->addAction("Reset 3D &view", v3d, &View3DWidget::resetCamera)->setObjectName("reset3d");
-        view->addAction("Save 3D &screenshot...", this, [this, v3d] {
-            const QString path = QFileDialog::getSaveFileName(this, "Save 3D screenshot", "lucent-3d.png", "PNG images (*.png)");
-            QString error;
-            if (!path.isEmpty() && !v3d->saveScreenshot(path, &error)) showError("Cannot save the 3D screenshot", error);
-        });
+void MainWindow::build3DMenu(QMenu* view, View3DWidget* v3d) {
+    view->addSeparator();
+    QMenu* presets3d = view->addMenu("3D &preset");
+    auto* group3d = new QActionGroup(this);
+    for (render::Preset3D p : render::presets3D()) {
+        QAction* a = presets3d->addAction(render::preset3DLabel(p), v3d, [v3d, p] { v3d->setPreset(p); });
+        a->setCheckable(true);
+        a->setObjectName(QString("preset3d_") + render::preset3DName(p));
+        a->setData(int(p));
+        group3d->addAction(a);
     }
+    connect(presets3d, &QMenu::aboutToShow, this, [presets3d, v3d] {  // the volume may have chosen one
+        for (QAction* a : presets3d->actions()) a->setChecked(a->data().toInt() == int(v3d->preset()));
+    });
+    QAction* planes3d = view->addAction("Slice planes in 3D", v3d, &View3DWidget::setPlanesVisible);
+    planes3d->setCheckable(true);
+    planes3d->setChecked(true);
+    planes3d->setObjectName("planes3d");
+    view->addAction("Reset 3D &view", v3d, &View3DWidget::resetCamera)->setObjectName("reset3d");
+    view->addAction("Save 3D &screenshot...", this, [this, v3d] {
+        const QString path = QFileDialog::getSaveFileName(this, "Save 3D screenshot", "lucent-3d.png", "PNG images (*.png)");
+        QString error;
+        if (!path.isEmpty() && !v3d->saveScreenshot(path, &error)) showError("Cannot save the 3D screenshot", error);
+    });
+}
 #endif
 
+void MainWindow::buildWindowMenu() {
     QMenu* window = menuBar()->addMenu("&Window/Level");
     int key = 1;
     for (const auto& p : render::windowPresets()) {
@@ -217,6 +270,7 @@ void MainWindow::buildMenus() {
         });
         a->setShortcut(QKeySequence(QString::number(key++)));
         a->setObjectName("preset_" + name);
+        a->setData(name);
         a->setCheckable(true);
     }
     // The scan's own windows go above the presets; refreshed per volume, the current one checked.
@@ -225,7 +279,9 @@ void MainWindow::buildMenus() {
     connect(&m_model, &ViewerModel::volumeChanged, this, &MainWindow::rebuildScanWindows);
     connect(window, &QMenu::aboutToShow, this, &MainWindow::checkCurrentWindow);
     rebuildScanWindows();
+}
 
+void MainWindow::buildHelpMenu() {
     QMenu* help = menuBar()->addMenu("&Help");
     m_helpMenu = help;
     help->addAction("Keyboard &shortcuts", QKeySequence(Qt::Key_F1), this, [this] {
@@ -233,17 +289,24 @@ void MainWindow::buildMenus() {
         dialog.exec();
     })->setObjectName("shortcutsAction");
     help->addAction("&About Lucent", this, &MainWindow::showAbout);
+}
 
+void MainWindow::buildOverlayToolbar() {
     QToolBar* bar = addToolBar("Overlay");
     bar->setObjectName("overlayToolbar");
     bar->addWidget(new QLabel(" Mask opacity ", bar));
     m_opacity = new QSlider(Qt::Horizontal, bar);
     m_opacity->setRange(0, 100);
-    m_opacity->setValue(50);
+    m_opacity->setValue(int(std::lround(m_model.overlayOpacity() * 100)));
     m_opacity->setMaximumWidth(160);
     m_opacity->setObjectName("opacitySlider");
     bar->addWidget(m_opacity);
+    // Bound both ways: the slider sets the model; the model (a session) moves the slider.
     connect(m_opacity, &QSlider::valueChanged, this, [this](int v) { m_model.setOverlayOpacity(v / 100.0f); });
+    connect(&m_model, &ViewerModel::overlayOpacityChanged, m_opacity, [this](float opacity) {
+        const QSignalBlocker quiet(m_opacity);
+        m_opacity->setValue(int(std::lround(opacity * 100)));
+    });
     bar->addWidget(new QLabel("  Cine ", bar));
     auto* rate = new QSpinBox(bar);
     rate->setRange(1, 60);
@@ -254,7 +317,6 @@ void MainWindow::buildMenus() {
     bar->addWidget(rate);
     connect(rate, &QSpinBox::valueChanged, m_cine, [this](int fps) { m_cine->setRate(fps); });
 }
-
 void MainWindow::buildCineMenu(QMenu* view) {
     view->addSeparator();
     QAction* play = view->addAction("&Cine play / pause", QKeySequence("P"), this, [this](bool on) {
@@ -319,6 +381,7 @@ void MainWindow::rebuildScanWindows() {
         const QString name = QString::fromStdString(render::fileWindowName(i));
         auto* a = new QAction(QString::fromStdString(render::fileWindowLabel(own[i], i)), m_windowMenu);
         a->setObjectName("window_" + name);
+        a->setData(name);
         a->setCheckable(true);
         a->setToolTip("The scan's own window (DICOM Window Center / Width)");
         connect(a, &QAction::triggered, this, [this, name] { applyPreset(name); });
@@ -335,7 +398,7 @@ void MainWindow::checkCurrentWindow() {
     const render::WindowLevel now = m_model.window();
     for (QAction* a : m_windowMenu->actions()) {
         if (!a->isCheckable()) continue;
-        const QString name = a->objectName().section('_', 1);
+        const QString name = a->data().toString();
         std::optional<render::WindowLevel> w;
         if (m_model.hasVolume() && name == m_model.preset()) w = render::presetWindow(name.toStdString(), *m_model.volume());
         a->setChecked(w && std::abs(w->level - now.level) < 1e-6 && std::abs(w->width - now.width) < 1e-6);
@@ -371,9 +434,7 @@ bool MainWindow::applyPreset(const QString& name) {
 }
 
 void MainWindow::setLayoutMode(Layout layout) {
-    m_grid->setLayoutMode(layout);
-    QSettings().setValue("view/layout", layoutName(layout));
-    if (QAction* a = findChild<QAction*>("layout_" + layoutName(layout))) a->setChecked(true);
+    m_grid->setLayoutMode(layout);  // the menu and the settings follow the grid's layoutChanged()
 }
 
 bool MainWindow::openPath(const QString& path, const QString& seriesId, bool synchronous, QString* error) {
@@ -486,7 +547,7 @@ void MainWindow::onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo
     // The session's data is in and on its grid: everything else goes back on it.
     const PendingSession session = std::move(*m_pendingSession);
     m_pendingSession.reset();
-    const QStringList problems = SessionBinding::apply(*this, session.state, session.file);
+    const QStringList problems = m_session->apply(session.state, session.file);
     m_sessionPath = session.file;
     addRecent(session.file);
     setWindowTitle(QFileInfo(session.file).fileName() + " - " + windowTitle());
@@ -529,7 +590,7 @@ bool MainWindow::saveSession(const QString& path, QString* error) {
                                                 : "Open a volume first.";
         return false;
     }
-    if (!SessionFile::write(path, SessionBinding::capture(*this), error)) return false;
+    if (!SessionFile::write(path, m_session->capture(m_currentPath), error)) return false;
     m_sessionPath = QFileInfo(path).absoluteFilePath();
     addRecent(m_sessionPath);
     statusBar()->showMessage("Session saved to " + path, 5000);

@@ -28,11 +28,6 @@ namespace {
 constexpr render::Orientation kOrientations[] = {render::Orientation::Axial, render::Orientation::Coronal,
                                                  render::Orientation::Sagittal};
 
-// Actions of the other panels that put their own tool on the views (LabelPanel, SegmentPanel).
-constexpr const char* kOtherTools[] = {"paintAction",      "eraseAction",          "keepClickedAction",
-                                       "modeRegionGrowing", "modeSnake",           "actionFuzzyConnectedness",
-                                       "actionFuzzyCMeans"};
-
 QTableWidgetItem* cell(const QString& text, int id) {
     auto* item = new QTableWidgetItem(text);
     item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
@@ -175,12 +170,9 @@ bool MeasurementPanel::exportCsv(const QString& path, QString* error) {
 }
 
 void MeasurementPanel::buildMenus(QMenuBar* bar, QAction* before) {
-    QMenu* tools = bar->findChild<QMenu*>("toolsMenu");
-    if (!tools) {
-        tools = new QMenu("&Tools", bar);
-        tools->setObjectName("toolsMenu");
-        bar->insertMenu(before, tools);
-    }
+    auto* tools = new QMenu("&Tools", bar);
+    tools->setObjectName("toolsMenu");
+    bar->insertMenu(before, tools);
     QMenu* measure = tools->addMenu("&Measure");
     measure->setObjectName("measureMenu");
     m_toolGroup = new QActionGroup(this);
@@ -202,33 +194,29 @@ void MeasurementPanel::buildMenus(QMenuBar* bar, QAction* before) {
         QString error;
         if (!path.isEmpty() && !exportCsv(path, &error)) emit message(error);
     })->setObjectName("exportMeasurementsAction");
-    // Another panel's tool lets ours go without taking the views' tool back from it.
-    for (const char* name : kOtherTools)
-        if (auto* a = bar->window()->findChild<QAction*>(name))
-            connect(a, &QAction::triggered, this, [this] {
-                if (!m_toolGroup->checkedAction()) return;
-                m_yielded = true;
-                m_toolGroup->checkedAction()->setChecked(false);
-                m_yielded = false;
-            });
+    // Another panel's tool took the views (the brush, a segmentation mode): ours lets go.
+    connect(m_grid, &ViewGrid::activeToolChanged, this, [this](ViewTool* tool) {
+        if (!m_takingTool && tool != &m_tool && m_toolGroup->checkedAction())
+            m_toolGroup->checkedAction()->setChecked(false);
+    });
 }
 
 void MeasurementPanel::setToolFromActions() {
     QAction* checked = m_toolGroup->checkedAction();
+    m_takingTool = true;
     if (!checked) {
         m_tool.cancel();
-        if (!m_yielded)
-            for (auto o : kOrientations) m_grid->view(o)->setTool(nullptr);
+        // The views go back to navigating, unless another panel's tool has them already.
+        if (m_grid->activeTool() == &m_tool) m_grid->setActiveTool(nullptr);
+        m_takingTool = false;
         return repaintViews();
     }
-    // The label panel's brush or picker lets go first (it clears the views' tool as it does).
-    for (const char* name : {"paintAction", "eraseAction", "keepClickedAction"})
-        if (auto* a = window()->findChild<QAction*>(name); a && a->isChecked()) a->setChecked(false);
     m_tool.setKind(checked == m_angle ? MeasurementKind::Angle
                    : checked == m_ellipse ? MeasurementKind::Ellipse
                    : checked == m_rectangle ? MeasurementKind::Rectangle
                                             : MeasurementKind::Ruler);
-    for (auto o : kOrientations) m_grid->view(o)->setTool(&m_tool);
+    m_grid->setActiveTool(&m_tool);  // the other panels' tools let go (activeToolChanged)
+    m_takingTool = false;
     show();
     raise();
     repaintViews();

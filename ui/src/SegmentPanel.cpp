@@ -194,7 +194,7 @@ void SegmentPanel::refreshUndo() {
 }
 
 void SegmentPanel::setTool(ViewTool* tool) {
-    for (auto o : kOrientations) m_grid->view(o)->setTool(tool);
+    m_grid->setActiveTool(tool);  // the grid owns it: the other panels' tools let go
 }
 
 void SegmentPanel::enterMode(Method method) {

@@ -395,8 +395,10 @@ QByteArray SessionFile::toJson(const SavedSession& s, const QString& sessionPath
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
-SavedSession SessionFile::fromJson(const QByteArray& json, const QString& sessionPath) {
-    const Reader r(sessionPath);
+namespace {
+
+/// The parsed document, once it is a Lucent session of a format version this build reads.
+QJsonObject readRoot(const Reader& r, const QByteArray& json) {
     QJsonParseError parse;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parse);
     if (parse.error != QJsonParseError::NoError)
@@ -411,16 +413,44 @@ SavedSession SessionFile::fromJson(const QByteArray& json, const QString& sessio
         r.fail(QString("written by a newer Lucent (session format %1; this Lucent reads format %2 and older)")
                    .arg(version.toDouble())
                    .arg(SavedSession::kFormatVersion));
+    return root;
+}
 
-    SavedSession s;
+/// "data": the path (resolved against the session's folder), series, frame and grid.
+void readData(const Reader& r, const QJsonObject& root, const QString& sessionPath, SavedSession& s) {
     const QJsonObject data = r.object(root, "data", true);
     const QString stored = r.text(data, "path");
     if (stored.isEmpty()) r.fail("the session names no data path");
-    s.dataPath = resolveDataPath(stored, sessionPath);
+    s.dataPath = SessionFile::resolveDataPath(stored, sessionPath);
     s.seriesId = r.text(data, "series");
     s.frame = r.integer(data, "frame", 0, 0, 1 << 20);
     s.grid = readGrid(r, r.object(data, "grid", true));
+}
 
+/// "display": zoom and pan of the three views (or none: the views' defaults).
+void readViews(const Reader& r, const QJsonObject& d, SavedSession& s) {
+    const QJsonArray views = r.array(d, "views");
+    if (!views.isEmpty() && views.size() != 3) r.fail("'views' must hold the axial, coronal and sagittal views");
+    for (int i = 0; i < int(views.size()); ++i) {
+        const QJsonObject v = views[i].toObject();
+        SavedView& out = s.views[std::size_t(i)];
+        out.zoom = r.number(v, "zoom", 1.0);
+        if (out.zoom <= 0) r.fail("a view's zoom must be positive");
+        // "pan_mm" since the pan is kept in mm; an earlier build's "pan" is in device pixels.
+        const char* key = v.contains("pan_mm") || !v.contains("pan") ? "pan_mm" : "pan";
+        const QJsonArray pan = r.array(v, key);
+        if (pan.size() != 2 || !pan[0].isDouble() || !pan[1].isDouble())
+            r.fail(QString("a view's '%1' must be 2 numbers").arg(key));
+        const std::array<double, 2> values{pan[0].toDouble(), pan[1].toDouble()};
+        if (std::strcmp(key, "pan") == 0)
+            out.panPixels = values;
+        else
+            out.panMm = values;
+    }
+}
+
+/// "display": window, layout, drawing settings, cursor, panels and views.
+void readDisplay(const Reader& r, const QJsonObject& root, SavedSession& s) {
     const QJsonObject d = r.object(root, "display");
     const QJsonObject window = r.object(d, "window");
     s.window.level = r.number(window, "level", s.window.level);
@@ -450,25 +480,11 @@ SavedSession SessionFile::fromJson(const QByteArray& json, const QString& sessio
         if (!panels) r.fail("'panels' is not valid base64");
         s.panels = panels.decoded;
     }
-    const QJsonArray views = r.array(d, "views");
-    if (!views.isEmpty() && views.size() != 3) r.fail("'views' must hold the axial, coronal and sagittal views");
-    for (int i = 0; i < int(views.size()); ++i) {
-        const QJsonObject v = views[i].toObject();
-        SavedView& out = s.views[std::size_t(i)];
-        out.zoom = r.number(v, "zoom", 1.0);
-        if (out.zoom <= 0) r.fail("a view's zoom must be positive");
-        // "pan_mm" since the pan is kept in mm; an earlier build's "pan" is in device pixels.
-        const char* key = v.contains("pan_mm") || !v.contains("pan") ? "pan_mm" : "pan";
-        const QJsonArray pan = r.array(v, key);
-        if (pan.size() != 2 || !pan[0].isDouble() || !pan[1].isDouble())
-            r.fail(QString("a view's '%1' must be 2 numbers").arg(key));
-        const std::array<double, 2> values{pan[0].toDouble(), pan[1].toDouble()};
-        if (std::strcmp(key, "pan") == 0)
-            out.panPixels = values;
-        else
-            out.panMm = values;
-    }
+    readViews(r, d, s);
+}
 
+/// "labels": the table, the active label and the layer (its size checked before decoding).
+void readLabels(const Reader& r, const QJsonObject& root, const QString& sessionPath, SavedSession& s) {
     const QJsonObject labels = r.object(root, "labels");
     LabelTable table;
     for (const QJsonValue& v : r.array(labels, "table")) {
@@ -487,9 +503,19 @@ SavedSession SessionFile::fromJson(const QByteArray& json, const QString& sessio
         }
         const QString encoding = r.text(labels, "encoding");
         if (encoding != "rle-gzip-base64") r.fail(QString("unknown label encoding '%1'").arg(encoding));
-        s.labels = decodeLabels(r.text(labels, "voxels").toLatin1(), s.grid, sessionPath);
+        s.labels = SessionFile::decodeLabels(r.text(labels, "voxels").toLatin1(), s.grid, sessionPath);
     }
+}
 
+}  // namespace
+
+SavedSession SessionFile::fromJson(const QByteArray& json, const QString& sessionPath) {
+    const Reader r(sessionPath);
+    const QJsonObject root = readRoot(r, json);
+    SavedSession s;
+    readData(r, root, sessionPath, s);
+    readDisplay(r, root, s);
+    readLabels(r, root, sessionPath, s);
     s.segmentation = readSegmentation(r, r.object(root, "segmentation"));
     for (const QJsonValue& v : r.array(root, "measurements")) s.measurements.push_back(readMeasurement(r, v, s.grid));
     return s;

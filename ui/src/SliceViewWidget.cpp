@@ -29,6 +29,7 @@ SliceViewWidget::SliceViewWidget(ViewerModel* model, SharedTextures* textures, r
     for (auto signal : {&ViewerModel::cursorChanged, &ViewerModel::windowChanged, &ViewerModel::labelsChanged,
                         &ViewerModel::frameChanged})
         connect(model, signal, this, qOverload<>(&QWidget::update));
+    connect(model, &ViewerModel::overlayOpacityChanged, this, [this] { update(); });
 }
 
 SliceViewWidget::~SliceViewWidget() {

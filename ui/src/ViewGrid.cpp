@@ -58,6 +58,30 @@ ViewGrid::ViewGrid(ViewerModel* model, QWidget* parent) : QWidget(parent) {
     setStyleSheet("background: #202428;");
     m_active = m_views[0];
     arrange();
+    followDrawingSettings(model);
+}
+
+void ViewGrid::followDrawingSettings(ViewerModel* model) {
+    const auto interpolation = [this](bool linear) {
+        m_textures.setInterpolation(linear);
+        updateViews();
+    };
+    const auto hud = [this](bool on) {
+        for (auto* v : m_views) v->setHudVisible(on);
+    };
+    const auto planes = [this](render::PlaneMode mode) {
+        for (auto* v : m_views) v->setPlaneMode(mode);
+#if LUCENT_HAVE_VTK
+        if (m_view3d) m_view3d->setPatientPlanes(mode == render::PlaneMode::Patient);  // the 3D view's planes follow
+#endif
+    };
+    connect(model, &ViewerModel::linearInterpolationChanged, this, interpolation);
+    connect(model, &ViewerModel::hudVisibleChanged, this, hud);
+    connect(model, &ViewerModel::planeModeChanged, this, planes);
+    // The model's defaults are the views' own: only a model set before the grid needs applying.
+    if (model->linearInterpolation()) interpolation(true);
+    if (!model->hudVisible()) hud(false);
+    if (model->planeMode() != render::PlaneMode::Volume) planes(model->planeMode());
 }
 
 ViewGrid::~ViewGrid() {
@@ -90,6 +114,14 @@ void ViewGrid::setLayoutMode(Layout layout) {
     m_layout = layout;
     m_maximised = false;
     arrange();
+    emit layoutChanged(layout);
+}
+
+void ViewGrid::setActiveTool(ViewTool* tool) {
+    if (tool == m_tool) return;
+    m_tool = tool;
+    for (auto* v : m_views) v->setTool(tool);
+    emit activeToolChanged(tool);
 }
 
 void ViewGrid::toggleMaximised() {

@@ -246,8 +246,28 @@ bool ViewerModel::applyPreset(const QString& name) {
 }
 
 void ViewerModel::setOverlayOpacity(float opacity) {
-    m_opacity = std::clamp(opacity, 0.0f, 1.0f);
-    emit windowChanged();
+    opacity = std::clamp(opacity, 0.0f, 1.0f);
+    if (opacity == m_opacity) return;
+    m_opacity = opacity;
+    emit overlayOpacityChanged(m_opacity);
+}
+
+void ViewerModel::setLinearInterpolation(bool on) {
+    if (on == m_linear) return;
+    m_linear = on;
+    emit linearInterpolationChanged(on);
+}
+
+void ViewerModel::setHudVisible(bool on) {
+    if (on == m_hud) return;
+    m_hud = on;
+    emit hudVisibleChanged(on);
+}
+
+void ViewerModel::setPlaneMode(render::PlaneMode mode) {
+    if (mode == m_planeMode) return;
+    m_planeMode = mode;
+    emit planeModeChanged(mode);
 }
 
 QString ViewerModel::describeVoxel(Vec3 voxel) const {

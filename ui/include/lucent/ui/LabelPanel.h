@@ -85,7 +85,7 @@ private:
     QAction *m_paintAction = nullptr, *m_eraseAction = nullptr, *m_pickAction = nullptr;
     bool m_syncing = false;
     bool m_statisticsStale = true;
-    bool m_yielded = false;  // another panel took the views' tool: leave it there
+    bool m_takingTool = false;  // the grid's activeToolChanged() is our own doing
 };
 
 }  // namespace lucent::ui

@@ -10,6 +10,8 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <array>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -25,6 +27,8 @@ class LabelFiles;
 class LabelPanel;
 class MeasurementPanel;
 class SegmentPanel;
+class SessionBinding;
+class View3DWidget;
 class VolumeLoader;
 
 class MainWindow : public QMainWindow {
@@ -85,6 +89,19 @@ protected:
 
 private:
     void buildMenus();
+    void buildFileMenu();
+    void buildViewMenu();
+    /// View > Layout 1x1 / 2x2 / 1+3, checked as the grid's layout changes.
+    void addLayoutActions(QMenu* view);
+    /// View > Linear interpolation, Anatomical planes, Heads-up display: bound to the model.
+    void addDrawingToggles(QMenu* view);
+    void build3DMenu(QMenu* view, View3DWidget* v3d);
+    void buildWindowMenu();
+    void buildHelpMenu();
+    /// Mask opacity (bound to the model) and the cine rate.
+    void buildOverlayToolbar();
+    /// The session binding over the model, the grid and this window's panels.
+    void bindSession();
     /// openPath() for data (not a session): the loader, synchronously or in the background.
     bool openData(const QString& path, const QString& seriesId, bool synchronous, QString* error);
     /// With a session pending: whether the loaded volume is on its grid; if not, the session is
@@ -135,6 +152,8 @@ private:
     };
     std::optional<PendingSession> m_pendingSession;  // its data is loading; applied once it is in
     QString m_sessionPath;
+    std::array<QAction*, 3> m_layoutActions{};  // by Layout
+    std::unique_ptr<SessionBinding> m_session;
 };
 
 }  // namespace lucent::ui

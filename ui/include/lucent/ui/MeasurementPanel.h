@@ -62,7 +62,7 @@ private:
     QTableWidget* m_table = nullptr;
     QActionGroup* m_toolGroup = nullptr;
     QAction *m_ruler = nullptr, *m_angle = nullptr, *m_ellipse = nullptr, *m_rectangle = nullptr;
-    bool m_yielded = false;  // another panel took the views' tool: leave it there
+    bool m_takingTool = false;  // the grid's activeToolChanged() is our own doing
 };
 
 }  // namespace lucent::ui

@@ -1,4 +1,5 @@
-/// @brief The three slice views and the free pane (for the 3D view) in switchable layouts.
+/// @brief The three slice views and the free pane (for the 3D view) in switchable layouts; the
+/// owner of the views' active tool; the views follow the model's drawing settings.
 #pragma once
 
 #include "lucent/ui/SliceViewWidget.h"
@@ -14,6 +15,7 @@ class QGridLayout;
 namespace lucent::ui {
 
 class View3DWidget;
+class ViewTool;
 
 enum class Layout { Single, Grid2x2, OnePlusThree };
 
@@ -24,10 +26,12 @@ QString layoutName(Layout layout);
 class ViewGrid : public QWidget {
     Q_OBJECT
 public:
+    /// The views draw as `model` says (interpolation, HUD, plane mode) from now on.
     ViewGrid(ViewerModel* model, QWidget* parent = nullptr);
     /// Frees the shared textures and their CUDA registration with a view's GL context current.
     ~ViewGrid() override;
 
+    /// Arranges the views (and ends a maximised view); layoutChanged() tells menus and settings.
     void setLayoutMode(Layout layout);
     Layout layoutMode() const { return m_layout; }
     /// Shows only the active view (toggle); the layout comes back when called again.
@@ -46,13 +50,23 @@ public:
     /// Redraws every view (a live step changed what they show).
     void updateViews();
 
+    /// The one tool the slice views hand mouse input to (null: none, the views navigate). Panels
+    /// set it here; activeToolChanged() tells them when another panel's tool took over.
+    void setActiveTool(ViewTool* tool);
+    ViewTool* activeTool() const { return m_tool; }
+
 signals:
     void hovered(const QString& text);
     void renderError(const QString& message);
+    void layoutChanged(Layout layout);
+    /// Emitted once per change of the tool (not when the same tool is set again).
+    void activeToolChanged(ViewTool* tool);
 
 private:
     void arrange();
     void arrangeWidgets();
+    /// Interpolation, HUD and plane mode from `model` onto the views, now and on every change.
+    void followDrawingSettings(ViewerModel* model);
 
     SharedTextures m_textures;
     std::array<SliceViewWidget*, 3> m_views{};
@@ -60,6 +74,7 @@ private:
     View3DWidget* m_view3d = nullptr;
     QGridLayout* m_grid = nullptr;
     SliceViewWidget* m_active = nullptr;
+    ViewTool* m_tool = nullptr;
     Layout m_layout = Layout::Grid2x2;
     bool m_maximised = false;
     bool m_arranging = false;

@@ -1,4 +1,5 @@
-/// @brief The viewer's state without widgets: volume, labels, linked cursor, window/level, opacity.
+/// @brief The viewer's state without widgets: volume, labels, linked cursor, window/level, opacity,
+/// and how the views draw (interpolation, HUD, plane mode), which menus and sessions bind to.
 #pragma once
 
 #include "lucent/core/LabelHistory.h"
@@ -7,6 +8,7 @@
 #include "lucent/core/SeriesInfo.h"
 #include "lucent/core/Volume.h"
 #include "lucent/core/seg/SegmentationRequest.h"
+#include "lucent/render/SliceViewGeometry.h"
 #include "lucent/render/WindowLevel.h"
 
 #include <QObject>
@@ -100,7 +102,20 @@ public:
     QString preset() const { return m_preset; }
 
     float overlayOpacity() const { return m_opacity; }
+    /// Clamped to [0, 1].
     void setOverlayOpacity(float opacity);
+
+    // How the views draw. Each setter emits its signal once, and only when the value changes, so
+    // that a menu action bound both ways does not loop.
+    /// Linear (else nearest) sampling of the slices.
+    bool linearInterpolation() const { return m_linear; }
+    void setLinearInterpolation(bool on);
+    /// The heads-up display over the slice views (annotations, run panel).
+    bool hudVisible() const { return m_hud; }
+    void setHudVisible(bool on);
+    /// Volume: slices along the volume's own axes; Patient: resliced to the patient's planes.
+    render::PlaneMode planeMode() const { return m_planeMode; }
+    void setPlaneMode(render::PlaneMode mode);
 
     /// "i j k | x y z mm | value HU" for the status bar; empty outside the volume.
     QString describeVoxel(Vec3 voxel) const;
@@ -119,6 +134,10 @@ signals:
     void activeLabelChanged(std::uint8_t value);
     /// Another frame of a 4D volume is shown (volume() changed its voxels, nothing else).
     void frameChanged();
+    void overlayOpacityChanged(float opacity);
+    void linearInterpolationChanged(bool on);
+    void hudVisibleChanged(bool on);
+    void planeModeChanged(render::PlaneMode mode);
 
 private:
     std::shared_ptr<const Volume> m_volume;
@@ -137,6 +156,9 @@ private:
     render::WindowLevel m_window;
     QString m_preset = "auto";
     float m_opacity = 0.5f;
+    bool m_linear = false;
+    bool m_hud = true;
+    render::PlaneMode m_planeMode = render::PlaneMode::Volume;
 };
 
 }  // namespace lucent::ui
