@@ -15,6 +15,8 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
@@ -331,4 +333,43 @@ TEST_F(ToolMenus, ReturnInAFieldAppliesItCtrlReturnAcceptsAndCtrlZUndoesTheLabel
     QTest::keyClick(lower, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
     EXPECT_EQ(nonZero(*window->model().labels()), grown);
     EXPECT_EQ(lower->value(), 300) << "the field keeps its value";
+}
+
+TEST_F(ToolMenus, EverySeedIsListedWithGoToAndTheDialogNamesThem) {
+    load(ball());
+    live().setBackend(gpu::Backend::Cpu);
+    key(Qt::Key_G);  // Segment > Region growing
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(48, 40));
+    ASSERT_EQ(panel().seeds().seeds().size(), 1u);
+    const VoxelIndex seed = panel().seeds().seeds()[0];
+    window->model().setCursor({10, 10, double(seed.k + 9)});  // the user went to another slice
+    ASSERT_TRUE(waitFor([&] { return axial()->view().slice() == seed.k + 9; }));
+
+    QString named;
+    whenModal<QDialog>([&](QDialog* d) {
+        if (auto* text = d->findChild<QLabel*>("fcSeeds")) named = text->text();
+        d->reject();
+    });
+    key(Qt::Key_F);  // Segment > Fuzzy connectedness...: it runs from the seed placed earlier
+    EXPECT_TRUE(named.contains(SegmentationModel::seedText(seed))) << named.toStdString();
+    EXPECT_TRUE(named.contains(QString("slice %1").arg(seed.k + 1))) << named.toStdString();
+
+    QListWidget* list = nullptr;  // the list on the page shown now (fuzzy connectedness)
+    for (auto* l : panel().findChildren<QListWidget*>("seedList"))
+        if (l->isVisible()) list = l;
+    ASSERT_NE(list, nullptr);
+    ASSERT_EQ(list->count(), 1);
+    EXPECT_TRUE(list->item(0)->text().contains(SegmentationModel::seedText(seed)));
+    list->setCurrentRow(0);
+    auto* goTo = list->parentWidget()->findChild<QPushButton*>("goToSeed");
+    ASSERT_NE(goTo, nullptr);
+    QTest::mouseClick(goTo, Qt::LeftButton);  // Go to
+    EXPECT_TRUE(waitFor([&] { return axial()->view().slice() == seed.k; }));
+    EXPECT_EQ(window->model().cursor().x, seed.i);
+    auto* remove = list->parentWidget()->findChild<QPushButton*>("removeSeed");
+    ASSERT_NE(remove, nullptr);
+    list->setCurrentRow(0);
+    QTest::mouseClick(remove, Qt::LeftButton);
+    EXPECT_TRUE(panel().seeds().seeds().empty());
+    EXPECT_EQ(list->count(), 0);
 }
