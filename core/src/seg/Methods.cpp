@@ -26,12 +26,20 @@ static_assert(std::ranges::all_of(kMethods, [](const MethodInfo& m) { return &m 
 static_assert(std::ranges::all_of(kBackends,
                                   [](const BackendInfo& b) { return &b - kBackends.data() == int(b.backend); }));
 
-template <class Table, class Key>
-std::string keyList(const Table& table, Key key, std::string_view separator, std::string_view lastSeparator) {
+/// The enum of the row whose key is `key` (`value` picks the row's enum field).
+template <class Table, class Enum, class Row = typename Table::value_type>
+std::optional<Enum> fromKey(const Table& table, std::string_view key, Enum Row::*value) {
+    for (const Row& row : table)
+        if (row.key == key) return row.*value;
+    return std::nullopt;
+}
+
+template <class Table>
+std::string keyList(const Table& table, std::string_view separator, std::string_view lastSeparator) {
     std::string out;
     for (std::size_t i = 0; i < table.size(); ++i) {
         if (i > 0) out += i + 1 == table.size() ? lastSeparator : separator;
-        out += key(table[i]);
+        out += table[i].key;
     }
     return out;
 }
@@ -42,15 +50,10 @@ const std::array<MethodInfo, 4>& methodTable() { return kMethods; }
 
 const MethodInfo& methodInfo(Method method) { return kMethods.at(std::size_t(method)); }
 
-std::optional<Method> methodFromKey(std::string_view key) {
-    for (const MethodInfo& m : kMethods)
-        if (m.key == key) return m.method;
-    return std::nullopt;
-}
+std::optional<Method> methodFromKey(std::string_view key) { return fromKey(kMethods, key, &MethodInfo::method); }
 
 std::string methodKeyList(std::string_view separator, std::string_view lastSeparator) {
-    return keyList(
-        kMethods, [](const MethodInfo& m) { return m.key; }, separator, lastSeparator);
+    return keyList(kMethods, separator, lastSeparator);
 }
 
 const char* methodName(Method method) { return methodInfo(method).key.data(); }
@@ -59,15 +62,10 @@ const std::array<BackendInfo, 3>& backendTable() { return kBackends; }
 
 const char* backendKey(Backend backend) { return kBackends.at(std::size_t(backend)).key.data(); }
 
-std::optional<Backend> backendFromKey(std::string_view key) {
-    for (const BackendInfo& b : kBackends)
-        if (b.key == key) return b.backend;
-    return std::nullopt;
-}
+std::optional<Backend> backendFromKey(std::string_view key) { return fromKey(kBackends, key, &BackendInfo::backend); }
 
 std::string backendKeyList(std::string_view separator, std::string_view lastSeparator) {
-    return keyList(
-        kBackends, [](const BackendInfo& b) { return b.key; }, separator, lastSeparator);
+    return keyList(kBackends, separator, lastSeparator);
 }
 
 }  // namespace lucent
