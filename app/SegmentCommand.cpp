@@ -183,12 +183,12 @@ int runSegment(const std::vector<std::string>& args) {
     const std::string output = cl.value("-o", cl.value("--output"));
     if (output.empty() || !io::isLabelExportName(output))
         throw UsageError("segment needs -o MASK." + io::suffixPattern(io::kLabelWriteSuffixes));
-    if (!cl.has("--method")) throw UsageError("segment needs --method srg|fc|fcm|snake");
+    if (!cl.has("--method")) throw UsageError("segment needs --method " + methodKeyList("|", "|"));
     Method method;
     gpu::Backend backend;
     try {
         method = gpu::parseMethod(cl.value("--method"));
-        backend = gpu::parseBackend(cl.value("--backend", "auto"));
+        backend = gpu::parseBackend(cl.value("--backend", backendKey(Backend::Auto)));
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }

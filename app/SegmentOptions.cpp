@@ -34,6 +34,8 @@ std::set<std::string> segmentValueOptions() {
 
 std::set<std::string> segmentFlags() { return {"--propagate", "--per-voxel"}; }
 
+/// An option left out keeps the request's default (ParameterLimits.h); ranges are checked by
+/// validateRequest when the engine starts, so the CLI and the viewer refuse alike.
 SegmentationRequest requestFromOptions(const CommandLine& cl, Method method) {
     SegmentationRequest request;
     request.threads = static_cast<unsigned>(cl.integer("--threads", 0));
@@ -50,17 +52,17 @@ SegmentationRequest requestFromOptions(const CommandLine& cl, Method method) {
         throw UsageError("srg needs --lower L --upper U");
     srg.lower = cl.number("--lower", 0);
     srg.upper = cl.number("--upper", 0);
-    srg.connectivity = cl.integer("--connectivity", 6);
+    srg.connectivity = cl.integer("--connectivity", srg.connectivity);
     auto& fc = request.fuzzyConnectedness;
-    fc.threshold = cl.number("--threshold", 0.5);
+    fc.threshold = cl.number("--threshold", fc.threshold);
     if (cl.has("--object-mean")) fc.objectMean = cl.number("--object-mean", 0);
     if (cl.has("--object-sigma")) fc.objectSigma = cl.number("--object-sigma", 0);
     if (cl.has("--diff-sigma")) fc.diffSigma = cl.number("--diff-sigma", 0);
     auto& fcm = request.fuzzyCMeans;
-    fcm.clusters = cl.integer("--clusters", 3);
-    fcm.fuzziness = cl.number("--fuzziness", 2.0);
-    fcm.epsilon = cl.number("--epsilon", 0.005);
-    fcm.maxIterations = cl.integer("--max-iterations", 300);
+    fcm.clusters = cl.integer("--clusters", fcm.clusters);
+    fcm.fuzziness = cl.number("--fuzziness", fcm.fuzziness);
+    fcm.epsilon = cl.number("--epsilon", fcm.epsilon);
+    fcm.maxIterations = cl.integer("--max-iterations", fcm.maxIterations);
     fcm.perVoxel = cl.has("--per-voxel");
     auto& snake = request.snake;
     if (method == Method::Snake) {
@@ -68,9 +70,9 @@ SegmentationRequest requestFromOptions(const CommandLine& cl, Method method) {
         const auto r = integers(cl.value("--rect"), 4, "--rect");
         snake.rect = {r[0], r[1], r[2], r[3]};
     }
-    snake.slice = cl.integer("--slice", 0);
-    snake.stepMax = cl.integer("--step-max", 32);
-    snake.minSegment = cl.integer("--min-segment", 8);
+    snake.slice = cl.integer("--slice", snake.slice);
+    snake.stepMax = cl.integer("--step-max", snake.stepMax);
+    snake.minSegment = cl.integer("--min-segment", snake.minSegment);
     snake.propagate = cl.has("--propagate");
     return request;
 }

@@ -83,7 +83,7 @@ LiveOptions liveOptions(const CommandLine& cl) {
     LiveOptions live;
     try {
         live.method = gpu::parseMethod(cl.value("--live"));
-        live.backend = gpu::parseBackend(cl.value("--backend", "auto"));
+        live.backend = gpu::parseBackend(cl.value("--backend", backendKey(Backend::Auto)));
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
@@ -118,7 +118,7 @@ ViewerOptions viewerOptions(const std::vector<std::string>& args) {
     if (o.liveRun) o.live = liveOptions(cl);
     for (const char* opt : {"--steps", "--record", "--backend", "--seed", "--seed-lps", "--seed-ras", "--seeds",
                             "--lower", "--upper", "--rect", "--slice"})
-        if (!o.liveRun && cl.has(opt)) throw UsageError(std::string(opt) + " needs --live srg|fc|fcm|snake");
+        if (!o.liveRun && cl.has(opt)) throw UsageError(std::string(opt) + " needs --live " + methodKeyList("|", "|"));
     return o;
 }
 

@@ -4,6 +4,8 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/core/Version.h"
+#include "lucent/core/seg/Backend.h"
+#include "lucent/core/seg/Methods.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/DicomReader.h"
 #include "lucent/io/FileSuffixes.h"
@@ -28,14 +30,15 @@ std::string usage() {
     const std::string volumeOut = io::suffixPattern(io::kVolumeWriteSuffixes);
     const std::string labelOut = io::suffixPattern(io::kLabelWriteSuffixes);
     const std::string surfaceOut = io::suffixPattern(io::kSurfaceSuffixes);
+    const std::string methods = methodKeyList("|", "|"), backends = backendKeyList("|", "|");
     return "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
-           "              [--live srg|fc|fcm|snake [options of segment for it] [--steps N] [--record OUT.mp4|DIR]]\n"
+           "              [--live " + methods + " [options of segment for it] [--steps N] [--record OUT.mp4|DIR]]\n"
            "       (PATH may be a session, SESSION.lucent: its data, window, layout, labels and measurements)\n"
            "       lucent info PATH [--json] [--threads N]   (every volume under PATH: DICOM series and volume\n"
            "              files " + io::suffixPattern(io::kVolumeReadSuffixes) + ", each with the ID --series takes)\n"
            "       lucent convert PATH -o|--output OUT." + volumeOut + " [--series ID|all] [--threads N]\n"
-           "       lucent segment PATH --method srg|fc|fcm|snake [options] -o MASK." + labelOut + "\n"
-           "              [--threads N] [--backend auto|cpu|cuda] [--stats STATS.json|-] [--series ID|all]\n"
+           "       lucent segment PATH --method " + methods + " [options] -o MASK." + labelOut + "\n"
+           "              [--threads N] [--backend " + backends + "] [--stats STATS.json|-] [--series ID|all]\n"
            "              [--roi i0,j0,k0,i1,j1,k1]\n"
            "         seeds of srg and fc (repeatable, any mix): --seed i,j,k (voxel index of the loaded volume),\n"
            "                --seed-lps x,y,z | --seed-ras x,y,z (mm, nearest voxel), --seeds FILE (.csv x,y,z LPS | .mrk.json)\n"

@@ -20,7 +20,7 @@ public:
     explicit FuzzyCMeansCuda(std::shared_ptr<GpuContext> context) : m_context(std::move(context)) {}
     ~FuzzyCMeansCuda() override;
     Method method() const override { return Method::FuzzyCMeans; }
-    const char* backend() const override { return "cuda"; }
+    const char* backend() const override { return backendKey(Backend::Cuda); }
     /// GpuError for float volumes (the CPU engine runs those) and for the per-voxel path with more
     /// than kPerVoxelMaxClusters clusters.
     void start(const SegmentationRequest& request) override;

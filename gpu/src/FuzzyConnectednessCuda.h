@@ -16,7 +16,7 @@ class FuzzyConnectednessCuda final : public Segmenter {
 public:
     explicit FuzzyConnectednessCuda(std::shared_ptr<GpuContext> context) : m_context(std::move(context)) {}
     Method method() const override { return Method::FuzzyConnectedness; }
-    const char* backend() const override { return "cuda"; }
+    const char* backend() const override { return backendKey(Backend::Cuda); }
     void start(const SegmentationRequest& request) override;
     StepReport step(int maxIterations) override;
     bool finished() const override { return m_finished; }

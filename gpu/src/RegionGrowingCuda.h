@@ -23,7 +23,7 @@ class RegionGrowingCuda final : public Segmenter {
 public:
     explicit RegionGrowingCuda(std::shared_ptr<GpuContext> context) : m_context(std::move(context)) {}
     Method method() const override { return Method::RegionGrowing; }
-    const char* backend() const override { return "cuda"; }
+    const char* backend() const override { return backendKey(Backend::Cuda); }
     void start(const SegmentationRequest& request) override;
     StepReport step(int maxIterations) override;
     bool finished() const override { return m_finished; }

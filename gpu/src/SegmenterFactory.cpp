@@ -19,18 +19,13 @@ namespace lucent::gpu {
 std::unique_ptr<Segmenter> createCuda(Method method, std::shared_ptr<GpuContext> context);
 
 Backend parseBackend(const std::string& name) {
-    if (name == "auto") return Backend::Auto;
-    if (name == "cpu") return Backend::Cpu;
-    if (name == "cuda") return Backend::Cuda;
-    throw std::invalid_argument("backend must be auto, cpu or cuda, not '" + name + "'");
+    if (const auto backend = backendFromKey(name)) return *backend;
+    throw std::invalid_argument("backend must be " + backendKeyList(", ", " or ") + ", not '" + name + "'");
 }
 
 Method parseMethod(const std::string& name) {
-    if (name == "srg") return Method::RegionGrowing;
-    if (name == "fc") return Method::FuzzyConnectedness;
-    if (name == "fcm") return Method::FuzzyCMeans;
-    if (name == "snake") return Method::Snake;
-    throw std::invalid_argument("method must be srg, fc, fcm or snake, not '" + name + "'");
+    if (const auto method = methodFromKey(name)) return *method;
+    throw std::invalid_argument("method must be " + methodKeyList(", ", " or ") + ", not '" + name + "'");
 }
 
 bool hasCudaEngine(Method method) { return createCuda(method, nullptr) != nullptr; }

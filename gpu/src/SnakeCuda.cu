@@ -261,6 +261,7 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     m_context = contextFor(m_context, request);
     m_msUpload = fresh ? m_context->uploadMs() : 0;
     m_request = request;
+    m_tuning = readSnakeTuning();  // at every start: tests set the variables between runs
     m_slices.reset(m_request);
     m_iterations = 0;
     m_finished = false;
@@ -283,7 +284,7 @@ void SnakeCuda::start(const SegmentationRequest& request) {
         while (m_sharedItems > 0 &&
                leaderScratch(nullptr, m_sharedItems, nullptr) + attributes.sharedSizeBytes > std::size_t(optin))
             m_sharedItems /= 2;
-        if (const char* env = std::getenv("LUCENT_SNAKE_LEADER_SHARED"); env && std::atoi(env) == 0) m_sharedItems = 0;
+        if (!m_tuning.leaderShared) m_sharedItems = 0;
         const std::size_t most = leaderScratch(nullptr, m_sharedItems, nullptr);
         cudaCheck(cudaFuncSetAttribute(programKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(most)),
                   "snake launch");
@@ -295,9 +296,7 @@ void SnakeCuda::start(const SegmentationRequest& request) {
         // The replicated-decision kernel (SnakeReplica.h) runs polygons that fit a block's shared
         // memory. LUCENT_SNAKE_REPLICA=0 turns it off; LUCENT_SNAKE_REPLICA_NODES caps the nodes it
         // holds (tests make it small so that a slice moves on to the block-0 program mid-way).
-        const char* off = std::getenv("LUCENT_SNAKE_REPLICA");
-        const char* cap = std::getenv("LUCENT_SNAKE_REPLICA_NODES");
-        if (!(off && std::atoi(off) == 0)) m_replica = snakeReplicaShape(cap ? std::atoi(cap) : 0);
+        if (m_tuning.replica) m_replica = snakeReplicaShape(m_tuning.replicaNodes);
     }
     // At most one block per SM: the cheapest grid barrier. Small slices have few rows to sum per
     // stage, so fewer blocks (a cheaper barrier) win there: a quarter of the SMs up to 1 MP, half up
@@ -305,17 +304,16 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     // LUCENT_SNAKE_BLOCKS overrides it (for tuning), never beyond what can be resident.
     const double pixels = double(request.volume->geometry().dims[0]) * request.volume->geometry().dims[1];
     m_blocks = pixels <= (1 << 20) ? std::max(1, m_sms / 4) : pixels <= (1 << 25) ? std::max(1, m_sms / 2) : m_sms;
-    if (const char* env = std::getenv("LUCENT_SNAKE_BLOCKS")) m_blocks = std::max(1, std::atoi(env));
+    if (m_tuning.blocks) m_blocks = *m_tuning.blocks;
     m_blocks = std::min(m_blocks, m_maxBlocks);
     // The replica kernel: a block per SM (its items are whole nodes, and all blocks decide alike).
     m_replicaBlocks = m_sms;
-    if (const char* env = std::getenv("LUCENT_SNAKE_REPLICA_BLOCKS")) m_replicaBlocks = std::max(1, std::atoi(env));
+    if (m_tuning.replicaBlocks) m_replicaBlocks = *m_tuning.replicaBlocks;
     m_replicaBlocks = std::min(m_replicaBlocks, std::max(1, m_replica.maxBlocks));
     // The replica kernel's candidate cache skips the sums of nodes that kept their place and
     // neighbours, so a stage sums only what moved (BENCHMARKS.md, commit d278e00).
     // LUCENT_SNAKE_CACHE=0 turns it off.
-    const char* cache = std::getenv("LUCENT_SNAKE_CACHE");
-    m_cacheSums = !(cache && std::atoi(cache) == 0);
+    m_cacheSums = m_tuning.cacheSums;
     if (request.mask) {
         auto stream = static_cast<cudaStream_t>(m_context->stream());
         m_userMask.reserve(request.mask->voxelCount(), "the mask");
@@ -324,7 +322,7 @@ void SnakeCuda::start(const SegmentationRequest& request) {
                   "mask upload");
     }
     m_timer.reset();
-    if (std::getenv("LUCENT_SNAKE_PROFILE")) {  // where a stage's time goes, printed when the run ends
+    if (m_tuning.profile) {  // where a stage's time goes, printed when the run ends
         m_profile.reserve(kProfileCounters * sizeof(long long), "the snake profile");
         cudaCheck(cudaMemsetAsync(m_profile.get(), 0, kProfileCounters * sizeof(long long), static_cast<cudaStream_t>(m_context->stream())),
                   "the snake profile");
@@ -369,11 +367,9 @@ void SnakeCuda::beginSlice(int slice, const std::vector<PixelPoint>& polygon, in
     m_host->minSegment = m_request.snake.minSegment;
     m_host->fresh = 1;
     // LUCENT_SNAKE_NODES sets the first room for nodes (tests make it small to exercise growing).
-    const char* room = std::getenv("LUCENT_SNAKE_NODES");
-    reserveNodes(
-        std::max({room ? std::max(8, std::atoi(room)) : std::max(1024, 2 * m_sharedItems), 2 * int(polygon.size()),
-                  m_replica.capacity}),
-        false);
+    reserveNodes(std::max({m_tuning.nodes ? *m_tuning.nodes : std::max(1024, 2 * m_sharedItems),
+                           2 * int(polygon.size()), m_replica.capacity}),
+                 false);
     if (m_replica.capacity > 0) {
         const std::size_t c = std::size_t(m_replica.capacity);
         m_handoff.reserve(2 * c * sizeof(snake::Handoff), "the snake's handoff");
@@ -392,8 +388,8 @@ void SnakeCuda::beginSlice(int slice, const std::vector<PixelPoint>& polygon, in
     auto* state = m_state.as<snake::State>();
     m_timer.begin(stream);
     cudaCheck(cudaMemcpyAsync(state, m_host, sizeof(snake::State), cudaMemcpyHostToDevice, stream), "snake state");
-    launchCheckpointScan(pixels, width, height, m_checkpoints.as<snake::Checkpoint>(), &state->image,
-                         checkpointScanChoice(), stream);
+    launchCheckpointScan(pixels, width, height, m_checkpoints.as<snake::Checkpoint>(), &state->image, m_tuning.scan,
+                         stream);
     m_timer.end(stream);  // waits: the polygon below is copied from pageable memory
     cudaCheck(
         cudaMemcpyAsync(a.pos, polygon.data(), polygon.size() * sizeof(PixelPoint), cudaMemcpyHostToDevice, stream),

@@ -14,6 +14,7 @@
 #include "CudaEngineBase.h"
 #include "DeviceBuffer.h"
 #include "SnakeReplicaCuda.h"
+#include "SnakeTuning.h"
 
 #include "lucent/core/seg/SnakeSlices.h"
 
@@ -30,7 +31,7 @@ public:
     explicit SnakeCuda(std::shared_ptr<GpuContext> context);
     ~SnakeCuda() override;
     Method method() const override { return Method::Snake; }
-    const char* backend() const override { return "cuda"; }
+    const char* backend() const override { return backendKey(Backend::Cuda); }
     /// GpuError for float volumes (the CPU engine runs those: their sums are not exact, so the two
     /// backends could order them differently) and devices without cooperative launch.
     void start(const SegmentationRequest& request) override;
@@ -62,6 +63,7 @@ private:
     std::shared_ptr<GpuContext> m_context;
     SegmentationRequest m_request;
     SnakeSlices m_slices;
+    SnakeTuning m_tuning;  // LUCENT_SNAKE_*, read at each start
     DeviceBuffer m_checkpoints, m_state, m_nodes, m_history, m_userMask;
     DeviceBuffer m_handoff;  // the replica kernel's two handoff buffers
     DeviceBuffer m_gather;   // its split items' sums and arrival counters

@@ -3,6 +3,7 @@
 #include "CudaCheck.h"
 #include "SnakeExecParts.cuh"
 #include "SnakeReplicaCuda.h"
+#include "SnakeTuning.h"
 
 #include "lucent/gpu/programs/SnakeReplica.h"
 
@@ -158,10 +159,7 @@ __global__ void __launch_bounds__(T, 1) replicaKernel(snake::ReplicaProgram p, i
 /// Threads a block: 384 (room for 170 registers a thread, so nothing spills, where 512 spill;
 /// BENCHMARKS.md, a0553ea), or 512 with LUCENT_SNAKE_REPLICA_THREADS=512.
 int replicaThreads() {
-    static const int t = [] {
-        const char* env = std::getenv("LUCENT_SNAKE_REPLICA_THREADS");
-        return env && std::atoi(env) == 512 ? 512 : 384;
-    }();
+    static const int t = readSnakeTuning().replicaThreads;  // once: the kernel instance is chosen once
     return t;
 }
 

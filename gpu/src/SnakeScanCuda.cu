@@ -255,13 +255,6 @@ __global__ void __launch_bounds__(kRowThreads)
 
 }  // namespace
 
-CheckpointScan checkpointScanChoice() {
-    const char* env = std::getenv("LUCENT_SNAKE_SCAN");  // read at every start: tests set it
-    if (env && std::strcmp(env, "warp") == 0) return CheckpointScan::Warp;
-    if (env && std::strcmp(env, "row") == 0) return CheckpointScan::Row;
-    return CheckpointScan::Auto;
-}
-
 void launchCheckpointScan(const std::int16_t* pixels, int width, int height, snake::Checkpoint* out, ExactSums* image,
                           CheckpointScan scan, void* stream) {
     const int groups = snake::checkpointGroups(width);

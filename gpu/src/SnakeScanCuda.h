@@ -2,21 +2,12 @@
 /// cumulated images every 8 pixels, with the pixels), and the slice's totals.
 #pragma once
 
+#include "SnakeTuning.h"
 #include "lucent/gpu/programs/SnakeProgramState.h"
 
 #include <cstdint>
 
 namespace lucent::gpu {
-
-/// Which kernel scans the rows.
-enum class CheckpointScan {
-    Auto,  ///< a block per row for rows of 2048 pixels or more, else a warp per row
-    Warp,  ///< a warp per row (LUCENT_SNAKE_SCAN=warp)
-    Row,   ///< a block per row (LUCENT_SNAKE_SCAN=row)
-};
-
-/// LUCENT_SNAKE_SCAN (anything else: Auto).
-CheckpointScan checkpointScanChoice();
 
 /// Writes height x groups records (groups = snake::checkpointGroups(width)) of the int16 slice
 /// `pixels` (row-major, width x height) to `out`, and adds the slice's sums to `*image`, on `stream`.

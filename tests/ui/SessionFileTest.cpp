@@ -446,3 +446,66 @@ TEST(SessionFile, AFailedWriteKeepsTheOldFileAndLeavesNothing) {
     SavedSession back;
     EXPECT_TRUE(SessionFile::read(path, back));
 }
+
+namespace {
+
+/// The file with segmentation.<block>.<key> set, or the whole block removed when `value` is undefined.
+QByteArray withParameter(const QByteArray& json, const QString& block, const QString& key, const QJsonValue& value) {
+    QJsonObject root = QJsonDocument::fromJson(json).object();
+    QJsonObject seg = root.value("segmentation").toObject();
+    QJsonObject o = seg.value(block).toObject();
+    if (value.isUndefined()) {
+        seg.remove(block);
+    } else {
+        o.insert(key, value);
+        seg.insert(block, o);
+    }
+    root.insert("segmentation", seg);
+    return QJsonDocument(root).toJson();
+}
+
+}  // namespace
+
+TEST(SessionFile, MissingParametersTakeTheDeclaredDefaultsOutOfLimitsAreRefused) {
+    lucent::testing::TempDir dir;
+    const QString path = QString::fromStdString(dir.file("limits.lucent"));
+    ASSERT_TRUE(SessionFile::write(path, fullSession(QString::fromStdString(dir.file("d.nii")))));
+    const QByteArray full = readAll(path);
+    QByteArray bare = full;
+    for (const char* block : {"fuzzyConnectedness", "fuzzyCMeans", "snake"})
+        bare = withParameter(bare, block, {}, QJsonValue::Undefined);
+    writeAll(path, bare);
+    SavedSession s;
+    QString error;
+    ASSERT_TRUE(SessionFile::read(path, s, &error)) << error.toStdString();
+    const SegmentationRequest& q = s.segmentation.request;
+    EXPECT_EQ(q.fuzzyConnectedness.threshold, kFuzzyConnectednessLimits.threshold.byDefault);
+    EXPECT_EQ(q.fuzzyConnectedness.estimateRadius, kFuzzyConnectednessLimits.estimateRadius.byDefault);
+    EXPECT_EQ(q.fuzzyCMeans.clusters, kFuzzyCMeansLimits.clusters.byDefault);
+    EXPECT_EQ(q.fuzzyCMeans.fuzziness, kFuzzyCMeansLimits.fuzziness.byDefault);
+    EXPECT_EQ(q.fuzzyCMeans.epsilon, kFuzzyCMeansLimits.epsilon.byDefault);
+    EXPECT_EQ(q.fuzzyCMeans.maxIterations, kFuzzyCMeansLimits.maxIterations.byDefault);
+    EXPECT_EQ(q.snake.stepMax, kSnakeLimits.stepMax.byDefault);
+    EXPECT_EQ(q.snake.minSegment, kSnakeLimits.minSegment.byDefault);
+
+    // At a limit: read; just outside: refused, naming the key.
+    const auto& fc = kFuzzyConnectednessLimits;
+    const auto& fcm = kFuzzyCMeansLimits;
+    const struct {
+        const char *block, *key;
+        double at, outside;
+    } cases[] = {{"fuzzyConnectedness", "threshold", fc.threshold.max, std::nextafter(fc.threshold.max, 2.0)},
+                 {"fuzzyConnectedness", "estimateRadius", double(fc.estimateRadius.max), fc.estimateRadius.max + 1.0},
+                 {"fuzzyCMeans", "clusters", double(fcm.clusters.min), fcm.clusters.min - 1.0},
+                 {"fuzzyCMeans", "fuzziness", std::nextafter(fcm.fuzziness.min, 2.0), fcm.fuzziness.min},
+                 {"fuzzyCMeans", "epsilon", std::nextafter(fcm.epsilon.min, 1.0), fcm.epsilon.min},
+                 {"fuzzyCMeans", "maxIterations", double(fcm.maxIterations.max), fcm.maxIterations.max + 1.0},
+                 {"snake", "stepMax", double(kSnakeLimits.stepMax.min), kSnakeLimits.stepMax.min - 1.0},
+                 {"snake", "minSegment", double(kSnakeLimits.minSegment.min), kSnakeLimits.minSegment.min - 1.0}};
+    for (const auto& c : cases) {
+        writeAll(path, withParameter(full, c.block, c.key, c.at));
+        EXPECT_TRUE(SessionFile::read(path, s, &error)) << c.key << ": " << error.toStdString();
+        writeAll(path, withParameter(full, c.block, c.key, c.outside));
+        EXPECT_NE(readError(path).find(c.key), std::string::npos) << c.key;
+    }
+}

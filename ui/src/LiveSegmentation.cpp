@@ -33,15 +33,8 @@ std::size_t countInBox(const LabelMap& map, const VoxelBox& box) {
     return n;
 }
 
-const char* methodTitle(Method m) {
-    switch (m) {
-    case Method::RegionGrowing: return "Region growing";
-    case Method::FuzzyConnectedness: return "Fuzzy connectedness";
-    case Method::FuzzyCMeans: return "Fuzzy C-means";
-    case Method::Snake: return "Region snake";
-    }
-    return "";
-}
+/// True for an engine (or published state) that runs on the device.
+bool onCuda(std::string_view backend) { return backendFromKey(backend) == Backend::Cuda; }
 
 }  // namespace
 
@@ -125,7 +118,7 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
 
 void LiveSegmentation::writeLabels(const Segmenter& engine, const VoxelBox& box) {
     // Runs on the worker with the published state locked: the GUI does not upload meanwhile.
-    if (m_context && std::string_view(engine.backend()) == "cuda") {
+    if (m_context && onCuda(engine.backend())) {
         engine.writeLabels(m_context->labelSink(), &box);
         m_voxels = m_context->countLabels();  // on the device: no download (it also waits for the write)
         m_lastOnDevice = true;
@@ -326,7 +319,7 @@ bool LiveSegmentation::showSoftMapFromDevice(int index) {
     // Under the engine lock: the worker is between advances, so the context's scratch slots and the
     // engine's device state are not in use meanwhile.
     m_worker->command([&](SegmentationSession& s) {
-        if (!s.engine() || std::string_view(s.engine()->backend()) != "cuda") return;
+        if (!s.engine() || !onCuda(s.engine()->backend())) return;
         try {
             buffer = static_cast<std::uint8_t*>(m_context->scratch(kHeatScratchSlot, n));
             written = s.engine()->writeSoftMap(index, LabelSink::device(buffer, n));
@@ -394,14 +387,14 @@ render::HudState LiveSegmentation::hudState() const {
     const auto& p = m_published;
     h.active = active();
     if (!h.active) return h;
-    if (p.backend == "cuda") {
+    if (onCuda(p.backend)) {
         const auto devices = gpu::listDevices();
         h.backend = "CUDA (" + (devices.empty() ? std::string("device") : devices.front().name) + ")" +
                     (m_interop ? "  GL interop" : "");
     } else {
         h.backend = "CPU (" + std::to_string(defaultThreadCount()) + " threads)";
     }
-    h.method = methodTitle(m_method);
+    h.method = methodInfo(m_method).title;
     h.state = p.starting ? "starting" : sessionStateName(p.state);
     h.iteration = p.last.iterations;
     h.msPerStep = p.msPerStep;

@@ -53,6 +53,18 @@ public:
             fail(QString("'%1' must be a whole number from %2 to %3").arg(key).arg(lo).arg(hi));
         return int(d);
     }
+    /// The limit's default when the key is missing.
+    int integer(const QJsonObject& o, const char* key, const Limit<int>& limit) const {
+        return integer(o, key, limit.byDefault, limit.min, limit.max);
+    }
+    /// A number within `limit` (its default when the key is missing).
+    double bounded(const QJsonObject& o, const char* key, const Limit<double>& limit) const {
+        const double d = number(o, key, limit.byDefault);
+        if (!limit.allows(d))
+            fail(QString("'%1' must be %2 %3").arg(key, limit.minOpen ? "greater than" : "at least").arg(limit.min) +
+                 (std::isinf(limit.max) ? QString() : QString(" and at most %1").arg(limit.max)));
+        return d;
+    }
     bool boolean(const QJsonObject& o, const char* key, bool fallback) const {
         const QJsonValue v = o.value(key);
         if (v.isUndefined()) return fallback;
@@ -196,16 +208,15 @@ SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
     SegmentSettings s;
     const QString mode = r.text(o, "mode");
     if (!mode.isEmpty()) {
-        for (Method m : {Method::RegionGrowing, Method::FuzzyConnectedness, Method::FuzzyCMeans, Method::Snake})
-            if (mode == methodName(m)) s.mode = m;
-        if (!s.mode) r.fail(QString("unknown segmentation method '%1' (srg, fc, fcm, snake)").arg(mode));
+        s.mode = methodFromKey(mode.toStdString());
+        if (!s.mode)
+            r.fail(QString("unknown segmentation method '%1' (%2)").arg(mode, QString::fromStdString(methodKeyList())));
     }
-    s.backend = r.text(o, "backend", "auto");
-    if (s.backend != "auto" && s.backend != "cpu" && s.backend != "cuda")
-        r.fail(QString("unknown backend '%1'").arg(s.backend));
-    s.stepsPerFrame = r.integer(o, "stepsPerFrame", 1, 1, 1000);
+    s.backend = r.text(o, "backend", s.backend);
+    if (!backendFromKey(s.backend.toStdString())) r.fail(QString("unknown backend '%1'").arg(s.backend));
+    s.stepsPerFrame = r.integer(o, "stepsPerFrame", kStepsPerFrame);
     SegmentationRequest& q = s.request;
-    constexpr int kBig = 1 << 30;
+    constexpr int kBig = kNoIntLimit;
     for (const QJsonValue& v : r.array(o, "seeds")) {
         const Vec3 p = r.vec3(v, "a seed");
         if (p.x != std::floor(p.x) || p.y != std::floor(p.y) || p.z != std::floor(p.z) || std::abs(p.x) > kBig ||
@@ -213,28 +224,30 @@ SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
             r.fail("a seed must be 3 whole voxel indices");
         q.seeds.push_back({int(p.x), int(p.y), int(p.z)});
     }
+    // A missing key keeps the request's default (ParameterLimits.h); a present one must be within its limit.
     const QJsonObject rg = r.object(o, "regionGrowing");
-    q.regionGrowing.lower = r.number(rg, "lower", 0);
-    q.regionGrowing.upper = r.number(rg, "upper", 0);
-    q.regionGrowing.connectivity = r.integer(rg, "connectivity", 6, 6, 26);
-    if (q.regionGrowing.connectivity != 6 && q.regionGrowing.connectivity != 26) r.fail("connectivity must be 6 or 26");
+    q.regionGrowing.lower = r.number(rg, "lower", q.regionGrowing.lower);
+    q.regionGrowing.upper = r.number(rg, "upper", q.regionGrowing.upper);
+    q.regionGrowing.connectivity = r.integer(rg, "connectivity", Limit<int>{q.regionGrowing.connectivity, 6, 26});
+    if (!RegionGrowingLimits::allowsConnectivity(q.regionGrowing.connectivity)) r.fail("connectivity must be 6 or 26");
     const QJsonObject fc = r.object(o, "fuzzyConnectedness");
     auto& f = q.fuzzyConnectedness;
-    f.threshold = r.number(fc, "threshold", 0.5);
-    if (f.threshold < 0 || f.threshold > 1) r.fail("the fuzzy connectedness threshold must be from 0 to 1");
+    f.threshold = r.number(fc, "threshold", f.threshold);
+    if (!kFuzzyConnectednessLimits.threshold.allows(f.threshold))
+        r.fail("the fuzzy connectedness threshold must be from 0 to 1");
     f.objectMean = r.optionalNumber(fc, "objectMean");
     f.objectSigma = r.optionalNumber(fc, "objectSigma");
     f.diffSigma = r.optionalNumber(fc, "diffSigma");
-    f.estimateRadius = r.integer(fc, "estimateRadius", 2, 0, 64);
+    f.estimateRadius = r.integer(fc, "estimateRadius", kFuzzyConnectednessLimits.estimateRadius);
     const QJsonObject fcm = r.object(o, "fuzzyCMeans");
     auto& c = q.fuzzyCMeans;
-    c.clusters = r.integer(fcm, "clusters", 3, 2, 255);
-    c.fuzziness = r.number(fcm, "fuzziness", 2.0);
-    c.epsilon = r.number(fcm, "epsilon", 0.005);
-    c.maxIterations = r.integer(fcm, "maxIterations", 300, 1, 1000000);
-    c.perVoxel = r.boolean(fcm, "perVoxel", false);
+    c.clusters = r.integer(fcm, "clusters", kFuzzyCMeansLimits.clusters);
+    c.fuzziness = r.bounded(fcm, "fuzziness", kFuzzyCMeansLimits.fuzziness);
+    c.epsilon = r.bounded(fcm, "epsilon", kFuzzyCMeansLimits.epsilon);
+    c.maxIterations = r.integer(fcm, "maxIterations", kFuzzyCMeansLimits.maxIterations);
+    c.perVoxel = r.boolean(fcm, "perVoxel", c.perVoxel);
     const QJsonObject sn = r.object(o, "snake");
-    q.snake.slice = r.integer(sn, "slice", 0, 0, kBig);
+    q.snake.slice = r.integer(sn, "slice", Limit<int>{0, 0, kBig});
     const QJsonArray rect = r.array(sn, "rect");
     if (!rect.isEmpty() && rect.size() != 4) r.fail("the snake's 'rect' must be 4 whole numbers");
     for (int i = 0; i < int(rect.size()); ++i) {
@@ -242,9 +255,9 @@ SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
         if (d != std::floor(d) || std::abs(d) > kBig) r.fail("the snake's 'rect' must be 4 whole numbers");
         q.snake.rect[std::size_t(i)] = int(d);
     }
-    q.snake.stepMax = r.integer(sn, "stepMax", 32, 1, kBig);
-    q.snake.minSegment = r.integer(sn, "minSegment", 8, 1, kBig);
-    q.snake.propagate = r.boolean(sn, "propagate", false);
+    q.snake.stepMax = r.integer(sn, "stepMax", kSnakeLimits.stepMax);
+    q.snake.minSegment = r.integer(sn, "minSegment", kSnakeLimits.minSegment);
+    q.snake.propagate = r.boolean(sn, "propagate", q.snake.propagate);
     return s;
 }
 

@@ -2,24 +2,64 @@
 #include "lucent/core/seg/Segmenter.h"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 namespace lucent {
 
-const char* methodName(Method method) {
-    switch (method) {
-    case Method::RegionGrowing: return "srg";
-    case Method::FuzzyConnectedness: return "fc";
-    case Method::FuzzyCMeans: return "fcm";
-    case Method::Snake: return "snake";
-    }
-    return "?";
-}
-
 namespace {
 std::string str(const VoxelIndex& s) {
     return std::to_string(s.i) + "," + std::to_string(s.j) + "," + std::to_string(s.k);
+}
+
+template <class T>
+std::string number(T v) {
+    std::ostringstream out;
+    out << v;  // 0.5, 1, 255: as a user types them
+    return out.str();
+}
+
+/// "within 2..255", "at least 1" (below a limit that has no upper end), "greater than 1" (open lower end).
+template <class T>
+void checkLimit(const Limit<T>& limit, T value, const char* name) {
+    if (limit.allows(value)) return;
+    const bool noMax = double(limit.max) >= double(kNoIntLimit);
+    std::string range = "within " + number(limit.min) + ".." + number(limit.max);
+    if (limit.minOpen)
+        range = "greater than " + number(limit.min) + (noMax ? "" : " and at most " + number(limit.max));
+    else if (noMax && value < limit.min)
+        range = "at least " + number(limit.min);
+    throw std::invalid_argument(std::string(name) + " must be " + range);
+}
+
+void validateParameters(Method method, const SegmentationRequest& r) {
+    if (method == Method::RegionGrowing) {
+        const auto& p = r.regionGrowing;
+        if (!RegionGrowingLimits::allowsConnectivity(p.connectivity))
+            throw std::invalid_argument("connectivity must be 6 or 26");
+        if (p.lower > p.upper) throw std::invalid_argument("lower bound is above the upper bound");
+    }
+    if (method == Method::FuzzyConnectedness) {
+        const auto& p = r.fuzzyConnectedness;
+        const auto& l = kFuzzyConnectednessLimits;
+        checkLimit(l.threshold, p.threshold, "threshold");
+        checkLimit(l.estimateRadius, p.estimateRadius, "estimate radius");
+        if ((p.objectSigma && *p.objectSigma <= 0) || (p.diffSigma && *p.diffSigma <= 0))
+            throw std::invalid_argument("object and difference sigmas must be positive");
+    }
+    if (method == Method::FuzzyCMeans) {
+        const auto& p = r.fuzzyCMeans;
+        const auto& l = kFuzzyCMeansLimits;
+        checkLimit(l.clusters, p.clusters, "clusters");
+        checkLimit(l.fuzziness, p.fuzziness, "fuzziness");
+        checkLimit(l.epsilon, p.epsilon, "epsilon");
+        checkLimit(l.maxIterations, p.maxIterations, "max iterations");
+    }
+    if (method == Method::Snake) {
+        checkLimit(kSnakeLimits.stepMax, r.snake.stepMax, "step-max");
+        checkLimit(kSnakeLimits.minSegment, r.snake.minSegment, "min-segment");
+    }
 }
 }  // namespace
 
@@ -35,24 +75,6 @@ void validateRequest(Method method, const SegmentationRequest& r) {
                 throw std::invalid_argument("seed " + str(s) + " is outside the volume (" + std::to_string(g.dims[0]) +
                                             " x " + std::to_string(g.dims[1]) + " x " + std::to_string(g.dims[2]) + ")");
     }
-    if (method == Method::RegionGrowing) {
-        const auto& p = r.regionGrowing;
-        if (p.connectivity != 6 && p.connectivity != 26) throw std::invalid_argument("connectivity must be 6 or 26");
-        if (p.lower > p.upper) throw std::invalid_argument("lower bound is above the upper bound");
-    }
-    if (method == Method::FuzzyConnectedness) {
-        const auto& p = r.fuzzyConnectedness;
-        if (!(p.threshold >= 0 && p.threshold <= 1)) throw std::invalid_argument("threshold must be within 0..1");
-        if ((p.objectSigma && *p.objectSigma <= 0) || (p.diffSigma && *p.diffSigma <= 0))
-            throw std::invalid_argument("object and difference sigmas must be positive");
-    }
-    if (method == Method::FuzzyCMeans) {
-        const auto& p = r.fuzzyCMeans;
-        if (p.clusters < 2 || p.clusters > 255) throw std::invalid_argument("clusters must be within 2..255");
-        if (!(p.fuzziness > 1)) throw std::invalid_argument("fuzziness must be greater than 1");
-        if (!(p.epsilon > 0)) throw std::invalid_argument("epsilon must be positive");
-        if (p.maxIterations < 1) throw std::invalid_argument("max iterations must be at least 1");
-    }
     if (method == Method::Snake) {
         const auto& p = r.snake;
         if (p.slice < 0 || p.slice >= g.dims[2])
@@ -60,8 +82,8 @@ void validateRequest(Method method, const SegmentationRequest& r) {
         const auto& q = p.rect;
         if (q[0] < 0 || q[1] < 0 || q[2] >= g.dims[0] || q[3] >= g.dims[1] || q[2] - q[0] < 2 || q[3] - q[1] < 2)
             throw std::invalid_argument("rectangle must lie inside the slice and be at least 3 pixels wide and high");
-        if (p.stepMax < 1) throw std::invalid_argument("step-max must be at least 1");
     }
+    validateParameters(method, r);
 }
 
 UpdateOutcome Segmenter::update(const SegmentationRequest& request) {

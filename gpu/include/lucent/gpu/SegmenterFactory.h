@@ -1,6 +1,7 @@
 /// @brief Picks an engine at run time: auto (CUDA when a device and a CUDA engine exist, else CPU), cpu, cuda.
 #pragma once
 
+#include "lucent/core/seg/Backend.h"
 #include "lucent/core/seg/Segmenter.h"
 
 #include <memory>
@@ -10,11 +11,11 @@ namespace lucent::gpu {
 
 class GpuContext;
 
-enum class Backend { Auto, Cpu, Cuda };
+using lucent::Backend;  // the one enum, named in core/seg/Backend.h
 
-/// "auto", "cpu" or "cuda"; std::invalid_argument otherwise.
+/// A key of backendTable() ("auto", "cpu", "cuda"); std::invalid_argument naming them otherwise.
 Backend parseBackend(const std::string& name);
-/// "srg", "fc", "fcm" or "snake"; std::invalid_argument otherwise.
+/// A key of methodTable() ("srg", "fc", "fcm", "snake"); std::invalid_argument naming them otherwise.
 Method parseMethod(const std::string& name);
 /// True when this build has a CUDA engine for `method`.
 bool hasCudaEngine(Method method);

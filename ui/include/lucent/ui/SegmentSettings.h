@@ -2,6 +2,7 @@
 /// parameters, the backend and the iterations per step (a session saves and restores it).
 #pragma once
 
+#include "lucent/core/seg/Backend.h"
 #include "lucent/core/seg/SegmentationRequest.h"
 
 #include <QString>
@@ -10,13 +11,16 @@
 
 namespace lucent::ui {
 
+/// Engine iterations a frame: the panel's spin box and the session file.
+inline constexpr Limit<int> kStepsPerFrame{1, 1, 1000};
+
 struct SegmentSettings {
     /// The method whose page and view tool are up; none before one was chosen.
     std::optional<Method> mode;
     /// Seeds and the blocks of all four methods (volume and mask pointers stay null).
     SegmentationRequest request;
-    QString backend = "auto";  ///< "auto", "cpu" or "cuda"
-    int stepsPerFrame = 1;
+    QString backend = backendKey(Backend::Auto);  ///< a key of backendTable()
+    int stepsPerFrame = kStepsPerFrame.byDefault;
 };
 
 }  // namespace lucent::ui

@@ -13,7 +13,7 @@ namespace lucent {
 class FuzzyCMeansCpu final : public Segmenter {
 public:
     Method method() const override { return Method::FuzzyCMeans; }
-    const char* backend() const override { return "cpu"; }
+    const char* backend() const override { return backendKey(Backend::Cpu); }
     void start(const SegmentationRequest& request) override;
     StepReport step(int maxIterations) override;
     bool finished() const override { return m_finished; }

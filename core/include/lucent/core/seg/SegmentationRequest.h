@@ -4,6 +4,8 @@
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/Volume.h"
 #include "lucent/core/seg/HostDevice.h"
+#include "lucent/core/seg/Methods.h"
+#include "lucent/core/seg/ParameterLimits.h"
 
 #include <array>
 #include <optional>
@@ -11,10 +13,6 @@
 #include <vector>
 
 namespace lucent {
-
-enum class Method { RegionGrowing, FuzzyConnectedness, FuzzyCMeans, Snake };
-
-const char* methodName(Method method);  ///< "srg", "fc", "fcm", "snake"
 
 struct VoxelIndex {
     int i = 0, j = 0, k = 0;
@@ -50,22 +48,23 @@ inline std::optional<VoxelBox> merge(std::optional<VoxelBox> a, const VoxelBox& 
 
 struct RegionGrowingParams {
     double lower = 0, upper = 0;  ///< inclusion interval in stored units (HU for CT)
-    int connectivity = 6;         ///< 6 or 26
+    int connectivity = kRegionGrowingLimits.connectivity;  ///< 6 or 26
 };
 
 struct FuzzyConnectednessParams {
-    double threshold = 0.5;              ///< object = connectivity >= threshold (0..1)
+    double threshold = kFuzzyConnectednessLimits.threshold.byDefault;  ///< object = connectivity >= threshold (0..1)
     std::optional<double> objectMean;    ///< M; estimated around the seeds when absent
     std::optional<double> objectSigma;   ///< S
     std::optional<double> diffSigma;     ///< D
-    int estimateRadius = 2;              ///< half-size of the cube around each seed used to estimate
+    /// Half-size of the cube around each seed used to estimate.
+    int estimateRadius = kFuzzyConnectednessLimits.estimateRadius.byDefault;
 };
 
 struct FuzzyCMeansParams {
-    int clusters = 3;
-    double fuzziness = 2.0;      ///< m > 1
-    double epsilon = 0.005;      ///< stop when no membership changes by more than this
-    int maxIterations = 300;
+    int clusters = kFuzzyCMeansLimits.clusters.byDefault;
+    double fuzziness = kFuzzyCMeansLimits.fuzziness.byDefault;  ///< m > 1
+    double epsilon = kFuzzyCMeansLimits.epsilon.byDefault;      ///< stop when no membership changes by more than this
+    int maxIterations = kFuzzyCMeansLimits.maxIterations.byDefault;
     bool perVoxel = false;       ///< iterate over voxels instead of the intensity histogram (same result)
     bool deviceMemberships = false;  ///< CUDA: keep float memberships on the device, written with the labels in one pass
 };
@@ -73,8 +72,9 @@ struct FuzzyCMeansParams {
 struct SnakeParams {
     int slice = 0;                    ///< k of the slice to segment
     std::array<int, 4> rect{0, 0, 0, 0};  ///< i0, j0, i1, j1: the starting rectangle
-    int stepMax = 32;                 ///< initial move distance d (halved down to 1)
-    int minSegment = 8;               ///< a node is added in the middle of segments at least this long (pixels)
+    int stepMax = kSnakeLimits.stepMax.byDefault;        ///< initial move distance d (halved down to 1)
+    /// A node is added in the middle of segments at least this long (pixels).
+    int minSegment = kSnakeLimits.minSegment.byDefault;
     bool propagate = false;           ///< continue on neighbouring slices to build a 3D mask
 };
 
@@ -92,7 +92,8 @@ struct SegmentationRequest {
 };
 
 /// Throws std::invalid_argument with a one-line message when the request cannot be run
-/// (no volume, seeds outside it, bad parameters, mask on another grid).
+/// (no volume, seeds outside it, a parameter outside its limits (ParameterLimits.h), mask on
+/// another grid).
 void validateRequest(Method method, const SegmentationRequest& request);
 
 /// True when both requests segment the same volume inside the same ROI and mask (what every

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lucent/core/JsonWriter.h"
+#include "lucent/core/seg/Backend.h"
 #include "lucent/core/seg/LabelSink.h"
 #include "lucent/core/seg/MethodFigures.h"
 #include "lucent/core/seg/SegmentationRequest.h"
@@ -41,7 +42,7 @@ class Segmenter {
 public:
     virtual ~Segmenter() = default;
     virtual Method method() const = 0;
-    virtual const char* backend() const = 0;  ///< "cpu" or "cuda"
+    virtual const char* backend() const = 0;  ///< backendKey(Backend::Cpu) or backendKey(Backend::Cuda)
     /// Validates and prepares; throws std::invalid_argument with a clear message (GpuError for
     /// device faults).
     virtual void start(const SegmentationRequest& request) = 0;

@@ -27,7 +27,7 @@ public:
     SnakeCpu();
     ~SnakeCpu() override;
     Method method() const override { return Method::Snake; }
-    const char* backend() const override { return "cpu"; }
+    const char* backend() const override { return backendKey(Backend::Cpu); }
     void start(const SegmentationRequest& request) override;
     StepReport step(int maxIterations) override;
     bool finished() const override { return m_finished; }
