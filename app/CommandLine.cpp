@@ -1,6 +1,7 @@
 /// @brief Command-line parsing.
 #include "CommandLine.h"
 
+#include "lucent/io/FileSuffixes.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/VolumeFile.h"
 
@@ -40,7 +41,8 @@ bool looksLikeInput(const std::string& word) {
     std::error_code ec;
     if (std::filesystem::exists(word, ec)) return true;
     const std::string w = io::toLower(word);
-    return w.find('/') != std::string::npos || io::isVolumeFileName(w) || w.ends_with(".dcm") || w.ends_with(".lucent");
+    // A session (.lucent) is the viewer's; its suffix is the ui's (SessionFile::kSuffix), not linked here.
+    return w.find('/') != std::string::npos || io::hasSuffix(w, io::kDataSuffixes) || w.ends_with(".lucent");
 }
 
 std::string unknownCommandMessage(const std::string& word, const std::vector<std::string>& commands) {

@@ -25,6 +25,13 @@ int runVersion() {
 
 namespace {
 
+using CommandFunction = int (*)(const std::vector<std::string>&);
+/// Every sub-command, once: dispatch and the typo suggestion both read this list.
+const std::pair<const char*, CommandFunction> kCommands[] = {
+    {"info", runInfo},     {"convert", runConvert}, {"segment", runSegment}, {"export", runExport},
+    {"stats", runStats},   {"islands", runIslands}, {"pacs", runPacs},
+    {"version", [](const std::vector<std::string>&) { return runVersion(); }}};
+
 /// The usage text; the suffix lists come from io (FileSuffixes.h), so it names every one that works.
 std::string usage() {
     const std::string volumeOut = io::suffixPattern(io::kVolumeWriteSuffixes);
@@ -83,18 +90,13 @@ int main(int argc, char** argv) {
     const std::string command = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     try {
-        if (command == "info") return runInfo(rest);
-        if (command == "convert") return runConvert(rest);
-        if (command == "segment") return runSegment(rest);
-        if (command == "export") return runExport(rest);
-        if (command == "stats") return runStats(rest);
-        if (command == "islands") return runIslands(rest);
-        if (command == "pacs") return runPacs(rest);
-        if (command == "version" || command == "--version") return runVersion();
+        for (const auto& [name, run] : kCommands)
+            if (command == name) return run(rest);
+        if (command == "--version") return runVersion();
         // A word that is no command and names nothing to open is a mistyped command, not a file to view.
         if (!command.empty() && command[0] != '-' && !looksLikeInput(command)) {
-            const std::vector<std::string> known{"info",  "convert", "segment", "export",
-                                                 "stats", "islands", "pacs",    "version"};
+            std::vector<std::string> known;
+            for (const auto& c : kCommands) known.push_back(c.first);
             std::cerr << "lucent: " << unknownCommandMessage(command, known) << " (see lucent --help)\n";
             return 2;
         }

@@ -1,4 +1,5 @@
 /// @brief Label import and export for the viewer: io::readLabelFile / writeLabelFile behind dialogs and a worker thread.
+#include "lucent/io/FileSuffixes.h"
 #include "lucent/ui/LabelFiles.h"
 
 #include "lucent/core/Errors.h"
@@ -144,7 +145,8 @@ bool LabelFiles::exportFile(const QString& path, const std::vector<std::uint8_t>
 
 void LabelFiles::importDialog() {
     const QString path = QFileDialog::getOpenFileName(m_window, "Import labels", {},
-                                                      "Label files (*.nii *.nii.gz *.nrrd *.mha *.mhd *.dcm);;All files (*)");
+                                                      QString("Label files (%1);;All files (*)")
+                                                          .arg(QString::fromStdString(io::globPattern(io::kLabelReadSuffixes))));
     if (path.isEmpty()) return;
     QString error;
     if (!importFile(path, &error)) QMessageBox::warning(m_window, "Cannot import labels", error);

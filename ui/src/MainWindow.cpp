@@ -1,4 +1,5 @@
 /// @brief Main window wiring: menus, background loading with progress and cancel, masks, settings.
+#include "lucent/io/FileSuffixes.h"
 #include "lucent/ui/MainWindow.h"
 
 #include "lucent/core/Version.h"
@@ -133,8 +134,9 @@ void MainWindow::buildFileMenu() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("Open &file...", QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open DICOM or volume file", {},
-                                                          "Images (*.dcm *.nii *.nii.gz *.mha *.mhd *.nrrd *.nhdr);;"
-                                                          "Lucent sessions (*.lucent);;All files (*)");
+                                                          QString("Images (%1);;Lucent sessions (*%2);;All files (*)")
+                                                              .arg(QString::fromStdString(io::globPattern(io::kDataSuffixes)))
+                                                              .arg(SessionFile::kSuffix));
         if (!path.isEmpty()) openPath(path);
     });
     file->addAction("Open f&older...", QKeySequence("Ctrl+Shift+O"), this, [this] {
@@ -602,13 +604,11 @@ QString MainWindow::defaultSessionPath() const {
     const QFileInfo data(QDir::cleanPath(QFileInfo(m_currentPath).absoluteFilePath()));
     QString name = data.fileName();
     if (!data.isDir()) {
-        bool stripped = false;
-        for (const char* suffix : {".nii.gz", ".seg.nrrd", ".nii", ".mha", ".mhd", ".nrrd", ".nhdr", ".dcm"})
-            if (!stripped && name.endsWith(suffix, Qt::CaseInsensitive)) {
-                name.chop(int(std::strlen(suffix)));
-                stripped = true;
-            }
-        if (!stripped) name = data.completeBaseName();
+        const std::string_view suffix = io::longestSuffix(name.toStdString(), io::kDataSuffixes);
+        if (!suffix.empty())
+            name.chop(int(suffix.size()));
+        else
+            name = data.completeBaseName();
     }
     return QDir(data.absolutePath()).filePath((name.isEmpty() ? QString("session") : name) + SessionFile::kSuffix);
 }

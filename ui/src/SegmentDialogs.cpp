@@ -1,4 +1,5 @@
 /// @brief Form layouts of the FCM and fuzzy connectedness dialogs.
+#include "lucent/core/seg/ParameterLimits.h"
 #include "lucent/ui/SegmentDialogs.h"
 
 #include <QCheckBox>
@@ -34,13 +35,13 @@ FcmDialog::FcmDialog(const FuzzyCMeansParams& initial, bool haveLayer, QWidget* 
     setWindowTitle("Fuzzy C-means");
     auto* form = new QFormLayout(this);
     m_clusters = new QSpinBox(this);
-    m_clusters->setRange(2, 255);
+    m_clusters->setRange(kFuzzyCMeansLimits.clusters.min, kFuzzyCMeansLimits.clusters.max);
     m_clusters->setValue(initial.clusters);
     m_clusters->setObjectName("fcmClusters");
     m_fuzziness = number(1.05, 10, initial.fuzziness, 2, "fcmFuzziness", this);
     m_epsilon = number(1e-6, 0.5, initial.epsilon, 6, "fcmEpsilon", this);
     m_iterations = new QSpinBox(this);
-    m_iterations->setRange(1, 100000);
+    m_iterations->setRange(kFuzzyCMeansLimits.maxIterations.min, kFuzzyCMeansLimits.maxIterations.max);
     m_iterations->setValue(initial.maxIterations);
     m_mask = new QCheckBox("only voxels of the label layer", this);
     m_mask->setEnabled(haveLayer);
@@ -77,7 +78,8 @@ FcDialog::FcDialog(const FuzzyConnectednessParams& initial, double mean, double 
     seedText->setObjectName("fcSeeds");
     seedText->setWordWrap(true);
     form->addRow(seedText);
-    m_threshold = number(0.0, 1.0, initial.threshold, 3, "fcThresholdBox", this);
+    const auto& threshold = kFuzzyConnectednessLimits.threshold;
+    m_threshold = number(threshold.min, threshold.max, initial.threshold, 3, "fcThresholdBox", this);
     m_threshold->setSingleStep(0.01);
     m_mean = number(-1e9, 1e9, mean, 2, "fcMean", this);
     m_sigma = number(1e-6, 1e9, objectSigma, 3, "fcSigma", this);

@@ -4,6 +4,8 @@
 #include "FieldKeys.h"
 #include "segment/SegmentPages.h"
 
+#include "lucent/core/seg/Backend.h"
+#include "lucent/core/seg/Methods.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/ui/SegmentDialogs.h"
 #include "lucent/ui/ViewGrid.h"
@@ -105,7 +107,7 @@ QWidget* SegmentPanel::buildCommon() {
     form->addRow(m_title);
     m_backend = new QComboBox(w);
     m_backend->setObjectName("segmentBackend");
-    m_backend->addItems({"auto", "cpu", "cuda"});
+    for (const BackendInfo& b : backendTable()) m_backend->addItem(QString::fromUtf8(b.key.data(), qsizetype(b.key.size())));
     // CUDA is offered only where a device is: otherwise its entry is greyed out and says why.
     if (gpu::listDevices().empty()) {
         QStandardItem* cuda = qobject_cast<QStandardItemModel*>(m_backend->model())->item(2);
@@ -124,7 +126,7 @@ QWidget* SegmentPanel::buildCommon() {
     m_play = button("Play", "playButton", w);
     m_step = button("Step", "stepButton", w);
     m_perFrame = new QSpinBox(w);
-    m_perFrame->setRange(1, 1000);
+    m_perFrame->setRange(kStepsPerFrame.min, kStepsPerFrame.max);
     m_perFrame->setObjectName("stepsPerFrame");
     m_perFrame->setToolTip("Iterations per step");
     runRow->addWidget(m_play);
@@ -245,8 +247,8 @@ bool SegmentPanel::acceptResult() {
 
 void SegmentPanel::refresh() {
     const auto mode = m_segmentation->mode();
-    const char* titles[] = {"Region growing", "Fuzzy connectedness", "Fuzzy C-means", "Region snake"};
-    m_title->setText(mode ? titles[int(*mode)] : "Choose a method in the Segment menu");
+    const std::string_view title = mode ? methodInfo(*mode).title : std::string_view("Choose a method in the Segment menu");
+    m_title->setText(QString::fromUtf8(title.data(), qsizetype(title.size())));
     refreshStatus();
     const bool active = m_live->active();
     m_play->setText(m_live->running() ? "Pause" : "Play");

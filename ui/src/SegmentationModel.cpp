@@ -1,7 +1,10 @@
 /// @brief The Segment panel's state and rules (SegmentationModel.h).
 #include "lucent/ui/SegmentationModel.h"
 
+#include "lucent/core/seg/Backend.h"
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
+#include "lucent/core/seg/Methods.h"
+#include "lucent/core/seg/ParameterLimits.h"
 #include "lucent/ui/ViewerModel.h"
 
 #include <algorithm>
@@ -13,13 +16,8 @@ namespace {
 
 /// "Accept region growing": the undo entry of an accepted run.
 QString acceptDescription(Method method) {
-    const char* names[] = {"region growing", "fuzzy connectedness", "fuzzy C-means", "region snake"};
-    return QString("Accept %1").arg(names[int(method)]);
-}
-
-QString backendKey(gpu::Backend backend) {
-    const char* keys[] = {"auto", "cpu", "cuda"};
-    return keys[int(backend)];
+    const std::string_view name = methodInfo(method).lowerTitle;
+    return "Accept " + QString::fromUtf8(name.data(), qsizetype(name.size()));
 }
 
 }  // namespace
@@ -119,7 +117,8 @@ void SegmentationModel::dragInterval(double dx, double dy, bool started) {
 }
 
 void SegmentationModel::setThreshold(double threshold) {
-    const double t = std::clamp(threshold, 0.0, 1.0);
+    const auto& limit = kFuzzyConnectednessLimits.threshold;
+    const double t = std::clamp(threshold, limit.min, limit.max);
     if (t == m_fc.threshold) return;
     m_fc.threshold = t;
     emit parametersChanged();
@@ -143,7 +142,7 @@ void SegmentationModel::setBackend(gpu::Backend backend) {
 }
 
 void SegmentationModel::setStepsPerFrame(int steps) {
-    const int s = std::clamp(steps, 1, 1000);
+    const int s = std::clamp(steps, kStepsPerFrame.min, kStepsPerFrame.max);
     m_runner->setStepsPerFrame(s);
     if (s == m_stepsPerFrame) return;
     m_stepsPerFrame = s;
@@ -346,7 +345,7 @@ SegmentSettings SegmentationModel::settings() const {
     SegmentSettings s;
     s.mode = m_mode;
     s.request = request();
-    s.backend = backendKey(m_backend);
+    s.backend = backendKey(m_backend);  // the one table's key (Backend.h)
     s.stepsPerFrame = m_stepsPerFrame;
     return s;
 }
@@ -354,11 +353,8 @@ SegmentSettings SegmentationModel::settings() const {
 void SegmentationModel::restoreSettings(const SegmentSettings& s) {
     m_runner->cancel();
     if (m_viewer->hasVolume()) dataRange();  // the interval's limits, before its values
-    try {
-        setBackend(gpu::parseBackend(s.backend.toStdString()));
-    } catch (const std::invalid_argument&) {
-        setBackend(gpu::Backend::Auto);  // SessionFile checks names; a stray one keeps the default
-    }
+    // SessionFile checks names; a stray one keeps the default.
+    setBackend(backendFromKey(s.backend.toStdString()).value_or(Backend::Auto));
     setStepsPerFrame(s.stepsPerFrame);
     const SegmentationRequest& r = s.request;
     m_regionGrowing = r.regionGrowing;

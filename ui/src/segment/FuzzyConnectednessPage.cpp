@@ -2,6 +2,8 @@
 /// connectivity map's heat (SegmentPages.h).
 #include "SegmentPages.h"
 
+#include "lucent/core/seg/ParameterLimits.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -11,10 +13,6 @@
 #include <cmath>
 
 namespace lucent::ui {
-
-namespace {
-constexpr int kThresholdSteps = 1000;  // the slider's resolution over 0..1
-}
 
 FuzzyConnectednessPage::FuzzyConnectednessPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent)
     : SegmentPage(model, live, parent) {
@@ -26,8 +24,8 @@ FuzzyConnectednessPage::FuzzyConnectednessPage(SegmentationModel* model, LiveSeg
     m_threshold->setRange(0, kThresholdSteps);
     m_thresholdText = new QLabel(this);
     connect(m_threshold, &QSlider::valueChanged, this, [this](int v) {
-        m_thresholdText->setText(QString::number(double(v) / kThresholdSteps, 'f', 3));
-        m_model->setThreshold(double(v) / kThresholdSteps);
+        m_thresholdText->setText(QString::number(stepsToThreshold(v), 'f', 3));
+        m_model->setThreshold(stepsToThreshold(v));
     });
     form->addRow(m_thresholdText, m_threshold);
     m_figures = new QLabel(this);
@@ -45,9 +43,9 @@ FuzzyConnectednessPage::FuzzyConnectednessPage(SegmentationModel* model, LiveSeg
 void FuzzyConnectednessPage::refresh() {
     {
         const QSignalBlocker blocker(m_threshold);
-        m_threshold->setValue(int(std::lround(m_model->fuzzyConnectedness().threshold * kThresholdSteps)));
+        m_threshold->setValue(thresholdToSteps(m_model->fuzzyConnectedness().threshold));
     }
-    m_thresholdText->setText(QString::number(double(m_threshold->value()) / kThresholdSteps, 'f', 3));
+    m_thresholdText->setText(QString::number(stepsToThreshold(m_threshold->value()), 'f', 3));
     m_seeds->refresh();
     if (!m_live->active() && m_heat->isChecked()) m_heat->setChecked(false);
     if (running(Method::FuzzyConnectedness) && m_live->published().state == SessionState::Finished) {
