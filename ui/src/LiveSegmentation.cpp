@@ -7,9 +7,6 @@
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/ui/ViewGrid.h"
-#if LUCENT_HAVE_VTK
-#include "lucent/ui/View3DWidget.h"
-#endif
 #include "lucent/ui/ViewerModel.h"
 
 #include <QThread>
@@ -45,9 +42,6 @@ LiveSegmentation::LiveSegmentation(ViewerModel* model, ViewGrid* grid, QObject* 
     connect(&m_timer, &QTimer::timeout, this, &LiveSegmentation::frameNow);
     connect(model, &ViewerModel::volumeChanged, this, &LiveSegmentation::resetForVolume);
     m_clock.start();
-#if LUCENT_HAVE_VTK
-    if (View3DWidget* view = grid->view3D()) view->followLive(this);  // the preview in 3D too
-#endif
 }
 
 LiveSegmentation::~LiveSegmentation() {

@@ -78,6 +78,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildMenus();
     // Live segmentation: its dock, the Edit and Segment menus; shown when a method is chosen.
     m_segment = new SegmentPanel(&m_model, m_grid, this);
+#if LUCENT_HAVE_VTK
+    // The window wires the run to the 3D view: neither knows the other.
+    if (View3DWidget* v3d = m_grid->view3D()) v3d->followLive(&m_segment->live());
+#endif
     addDockWidget(Qt::RightDockWidgetArea, m_segment);
     m_segment->hide();
     m_segment->buildMenus(menuBar(), m_helpMenu->menuAction());
