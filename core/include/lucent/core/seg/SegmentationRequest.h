@@ -76,6 +76,9 @@ struct SnakeParams {
     int stepMax = 32;                 ///< initial move distance d (halved down to 1)
     int minSegment = 8;               ///< a node is added in the middle of segments at least this long (pixels)
     bool propagate = false;           ///< continue on neighbouring slices to build a 3D mask
+    /// i0, j0, i1, j1 (inclusive) on every slice: the image the method sees; none = the whole slice
+    /// (the paper's setting). The starting rectangle is clipped to it.
+    std::optional<std::array<int, 4>> domain;
 };
 
 /// Every parameter a run needs; engines read the block of their method.
