@@ -62,6 +62,11 @@ void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
             json.key("step_max").value(r.snake.stepMax);
             json.key("min_segment").value(r.snake.minSegment);
             json.key("propagate").value(r.snake.propagate);
+            json.key("domain");  // the image the snake sees on every slice; null: the whole slice
+            if (const auto& d = r.snake.domain)
+                json.array(numbers({double((*d)[0]), double((*d)[1]), double((*d)[2]), double((*d)[3])}));
+            else
+                json.null();
             break;
     }
 }

@@ -302,7 +302,8 @@ void SnakeCuda::start(const SegmentationRequest& request) {
     // stage, so fewer blocks (a cheaper barrier) win there: a quarter of the SMs up to 1 MP, half up
     // to 32 MP, all beyond (BENCHMARKS.md).
     // LUCENT_SNAKE_BLOCKS overrides it (for tuning), never beyond what can be resident.
-    const double pixels = double(request.volume->geometry().dims[0]) * request.volume->geometry().dims[1];
+    m_bounds = snakeBounds(request);  // the pixels summed: the domain when there is one
+    const double pixels = double(m_bounds.width()) * m_bounds.height();
     m_blocks = pixels <= (1 << 20) ? std::max(1, m_sms / 4) : pixels <= (1 << 25) ? std::max(1, m_sms / 2) : m_sms;
     if (m_tuning.blocks) m_blocks = *m_tuning.blocks;
     m_blocks = std::min(m_blocks, m_maxBlocks);
@@ -327,9 +328,7 @@ void SnakeCuda::start(const SegmentationRequest& request) {
         cudaCheck(cudaMemsetAsync(m_profile.get(), 0, kProfileCounters * sizeof(long long), static_cast<cudaStream_t>(m_context->stream())),
                   "the snake profile");
     }
-    const auto& r = request.snake.rect;
-    // Clockwise in image coordinates (y down), as SnakeCpu.
-    beginSlice(request.snake.slice, {{r[0], r[1]}, {r[2], r[1]}, {r[2], r[3]}, {r[0], r[3]}}, request.snake.stepMax);
+    beginSlice(request.snake.slice, snakeStartPolygon(request), request.snake.stepMax);
 }
 
 void SnakeCuda::reserveNodes(int capacity, bool keep) {
@@ -356,7 +355,8 @@ void SnakeCuda::reserveNodes(int capacity, bool keep) {
 
 void SnakeCuda::beginSlice(int slice, const std::vector<PixelPoint>& polygon, int d) {
     const Geometry& g = m_request.volume->geometry();
-    const int width = g.dims[0], height = g.dims[1], groups = snake::checkpointGroups(width);
+    // The checkpoints cover the bounds only (the pixels the snake sees), as SnakeCpu's cumulated images.
+    const int width = m_bounds.width(), height = m_bounds.height(), groups = snake::checkpointGroups(width);
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     m_slice = slice;
     m_polygon = polygon;
@@ -384,12 +384,12 @@ void SnakeCuda::beginSlice(int slice, const std::vector<PixelPoint>& polygon, in
     m_state.reserve(sizeof(snake::State), "the snake state");
     const snake::Arrays a = carve(m_nodes.as<char>(), m_capacity, nullptr, nullptr);
     const auto* pixels = static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()) +
-                         std::size_t(slice) * width * height;
+                         g.index(m_bounds.x0, m_bounds.y0, slice);
     auto* state = m_state.as<snake::State>();
     m_timer.begin(stream);
     cudaCheck(cudaMemcpyAsync(state, m_host, sizeof(snake::State), cudaMemcpyHostToDevice, stream), "snake state");
-    launchCheckpointScan(pixels, width, height, m_checkpoints.as<snake::Checkpoint>(), &state->image, m_tuning.scan,
-                         stream);
+    launchCheckpointScan(pixels, width, height, g.dims[0], m_checkpoints.as<snake::Checkpoint>(), &state->image,
+                         m_tuning.scan, stream);
     m_timer.end(stream);  // waits: the polygon below is copied from pageable memory
     cudaCheck(
         cudaMemcpyAsync(a.pos, polygon.data(), polygon.size() * sizeof(PixelPoint), cudaMemcpyHostToDevice, stream),
@@ -398,11 +398,10 @@ void SnakeCuda::beginSlice(int slice, const std::vector<PixelPoint>& polygon, in
 }
 
 int SnakeCuda::launch(int budget) {
-    const Geometry& g = m_request.volume->geometry();
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     auto* state = m_state.as<snake::State>();
-    const snake::Slice slice{m_checkpoints.as<snake::Checkpoint>(), g.dims[0], g.dims[1],
-                             snake::checkpointGroups(g.dims[0])};
+    const snake::Slice slice{m_checkpoints.as<snake::Checkpoint>(), m_bounds,
+                             snake::checkpointGroups(m_bounds.width())};
     int total = 0;
     for (;;) {
         m_host->budget = budget - total;

@@ -80,6 +80,7 @@ private:
     SnakeReplicaShape m_replica;  // capacity 0: the replica kernel is off or does not fit
     int m_replicaBlocks = 1;
     int m_sms = 0, m_maxBlocks = 0;  // the device's SMs; blocks of the program kernel that can be resident
+    SnakeBounds m_bounds;            // the pixels the snake sees on every slice (snakeBounds)
     std::vector<PixelPoint> m_polygon;
     std::vector<double> m_glHistory;
     double m_gl = 0;

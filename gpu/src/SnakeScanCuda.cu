@@ -59,14 +59,14 @@ __device__ inline GroupSums warpInclusive(GroupSums s, int lane) {
 /// slice's sums. Few loads are in flight a warp, and a 150 MP slice's 12,000 rows are 1.5 waves of
 /// the H100's resident warps: wide rows take the block per row below.
 __global__ void __launch_bounds__(kWarpScanThreads)
-    warpRowsKernel(const std::int16_t* slice, int width, int height, int groups, snake::Checkpoint* out,
+    warpRowsKernel(const std::int16_t* slice, int width, int height, int pitch, int groups, snake::Checkpoint* out,
                    ExactSums* image) {
     constexpr int kSpan = 32 * kGroup;
     __shared__ __align__(16) std::int16_t staged[kWarpScanThreads / 32][kSpan];
     const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
     const int y = int(blockIdx.x) * (kWarpScanThreads / 32) + warp;
     if (y >= height) return;  // whole warps: only warp barriers below
-    const std::int16_t* row = slice + std::size_t(y) * width;
+    const std::int16_t* row = slice + std::size_t(y) * pitch;
     std::int16_t* mine = staged[warp];
     std::int16_t ahead[kGroup];
     auto load = [&](int x0) {
@@ -166,15 +166,15 @@ __device__ inline void barrierWait(unsigned long long* bar, unsigned phase) {
 /// 32 groups at a time and writes the records coalesced. The row's totals go to the slice's sums.
 /// (A group a thread loaded by two 16-byte loads: fewer loads than 2-byte ones; two groups a thread
 /// in flight, or 8 blocks an SM at 32 registers, were no faster. Figures in BENCHMARKS.md.)
-__global__ void __launch_bounds__(kRowThreads)
-    blockRowKernel(const std::int16_t* slice, int width, int groups, snake::Checkpoint* out, ExactSums* image) {
+__global__ void __launch_bounds__(kRowThreads) blockRowKernel(const std::int16_t* slice, int width, int pitch,
+                                                              int groups, snake::Checkpoint* out, ExactSums* image) {
     // The tile's bytes from the 16-byte boundary at or before its first pixel: min(groups,
     // kTileGroups) + 2 words of 16 bytes.
     extern __shared__ __align__(16) int4 buffer[];
     __shared__ GroupSums warpTotals[kRowWarps];
     __shared__ unsigned long long landed;
     const int y = int(blockIdx.x), warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
-    const std::int16_t* row = slice + std::size_t(y) * width;
+    const std::int16_t* row = slice + std::size_t(y) * pitch;
     snake::Checkpoint* records = out + std::size_t(y) * groups;
     auto* pixels = reinterpret_cast<std::int16_t*>(buffer);
     if (threadIdx.x == 0) barrierInit(&landed);
@@ -255,18 +255,18 @@ __global__ void __launch_bounds__(kRowThreads)
 
 }  // namespace
 
-void launchCheckpointScan(const std::int16_t* pixels, int width, int height, snake::Checkpoint* out, ExactSums* image,
-                          CheckpointScan scan, void* stream) {
+void launchCheckpointScan(const std::int16_t* pixels, int width, int height, int pitch, snake::Checkpoint* out,
+                          ExactSums* image, CheckpointScan scan, void* stream) {
     const int groups = snake::checkpointGroups(width);
     auto s = static_cast<cudaStream_t>(stream);
     const bool byRow = scan == CheckpointScan::Row || (scan == CheckpointScan::Auto && groups >= kRowFromGroups);
     if (byRow) {
         const std::size_t bytes = std::size_t(std::min(groups, kTileGroups) + 2) * sizeof(int4);
-        blockRowKernel<<<height, kRowThreads, bytes, s>>>(pixels, width, groups, out, image);
+        blockRowKernel<<<height, kRowThreads, bytes, s>>>(pixels, width, pitch, groups, out, image);
     } else {
         const int rowsPerBlock = kWarpScanThreads / 32;
-        warpRowsKernel<<<(height + rowsPerBlock - 1) / rowsPerBlock, kWarpScanThreads, 0, s>>>(pixels, width, height,
-                                                                                               groups, out, image);
+        warpRowsKernel<<<(height + rowsPerBlock - 1) / rowsPerBlock, kWarpScanThreads, 0, s>>>(
+            pixels, width, height, pitch, groups, out, image);
     }
     launchCheck("snake cumulated images");
 }

@@ -9,10 +9,10 @@
 
 namespace lucent::gpu {
 
-/// Writes height x groups records (groups = snake::checkpointGroups(width)) of the int16 slice
-/// `pixels` (row-major, width x height) to `out`, and adds the slice's sums to `*image`, on `stream`.
-/// Throws GpuError if the launch fails.
-void launchCheckpointScan(const std::int16_t* pixels, int width, int height, snake::Checkpoint* out, ExactSums* image,
-                          CheckpointScan scan, void* stream);
+/// Writes height x groups records (groups = snake::checkpointGroups(width)) of the int16 image
+/// `pixels` (width x height, rows `pitch` pixels apart: a slice, or the snake's bounds in it) to
+/// `out`, and adds the image's sums to `*image`, on `stream`. Throws GpuError if the launch fails.
+void launchCheckpointScan(const std::int16_t* pixels, int width, int height, int pitch, snake::Checkpoint* out,
+                          ExactSums* image, CheckpointScan scan, void* stream);
 
 }  // namespace lucent::gpu

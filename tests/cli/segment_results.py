@@ -148,6 +148,42 @@ def roi_contract(lucent, tmp):
           "fcm --roi: every voxel of the box labelled, none outside: %r" % err)
 
 
+def snake_roi_contract(lucent, tmp):
+    """snake --roi: i0..i1, j0..j1 are the image the snake sees (its domain), k0..k1 limit the result
+    and the propagation. A dark disc (40) inside a bright disc (160) on grey (100): with the ROI around
+    the dark disc it finds the dark disc, not the ROI's rectangle (what clipping the whole slice's
+    bright-disc-against-grey split gave)."""
+    dims = (64, 60, 4)
+    dark = lambda i, j: (i - 36) ** 2 + (j - 27) ** 2 <= 8 ** 2
+    bright = lambda i, j: (i - 32) ** 2 + (j - 30) ** 2 <= 26 ** 2
+    values = [(40 if dark(i, j) else 160 if bright(i, j) else 100) + (i * 7 + j * 13 + k * 5) % 11 - 5
+              for k in range(dims[2]) for j in range(dims[1]) for i in range(dims[0])]
+    src = os.path.join(tmp, "snake_discs.nii")
+    write_nifti(src, dims, (1.0, 1.0, 1.0), values)
+    # The dark disc's box (28..44, 19..35) with 6 pixels to spare, all inside the bright disc; slices 1..2.
+    snake = ["--method", "snake", "--slice", "1", "--rect", "22,13,50,41", "--propagate"]
+    rc, mask, doc, err = segment(lucent, src, os.path.join(tmp, "snake_roi.nii"), *snake, "--roi", "22,13,1,50,41,2")
+    check(rc == 0, "snake --roi: %r" % err)
+    mask = mask or [0] * len(values)
+    at = lambda i, j, k: mask[i + dims[0] * (j + dims[1] * k)]
+    for k in (1, 2):
+        got = sum(at(i, j, k) != 0 for j in range(dims[1]) for i in range(dims[0]))
+        disc = sum(dark(i, j) for j in range(dims[1]) for i in range(dims[0]))
+        both = sum(at(i, j, k) != 0 and dark(i, j) for j in range(dims[1]) for i in range(dims[0]))
+        dice = 2.0 * both / max(1, got + disc)
+        check(dice > 0.85, "snake --roi on slice %d: the dark disc (Dice %.3f, %d pixels, the ROI has 841)"
+              % (k, dice, got))
+    outside = sum(at(i, j, k) != 0 for k in (0, 3) for j in range(dims[1]) for i in range(dims[0]))
+    check(outside == 0, "snake --roi k 1..2: nothing labelled on slices 0 and 3 (%d voxels)" % outside)
+    parameters = doc.get("parameters", {})
+    check(parameters.get("domain") == [22, 13, 50, 41] and parameters.get("roi") == [22, 13, 1, 50, 41, 2],
+          "snake --roi: --stats shows the domain and the ROI: %s" % parameters)
+    check(doc.get("slices") == 2, "snake --roi --propagate: slices 1 and 2 only (%s)" % doc.get("slices"))
+    rc, _, doc, err = segment(lucent, src, os.path.join(tmp, "snake_whole.nii"), *snake)
+    check(rc == 0 and doc.get("parameters", {}).get("domain", 0) is None,
+          "snake without --roi: domain null in --stats: %s %r" % (doc.get("parameters"), err))
+
+
 def per_voxel_contract(lucent, tmp):
     """--per-voxel: FCM over every voxel instead of the histogram of distinct values, same labels."""
     dims = (20, 16, 6)

@@ -768,6 +768,7 @@ def contracts(a):
             ("fc_parameters", lambda t: seg.fc_parameters_contract(a.lucent, t)),
             ("connectivity", lambda t: seg.connectivity_contract(a.lucent, t)),
             ("roi", lambda t: seg.roi_contract(a.lucent, t)),
+            ("snake_roi", lambda t: seg.snake_roi_contract(a.lucent, t)),
             ("per_voxel", lambda t: seg.per_voxel_contract(a.lucent, t)),
             ("min_segment", lambda t: seg.min_segment_contract(a.lucent, t)),
             ("threads", lambda t: seg.threads_contract(a.lucent, t)),

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -95,8 +96,8 @@ void expectSameAsCpu(const SegmentationRequest& r, Program& program, int perLaun
 /// The block-0 stage program on the host, node arrays of `capacity` (grown as needed).
 void expectProgramEqualsCpu(const SegmentationRequest& r, int capacity, Order order, int perLaunch,
                             const std::string& what) {
-    lucent::testing::SnakeHostProgram program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
-                                              r.snake.minSegment, capacity, order);
+    lucent::testing::SnakeHostProgram program(*r.volume, r.snake.slice, snakeBounds(r), snakeStartPolygon(r),
+                                              r.snake.stepMax, r.snake.minSegment, capacity, order);
     expectSameAsCpu(r, program, perLaunch, what);
 }
 
@@ -104,8 +105,8 @@ void expectProgramEqualsCpu(const SegmentationRequest& r, int capacity, Order or
 /// room for every node; returns the nodes it summed in move phases.
 long long expectReplicaEqualsCpu(const SegmentationRequest& r, Order order, int perLaunch, const std::string& what,
                                  int spread = 40, bool useCache = true) {
-    lucent::testing::SnakeReplicaHost program(*r.volume, r.snake.slice, rectangle(r.snake.rect), r.snake.stepMax,
-                                                 r.snake.minSegment, 1 << 14, order, spread, useCache);
+    lucent::testing::SnakeReplicaHost program(*r.volume, r.snake.slice, snakeBounds(r), snakeStartPolygon(r),
+                                              r.snake.stepMax, r.snake.minSegment, 1 << 14, order, spread, useCache);
     expectSameAsCpu(r, program, perLaunch, what);
     return program.nodesSummed();
 }
@@ -183,7 +184,69 @@ SegmentationRequest randomCase(unsigned seed, Volume& v) {
     return snakeRequest(v, {x0, y0, x1, y1}, stepMax, minSegment);
 }
 
+/// randomCase with a random domain (SnakeParams::domain) and a rectangle that may stick out of it
+/// (it is clipped) but keeps at least 3 pixels each way inside.
+SegmentationRequest randomDomainCase(unsigned seed, Volume& v) {
+    SegmentationRequest r = randomCase(seed, v);
+    std::mt19937 rng(seed * 7 + 1);
+    auto pick = [&](int a, int b) { return std::uniform_int_distribution<int>(a, b)(rng); };
+    std::array<int, 4> domain, rect;
+    for (int axis = 0; axis < 2; ++axis) {
+        const int size = v.geometry().dims[axis];
+        const int lo = pick(0, size - 3), hi = pick(lo + 2, size - 1);
+        const int from = pick(lo - 5, hi - 2), to = pick(std::max(from, lo) + 2, hi + 5);
+        domain[axis] = lo;
+        domain[axis + 2] = hi;
+        rect[axis] = from;
+        rect[axis + 2] = to;
+    }
+    r.snake.domain = domain;
+    r.snake.rect = rect;
+    return r;
+}
+
+/// The lateral ventricles' box on axial slice 64 of the real CT head (SnakeDomainTest.cpp says how
+/// it was chosen) as rectangle and domain; nullopt when the head was not fetched.
+std::optional<Volume> realCtHead() {
+    const char* data = std::getenv("LUCENT_DATA");
+    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
+    if (!data || !std::filesystem::exists(path)) return std::nullopt;
+    return io::readVolumeFile(path);
+}
+SegmentationRequest ventricles(const Volume& ct) {
+    SegmentationRequest r = snakeRequest(ct, {100, 78, 161, 166}, 32, 8, 64);
+    r.snake.domain = r.snake.rect;
+    return r;
+}
+
 }  // namespace
+
+TEST(SnakeProgram, OnTheHostEqualsSnakeCpuWithADomain) {
+    // The checkpoints cover the domain only and the nodes stay in it: the same steps as SnakeCpu
+    // on random images with random domains, and on the real CT head's ventricles.
+    for (unsigned seed = 3000; seed < 3040; ++seed) {
+        Volume v;
+        const SegmentationRequest r = randomDomainCase(seed, v);
+        const Order order = seed % 3 == 0 ? Order::Backward : seed % 3 == 1 ? Order::Shuffled : Order::Forward;
+        expectProgramEqualsCpu(r, seed % 2 ? 8 : 4096, order, 1 + int(seed % 4), "domain " + std::to_string(seed));
+    }
+    const Volume bars = scene(234, 162, 1, Shape::Bars, 25, 5);
+    SegmentationRequest r = snakeRequest(bars, {2, 2, 231, 159}, 32, 8);
+    r.snake.domain = {30, 20, 150, 120};
+    expectProgramEqualsCpu(r, 64, Order::Shuffled, 1, "bars in a domain");
+    if (const auto ct = realCtHead()) expectProgramEqualsCpu(ventricles(*ct), 64, Order::Forward, 3, "ventricles");
+}
+
+TEST(SnakeReplica, OnTheHostEqualsSnakeCpuWithADomain) {
+    for (unsigned seed = 3000; seed < 3040; ++seed) {
+        Volume v;
+        const SegmentationRequest r = randomDomainCase(seed, v);
+        const Order order = seed % 3 == 0 ? Order::Backward : seed % 3 == 1 ? Order::Shuffled : Order::Forward;
+        const int spread = std::array<int, 4>{1, 7, 40, 300}[seed % 4];
+        expectReplicaEqualsCpu(r, order, 1 + int(seed % 4), "domain " + std::to_string(seed), spread, seed % 5 != 0);
+    }
+    if (const auto ct = realCtHead()) expectReplicaEqualsCpu(ventricles(*ct), Order::Shuffled, 2, "ventricles");
+}
 
 TEST(SnakeProgram, OnTheHostEqualsSnakeCpuOnDiscSquareAndBars) {
     // The stage program SnakeCuda runs, on the host: its parallel loops in order, backwards and
@@ -277,7 +340,7 @@ TEST(SnakeReplica, StopsForRoomBeforeThePolygonCouldOutgrowIt) {
     const SegmentationRequest r = snakeRequest(disc, {5, 7, 151, 136}, 16, 6);
     SnakeCpu cpu;
     cpu.start(r);
-    lucent::testing::SnakeReplicaHost program(disc, 0, rectangle(r.snake.rect), 16, 6, 24);
+    lucent::testing::SnakeReplicaHost program(disc, 0, snakeBounds(r), rectangle(r.snake.rect), 16, 6, 24);
     int steps = 0;
     for (;;) {
         const int done = program.launch(1);
@@ -423,6 +486,39 @@ TEST(CudaSnake, RealCtHeadEqualsCpu) {
     const Volume v = io::readVolumeFile(path);
     expectSameSnake(snakeRequest(v, {30, 30, 225, 225}, 16, 8, 54), 1, "CT head slice 54");
     expectSameSnake(snakeRequest(v, {60, 40, 200, 230}, 32, 6, 20), 9, "CT head slice 20");
+}
+
+TEST(CudaSnake, SameStepsAsCpuWithADomain) {
+    // The checkpoint scan reads the domain's rows out of the slice (both scans), the stages keep
+    // the nodes in it; through propagation, both kernels and the real CT head's ventricles.
+    REQUIRE_DEVICE();
+    for (unsigned seed = 3000; seed < 3030; ++seed) {
+        Volume v;
+        const SegmentationRequest r = randomDomainCase(seed, v);
+        expectSameSnake(r, 1 + int(seed % 5), "domain " + std::to_string(seed));
+    }
+    for (const char* scan : {"row", "warp"}) {
+        ::setenv("LUCENT_SNAKE_SCAN", scan, 1);
+        for (unsigned seed = 3030; seed < 3036; ++seed) {
+            Volume v;
+            const SegmentationRequest r = randomDomainCase(seed, v);
+            expectSameSnake(r, 3, std::string(scan) + " scan, domain " + std::to_string(seed));
+        }
+    }
+    ::unsetenv("LUCENT_SNAKE_SCAN");
+    const Volume v = scene(150, 130, 13, Shape::Disc, 12, 9);
+    SegmentationRequest r = snakeRequest(v, {10, 10, 140, 120}, 32, 8, 6);
+    r.snake.propagate = true;
+    r.snake.domain = {33, 17, 131, 101};  // odd offsets: rows start off the 16-byte grid
+    expectSameSnake(r, 2, "propagating in a domain");
+    ::setenv("LUCENT_SNAKE_REPLICA", "0", 1);
+    expectSameSnake(r, 5, "propagating in a domain, block-0 program");
+    ::unsetenv("LUCENT_SNAKE_REPLICA");
+    const Volume wide = scene(3001, 61, 1, Shape::Bars, 25, 9);  // a block per row's scan from 2048 wide
+    SegmentationRequest w = snakeRequest(wide, {4, 3, 2990, 57}, 8, 24);
+    w.snake.domain = {7, 2, 2601, 58};
+    expectSameSnake(w, 4, "3001 wide, a domain 2595 wide");
+    if (const auto ct = realCtHead()) expectSameSnake(ventricles(*ct), 1, "CT head ventricles");
 }
 
 TEST(CudaSnake, FloatVolumesRunOnTheCpu) {

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -48,13 +49,15 @@ struct Region {
     }
 };
 
-/// GL of the polygon on slice 0, and its mask.
-double bruteGl(const Volume& v, const Polygon& polygon, std::vector<std::uint8_t>* mask = nullptr) {
+/// GL of the polygon on slice 0, and its mask; with a domain (i0, j0, i1, j1) over its pixels only.
+double bruteGl(const Volume& v, const Polygon& polygon, std::vector<std::uint8_t>* mask = nullptr,
+               std::optional<std::array<int, 4>> domain = std::nullopt) {
     const auto& d = v.geometry().dims;
+    const std::array<int, 4> box = domain ? *domain : std::array<int, 4>{0, 0, d[0] - 1, d[1] - 1};
     Region target, background;
     if (mask) mask->assign(std::size_t(d[0]) * d[1], 0);
-    for (int y = 0; y < d[1]; ++y)
-        for (int i = 0; i < d[0]; ++i) {
+    for (int y = box[1]; y <= box[3]; ++y)
+        for (int i = box[0]; i <= box[2]; ++i) {
             const bool in = inside(polygon, i, y);
             (in ? target : background).values.push_back(v.value(i, y, 0));
             if (mask) (*mask)[std::size_t(y) * d[0] + i] = in;
@@ -87,9 +90,11 @@ struct SquareRun {
 /// Runs the snake on the square for `maxSteps` steps or to its end, checking each step's GL against
 /// the brute force and that it never rises; leaves the engine cancelled (its labels are then the
 /// last polygon's).
-SquareRun checkEverySteps(SnakeCpu& engine, const Volume& v, int maxSteps) {
+SquareRun checkEverySteps(SnakeCpu& engine, const Volume& v, int maxSteps,
+                          std::optional<std::array<int, 4>> domain = std::nullopt) {
     SegmentationRequest r;
     r.volume = &v;
+    r.snake.domain = domain;
     r.snake.rect = {2, 2, 21, 21};
     r.snake.stepMax = 4;
     r.snake.minSegment = 4;
@@ -97,12 +102,16 @@ SquareRun checkEverySteps(SnakeCpu& engine, const Volume& v, int maxSteps) {
     Polygon start;
     for (const auto& p : engine.polygon()) start.push_back({double(p.x), double(p.y)});
     double previous = engine.gl();
-    EXPECT_NEAR(previous, bruteGl(v, start), 1e-9 * std::abs(previous));
+    EXPECT_NEAR(previous, bruteGl(v, start, nullptr, domain), 1e-9 * std::abs(previous));
     SquareRun run;
     while (!run.finished && run.steps < maxSteps) {
         const StepReport s = engine.step(1);
         ++run.steps;
-        const double want = bruteGl(v, s.polygon);
+        const double want = bruteGl(v, s.polygon, nullptr, domain);
+        for (const auto& p : s.polygon)
+            if (domain)
+                EXPECT_TRUE(p[0] >= (*domain)[0] && p[0] <= (*domain)[2] && p[1] >= (*domain)[1] &&
+                            p[1] <= (*domain)[3]);
         EXPECT_NEAR(s.convergence, want, 1e-9 * std::abs(want)) << "step " << run.steps;
         EXPECT_LE(s.convergence, previous) << "step " << run.steps;
         previous = s.convergence;
@@ -140,6 +149,17 @@ TEST_P(SnakeReference, EveryStepsGlEqualsTheBruteForceGlAndNeverRises) {
     EXPECT_EQ(differ, 0u);
     EXPECT_EQ(square, 90u);
     std::printf("snake 24x24 square: %d steps, %zu labelled\n", run.steps, out.count(1));
+}
+
+TEST_P(SnakeReference, WithADomainEveryStepsGlIsTheBruteForceGlOfTheDomainsPixels) {
+    // The domain holds the square (8..16, 6..15) and a margin of background; the rectangle is
+    // clipped to it. GL is over the domain's pixels only (paper 003's two regions, in the image the
+    // method sees), and every node stays in it.
+    const Volume v = squareImage(GetParam());
+    SnakeCpu engine;
+    const SquareRun run = checkEverySteps(engine, v, 200, std::array<int, 4>{4, 3, 19, 18});
+    EXPECT_TRUE(run.finished) << "within 200 steps";
+    EXPECT_GT(run.steps, 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, SnakeReference, ::testing::Values(PixelType::Int16, PixelType::Float32));

@@ -76,11 +76,14 @@ struct SnakeHostExec {
     void atomicSetInt(int* p, int v) { *p = v; }
 };
 
-/// Slice `slice` of int16 volume `v` as both device programs read it: its pixels and the checkpoints
-/// of its cumulated images (as SnakeCuda's checkpoint kernel makes them). Returns the slice's sums.
-inline ExactSums hostSlice(const Volume& v, int slice, std::vector<snake::Checkpoint>& checkpoints) {
-    const int width = v.geometry().dims[0], height = v.geometry().dims[1], groups = snake::checkpointGroups(width);
-    const std::int16_t* pixels = v.int16Data() + std::size_t(slice) * width * height;
+/// The pixels of `bounds` on slice `slice` of int16 volume `v` as both device programs read them:
+/// the pixels and the checkpoints of their cumulated images (as SnakeCuda's checkpoint kernel makes
+/// them). Returns their sums.
+inline ExactSums hostSlice(const Volume& v, int slice, const SnakeBounds& bounds,
+                           std::vector<snake::Checkpoint>& checkpoints) {
+    const int stride = v.geometry().dims[0], width = bounds.width(), height = bounds.height();
+    const int groups = snake::checkpointGroups(width);
+    const std::int16_t* pixels = v.int16Data() + v.geometry().index(bounds.x0, bounds.y0, slice);
     checkpoints.assign(std::size_t(groups) * height, snake::Checkpoint{});
     ExactSums image{};
     for (int y = 0; y < height; ++y) {
@@ -92,8 +95,8 @@ inline ExactSums hostSlice(const Volume& v, int slice, std::vector<snake::Checkp
                 c.z2 = z2;
             }
             if (x == width) break;
-            const long long value = pixels[std::size_t(y) * width + x];
-            c.px[x % 8] = pixels[std::size_t(y) * width + x];
+            const long long value = pixels[std::size_t(y) * stride + x];
+            c.px[x % 8] = pixels[std::size_t(y) * stride + x];
             z += value;
             z2 += value * value;
         }
@@ -102,16 +105,14 @@ inline ExactSums hostSlice(const Volume& v, int slice, std::vector<snake::Checkp
     return image;
 }
 
-/// One slice of an int16 volume with the program's state and arrays in host memory.
+/// One slice of an int16 volume, seen within `bounds`, with the program's state and arrays in host memory.
 class SnakeHostProgram {
 public:
-    SnakeHostProgram(const Volume& v, int slice, std::vector<PixelPoint> polygon, int d, int minSegment, int capacity,
-                     SnakeHostExec::Order order = SnakeHostExec::Order::Forward) {
-        const auto& dims = v.geometry().dims;
-        m_width = dims[0];
-        m_height = dims[1];
+    SnakeHostProgram(const Volume& v, int slice, const SnakeBounds& bounds, std::vector<PixelPoint> polygon, int d,
+                     int minSegment, int capacity, SnakeHostExec::Order order = SnakeHostExec::Order::Forward)
+        : m_bounds(bounds) {
         m_state = {};
-        m_state.image = hostSlice(v, slice, m_checkpoints);
+        m_state.image = hostSlice(v, slice, bounds, m_checkpoints);
         m_exec.order = order;
         m_state.n = int(polygon.size());
         m_state.d = std::max(1, d);
@@ -131,9 +132,7 @@ public:
             m_state.done = m_state.sliceDone = m_state.needRoom = m_state.glCount = 0;
             m_history.assign(std::size_t(m_state.budget) + 2, 0.0);
             snake::Program p{
-                &m_state,
-                arrays(),
-                {m_checkpoints.data(), m_width, m_height, snake::checkpointGroups(m_width)}};
+                &m_state, arrays(), {m_checkpoints.data(), m_bounds, snake::checkpointGroups(m_bounds.width())}};
             snake::runProgram(m_exec, p);
             total += m_state.done;
             m_glHistory.insert(m_glHistory.end(), m_history.begin(), m_history.begin() + m_state.glCount);
@@ -170,7 +169,8 @@ private:
                 m_dec.data(),    m_items.data(),  m_eligible.data(), m_newIndex.data(), m_history.data()};
     }
 
-    int m_width = 0, m_height = 0, m_grows = 0;
+    SnakeBounds m_bounds;
+    int m_grows = 0;
     std::vector<snake::Checkpoint> m_checkpoints;
     snake::State m_state{};
     std::vector<PixelPoint> m_pos, m_pos2;

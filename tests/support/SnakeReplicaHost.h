@@ -61,18 +61,16 @@ struct SnakeReplicaHostExec : SnakeHostExec {
     int readSharedInt(int which) const { return shared[which]; }
 };
 
-/// One slice of an int16 volume with the replica program's state, polygon and handoff in host memory.
+/// One slice of an int16 volume, seen within `bounds`, with the replica program's state, polygon
+/// and handoff in host memory.
 class SnakeReplicaHost {
 public:
-    SnakeReplicaHost(const Volume& v, int slice, std::vector<PixelPoint> polygon, int d, int minSegment, int capacity,
-                     SnakeHostExec::Order order = SnakeHostExec::Order::Forward, int spread = 40,
-                     bool useCache = true)
-        : m_capacity(capacity), m_useCache(useCache ? 1 : 0) {
+    SnakeReplicaHost(const Volume& v, int slice, const SnakeBounds& bounds, std::vector<PixelPoint> polygon, int d,
+                     int minSegment, int capacity, SnakeHostExec::Order order = SnakeHostExec::Order::Forward,
+                     int spread = 40, bool useCache = true)
+        : m_bounds(bounds), m_capacity(capacity), m_useCache(useCache ? 1 : 0) {
         m_exec.spreadOver = spread;
-        const auto& dims = v.geometry().dims;
-        m_width = dims[0];
-        m_height = dims[1];
-        m_state.image = hostSlice(v, slice, m_checkpoints);
+        m_state.image = hostSlice(v, slice, bounds, m_checkpoints);
         m_exec.order = order;
         m_state.n = int(polygon.size());
         m_state.d = std::max(1, d);
@@ -106,8 +104,7 @@ public:
                                       m_arrivals.data(),
                                       m_cache.data(),
                                       m_useCache,
-                                      {m_checkpoints.data(), m_width, m_height,
-                                       snake::checkpointGroups(m_width)},
+                                      {m_checkpoints.data(), m_bounds, snake::checkpointGroups(m_bounds.width())},
                                       m_profile.at};
         snake::runReplica(m_exec, p, r);
         m_glHistory.insert(m_glHistory.end(), m_history.begin(), m_history.begin() + m_state.glCount);
@@ -126,7 +123,8 @@ public:
     const std::vector<double>& glHistory() const { return m_glHistory; }
 
 private:
-    int m_width = 0, m_height = 0, m_capacity = 0;
+    SnakeBounds m_bounds;
+    int m_capacity = 0;
     std::vector<snake::Checkpoint> m_checkpoints;
     snake::State m_state{};
     std::vector<PixelPoint> m_pos;

@@ -1,5 +1,6 @@
 /// @brief Request validation and the run-to-completion helper.
 #include "lucent/core/seg/Segmenter.h"
+#include "lucent/core/seg/SnakeSlices.h"
 
 #include <algorithm>
 #include <sstream>
@@ -61,6 +62,10 @@ void validateParameters(Method method, const SegmentationRequest& r) {
         checkLimit(kSnakeLimits.minSegment, r.snake.minSegment, "min-segment");
     }
 }
+
+std::string str(const std::array<int, 4>& q) {
+    return std::to_string(q[0]) + "," + std::to_string(q[1]) + "," + std::to_string(q[2]) + "," + std::to_string(q[3]);
+}
 }  // namespace
 
 void validateRequest(Method method, const SegmentationRequest& r) {
@@ -79,9 +84,23 @@ void validateRequest(Method method, const SegmentationRequest& r) {
         const auto& p = r.snake;
         if (p.slice < 0 || p.slice >= g.dims[2])
             throw std::invalid_argument("slice " + std::to_string(p.slice) + " is outside 0.." + std::to_string(g.dims[2] - 1));
-        const auto& q = p.rect;
-        if (q[0] < 0 || q[1] < 0 || q[2] >= g.dims[0] || q[3] >= g.dims[1] || q[2] - q[0] < 2 || q[3] - q[1] < 2)
+        auto insideSlice = [&](const std::array<int, 4>& q) {
+            return q[0] >= 0 && q[1] >= 0 && q[2] < g.dims[0] && q[3] < g.dims[1] && q[2] - q[0] >= 2 &&
+                   q[3] - q[1] >= 2;
+        };
+        if (p.domain && !insideSlice(*p.domain))
+            throw std::invalid_argument("domain " + str(*p.domain) +
+                                        " must lie inside the slice and be at least 3 pixels wide and high");
+        if (!p.domain && !insideSlice(p.rect))
             throw std::invalid_argument("rectangle must lie inside the slice and be at least 3 pixels wide and high");
+        // With a domain the rectangle is clipped to it (snakeStartRect, what both engines start from).
+        const auto c = snakeStartRect(r);
+        if (p.domain && (c[0] > c[2] || c[1] > c[3]))
+            throw std::invalid_argument("the starting rectangle " + str(p.rect) + " and the domain " + str(*p.domain) +
+                                        " do not overlap");
+        if (p.domain && (c[2] - c[0] < 2 || c[3] - c[1] < 2))
+            throw std::invalid_argument("the starting rectangle " + str(p.rect) + " clipped to the domain " +
+                                        str(*p.domain) + " is less than 3 pixels wide or high");
     }
     validateParameters(method, r);
 }

@@ -54,9 +54,10 @@ private:
     void recomputeTotals();
 
     const SegmentationRequest& m_request;
-    int m_width = 0, m_height = 0, m_slice = 0;
-    std::vector<T> m_cz, m_cz2;  // per row: cumulated z and z^2 along x
-    Sums m_image;                // the whole slice
+    SnakeBounds m_bounds;  // the pixels the snake sees (snakeBounds)
+    int m_slice = 0;
+    std::vector<T> m_cz, m_cz2;  // per row of the bounds: cumulated z and z^2 along x from x0
+    Sums m_image;                // the pixels of the bounds
     std::vector<PixelPoint> m_polygon;
     Sums m_target;
     double m_gl = 0;
@@ -66,25 +67,30 @@ private:
 
 template <class T>
 SnakeEvolution<T>::SnakeEvolution(const SegmentationRequest& request, int slice, std::vector<PixelPoint> polygon, int d)
-    : m_request(request), m_slice(slice), m_polygon(std::move(polygon)), m_d(std::max(1, d)) {
+    : m_request(request),
+      m_bounds(snakeBounds(request)),
+      m_slice(slice),
+      m_polygon(std::move(polygon)),
+      m_d(std::max(1, d)) {
     const Volume& v = *request.volume;
-    m_width = v.geometry().dims[0];
-    m_height = v.geometry().dims[1];
-    const std::size_t base = std::size_t(slice) * std::size_t(m_width) * m_height;
-    m_cz.resize(std::size_t(m_width) * m_height);
+    const Geometry& g = v.geometry();
+    const int width = m_bounds.width(), height = m_bounds.height();
+    m_cz.resize(std::size_t(width) * height);
     m_cz2.resize(m_cz.size());
-    // C_z and C_z2 (paper 003): running sums along each row; C_1 is the column index + 1.
-    std::vector<Sums> rows(m_height);
-    parallelFor(m_height, request.threads, [&](std::size_t y) {
+    // C_z and C_z2 (paper 003): running sums along each row of the bounds from x0, as on the slice
+    // cropped to them (float sums then round alike); C_1 is the column's index from x0, + 1.
+    std::vector<Sums> rows(height);
+    parallelFor(height, request.threads, [&](std::size_t y) {
         T a = 0, b = 0;
-        for (int x = 0; x < m_width; ++x) {
-            const T z = static_cast<T>(v.value(base + y * m_width + x));
+        const std::size_t from = g.index(m_bounds.x0, m_bounds.y0 + int(y), slice);
+        for (int x = 0; x < width; ++x) {
+            const T z = static_cast<T>(v.value(from + x));
             a += z;
             b += z * z;
-            m_cz[y * m_width + x] = a;
-            m_cz2[y * m_width + x] = b;
+            m_cz[y * width + x] = a;
+            m_cz2[y * width + x] = b;
         }
-        rows[y] = {T(m_width), a, b};
+        rows[y] = {T(width), a, b};
     });
     for (const auto& r : rows) m_image += r;
     recomputeTotals();
@@ -99,10 +105,10 @@ typename SnakeEvolution<T>::Sums SnakeEvolution<T>::segmentSums(PixelPoint p, Pi
     const T sign = q.y > p.y ? T(1) : T(-1);
     const int y0 = std::min(p.y, q.y), y1 = std::max(p.y, q.y);
     for (int y = y0; y < y1; ++y) {
-        const int col = std::clamp(crossingColumn(p, q, y), 0, m_width) - 1;  // last pixel left of the crossing
-        if (col < 0) continue;
-        const std::size_t at = std::size_t(y) * m_width + col;
-        s.n += sign * T(col + 1);
+        const int count = m_bounds.pixelsLeftOf(crossingColumn(p, q, y));  // of the bounds' row
+        if (count == 0) continue;
+        const std::size_t at = std::size_t(y - m_bounds.y0) * m_bounds.width() + count - 1;
+        s.n += sign * T(count);
         s.sz += sign * m_cz[at];
         s.sz2 += sign * m_cz2[at];
     }
@@ -138,8 +144,8 @@ typename SnakeEvolution<T>::Sums SnakeEvolution<T>::pathChange(PixelPoint p, Pix
         for (int s = 0; s < 4; ++s) {
             const PixelPoint a = ends[s][0], b = ends[s][1];
             if (y < std::min(a.y, b.y) || y >= std::max(a.y, b.y)) continue;
-            const int c = std::clamp(crossingColumn(a, b, y), 0, m_width) - 1;  // as in segmentSums
-            const int sign = (b.y > a.y ? 1 : -1) * (s < 2 ? -1 : 1);           // old path removed
+            const int c = m_bounds.pixelsLeftOf(crossingColumn(a, b, y)) - 1;  // as in segmentSums
+            const int sign = (b.y > a.y ? 1 : -1) * (s < 2 ? -1 : 1);          // old path removed
             if (c < 0) continue;
             int k = 0;
             while (k < terms && col[k] != c) ++k;
@@ -153,7 +159,7 @@ typename SnakeEvolution<T>::Sums SnakeEvolution<T>::pathChange(PixelPoint p, Pix
         Sums row;
         for (int k = 0; k < terms; ++k) {
             if (coef[k] == 0) continue;
-            const std::size_t at = std::size_t(y) * m_width + col[k];
+            const std::size_t at = std::size_t(y - m_bounds.y0) * m_bounds.width() + col[k];
             row.n += T(coef[k]) * T(col[k] + 1);
             row.sz += T(coef[k]) * m_cz[at];
             row.sz2 += T(coef[k]) * m_cz2[at];
@@ -187,7 +193,7 @@ bool SnakeEvolution<T>::movePhase(const std::vector<std::size_t>& nodes) {
         double bestGl = m_gl;
         for (int w = 0; w < 8; ++w) {
             const PixelPoint c = snakeMove(m_polygon[i], w, m_d);
-            if (c.x < 0 || c.y < 0 || c.x >= m_width || c.y >= m_height) continue;
+            if (!m_bounds.contains(c)) continue;
             const double gl = criterion(m_target + pathChange(p, m_polygon[i], c, q));
             if (gl < bestGl && !crosses(i, c)) {  // strict: ties keep the lower candidate index
                 bestGl = gl;
@@ -287,9 +293,7 @@ void SnakeCpu::start(const SegmentationRequest& request) {
     m_slices.reset(m_request);
     m_iterations = 0;
     m_finished = false;
-    const auto& r = request.snake.rect;
-    // Clockwise in image coordinates (y down): the orientation whose region sums come out positive.
-    beginSlice(request.snake.slice, {{r[0], r[1]}, {r[2], r[1]}, {r[2], r[3]}, {r[0], r[3]}}, request.snake.stepMax);
+    beginSlice(request.snake.slice, snakeStartPolygon(request), request.snake.stepMax);
 }
 
 void SnakeCpu::beginSlice(int slice, std::vector<PixelPoint> polygon, int d) {

@@ -2,10 +2,28 @@
 #include "lucent/core/seg/SnakeSlices.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 
 namespace lucent {
+
+SnakeBounds snakeBounds(const SegmentationRequest& request) {
+    if (const auto& d = request.snake.domain) return {(*d)[0], (*d)[1], (*d)[2], (*d)[3]};
+    const auto& dims = request.volume->geometry().dims;
+    return {0, 0, dims[0] - 1, dims[1] - 1};
+}
+
+std::array<int, 4> snakeStartRect(const SegmentationRequest& request) {
+    const SnakeBounds b = snakeBounds(request);
+    const auto& r = request.snake.rect;
+    return {std::max(r[0], b.x0), std::max(r[1], b.y0), std::min(r[2], b.x1), std::min(r[3], b.y1)};
+}
+
+std::vector<PixelPoint> snakeStartPolygon(const SegmentationRequest& request) {
+    const auto r = snakeStartRect(request);
+    return {{r[0], r[1]}, {r[2], r[1]}, {r[2], r[3]}, {r[0], r[3]}};
+}
 
 void SnakeSlices::reset(const SegmentationRequest& request) {
     m_request = &request;
@@ -30,7 +48,10 @@ std::optional<SnakeNextSlice> SnakeSlices::finish(SnakeSliceResult slice, const 
         m_startMean = mean;
         m_startSigma = std::sqrt(std::max(0.0, t.sz2 / t.n - mean * mean));
     }
-    const int depth = m_request->volume->geometry().dims[2];
+    // The slices it may go to: the volume's, or the ROI's k0..k1 (no label is kept beyond them).
+    const auto* roi = m_request->roi ? &*m_request->roi : nullptr;
+    const int first = roi ? std::max(0, roi->lo[2]) : 0;
+    const int last = std::min(m_request->volume->geometry().dims[2] - 1, roi ? roi->hi[2] : INT_MAX);
     // Keep going while the same object is still there: enough area, enough contrast, and a target
     // whose mean stays within 3 sigma of the first slice's (not another structure the snake found).
     const bool sameObject = std::abs(mean - m_startMean) <= 3.0 * m_startSigma + 0.02 * std::abs(m_startMean);
@@ -39,7 +60,7 @@ std::optional<SnakeNextSlice> SnakeSlices::finish(SnakeSliceResult slice, const 
     if (m_direction != 0 && !stillThere) m_done.pop_back();  // this slice lost the object
     int next = stillThere ? finished + (m_direction == 0 ? 1 : m_direction) : -1;
     if (m_direction == 0) m_direction = 1;
-    if (!stillThere || next < 0 || next >= depth) {
+    if (!stillThere || next < first || next > last) {
         if (m_direction == 1) {
             m_direction = -1;
             next = p.slice - 1;
@@ -47,7 +68,7 @@ std::optional<SnakeNextSlice> SnakeSlices::finish(SnakeSliceResult slice, const 
             next = -1;
         }
     }
-    if (next < 0 || next >= depth) return std::nullopt;
+    if (next < first || next > last) return std::nullopt;
     // Start the neighbour from the result nearest to it.
     const SnakeSliceResult* from = &m_done.front();
     for (const auto& s : m_done)

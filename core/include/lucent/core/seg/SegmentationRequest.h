@@ -76,6 +76,9 @@ struct SnakeParams {
     /// A node is added in the middle of segments at least this long (pixels).
     int minSegment = kSnakeLimits.minSegment.byDefault;
     bool propagate = false;           ///< continue on neighbouring slices to build a 3D mask
+    /// i0, j0, i1, j1 (inclusive) on every slice: the image the method sees; none = the whole slice
+    /// (the paper's setting). The starting rectangle is clipped to it.
+    std::optional<std::array<int, 4>> domain;
 };
 
 /// Every parameter a run needs; engines read the block of their method.

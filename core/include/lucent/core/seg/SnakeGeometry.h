@@ -13,6 +13,24 @@ struct PixelPoint {
     friend bool operator==(const PixelPoint&, const PixelPoint&) = default;
 };
 
+/// The pixels the snake sees on every slice, [x0, x1] x [y0, y1] inclusive: the whole slice (the
+/// paper's setting) or the request's domain. The engines behave exactly as on the slice cropped to
+/// it: nodes stay inside, the image's totals and the region sums count its pixels only.
+struct SnakeBounds {
+    int x0 = 0, y0 = 0, x1 = -1, y1 = -1;
+    LUCENT_HD int width() const { return x1 - x0 + 1; }
+    LUCENT_HD int height() const { return y1 - y0 + 1; }
+    /// Where a node may go.
+    LUCENT_HD bool contains(PixelPoint p) const { return p.x >= x0 && p.y >= y0 && p.x <= x1 && p.y <= y1; }
+    /// The pixels of a row inside the bounds and left of crossing column `column` (see
+    /// crossingColumn): what a crossing adds to a region's count, cut to the bounds.
+    LUCENT_HD int pixelsLeftOf(int column) const {
+        const int n = column - x0;
+        return n < 0 ? 0 : n > width() ? width() : n;
+    }
+    friend bool operator==(const SnakeBounds&, const SnakeBounds&) = default;
+};
+
 /// ceil(a / b) for b != 0, exact in integers.
 LUCENT_HD inline long long ceilDiv(long long a, long long b) {
     long long q = a / b;

@@ -8,11 +8,21 @@
 #include "lucent/core/seg/SnakeCriterion.h"
 #include "lucent/core/seg/SnakeGeometry.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 namespace lucent {
+
+/// The pixels the snake sees on every slice: the request's snake.domain, or the whole slice.
+SnakeBounds snakeBounds(const SegmentationRequest& request);
+/// The starting rectangle (i0, j0, i1, j1) clipped to snakeBounds; i0 > i1 or j0 > j1 when they
+/// do not meet.
+std::array<int, 4> snakeStartRect(const SegmentationRequest& request);
+/// snakeStartRect as the first polygon, clockwise in image coordinates (y down): the orientation
+/// whose region sums come out positive.
+std::vector<PixelPoint> snakeStartPolygon(const SegmentationRequest& request);
 
 /// The finished polygon of one slice and the GL values of its steps.
 struct SnakeSliceResult {
@@ -36,7 +46,8 @@ public:
     /// Records a finished slice. Without propagation the run ends (nullopt). With it, the snake goes
     /// on to the neighbour while the same object is still there (enough area, enough contrast, a
     /// mean within 3 sigma of the first slice's), first upwards, then downwards from the first
-    /// slice; a slice that lost the object is dropped. `target` and `background` are the region
+    /// slice, never beyond the ROI's slices k0..k1 (whose labels would be dropped); a slice that
+    /// lost the object is dropped. `target` and `background` are the region
     /// sums of the finished polygon (exact for int16, converted to double).
     std::optional<SnakeNextSlice> finish(SnakeSliceResult slice, const RegionSums& target,
                                          const RegionSums& background);

@@ -35,11 +35,13 @@ struct alignas(32) Checkpoint {
 
 LUCENT_HD inline int checkpointGroups(int width) { return (width >> kGroupShift) + 1; }
 
-/// The slice as the stages read it: the checkpoints of its cumulated images (the full images would
-/// be 16 bytes a pixel; checkpoints with their pixels are 4).
+/// The slice as the stages read it: the checkpoints of the cumulated images of its bounds (the
+/// pixels the snake sees, snakeBounds; the full images would be 16 bytes a pixel, checkpoints with
+/// their pixels are 4). Row y, column x of the slice is row y - y0, column x - x0 of the records.
 struct Slice {
-    const Checkpoint* checkpoints = nullptr;  ///< height x groups
-    int width = 0, height = 0, groups = 0;
+    const Checkpoint* checkpoints = nullptr;  ///< bounds.height() x groups
+    SnakeBounds bounds;
+    int groups = 0;  ///< checkpointGroups(bounds.width())
 };
 
 enum Stage : int { kTotals = 0, kMoves = 1, kInsert = 2, kStop = 3 };
@@ -163,15 +165,14 @@ LUCENT_HD inline int phaseIndex(int n, int phase, int k) {
     return k < n - (n & 1) && (k & 1) == phase ? k >> 1 : -1;
 }
 
-/// Adds row y of segment a -> b to `s` (unsigned: the caller applies the direction): the pixels
-/// left of the crossing, ceil(x) - 1 being the last, exactly as SnakeCpu::segmentSums; they are a
-/// checkpoint and 0..7 pixels of its group, all in one record.
+/// Adds row y of segment a -> b to `s` (unsigned: the caller applies the direction): the pixels of
+/// the bounds left of the crossing, ceil(x) - 1 being the last, exactly as SnakeCpu::segmentSums;
+/// they are a checkpoint and 0..7 pixels of its group, all in one record.
 LUCENT_HD inline void addRow(const Slice& im, PixelPoint a, PixelPoint b, int y, ExactSums& s) {
-    int count = crossingColumn(a, b, y);
-    count = count < 0 ? 0 : count > im.width ? im.width : count;
+    const int count = im.bounds.pixelsLeftOf(crossingColumn(a, b, y));
     if (count == 0) return;
     const int g = count >> kGroupShift, rest = count - (g << kGroupShift);
-    const Checkpoint c = im.checkpoints[std::size_t(y) * im.groups + g];
+    const Checkpoint c = im.checkpoints[std::size_t(y - im.bounds.y0) * im.groups + g];
     long long z1 = c.z, z2 = c.z2;
 #ifdef __CUDA_ARCH__
 #pragma unroll
@@ -187,9 +188,7 @@ LUCENT_HD inline void addRow(const Slice& im, PixelPoint a, PixelPoint b, int y,
     s.sz2 += z2;
 }
 
-LUCENT_HD inline bool inside(const Slice& im, PixelPoint c) {
-    return c.x >= 0 && c.y >= 0 && c.x < im.width && c.y < im.height;
-}
+LUCENT_HD inline bool inside(const Slice& im, PixelPoint c) { return im.bounds.contains(c); }
 
 /// The segment summed by job slot `slot` of item `item` of the stage; false when there is none
 /// (a candidate off the slice, a rounding that repeats another).
