@@ -199,6 +199,20 @@ TEST_F(SegmentationModelTest, EachMethodGetsItsParameters) {
     EXPECT_EQ(runner.runRequest.snake.rect, (std::array<int, 4>{3, 4, 30, 33}));
     EXPECT_TRUE(runner.runRequest.snake.propagate);
 
+    // The default domain: the box grown by 10 % of its larger side (30 px: 3 px), clipped to the slice.
+    EXPECT_EQ(runner.runRequest.snake.domain, (std::array<int, 4>{0, 1, 33, 36}));
+    model.setSnakeDomainMargin(-1);  // the whole slice, the paper's setting
+    model.rectangleTool().finished(7, {3, 4, 30, 33});
+    EXPECT_FALSE(runner.runRequest.snake.domain.has_value());
+    model.setSnakeDomainMargin(0);  // the box itself, and never less than 2 px around it
+    model.rectangleTool().finished(7, {10, 12, 20, 22});
+    EXPECT_EQ(runner.runRequest.snake.domain, (std::array<int, 4>{8, 10, 22, 24}));
+    model.setSnakeStepMax(5);
+    model.setSnakeMinSegment(3);
+    model.rectangleTool().finished(7, {10, 12, 20, 22});
+    EXPECT_EQ(runner.runRequest.snake.stepMax, 5);
+    EXPECT_EQ(runner.runRequest.snake.minSegment, 3);
+
     model.enterMode(Method::FuzzyCMeans);
     EXPECT_EQ(model.tool(), nullptr);
     FuzzyCMeansParams fcm;
@@ -266,6 +280,9 @@ TEST_F(SegmentationModelTest, EveryMethodsSettingsSurviveASessionFile) {
     model.setPropagate(true);
     model.setBackend(gpu::Backend::Cpu);
     model.setStepsPerFrame(12);
+    model.setSnakeDomainMargin(-1);
+    model.setSnakeStepMax(7);
+    model.setSnakeMinSegment(4);
     model.enterMode(Method::Snake);
 
     SavedSession saved;
@@ -291,6 +308,9 @@ TEST_F(SegmentationModelTest, EveryMethodsSettingsSurviveASessionFile) {
     EXPECT_EQ(restored.snake().slice, 9);
     EXPECT_EQ(restored.snake().rect, (std::array<int, 4>{2, 3, 20, 21}));
     EXPECT_TRUE(restored.snake().propagate);
+    EXPECT_EQ(restored.snakeDomainMargin(), -1);
+    EXPECT_EQ(restored.snake().stepMax, 7);
+    EXPECT_EQ(restored.snake().minSegment, 4);
     EXPECT_EQ(restored.backend(), gpu::Backend::Cpu);
     EXPECT_EQ(restored.stepsPerFrame(), 12);
     EXPECT_EQ(other.count("start"), 0) << "restoring starts no run";

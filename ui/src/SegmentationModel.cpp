@@ -134,6 +134,36 @@ void SegmentationModel::setPropagate(bool propagate) {
     emit parametersChanged();
 }
 
+void SegmentationModel::setSnakeStepMax(int pixels) {
+    const int v = std::clamp(pixels, kSnakeLimits.stepMax.min, kSnakeLimits.stepMax.max);
+    if (v == m_snake.stepMax) return;
+    m_snake.stepMax = v;
+    emit parametersChanged();
+}
+
+void SegmentationModel::setSnakeMinSegment(int pixels) {
+    const int v = std::clamp(pixels, kSnakeLimits.minSegment.min, kSnakeLimits.minSegment.max);
+    if (v == m_snake.minSegment) return;
+    m_snake.minSegment = v;
+    emit parametersChanged();
+}
+
+void SegmentationModel::setSnakeDomainMargin(int percent) {
+    const int v = std::clamp(percent, kSnakeDomainMargin.min, kSnakeDomainMargin.max);
+    if (v == m_snakeMargin) return;
+    m_snakeMargin = v;
+    emit parametersChanged();
+}
+
+std::optional<std::array<int, 4>> SegmentationModel::snakeDomain(const std::array<int, 4>& rect, int percent,
+                                                                 int width, int height) {
+    if (percent < 0) return std::nullopt;
+    const int side = std::max(rect[2] - rect[0], rect[3] - rect[1]) + 1;
+    const int m = std::max(kSnakeMinMarginPixels, int(std::lround(side * percent / 100.0)));
+    return std::array<int, 4>{std::max(0, rect[0] - m), std::max(0, rect[1] - m), std::min(width - 1, rect[2] + m),
+                              std::min(height - 1, rect[3] + m)};
+}
+
 void SegmentationModel::setBackend(gpu::Backend backend) {
     m_runner->setBackend(backend);
     if (backend == m_backend) return;
@@ -191,6 +221,10 @@ void SegmentationModel::regrow() {
 void SegmentationModel::startSnake(int slice, std::array<int, 4> rect) {
     m_snake.slice = slice;
     m_snake.rect = rect;
+    if (m_viewer->hasVolume()) {
+        const auto& dims = m_viewer->volume()->geometry().dims;
+        m_snake.domain = snakeDomain(rect, m_snakeMargin, dims[0], dims[1]);
+    }
     emit parametersChanged();
     QString error;
     if (!m_runner->start(Method::Snake, request(), true, &error)) fail(error);
@@ -347,6 +381,7 @@ SegmentSettings SegmentationModel::settings() const {
     s.request = request();
     s.backend = backendKey(m_backend);  // the one table's key (Backend.h)
     s.stepsPerFrame = m_stepsPerFrame;
+    s.snakeDomainMargin = m_snakeMargin;
     return s;
 }
 
@@ -364,6 +399,7 @@ void SegmentationModel::restoreSettings(const SegmentSettings& s) {
     m_fc = r.fuzzyConnectedness;
     m_fcm = r.fuzzyCMeans;
     m_snake = r.snake;
+    m_snakeMargin = std::clamp(s.snakeDomainMargin, kSnakeDomainMargin.min, kSnakeDomainMargin.max);
     m_seedTool.setSeeds(r.seeds);
     emit parametersChanged();
     emit seedsChanged();

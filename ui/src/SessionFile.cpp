@@ -201,7 +201,8 @@ QJsonObject segmentationJson(const SegmentSettings& s) {
                                   {"rect", QJsonArray{sn.rect[0], sn.rect[1], sn.rect[2], sn.rect[3]}},
                                   {"stepMax", sn.stepMax},
                                   {"minSegment", sn.minSegment},
-                                  {"propagate", sn.propagate}}}};
+                                  {"propagate", sn.propagate},
+                                  {"domainMarginPercent", s.snakeDomainMargin}}}};
 }
 
 SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
@@ -258,6 +259,7 @@ SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
     q.snake.stepMax = r.integer(sn, "stepMax", kSnakeLimits.stepMax);
     q.snake.minSegment = r.integer(sn, "minSegment", kSnakeLimits.minSegment);
     q.snake.propagate = r.boolean(sn, "propagate", q.snake.propagate);
+    s.snakeDomainMargin = r.integer(sn, "domainMarginPercent", kSnakeDomainMargin);
     return s;
 }
 

@@ -70,6 +70,7 @@ public:
 private:
     QSlider* m_scrubber;
     QCheckBox* m_propagate;
+    QSpinBox *m_margin, *m_stepMax, *m_minSegment;
 };
 
 /// The live threshold, the estimated statistics, the connectivity map's heat.

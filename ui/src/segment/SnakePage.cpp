@@ -6,6 +6,10 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QSpinBox>
+
+#include "lucent/core/seg/ParameterLimits.h"
+#include "lucent/ui/SegmentSettings.h"
 
 #include <algorithm>
 
@@ -25,11 +29,37 @@ SnakePage::SnakePage(SegmentationModel* model, LiveSegmentation* live, QWidget* 
     m_propagate->setObjectName("snakePropagate");
     connect(m_propagate, &QCheckBox::toggled, this, [this](bool on) { m_model->setPropagate(on); });
     form->addRow(m_propagate);
+    // What changes the result: the image the statistics see, and the step rules.
+    m_margin = new QSpinBox(this);
+    m_margin->setObjectName("snakeDomainMargin");
+    m_margin->setRange(kSnakeDomainMargin.min, kSnakeDomainMargin.max);
+    m_margin->setSpecialValueText("whole slice");  // shown at -1, the paper's own setting
+    m_margin->setSuffix(" % around the box");
+    m_margin->setToolTip("The statistics are taken over the drawn box grown by this much: a box around a structure "
+                         "gives that structure. The whole slice finds the slice's strongest split.");
+    connect(m_margin, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnakeDomainMargin(v); });
+    form->addRow("Domain", m_margin);
+    m_stepMax = new QSpinBox(this);
+    m_stepMax->setObjectName("snakeStepMax");
+    m_stepMax->setRange(kSnakeLimits.stepMax.min, 4096);
+    m_stepMax->setSuffix(" px");
+    connect(m_stepMax, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnakeStepMax(v); });
+    form->addRow("First step", m_stepMax);
+    m_minSegment = new QSpinBox(this);
+    m_minSegment->setObjectName("snakeMinSegment");
+    m_minSegment->setRange(kSnakeLimits.minSegment.min, 4096);
+    m_minSegment->setSuffix(" px");
+    m_minSegment->setToolTip("Segments at least this long get a node in their middle.");
+    connect(m_minSegment, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnakeMinSegment(v); });
+    form->addRow("Split segments from", m_minSegment);
 }
 
 void SnakePage::refresh() {
-    const QSignalBlocker blocker(m_propagate);
+    const QSignalBlocker b1(m_propagate), b2(m_margin), b3(m_stepMax), b4(m_minSegment);
     m_propagate->setChecked(m_model->snake().propagate);
+    m_margin->setValue(m_model->snakeDomainMargin());
+    m_stepMax->setValue(m_model->snake().stepMax);
+    m_minSegment->setValue(m_model->snake().minSegment);
     // While the views follow the run, the scrubber's handle follows its last step.
     if (running(Method::Snake) && m_live->shownStep() < 0) {
         m_scrubber->setRange(0, std::max(0, m_live->polygonCount() - 1));

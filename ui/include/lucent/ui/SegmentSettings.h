@@ -14,6 +14,13 @@ namespace lucent::ui {
 /// Engine iterations a frame: the panel's spin box and the session file.
 inline constexpr Limit<int> kStepsPerFrame{1, 1, 1000};
 
+/// The snake's domain in the viewer: the drawn rectangle grown on each side by this percentage of its
+/// larger side (at least kSnakeMinMarginPixels), so that a box around a structure gives that
+/// structure; -1 is the whole slice (the paper's own setting). Small by default: a domain that
+/// reaches the skull makes brain against bone the strongest split again.
+inline constexpr Limit<int> kSnakeDomainMargin{10, -1, 200};
+inline constexpr int kSnakeMinMarginPixels = 2;
+
 struct SegmentSettings {
     /// The method whose page and view tool are up; none before one was chosen.
     std::optional<Method> mode;
@@ -21,6 +28,7 @@ struct SegmentSettings {
     SegmentationRequest request;
     QString backend = backendKey(Backend::Auto);  ///< a key of backendTable()
     int stepsPerFrame = kStepsPerFrame.byDefault;
+    int snakeDomainMargin = kSnakeDomainMargin.byDefault;  ///< percent; -1: the whole slice
 };
 
 }  // namespace lucent::ui

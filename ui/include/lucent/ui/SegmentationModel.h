@@ -69,6 +69,16 @@ public:
     const FuzzyCMeansParams& fuzzyCMeans() const { return m_fcm; }
     const SnakeParams& snake() const { return m_snake; }
     void setPropagate(bool propagate);
+    void setSnakeStepMax(int pixels);
+    void setSnakeMinSegment(int pixels);
+    /// The snake's domain around the drawn rectangle, in percent of its larger side; -1 the whole
+    /// slice (kSnakeDomainMargin). Applies to the next rectangle.
+    int snakeDomainMargin() const { return m_snakeMargin; }
+    void setSnakeDomainMargin(int percent);
+    /// `rect` grown by `percent` of its larger side (at least kSnakeMinMarginPixels) and clipped to
+    /// a slice of `width` x `height`; none for a negative percent (the whole slice).
+    static std::optional<std::array<int, 4>> snakeDomain(const std::array<int, 4>& rect, int percent, int width,
+                                                         int height);
     gpu::Backend backend() const { return m_backend; }
     void setBackend(gpu::Backend backend);
     int stepsPerFrame() const { return m_stepsPerFrame; }
@@ -138,7 +148,8 @@ private:
     FuzzyCMeansParams m_fcm;
     SnakeParams m_snake;  // the last rectangle and the step rules
     gpu::Backend m_backend = gpu::Backend::Auto;
-    int m_stepsPerFrame = 1;
+    int m_stepsPerFrame = kStepsPerFrame.byDefault;
+    int m_snakeMargin = kSnakeDomainMargin.byDefault;
     std::shared_ptr<LabelMap> m_fcmMask;
     std::vector<bool> m_clustersChosen;
     std::optional<std::pair<double, double>> m_range;  // the data's range, once per volume
