@@ -37,6 +37,27 @@ WindowLevel autoWindow(const Volume& volume) {
     return {(lo + hi) / 2.0, std::max(1.0, hi - lo)};
 }
 
+bool valuesLookLikeCt(const Volume& volume) {
+    const std::size_t n = volume.voxelCount();
+    if (n == 0) return false;
+    const std::size_t stride = std::max<std::size_t>(1, n / 1'000'000);
+    std::size_t sampled = 0, air = 0;
+    for (std::size_t i = 0; i < n; i += stride, ++sampled) {
+        const double v = volume.value(i);
+        if (v > 32767) return false;
+        air += v >= -1100 && v <= -900;
+    }
+    return air * 100 >= sampled;
+}
+
+std::string defaultCtPreset(const std::string& description) {
+    std::string d = description;
+    std::transform(d.begin(), d.end(), d.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    for (const char* word : {"head", "brain", "cran", "skull", "neuro"})
+        if (d.find(word) != std::string::npos) return "brain";
+    return "abdomen";
+}
+
 std::string fileWindowName(std::size_t index) { return "file" + std::to_string(index + 1); }
 
 std::string fileWindowLabel(const NamedWindow& window, std::size_t index) {

@@ -12,6 +12,7 @@
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
 
+#include <QSlider>
 #include <QAction>
 #include <QCheckBox>
 #include <QLabel>
@@ -210,6 +211,18 @@ TEST_F(Live, SnakeStepsFromADraggedRectangleAndRewinds) {
     panel().live().showStep(0);
     const QImage first = axialImage();
     EXPECT_NE(first, last) << "the scrubber shows the starting polygon";
+    // The scrubber follows the keys (and clicks on its track) as well as drags.
+    auto* scrubber = panel().findChild<QSlider*>("snakeScrubber");
+    ASSERT_NE(scrubber, nullptr);
+    scrubber->setFocus();
+    QTest::keyClick(scrubber, Qt::Key_End);
+    EXPECT_EQ(live().shownStep(), -1) << "the last step follows the run";
+    EXPECT_EQ(axialImage(), last);
+    QTest::keyClick(scrubber, Qt::Key_Home);
+    EXPECT_EQ(live().shownStep(), 0);
+    EXPECT_EQ(axialImage(), first);
+    QTest::keyClick(scrubber, Qt::Key_Right);
+    EXPECT_EQ(live().shownStep(), 1);
     const auto start = live().polygon(0), end = live().polygon(-1);
     EXPECT_NE(start.points, end.points);
     EXPECT_EQ(start.slice, int(k));

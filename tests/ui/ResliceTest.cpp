@@ -229,7 +229,7 @@ TEST_F(Reslice, ObliqueSeriesShowsThePatientAxialPlane) {
     ASSERT_NE(linear, nullptr);
     ASSERT_NE(planes, nullptr);
     EXPECT_FALSE(planes->isChecked()) << "the volume's own planes are the default";
-    linear->trigger();  // trilinear, so the resampling is exact up to rounding
+    linear->setChecked(true);  // trilinear (the default), so the resampling is exact up to rounding
 
     SliceViewWidget* axial = view(Orientation::Axial);
     const QImage own = frame(Orientation::Axial);
@@ -374,7 +374,7 @@ TEST_F(Reslice, RealObliqueMrOpensInBothModesWithLettersFollowing) {
     ASSERT_TRUE(window->openPath(QString::fromStdString(series), {}, true, &error)) << error.toStdString();
     const Geometry& g = window->model().volume()->geometry();
     std::shared_ptr<const Volume> volume = window->model().volume();
-    action("linearInterpolation")->trigger();
+    action("linearInterpolation")->setChecked(true);
     std::array<QImage, 3> own;
     std::array<std::array<std::string, 4>, 3> ownLetters;
     for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) {

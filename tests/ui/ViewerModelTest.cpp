@@ -173,3 +173,40 @@ TEST(SessionBindingModels, ASessionWithoutThePlaneToggleShowsVolumePlanes) {
     SessionBinding(*model).apply(s, "old.lucent");
     EXPECT_EQ(model->planeMode(), render::PlaneMode::Volume);
 }
+
+namespace {
+
+/// 20 x 20 x 10: air (-1000) around a head-like block of `inside` (HU-like values, or not).
+std::shared_ptr<Volume> airAround(double air, double inside, const std::string& description) {
+    Geometry g;
+    g.dims = {20, 20, 10};
+    auto v = std::make_shared<Volume>(g, PixelType::Int16);
+    for (int k = 0; k < 10; ++k)
+        for (int j = 0; j < 20; ++j)
+            for (int i = 0; i < 20; ++i) v->setValue(g.index(i, j, k), (i > 4 && i < 15 && j > 4 && j < 15) ? inside : air);
+    v->metadata().description = description;
+    return v;
+}
+
+QString presetAfterOpening(std::shared_ptr<Volume> v, const QString& remembered) {
+    ViewerModel model;
+    model.setVolume(std::move(v), SeriesInfo{}, remembered);  // the file names no modality
+    return model.preset();
+}
+
+}  // namespace
+
+TEST(ViewerModelWindow, ValuesOfCtOpenInACtWindowEvenWithoutAModality) {
+    // Air at -1000 HU: a CT, whatever the file says. A head (by its name) opens in the brain window,
+    // anything else in a soft-tissue one; the user's remembered preset wins over both.
+    EXPECT_EQ(presetAfterOpening(airAround(-1000, 40, "cranium.mhd"), "auto"), "brain");
+    EXPECT_EQ(presetAfterOpening(airAround(-1024, 40, "chest_ct.nii.gz"), "auto"), "abdomen");
+    EXPECT_EQ(presetAfterOpening(airAround(-1000, 40, "cranium.mhd"), "lung"), "lung");
+    // MR-like values (never near -1000) keep the histogram's window.
+    EXPECT_EQ(presetAfterOpening(airAround(0, 400, "brain_t1.nii.gz"), "auto"), "auto");
+    EXPECT_EQ(presetAfterOpening(airAround(0, 400, "brain_t1.nii.gz"), "lung"), "auto") << "CT presets need HU";
+    ViewerModel model;
+    model.setVolume(airAround(-1000, 40, "head"), SeriesInfo{}, "auto");
+    EXPECT_EQ(model.window().width, 80);
+    EXPECT_EQ(model.window().level, 40);
+}

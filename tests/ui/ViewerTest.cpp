@@ -247,14 +247,15 @@ TEST_F(Viewer, LinearInterpolationFromTheViewMenu) {
                 if (std::abs(y - h / 2) > 16 || (x > 30 && x < w - 30)) greys.insert(qGray(img.pixel(x, y)));
         return greys.size();
     };
-    const std::size_t nearest = distinctGreys(frame(Orientation::Axial));
     QAction* linear = window->findChild<QAction*>("linearInterpolation");
     ASSERT_NE(linear, nullptr);
-    linear->trigger();
+    EXPECT_TRUE(linear->isChecked()) << "smooth by default";
     const std::size_t smooth = distinctGreys(frame(Orientation::Axial));
+    linear->trigger();  // nearest, the other choice
+    const std::size_t nearest = distinctGreys(frame(Orientation::Axial));
     EXPECT_GT(smooth, nearest + 20);  // blending makes intermediate greys at every voxel edge
     linear->trigger();
-    EXPECT_EQ(distinctGreys(frame(Orientation::Axial)), nearest);
+    EXPECT_EQ(distinctGreys(frame(Orientation::Axial)), smooth);
 }
 
 TEST_F(Viewer, LayoutsAndMaximise) {
@@ -478,4 +479,25 @@ int main(int argc, char** argv) {
     app.setOrganizationName("Lucent-tests");  // never touch the user's settings
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
+}
+
+TEST_F(Viewer, TheStatusBarFollowsTheCursorTheSliceAndANewVolume) {
+    loadPhantom();
+    auto* status = window->findChild<QLabel*>("voxelStatus");
+    ASSERT_NE(status, nullptr);
+    SliceViewWidget* axial = view(Orientation::Axial);
+    QTest::mouseClick(axial, Qt::LeftButton, {}, QPoint(axial->width() / 3, axial->height() / 3));
+    const Vec3 c = window->model().cursor();
+    EXPECT_EQ(status->text(), window->model().describeVoxel(c));
+    window->model().setCursor({c.x, c.y, c.z + 3});  // another slice (a scroll, Go to)
+    EXPECT_TRUE(status->text().startsWith(QString("voxel %1,%2,%3 ").arg(std::lround(c.x)).arg(std::lround(c.y)).arg(std::lround(c.z + 3))))
+        << status->text().toStdString();
+    // Another volume: its own centre voxel and value, never the old one's.
+    Geometry g;
+    g.dims = {11, 9, 7};
+    auto other = std::make_shared<Volume>(g, PixelType::Int16);
+    for (std::size_t i = 0; i < other->voxelCount(); ++i) other->setValue(i, 777);
+    window->model().setVolume(other, SeriesInfo{}, "auto");
+    EXPECT_TRUE(status->text().startsWith("voxel 5,4,3 ")) << status->text().toStdString();
+    EXPECT_TRUE(status->text().contains("777")) << status->text().toStdString();
 }

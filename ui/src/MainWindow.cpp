@@ -70,6 +70,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                          "as --seed-lps takes it); its value");
     statusBar()->addPermanentWidget(m_status, 1);
     connect(m_grid, &ViewGrid::hovered, m_status, &QLabel::setText);
+    // The cursor's voxel when it moves (a click, a scroll to another slice, Go to) and when another
+    // volume or frame arrives: never the old volume's voxel and value.
+    const auto showCursor = [this] { m_status->setText(m_model.describeVoxel(m_model.cursor())); };
+    for (auto changed : {&ViewerModel::cursorChanged, &ViewerModel::volumeChanged, &ViewerModel::frameChanged})
+        connect(&m_model, changed, m_status, showCursor);
     connect(m_grid, &ViewGrid::renderError, this, [this](const QString& m) { showError("Display error", m); });
     m_loader = new VolumeLoader(this);
     m_labelFiles = new LabelFiles(&m_model, this);

@@ -479,7 +479,7 @@ void readDisplay(const Reader& r, const QJsonObject& root, SavedSession& s) {
     if (s.activeView != "axial" && s.activeView != "coronal" && s.activeView != "sagittal")
         r.fail(QString("unknown view '%1'").arg(s.activeView));
     s.maximised = r.boolean(d, "maximised", false);
-    s.linearInterpolation = r.boolean(d, "linearInterpolation", false);
+    s.linearInterpolation = r.boolean(d, "linearInterpolation", SavedSession{}.linearInterpolation);
     s.hud = r.boolean(d, "hud", true);
     if (d.contains("anatomicalPlanes")) s.anatomicalPlanes = r.boolean(d, "anatomicalPlanes", false);
     s.overlayOpacity = float(r.number(d, "overlayOpacity", 0.5));

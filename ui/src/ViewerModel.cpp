@@ -26,9 +26,14 @@ void ViewerModel::setVolume(std::shared_ptr<const Volume> volume, const SeriesIn
     ++m_labelGeneration;
     const auto& d = m_volume->geometry().dims;
     m_cursor = {(d[0] - 1) / 2.0, (d[1] - 1) / 2.0, std::floor((d[2] - 1) / 2.0)};
-    // CT presets only make sense in HU: other modalities start from the histogram.
-    const bool ct = m_volume->metadata().modality == "CT" || info.modality == "CT";
+    // CT presets only make sense in HU: other modalities start from the histogram. Values that are
+    // CT's (air near -1000) make a CT even when the file names no modality (a raw or NIfTI head). A
+    // CT with no window chosen opens in a CT window, not the histogram's (W 2000+: the brain flat grey).
+    const bool ct = m_volume->metadata().modality == "CT" || info.modality == "CT" || render::valuesLookLikeCt(*m_volume);
     m_preset = (ct && !preferredPreset.isEmpty()) ? preferredPreset : QStringLiteral("auto");
+    if (ct && m_preset == "auto")
+        m_preset = QString::fromStdString(
+            render::defaultCtPreset(info.description + " " + info.studyDescription + " " + m_volume->metadata().description));
     // The scan's own window (DICOM Window Center / Width) wins over a remembered preset, as in every
     // PACS viewer; an explicit --preset is applied after this by the app, so it still wins.
     if (!m_volume->metadata().windows.empty()) m_preset = QString::fromStdString(render::fileWindowName(0));

@@ -23,7 +23,10 @@ SnakePage::SnakePage(SegmentationModel* model, LiveSegmentation* live, QWidget* 
     m_scrubber = new QSlider(Qt::Horizontal, this);
     m_scrubber->setObjectName("snakeScrubber");
     m_scrubber->setRange(0, 0);
-    connect(m_scrubber, &QSlider::sliderMoved, this, [this](int i) { m_live->showStep(i); });
+    // Every way of moving it (a drag, a click on the track, the keys) shows that step; its last
+    // step follows the run again.
+    connect(m_scrubber, &QSlider::valueChanged, this,
+            [this](int i) { m_live->showStep(i >= m_live->polygonCount() - 1 ? -1 : i); });
     form->addRow("Step", m_scrubber);
     m_propagate = new QCheckBox("continue on the neighbouring slices (3D mask)", this);
     m_propagate->setObjectName("snakePropagate");
@@ -60,10 +63,11 @@ void SnakePage::refresh() {
     m_margin->setValue(m_model->snakeDomainMargin());
     m_stepMax->setValue(m_model->snake().stepMax);
     m_minSegment->setValue(m_model->snake().minSegment);
-    // While the views follow the run, the scrubber's handle follows its last step.
-    if (running(Method::Snake) && m_live->shownStep() < 0) {
+    // The handle shows the step the views show: the last one while they follow the run.
+    if (running(Method::Snake)) {
+        const QSignalBlocker showing(m_scrubber);
         m_scrubber->setRange(0, std::max(0, m_live->polygonCount() - 1));
-        m_scrubber->setValue(m_scrubber->maximum());
+        m_scrubber->setValue(m_live->shownStep() < 0 ? m_scrubber->maximum() : m_live->shownStep());
     }
 }
 

@@ -30,5 +30,12 @@ std::string fileWindowName(std::size_t index);
 std::string fileWindowLabel(const NamedWindow& window, std::size_t index);
 /// 1st to 99th percentile of the voxels (skipping the lowest value, often padding or air).
 WindowLevel autoWindow(const Volume& volume);
+/// Whether the values are CT's in Hounsfield units, whatever the file says of its modality: at least
+/// 1 % of the voxels (a strided sample) lie near air's -1000 HU (-1100..-900) and none above
+/// 32767. MR, PET and ultrasound values are never that negative.
+bool valuesLookLikeCt(const Volume& volume);
+/// The window a CT opens in when neither the scan nor the user chose one: "brain" when its
+/// description names the head (head, brain, cran, skull, neuro), else "abdomen" (soft tissue).
+std::string defaultCtPreset(const std::string& description);
 
 }  // namespace lucent::render

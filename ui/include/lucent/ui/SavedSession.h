@@ -46,7 +46,7 @@ struct SavedSession {
     QString layout = "2x2";  ///< "1x1", "2x2", "1+3"
     QString activeView = "axial";
     bool maximised = false;
-    bool linearInterpolation = false;
+    bool linearInterpolation = true;
     bool hud = true;
     std::optional<bool> anatomicalPlanes;  ///< View > Anatomical planes, where the build has it
     float overlayOpacity = 0.5f;

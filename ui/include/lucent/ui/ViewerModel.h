@@ -156,7 +156,7 @@ private:
     render::WindowLevel m_window;
     QString m_preset = "auto";
     float m_opacity = 0.5f;
-    bool m_linear = false;
+    bool m_linear = true;  // smooth MPR by default, as readers expect; nearest stays a choice
     bool m_hud = true;
     render::PlaneMode m_planeMode = render::PlaneMode::Volume;
 };
