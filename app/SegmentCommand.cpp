@@ -171,10 +171,9 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const EngineResult r =
         runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(), run.report);
     if (!r.notice.empty()) run.report.warn(r.notice);
-    SegmentRun figures{cl.positionals()[0], cl.value("--mask"), method,     r.engine->backend(), r.notice,
-                       &volume,             &request,           &r.labels,  r.steps,             r.figures,
-                       r.voxels,            r.msCompute,        r.msTotal,  msLoad};
-    figures.intervalEstimated = estimate;
+    const SegmentRun figures{cl.positionals()[0], cl.value("--mask"), method,     r.engine->backend(), r.notice,
+                             &volume,             &request,           &r.labels,  r.steps,             r.figures,
+                             r.voxels,            r.msCompute,        r.msTotal,  msLoad,              estimate};
     const std::string statsText = writeOutputs(out, method, volume, r, figures);
     // `--stats -`: the JSON is stdout's, only once every file is in place; the summary goes to stderr.
     if (out.stats == "-") std::cout << statsText << std::flush;
