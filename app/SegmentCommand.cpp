@@ -9,6 +9,7 @@
 #include "SeriesBatch.h"
 
 #include "lucent/core/JsonWriter.h"
+#include "lucent/core/seg/SeedInterval.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/FileSuffixes.h"
 #include "lucent/io/FileUtil.h"
@@ -17,6 +18,7 @@
 #include "lucent/io/VolumeFile.h"
 
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -128,6 +130,18 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     return statsText;
 }
 
+/// srg without --lower/--upper: the interval of the first seed's tissue (the viewer's rule), told
+/// on stderr unless --quiet.
+void estimateInterval(const CommandLine& cl, const Volume& volume, SegmentationRequest& request) {
+    validateRequest(Method::RegionGrowing, request);  // seeds present and inside before they are read
+    const RegionGrowingParams p = seedInterval(volume, request.seeds, volume.range());
+    request.regionGrowing.lower = p.lower;
+    request.regionGrowing.upper = p.upper;
+    if (!cl.has("--quiet"))
+        std::cerr << "lucent segment: interval " << std::llround(p.lower) << ".." << std::llround(p.upper)
+                  << " estimated at the first seed\n";
+}
+
 /// One volume: load, run, write.
 int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest request,
                   const SeriesRun& run) {
@@ -152,12 +166,14 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
         mask = io::readLabelFile(cl.value("--mask"), volume.geometry()).labels;
         request.mask = &mask;
     }
+    const bool estimate = method == Method::RegionGrowing && !cl.has("--lower");
+    if (estimate) estimateInterval(cl, volume, request);
     const EngineResult r =
         runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(), run.report);
     if (!r.notice.empty()) run.report.warn(r.notice);
     const SegmentRun figures{cl.positionals()[0], cl.value("--mask"), method,     r.engine->backend(), r.notice,
                              &volume,             &request,           &r.labels,  r.steps,             r.figures,
-                             r.voxels,            r.msCompute,        r.msTotal,  msLoad};
+                             r.voxels,            r.msCompute,        r.msTotal,  msLoad,              estimate};
     const std::string statsText = writeOutputs(out, method, volume, r, figures);
     // `--stats -`: the JSON is stdout's, only once every file is in place; the summary goes to stderr.
     if (out.stats == "-") std::cout << statsText << std::flush;

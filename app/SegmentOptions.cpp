@@ -48,8 +48,9 @@ SegmentationRequest requestFromOptions(const CommandLine& cl, Method method) {
         request.roi = VoxelBox{{v[0], v[1], v[2]}, {v[3], v[4], v[5]}};
     }
     auto& srg = request.regionGrowing;
-    if (method == Method::RegionGrowing && (!cl.has("--lower") || !cl.has("--upper")))
-        throw UsageError("srg needs --lower L --upper U");
+    // Both bounds or neither: without them the interval is estimated at the first seed (SeedInterval.h).
+    if (method == Method::RegionGrowing && cl.has("--lower") != cl.has("--upper"))
+        throw UsageError("srg needs both --lower L and --upper U, or neither (estimated at the first seed)");
     srg.lower = cl.number("--lower", 0);
     srg.upper = cl.number("--upper", 0);
     srg.connectivity = cl.integer("--connectivity", srg.connectivity);

@@ -30,6 +30,8 @@ void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
             json.key("lower").value(r.regionGrowing.lower);
             json.key("upper").value(r.regionGrowing.upper);
             json.key("connectivity").value(r.regionGrowing.connectivity);
+            json.key("estimated")
+                .array(run.intervalEstimated ? std::vector<std::string>{"lower", "upper"} : std::vector<std::string>{});
             break;
         case Method::FuzzyConnectedness: {
             const auto& p = r.fuzzyConnectedness;

@@ -27,6 +27,7 @@ struct SegmentRun {
     MethodFigures figures;
     std::size_t voxels = 0;
     double msCompute = 0, msTotal = 0, msLoad = 0;
+    bool intervalEstimated = false;  ///< srg: lower and upper estimated at the first seed
 };
 
 /// "labels": one object per non-zero label of `labels` (voxels, volume_ml, and mean, sd, min, max of

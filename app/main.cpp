@@ -49,7 +49,7 @@ std::string usage() {
            "              [--roi i0,j0,k0,i1,j1,k1]\n"
            "         seeds of srg and fc (repeatable, any mix): --seed i,j,k (voxel index of the loaded volume),\n"
            "                --seed-lps x,y,z | --seed-ras x,y,z (mm, nearest voxel), --seeds FILE (.csv x,y,z LPS | .mrk.json)\n"
-           "         srg:   SEEDS --lower L --upper U [--connectivity 6|26]\n"
+           "         srg:   SEEDS [--lower L --upper U] [--connectivity 6|26] (no bounds: estimated at the first seed)\n"
            "         fc:    SEEDS [--threshold T] [--object-mean M --object-sigma S --diff-sigma D]\n"
            "                [--connectivity-map OUT." + volumeOut + "]\n"
            "         fcm:   [--clusters C] [--fuzziness M] [--epsilon E] [--max-iterations N] [--mask FILE]\n"

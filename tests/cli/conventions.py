@@ -42,7 +42,9 @@ def typo_contract(lucent, tmp):
 
 
 def usage_contract(lucent, src, tmp):
-    for args, word in ((["segment", src, "--method", "srg", "--seed", "1,1,1", "-o", "m.nii"], "--lower"),
+    # srg with one bound only (none: estimated at the seed; both: given).
+    srg = ["segment", src, "--method", "srg", "--seed", "1,1,1", "--lower", "1", "-o", "m.nii"]
+    for args, word in ((srg, "--upper"),
                        (["convert", src], "-o"), (["export", src, "-o", "x.nii"], "--reference"),
                        (["info"], "PATH"), (["convert", src, "-o", "x.nii", "--bogus"], "--bogus")):
         rc, out, err = run_in(tmp, lucent, *args)

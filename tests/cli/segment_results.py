@@ -239,3 +239,33 @@ def threads_contract(lucent, tmp):
                   % (method[1], n, n, doc.get("threads"), err))
             masks[n] = mask
         check(masks[1] == masks[3] and masks[1] is not None, "%s: --threads 3 labels as --threads 1" % method[1])
+
+
+def srg_estimate_contract(lucent, tmp):
+    """srg without --lower/--upper: the interval of the first seed's tissue. A plate of 1500 two
+    voxels thick in 40 gives the plate (the old cube mean +- 2.5 sd reached the 40s); the interval
+    is told on stderr (not with --quiet) and in --stats as estimated; one bound alone is a usage error."""
+    import re
+    dims = (12, 12, 12)
+    plate = box_mask(dims, (0, 0, 5), (11, 11, 6))
+    src = os.path.join(tmp, "srg_plate.nii")
+    write_nifti(src, dims, (1.0, 1.0, 1.0), [1500 if p else 40 for p in plate])
+    out = os.path.join(tmp, "srg_plate_mask.nii")
+    rc, mask, doc, err = segment(lucent, src, out, "--method", "srg", "--seed", "6,6,6")
+    found = re.search(r"interval (-?\d+)\.\.(-?\d+) estimated at the first seed", err)
+    check(rc == 0 and mask == plate, "srg without bounds: %d voxels, expected the plate's %d: %r"
+          % (sum(mask or []), sum(plate), err))
+    lower, upper = (float(found.group(1)), float(found.group(2))) if found else (None, None)
+    check(found is not None and 40 < lower <= 1500 <= upper, "srg: the estimated interval on stderr: %r" % err)
+    p = doc.get("parameters", {})
+    check(p.get("estimated") == ["lower", "upper"] and p.get("lower") == lower and p.get("upper") == upper,
+          "srg: --stats reports the estimated interval %s..%s: %s" % (lower, upper, p))
+    rc, _, _, err = segment(lucent, src, out, "--method", "srg", "--seed", "6,6,6", "--quiet")
+    check(rc == 0 and "estimated" not in err, "srg --quiet: no interval line: %r" % err)
+    rc, _, doc, err = segment(lucent, src, out, "--method", "srg", "--seed", "6,6,6", "--lower", "1000", "--upper",
+                              "2000")
+    check(rc == 0 and "estimated" not in err and doc.get("parameters", {}).get("estimated") == [],
+          "srg with both bounds: nothing estimated: %r %s" % (err, doc.get("parameters")))
+    for one in (("--lower", "1000"), ("--upper", "2000")):
+        rc, _, _, err = segment(lucent, src, out, "--method", "srg", "--seed", "6,6,6", *one)
+        check(rc == 2 and "--lower" in err and "--upper" in err, "srg %s alone is a usage error: %r" % (one[0], err))

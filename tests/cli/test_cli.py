@@ -767,6 +767,7 @@ def contracts(a):
     out += [("segment", lambda t: segment_contract(a.lucent, t)),
             ("fc_parameters", lambda t: seg.fc_parameters_contract(a.lucent, t)),
             ("connectivity", lambda t: seg.connectivity_contract(a.lucent, t)),
+            ("srg_estimate", lambda t: seg.srg_estimate_contract(a.lucent, t)),
             ("roi", lambda t: seg.roi_contract(a.lucent, t)),
             ("snake_roi", lambda t: seg.snake_roi_contract(a.lucent, t)),
             ("per_voxel", lambda t: seg.per_voxel_contract(a.lucent, t)),

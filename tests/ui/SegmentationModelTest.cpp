@@ -131,7 +131,9 @@ TEST_F(SegmentationModelTest, TheFirstSeedSetsTheIntervalAndStartsRegionGrowing)
 TEST_F(SegmentationModelTest, TheIntervalOfATexturedSeedIsMeanPlusMinusTwoAndAHalfSigma) {
     model.enterMode(Method::RegionGrowing);
     click({30, 10, 10});
-    // The 5 x 5 x 5 cube's mean and population SD, computed here.
+    // The cube is all checkerboard: every face difference is 200, so the noise estimate
+    // (1.4826 * 200 / sqrt 2 = 210) keeps both colours and the interval is the whole 5 x 5 x 5
+    // cube's mean +- 2.5 population SD, computed here.
     double sum = 0, sum2 = 0;
     for (int k = 8; k <= 12; ++k)
         for (int j = 8; j <= 12; ++j)
@@ -144,6 +146,14 @@ TEST_F(SegmentationModelTest, TheIntervalOfATexturedSeedIsMeanPlusMinusTwoAndAHa
     EXPECT_EQ(model.lower(), std::floor(mean - 2.5 * sd));
     EXPECT_EQ(model.upper(), std::ceil(mean + 2.5 * sd));
     EXPECT_EQ(runner.runRequest.regionGrowing.lower, model.lower());
+}
+
+TEST_F(SegmentationModelTest, ASeedAtTheBallsEdgeTakesTheBallsValueNotTheEdgesSpread) {
+    model.enterMode(Method::RegionGrowing);
+    click({22, 20, 10});  // 7 voxels from the centre: its cube has 1000 (ball) and 0 (outside)
+    // The seed's tissue is the flat 1000: 2 % of the range (0..1100) either side, as inside the ball.
+    EXPECT_EQ(model.lower(), 1000 - 22);
+    EXPECT_EQ(model.upper(), 1000 + 22);
 }
 
 TEST_F(SegmentationModelTest, IntervalEditsRegrowAndAReversedIntervalWaits) {

@@ -5,6 +5,7 @@
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/Methods.h"
 #include "lucent/core/seg/ParameterLimits.h"
+#include "lucent/core/seg/SeedInterval.h"
 #include "lucent/ui/ViewerModel.h"
 
 #include <algorithm>
@@ -194,13 +195,11 @@ SegmentationRequest SegmentationModel::request() const {
 void SegmentationModel::seedsEdited() {
     if (m_mode == Method::RegionGrowing && m_viewer->hasVolume()) {
         const auto& seeds = m_seedTool.seeds();
-        // The first seed sets the interval around its neighbourhood (mean +- 2.5 sigma, at least 2 % of the range).
+        // The first seed sets the interval from the tissue it lies in (SeedInterval.h).
         if (seeds.size() == 1 && !m_runner->active()) {
-            const auto [lo, hi] = dataRange();
-            const auto p = FuzzyConnectednessCpu::estimate(*m_viewer->volume(), seeds, 2, {lo, hi});
-            const double half = std::max(2.5 * p.objectSigma, 0.02 * (hi - lo));
-            m_regionGrowing.lower = std::floor(p.mean - half);
-            m_regionGrowing.upper = std::ceil(p.mean + half);
+            const auto p = seedInterval(*m_viewer->volume(), seeds, dataRange());
+            m_regionGrowing.lower = p.lower;
+            m_regionGrowing.upper = p.upper;
             emit parametersChanged();
         }
         regrow();
