@@ -14,6 +14,22 @@ LabelStroke::LabelStroke(LabelMap& layer, const LabelBrush& brush, std::uint8_t 
     m_description = label == 0 ? std::string("Erase") : "Paint " + table.nameOf(label);
 }
 
+LabelStroke LabelStroke::eraser(LabelMap& layer, const LabelBrush& brush, std::uint8_t active, EraseScope scope,
+                                const LabelTable& table, std::optional<std::uint8_t> over) {
+    // The one label cleared, if any: an explicit "Paint over" label wins over the scope.
+    std::optional<std::uint8_t> only;
+    if (over && *over != 0)
+        only = over;
+    else if (scope == EraseScope::ActiveLabel)
+        only = active;
+    LabelStroke stroke(layer, brush, 0, table, only);
+    if (only && *only != 0) {
+        stroke.m_allowed = !stroke.m_locked[*only];
+        stroke.m_description = "Erase " + table.nameOf(*only);
+    }
+    return stroke;
+}
+
 VoxelBox LabelStroke::stamp(const VoxelIndex& centre, Vec3 at) {
     VoxelBox changed = VoxelBox::none();
     if (!m_allowed) return changed;

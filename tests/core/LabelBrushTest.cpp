@@ -242,3 +242,64 @@ TEST(LabelBrush, PlaneDiscCoversWhatANearestVoxelViewOfTheReslicedPlaneShows) {
     EXPECT_GT(painted, 30u);
     EXPECT_LT(painted, 200u);
 }
+
+TEST(LabelStroke, EraserClearsTheActiveLabelOnlyUnlessAllLabels) {
+    // Rows of label 3 (locked), 1 and 2 under a 7 mm disc: 7 voxels of each row are covered (|dx|
+    // <= 3.5 mm in its own row, <= sqrt(3.5^2 - 1) = 3.35 mm in the rows beside it).
+    auto layerOf = [] {
+        LabelMap layer(grid({1, 1, 1}, {20, 20, 1}));
+        for (int i = 0; i < 20; ++i) {
+            layer.at(i, 9, 0) = 3;
+            layer.at(i, 10, 0) = 1;
+            layer.at(i, 11, 0) = 2;
+        }
+        return layer;
+    };
+    LabelTable table;
+    table.ensure(1);
+    table.ensure(2);
+    table.ensure(3).locked = true;
+    const LabelBrush brush(grid({1, 1, 1}, {20, 20, 1}), BrushShape::Disc, 7.0, 2);
+    auto erase = [&](LabelMap& layer, std::uint8_t active, EraseScope scope, std::optional<std::uint8_t> over,
+                     std::string* description = nullptr) {
+        LabelHistory history;
+        LabelStroke stroke = LabelStroke::eraser(layer, brush, active, scope, table, over);
+        if (description) *description = stroke.description();
+        stroke.moveTo({10, 10, 0});
+        return stroke.finish(history);
+    };
+
+    LabelMap active = layerOf();
+    std::string description;
+    ASSERT_TRUE(erase(active, 2, EraseScope::ActiveLabel, std::nullopt, &description));
+    EXPECT_EQ(description, "Erase Label 2");
+    EXPECT_EQ(active.count(2), 20u - 7u) << "the active label's voxels under the disc are cleared";
+    EXPECT_EQ(active.at(10, 11, 0), 0);
+    EXPECT_EQ(active.count(1), 20u) << "the label underneath is left";
+    EXPECT_EQ(active.count(3), 20u);
+
+    LabelMap all = layerOf();
+    ASSERT_TRUE(erase(all, 2, EraseScope::AllLabels, std::nullopt, &description));
+    EXPECT_EQ(description, "Erase");
+    EXPECT_EQ(all.count(1), 20u - 7u) << "every unlocked label is cleared";
+    EXPECT_EQ(all.count(2), 20u - 7u);
+    EXPECT_EQ(all.count(3), 20u) << "a locked label never";
+    EXPECT_EQ(all.at(10, 10, 0), 0);
+    EXPECT_EQ(all.at(0, 10, 0), 1) << "outside the disc";
+
+    LabelMap locked = layerOf();
+    EXPECT_FALSE(erase(locked, 3, EraseScope::ActiveLabel, std::nullopt)) << "a locked active label: nothing";
+    EXPECT_EQ(locked.count(3), 20u);
+    EXPECT_FALSE(LabelStroke::eraser(locked, brush, 3, EraseScope::ActiveLabel, table).allowed());
+
+    // A "Paint over" label narrows either scope to it; "clear voxels only" leaves the scope's choice.
+    LabelMap over = layerOf();
+    ASSERT_TRUE(erase(over, 2, EraseScope::ActiveLabel, std::uint8_t(1), &description));
+    EXPECT_EQ(description, "Erase Label 1");
+    EXPECT_EQ(over.count(1), 20u - 7u);
+    EXPECT_EQ(over.count(2), 20u);
+    LabelMap clearOnly = layerOf();
+    ASSERT_TRUE(erase(clearOnly, 1, EraseScope::ActiveLabel, std::uint8_t(0)));
+    EXPECT_EQ(clearOnly.count(1), 20u - 7u);
+    EXPECT_EQ(clearOnly.count(2), 20u);
+}

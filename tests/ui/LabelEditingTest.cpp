@@ -3,6 +3,7 @@
 /// eraser, undo and redo (exact maps), keep-largest on a second label, a lock, a colour change and
 /// a hidden label seen in the pixels, the panel's statistics and their CSV export.
 #include "EventLoopWait.h"
+#include "MenuDriving.h"
 #include "lucent/core/LabelStatistics.h"
 #include "lucent/core/LabelStroke.h"
 #include "lucent/ui/LabelFiles.h"
@@ -14,13 +15,14 @@
 #include <gtest/gtest.h>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QDoubleSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
-#include <QComboBox>
 #include <QTest>
 
 #include <cstdlib>
@@ -96,13 +98,18 @@ protected:
         return v;
     }
     /// Drags the left button through `points` on the axial view; returns what core's stroke makes
-    /// of the same positions on `expected` (painting `label`, 0 erasing).
+    /// of the same positions on `expected` (painting `label`, 0 erasing as the panel's eraser does).
     void stroke(const std::vector<QPoint>& points, LabelMap* expected, std::uint8_t label, double mm,
                 std::optional<std::uint8_t> over = std::nullopt) {
         std::unique_ptr<LabelStroke> oracle;
-        if (expected)
-            oracle = std::make_unique<LabelStroke>(*expected, LabelBrush(expected->geometry(), BrushShape::Disc, mm, 2),
-                                                   label, window.model().labelTable(), over);
+        if (expected) {
+            const LabelBrush brush(expected->geometry(), BrushShape::Disc, mm, 2);
+            const LabelTable& table = window.model().labelTable();
+            oracle =
+                label ? std::make_unique<LabelStroke>(*expected, brush, label, table, over)
+                      : std::make_unique<LabelStroke>(LabelStroke::eraser(
+                            *expected, brush, window.model().activeLabel(), panel().brush().eraseScope(), table, over));
+        }
         QTest::mousePress(axial(), Qt::LeftButton, {}, points.front());
         if (oracle) oracle->moveTo(voxelAt(points.front()));
         for (std::size_t i = 1; i < points.size(); ++i) {
@@ -178,7 +185,7 @@ TEST_F(LabelEditing, PaintEraseUndoIslandsColourVisibilityAndStatistics) {
     EXPECT_LT(layer().count(1), painted.count(1));
     for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], erased[i]) << "voxel " << i;
     EXPECT_EQ(layer().at(45, 40, k), 0);
-    EXPECT_EQ(undo->text(), "Undo Erase");
+    EXPECT_EQ(undo->text(), "Undo Erase Label 1") << "the eraser clears the active label";
     img = axialImage("erased");
     EXPECT_EQ(hueOf(img.pixel(devicePixel({45, 40, double(k)}))), Hue::Grey) << "erased voxels show the image";
     EXPECT_LT(countHue(img, Hue::Red, slice()), redPainted);
@@ -220,11 +227,13 @@ TEST_F(LabelEditing, PaintEraseUndoIslandsColourVisibilityAndStatistics) {
     img = axialImage("two-labels");
     EXPECT_EQ(hueOf(img.pixel(devicePixel({45, 20, double(k)}))), Hue::Green) << "label 2 is drawn green";
 
-    // Lock label 1 (its check box): erasing over it changes nothing and records nothing.
+    // Lock label 1 (its check box): erasing over it, even every label, changes nothing and records nothing.
     table()->item(rowOf(1), LabelPanel::Locked)->setCheckState(Qt::Checked);
     ASSERT_TRUE(waitFor([&] { return window.model().labelTable().find(1)->locked; }, 5000));
     action("eraseAction")->trigger();
+    window.findChild<QCheckBox*>("eraseAllLabels")->setChecked(true);
     stroke({screenOf({35, 40, double(k)})}, nullptr, 0, 5.0);
+    window.findChild<QCheckBox*>("eraseAllLabels")->setChecked(false);
     EXPECT_EQ(layer().count(1), erased.count(1)) << "a locked label is not erased";
     EXPECT_EQ(undo->text(), "Undo Keep largest island");
     action("eraseAction")->trigger();  // off again
@@ -484,6 +493,106 @@ TEST_F(LabelEditing, KeepClickedIslandAndLockedLabelsRefuseThePaint) {
     action("undoAction")->trigger();
     for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], accepted[i]);
     EXPECT_GE(rowOf(2), 0);
+}
+
+TEST_F(LabelEditing, EraserClearsTheActiveLabelOnlyUnlessEveryLabelIsChosen) {
+    // A horizontal band of label 1 and a vertical band of label 2 across it.
+    axial()->setFocus();
+    QTest::keyClick(axial(), Qt::Key_B);
+    ASSERT_TRUE(action("paintAction")->isChecked());
+    auto line = [&](Vec3 from, Vec3 to) {
+        std::vector<QPoint> path;
+        for (int s = 0; s <= 6; ++s) path.push_back(screenOf(from + (to - from) * (s / 6.0)));
+        return path;
+    };
+    stroke(line({20, 40, double(k)}, {70, 40, double(k)}), nullptr, 1, 5.0);
+    ASSERT_EQ(panel().addLabel(), 2);
+    stroke(line({45, 20, double(k)}, {45, 60, double(k)}), nullptr, 2, 5.0);
+    const LabelMap painted = layer();
+    ASSERT_EQ(painted.at(35, 40, k), 1);
+    ASSERT_EQ(painted.at(45, 37, k), 2);
+
+    // The user picks label 1's row, then label 2's, with the mouse: label 2 is the active label.
+    auto clickRow = [&](std::uint8_t value) {
+        const QRect cell = table()->visualItemRect(table()->item(rowOf(value), LabelPanel::Voxels));
+        QTest::mouseClick(table()->viewport(), Qt::LeftButton, {}, cell.center());
+    };
+    clickRow(1);
+    ASSERT_EQ(window.model().activeLabel(), 1);
+    clickRow(2);
+    ASSERT_EQ(window.model().activeLabel(), 2);
+    auto* all = window.findChild<QCheckBox*>("eraseAllLabels");
+    ASSERT_NE(all, nullptr);
+    EXPECT_FALSE(all->isChecked()) << "by default the eraser clears the active label only";
+
+    // A 7 mm eraser along the label-1 band, across the label-2 band.
+    action("eraseAction")->trigger();
+    window.findChild<QDoubleSpinBox*>("brushDiameter")->setValue(7.0);
+    const auto path = line({30, 40, double(k)}, {60, 40, double(k)});
+    LabelMap expected = painted;
+    stroke(path, &expected, 0, 7.0);
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], expected[i]) << "voxel " << i;
+    EXPECT_EQ(layer().count(1), painted.count(1)) << "label 1 under the eraser is intact";
+    EXPECT_EQ(layer().at(45, 40, k), 0) << "label 2 where the disc went is cleared";
+    EXPECT_EQ(layer().at(45, 37, k), 0);
+    EXPECT_EQ(layer().at(45, 30, k), 2) << "label 2 beyond the disc stays";
+    EXPECT_EQ(action("undoAction")->text(), "Undo Erase Label 2");
+
+    // Undo, then the same stroke with "every unlocked label": both labels go where the disc went.
+    axial()->setFocus();
+    QTest::keyClick(axial(), Qt::Key_Z, Qt::ControlModifier);
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], painted[i]) << "voxel " << i;
+    QTest::mouseClick(all, Qt::LeftButton, {}, QPoint(8, all->height() / 2));
+    ASSERT_TRUE(all->isChecked());
+    EXPECT_EQ(panel().brush().eraseScope(), EraseScope::AllLabels);
+    expected = painted;
+    stroke(path, &expected, 0, 7.0);
+    for (std::size_t i = 0; i < layer().voxelCount(); ++i) ASSERT_EQ(layer()[i], expected[i]) << "voxel " << i;
+    EXPECT_EQ(layer().at(35, 40, k), 0) << "label 1 is cleared too";
+    EXPECT_EQ(layer().at(45, 37, k), 0);
+    EXPECT_EQ(layer().at(20, 40, k), 1) << "beyond the stroke";
+    EXPECT_LT(layer().count(1), painted.count(1));
+    EXPECT_EQ(action("undoAction")->text(), "Undo Erase");
+}
+
+TEST_F(LabelEditing, CloseLabelsIsOneUndoableStep) {
+    action("paintAction")->trigger();
+    stroke({screenOf({30, 30, double(k)})}, nullptr, 1, 5.0);
+    ASSERT_EQ(panel().addLabel(), 2);
+    window.model().setLabelInfo({2, "lesion", {10, 200, 30}});
+    stroke({screenOf({60, 50, double(k)})}, nullptr, 2, 5.0);
+    const LabelMap before = layer();
+    const std::vector<LabelInfo> labelsBefore = window.model().labelTable().labels();
+    ASSERT_GT(before.count(1), 0u);
+    ASSERT_GT(before.count(2), 0u);
+
+    QAction* close = lucent::testing::menuAction(window, "File", "Close labels");
+    ASSERT_NE(close, nullptr);
+    close->trigger();  // a question would block here: it asks none
+    ASSERT_TRUE(window.model().labels());
+    EXPECT_EQ(layer().count(0), layer().voxelCount()) << "the layer is empty";
+    EXPECT_EQ(action("undoAction")->text(), "Undo Close labels");
+    EXPECT_EQ(hueOf(axialImage("closed").pixel(devicePixel({30, 30, double(k)}))), Hue::Grey);
+
+    axial()->setFocus();
+    QTest::keyClick(axial(), Qt::Key_Z, Qt::ControlModifier);
+    ASSERT_TRUE(window.model().labels());
+    EXPECT_TRUE(std::equal(layer().data(), layer().data() + layer().voxelCount(), before.data())) << "byte for byte";
+    const auto& labelsAfter = window.model().labelTable().labels();
+    ASSERT_EQ(labelsAfter.size(), labelsBefore.size());
+    for (std::size_t i = 0; i < labelsAfter.size(); ++i) {
+        EXPECT_EQ(labelsAfter[i].value, labelsBefore[i].value);
+        EXPECT_EQ(labelsAfter[i].name, labelsBefore[i].name);
+        EXPECT_EQ(labelsAfter[i].rgb, labelsBefore[i].rgb);
+    }
+    EXPECT_EQ(hueOf(axialImage("reopened").pixel(devicePixel({60, 50, double(k)}))), Hue::Green);
+
+    // Redo closes again; closing the empty layer then drops it without a step.
+    action("redoAction")->trigger();
+    EXPECT_EQ(layer().count(0), layer().voxelCount());
+    close->trigger();
+    EXPECT_EQ(window.model().labels(), nullptr);
+    EXPECT_FALSE(window.model().history().canUndo());
 }
 
 int main(int argc, char** argv) {

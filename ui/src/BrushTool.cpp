@@ -11,19 +11,23 @@ bool BrushTool::press(const render::SliceViewGeometry& view, double x, double y,
     if (!m_model->hasVolume()) return false;
     const Vec3 v = view.screenToVoxel(x, y);
     if (!view.geometry().contains(int(std::lround(v.x)), int(std::lround(v.y)), int(std::lround(v.z)))) return false;
-    const std::uint8_t label = m_erase ? 0 : m_model->activeLabel();
+    const std::uint8_t active = m_model->activeLabel();
     const LabelTable& table = m_model->labelTable();
-    if (label && table.find(label) && table.find(label)->locked) {
-        if (refused) refused(table.nameOf(label) + " is locked: unlock it to paint");
-        return true;  // the gesture is the brush's even so: no crosshair jump
-    }
     LabelMap& layer = m_model->labelLayer();
-    m_layer = m_model->labels();
     // A resliced oblique plane is no voxel plane: its disc covers the voxels that plane shows.
     const LabelBrush brush = view.showsVolumePlane() || m_shape == BrushShape::Ball
                                  ? LabelBrush(layer.geometry(), m_shape, m_diameter, view.normalAxis())
                                  : LabelBrush(layer.geometry(), m_diameter, view.normalDirection());
-    m_stroke = std::make_unique<LabelStroke>(layer, brush, label, table, m_over);
+    auto stroke =
+        m_erase ? std::make_unique<LabelStroke>(LabelStroke::eraser(layer, brush, active, m_eraseScope, table, m_over))
+                : std::make_unique<LabelStroke>(layer, brush, active, table, m_over);
+    if (!stroke->allowed()) {  // the one label it would change is locked
+        const std::uint8_t blocked = m_erase && m_over && *m_over ? *m_over : active;
+        if (refused) refused(table.nameOf(blocked) + " is locked: unlock it to " + (m_erase ? "erase" : "paint"));
+        return true;  // the gesture is the brush's even so: no crosshair jump
+    }
+    m_layer = m_model->labels();
+    m_stroke = std::move(stroke);
     paintTo(view, x, y);
     return true;
 }

@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QCheckBox>
 #include <QColorDialog>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -159,10 +160,20 @@ QWidget* LabelPanel::buildTools() {
     // ITK-SNAP's "draw over": which voxels the brush and the eraser may change.
     m_over = new QComboBox(w);
     m_over->setObjectName("paintOver");
-    m_over->setToolTip("Which voxels the brush and the eraser change: any unlocked label, only clear voxels, "
-                       "or only one label's");
+    m_over->setToolTip(
+        "Which voxels the brush and the eraser change: any unlocked label, only clear voxels, "
+        "or only one label's (the eraser: the active label's unless it clears every label)");
     connect(m_over, &QComboBox::currentIndexChanged, this, [this](int) { applyPaintOver(); });
     form->addRow("Paint over", m_over);
+    // Erasing a stroke must not take the label underneath with it: the active label only, unless asked.
+    auto* eraseAll = new QCheckBox("Eraser clears every unlocked label", w);
+    eraseAll->setObjectName("eraseAllLabels");
+    eraseAll->setToolTip(
+        "Off: the eraser clears only the active label (the selected row); "
+        "a \"Paint over\" label narrows it to that label");
+    connect(eraseAll, &QCheckBox::toggled, this,
+            [this](bool all) { m_brush.setEraseScope(all ? EraseScope::AllLabels : EraseScope::ActiveLabel); });
+    form->addRow(eraseAll);
     m_diameter = new QDoubleSpinBox(w);
     m_diameter->setObjectName("brushDiameter");
     m_diameter->setRange(0.1, 200.0);

@@ -163,7 +163,8 @@ void MainWindow::buildFileMenu() {
     // Label files in every format Lucent writes (NIfTI, NRRD / .seg.nrrd, MetaImage, DICOM SEG).
     file->addAction("&Import labels...", QKeySequence("Ctrl+M"), m_labelFiles, &LabelFiles::importDialog);
     file->addAction("&Export labels...", QKeySequence("Ctrl+E"), m_labelFiles, &LabelFiles::exportDialog);
-    file->addAction("&Close labels", this, [this] { m_model.clearLabels(); });
+    // One undoable step (Edit > Undo brings the voxels back), so it asks nothing.
+    file->addAction("&Close labels", this, [this] { m_model.closeLabels(); })->setObjectName("closeLabelsAction");
     m_recentMenu = file->addMenu("&Recent");
     rebuildRecentMenu();
     file->addSeparator();

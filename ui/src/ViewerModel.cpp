@@ -85,6 +85,16 @@ void ViewerModel::clearLabels() {
     emit historyChanged();
 }
 
+bool ViewerModel::closeLabels() {
+    const bool any = m_labels && m_labels->count(0) != m_labels->voxelCount();
+    if (!any) {
+        clearLabels();
+        return false;
+    }
+    return editLabels([](LabelMap& layer) { std::fill(layer.data(), layer.data() + layer.voxelCount(), 0); },
+                      "Close labels");
+}
+
 LabelMap& ViewerModel::labelLayer() {
     if (!m_labels) m_labels = std::make_shared<LabelMap>(m_volume ? m_volume->geometry() : Geometry{});
     return *m_labels;

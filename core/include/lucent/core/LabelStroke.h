@@ -14,6 +14,12 @@
 
 namespace lucent {
 
+/// Which labels the eraser clears.
+enum class EraseScope {
+    ActiveLabel,  ///< the active label's voxels only: erasing a stroke leaves the labels under it
+    AllLabels,    ///< every unlocked label's
+};
+
 class LabelStroke {
 public:
     /// Starts a stroke on `layer` with `brush`: paints `label`, or erases when `label` is 0. It
@@ -25,7 +31,14 @@ public:
     LabelStroke(LabelMap& layer, const LabelBrush& brush, std::uint8_t label, const LabelTable& table,
                 std::optional<std::uint8_t> over = std::nullopt);
 
-    /// False when the stroke can change nothing: painting a locked label.
+    /// An eraser stroke: clears the voxels of `active` only (EraseScope::ActiveLabel, the default in
+    /// the viewer) or of every unlocked label (AllLabels). `over` naming a label (the panel's "Paint
+    /// over" choice) narrows either scope to that label; 0 or none leaves the scope's choice. Locked
+    /// labels' voxels stay. Named "Erase Label 2" when it clears one label, "Erase" for all.
+    static LabelStroke eraser(LabelMap& layer, const LabelBrush& brush, std::uint8_t active, EraseScope scope,
+                              const LabelTable& table, std::optional<std::uint8_t> over = std::nullopt);
+
+    /// False when the stroke can change nothing: painting a locked label, or erasing only one.
     bool allowed() const { return m_allowed; }
     /// Moves the brush to continuous voxel position `at`: the first call stamps there, later ones
     /// stamp along the segment from the previous position at most half a voxel apart, so a fast
@@ -33,7 +46,7 @@ public:
     VoxelBox moveTo(Vec3 at);
     /// Whether any voxel changed so far.
     bool changed() const { return m_changed; }
-    /// "Paint Label 2" (the label's name) or "Erase".
+    /// "Paint Label 2" (the label's name), "Erase Label 2" (an eraser of one label) or "Erase".
     const std::string& description() const { return m_description; }
     /// Records the stroke as one step in `history`; false (nothing recorded) when nothing changed.
     /// The stroke is over afterwards.

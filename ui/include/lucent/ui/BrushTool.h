@@ -25,6 +25,9 @@ public:
 
     void setErase(bool erase) { m_erase = erase; }
     bool erase() const { return m_erase; }
+    /// What the eraser clears: the active label's voxels (the default) or every unlocked label's.
+    void setEraseScope(EraseScope scope) { m_eraseScope = scope; }
+    EraseScope eraseScope() const { return m_eraseScope; }
     void setShape(BrushShape shape) { m_shape = shape; }
     BrushShape shape() const { return m_shape; }
     /// The only label value strokes replace (0: clear voxels), or none: any unlocked label
@@ -49,6 +52,7 @@ private:
 
     ViewerModel* m_model;
     bool m_erase = false;
+    EraseScope m_eraseScope = EraseScope::ActiveLabel;
     BrushShape m_shape = BrushShape::Disc;
     double m_diameter = 5.0;
     std::optional<std::uint8_t> m_over;

@@ -47,7 +47,12 @@ public:
 
     /// Shows `labels` over the volume; false and `error` when its grid differs from the volume's.
     bool setLabels(std::shared_ptr<const LabelMap> labels, const QString& source, QString& error);
+    /// Drops the layer and its undo history (a new mask or volume replaces them).
     void clearLabels();
+    /// File > Close labels: clears every voxel as one undoable step ("Close labels") when the layer
+    /// holds any; the table stays, so undo brings the voxels back with their names and colours. An
+    /// empty layer (or none) is dropped as clearLabels() does. True when a step was recorded.
+    bool closeLabels();
     std::shared_ptr<const LabelMap> labels() const { return m_labels; }
     int labelGeneration() const { return m_labelGeneration; }
 
