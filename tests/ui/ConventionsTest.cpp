@@ -103,6 +103,7 @@ TEST_F(Conventions, DicomSeriesOpensWithItsOwnWindowAndListsTheOthers) {
     TempDir dir;
     lucent::testing::writeSeries(windowedSpec(), dir.path());
     QSettings().setValue("view/preset", "bone");  // a remembered CT preset: the scan's own window wins
+    window->model().setLinearInterpolation(false);  // voxel values exactly at the pixels read below
     QString error;
     ASSERT_TRUE(window->openPath(QString::fromStdString(dir.path()), {}, true, &error)) << error.toStdString();
     EXPECT_EQ(window->model().preset(), "file1");

@@ -75,10 +75,13 @@ void whenModal(std::function<void(T*)> act) {
 
 /// Answers the next file dialog as a user does: the path in its file name field, then Return
 /// (the dialog's own accept, which checks the file exists for Open and the folder for a
-/// directory). `seen` gets the dialog's title. `then` runs once it is accepted.
-inline void chooseFile(const QString& path, QString* seen = nullptr, std::function<void()> then = {}) {
-    whenModal<QFileDialog>([path, seen, then](QFileDialog* dialog) {
+/// directory). `seen` gets the dialog's title, `filters` its file type filters. `then` runs once it
+/// is accepted.
+inline void chooseFile(const QString& path, QString* seen = nullptr, std::function<void()> then = {},
+                       QStringList* filters = nullptr) {
+    whenModal<QFileDialog>([path, seen, then, filters](QFileDialog* dialog) {
         if (seen) *seen = dialog->windowTitle();
+        if (filters) *filters = dialog->nameFilters();
         auto* name = dialog->findChild<QLineEdit*>("fileNameEdit");
         if (!name) return dialog->reject();  // the test then sees no file chosen
         name->setFocus();

@@ -20,6 +20,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QSettings>
+#include <QStatusBar>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -163,16 +164,27 @@ TEST_F(FileMenu, ExportLabelsWritesTheLayerAndImportReadsItBack) {
     const LabelMap layer = *window->model().labels();
     const QString file = QString::fromStdString(dir.file("labels.nrrd"));
     // Export asks for the file, then which labels: both stay checked.
-    QStringList chooser;
-    chooseFile(file, nullptr, [&] {
-        whenModal<QDialog>([&](QDialog* d) {
-            chooser << d->windowTitle();
-            lucent::testing::clickOk(d);
-        });
-    });
+    QStringList chooser, filters;
+    chooseFile(
+        file, nullptr,
+        [&] {
+            whenModal<QDialog>([&](QDialog* d) {
+                chooser << d->windowTitle();
+                lucent::testing::clickOk(d);
+            });
+        },
+        &filters);
     trigger("File", "Export labels...");
     EXPECT_EQ(chooser, QStringList{"Export labels"});
     ASSERT_TRUE(QFileInfo::exists(file));
+    // A volume file has no DICOM images for a SEG to reference: that format is not offered.
+    EXPECT_FALSE(filters.isEmpty());
+    EXPECT_FALSE(filters.join(";").contains("DICOM SEG")) << filters.join(";").toStdString();
+    // The export says where and how big.
+    const QString said = window->statusBar()->currentMessage();
+    const qint64 bytes = QFileInfo(file).size();
+    const QString size = bytes < 1024 ? QString("(%1 bytes)").arg(bytes) : QString("(%1 kB)").arg(bytes / 1024.0, 0, 'f', 1);
+    EXPECT_TRUE(said.contains(file) && said.contains("labels 1, 2") && said.contains(size)) << said.toStdString();
     const auto written = io::readLabelFile(file.toStdString(), window->model().volume()->geometry());
     EXPECT_TRUE(sameBytes(written.labels, layer)) << "the file's voxels are the label map";
 

@@ -235,6 +235,7 @@ TEST_F(View3D, LivePreviewShowsWhileTheMethodRuns) {
     load(ballVolume(Mat3{}));
     view()->setPreset(Preset3D::None);
     LiveSegmentation live(&model, grid.get());
+    view()->followLive(&live);  // as MainWindow wires them
     live.setBackend(gpu::Backend::Cpu);
     SegmentationRequest r;
     r.seeds = {{int(kBall.x), int(kBall.y), int(kBall.z)}};

@@ -55,12 +55,13 @@ TEST(ViewerModelViewSettings, LinearInterpolationSignalsOncePerChange) {
     ViewerModel model;
     Recorder<bool> seen;
     QObject::connect(&model, &ViewerModel::linearInterpolationChanged, [&](bool on) { seen(on); });
-    model.setLinearInterpolation(true);
-    EXPECT_TRUE(model.linearInterpolation());
-    model.setLinearInterpolation(true);  // unchanged: silent
+    EXPECT_TRUE(model.linearInterpolation()) << "smooth by default";
     model.setLinearInterpolation(false);
     EXPECT_FALSE(model.linearInterpolation());
-    EXPECT_EQ(seen.values, (std::vector<bool>{true, false}));
+    model.setLinearInterpolation(false);  // unchanged: silent
+    model.setLinearInterpolation(true);
+    EXPECT_TRUE(model.linearInterpolation());
+    EXPECT_EQ(seen.values, (std::vector<bool>{false, true}));
 }
 
 TEST(ViewerModelViewSettings, HudVisibleSignalsOncePerChange) {
@@ -113,12 +114,12 @@ TEST(ViewerModelViewSettings, OpacityDoesNotPassForAWindowChange) {
 
 TEST(SessionBindingModels, CapturesTheDrawingSettingsFromTheModel) {
     auto model = loadedModel();
-    model->setLinearInterpolation(true);
+    model->setLinearInterpolation(false);
     model->setHudVisible(false);
     model->setPlaneMode(render::PlaneMode::Patient);
     model->setOverlayOpacity(0.3f);
     const SavedSession s = SessionBinding(*model).capture("/data/small.nii");
-    EXPECT_TRUE(s.linearInterpolation);
+    EXPECT_FALSE(s.linearInterpolation);
     EXPECT_FALSE(s.hud);
     ASSERT_TRUE(s.anatomicalPlanes.has_value());
     EXPECT_TRUE(*s.anatomicalPlanes);
@@ -129,7 +130,7 @@ TEST(SessionBindingModels, CapturesTheDrawingSettingsFromTheModel) {
 
 TEST(SessionBindingModels, RoundTripOfDrawingSettingsThroughTwoModels) {
     auto saved = loadedModel();
-    saved->setLinearInterpolation(true);
+    saved->setLinearInterpolation(false);
     saved->setHudVisible(false);
     saved->setPlaneMode(render::PlaneMode::Patient);
     saved->setOverlayOpacity(0.3f);
@@ -142,7 +143,7 @@ TEST(SessionBindingModels, RoundTripOfDrawingSettingsThroughTwoModels) {
     QObject::connect(restored.get(), &ViewerModel::planeModeChanged, [&](render::PlaneMode) { ++changes; });
     QObject::connect(restored.get(), &ViewerModel::overlayOpacityChanged, [&](float) { ++changes; });
     EXPECT_TRUE(SessionBinding(*restored).apply(s, "test.lucent").isEmpty());
-    EXPECT_TRUE(restored->linearInterpolation());
+    EXPECT_FALSE(restored->linearInterpolation());
     EXPECT_FALSE(restored->hudVisible());
     EXPECT_EQ(restored->planeMode(), render::PlaneMode::Patient);
     EXPECT_FLOAT_EQ(restored->overlayOpacity(), 0.3f);
@@ -154,12 +155,12 @@ TEST(SessionBindingModels, ApplyPutsDefaultSettingsBackToo) {
     // A session saved with the defaults turns a model's other settings back to them.
     auto model = loadedModel();
     const SavedSession s = SessionBinding(*model).capture("/data/small.nii");
-    model->setLinearInterpolation(true);
+    model->setLinearInterpolation(false);
     model->setHudVisible(false);
     model->setPlaneMode(render::PlaneMode::Patient);
     model->setOverlayOpacity(0.9f);
     SessionBinding(*model).apply(s, "test.lucent");
-    EXPECT_FALSE(model->linearInterpolation());
+    EXPECT_TRUE(model->linearInterpolation());
     EXPECT_TRUE(model->hudVisible());
     EXPECT_EQ(model->planeMode(), render::PlaneMode::Volume);
     EXPECT_FLOAT_EQ(model->overlayOpacity(), 0.5f);

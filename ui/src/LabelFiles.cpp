@@ -11,6 +11,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QListWidget>
 #include <QMessageBox>
@@ -26,9 +27,19 @@ namespace lucent::ui {
 
 namespace {
 
-const char* kFilters =
-    "NIfTI (*.nii.gz *.nii);;Slicer segmentation / NRRD (*.seg.nrrd *.nrrd);;MetaImage (*.mha);;"
-    "DICOM SEG (*.dcm);;STL surface (*.stl);;OBJ surfaces (*.obj)";
+/// The export formats; DICOM SEG only where the volume came from a DICOM series (a SEG references
+/// the images it segments: offering it elsewhere would only refuse after a file was chosen).
+QString exportFilters(bool dicomSource) {
+    return QString("NIfTI (*.nii.gz *.nii);;Slicer segmentation / NRRD (*.seg.nrrd *.nrrd);;MetaImage (*.mha);;") +
+           (dicomSource ? "DICOM SEG (*.dcm);;" : "") + "STL surface (*.stl);;OBJ surfaces (*.obj)";
+}
+
+/// "12.3 kB", "4.5 MB": a file's size as a person reads it.
+QString readableSize(qint64 bytes) {
+    if (bytes < 1024) return QString("%1 bytes").arg(bytes);
+    if (bytes < 1024 * 1024) return QString("%1 kB").arg(double(bytes) / 1024.0, 0, 'f', 1);
+    return QString("%1 MB").arg(double(bytes) / (1024.0 * 1024.0), 0, 'f', 1);
+}
 
 /// The labels to export and, for surfaces, the space: a small dialog over the layer's labels.
 bool chooseLabels(QWidget* parent, const ViewerModel& model, const std::vector<std::uint8_t>& present, bool surfaces,
@@ -139,8 +150,15 @@ bool LabelFiles::exportFile(const QString& path, const std::vector<std::uint8_t>
     tick.stop();
     progress.reset();
     const QString why = job.result();
-    if (!why.isEmpty() && error) *error = why;
-    return why.isEmpty();
+    if (!why.isEmpty()) {
+        if (error) *error = why;
+        return false;
+    }
+    QStringList names;
+    for (std::uint8_t v : labels.empty() ? io::presentLabels(*layer) : labels) names << QString::number(v);
+    emit exported(QString("Exported label%1 %2 to %3 (%4)")
+                      .arg(names.size() == 1 ? "" : "s", names.join(", "), path, readableSize(QFileInfo(path).size())));
+    return true;
 }
 
 void LabelFiles::importDialog() {
@@ -158,7 +176,8 @@ void LabelFiles::exportDialog() {
     if (present.empty()) return (void)QMessageBox::information(m_window, "Export labels", "The label layer is empty.");
     QString filter;
     // QFileDialog asks before replacing an existing file.
-    QString path = QFileDialog::getSaveFileName(m_window, "Export labels", {}, kFilters, &filter);
+    const bool dicomSource = !m_model->volume()->metadata().sliceFiles.empty();
+    QString path = QFileDialog::getSaveFileName(m_window, "Export labels", {}, exportFilters(dicomSource), &filter);
     if (path.isEmpty()) return;
     if (!io::isLabelExportName(path.toStdString())) {
         // The filter's first extension when the name has none we know.
@@ -166,7 +185,7 @@ void LabelFiles::exportDialog() {
         path += filter.mid(open + 1, (close < 0 ? filter.indexOf(')', open) : close) - open - 1);
     }
     const bool surfaces = path.endsWith(".stl", Qt::CaseInsensitive) || path.endsWith(".obj", Qt::CaseInsensitive);
-    if (path.endsWith(".dcm", Qt::CaseInsensitive) && m_model->volume()->metadata().sliceFiles.empty())
+    if (path.endsWith(".dcm", Qt::CaseInsensitive) && !dicomSource)
         return (void)QMessageBox::warning(m_window, "Cannot export labels",
                                           "A DICOM SEG references the DICOM images it segments: this volume was not read "
                                           "from a DICOM series.");

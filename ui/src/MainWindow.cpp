@@ -78,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_grid, &ViewGrid::renderError, this, [this](const QString& m) { showError("Display error", m); });
     m_loader = new VolumeLoader(this);
     m_labelFiles = new LabelFiles(&m_model, this);
+    connect(m_labelFiles, &LabelFiles::exported, this, [this](const QString& m) { statusBar()->showMessage(m, 15000); });
     wireLoader();
     m_cine = new CinePlayer(&m_model, m_grid, this);
     buildMenus();

@@ -29,7 +29,8 @@ void ViewerModel::setVolume(std::shared_ptr<const Volume> volume, const SeriesIn
     // CT presets only make sense in HU: other modalities start from the histogram. Values that are
     // CT's (air near -1000) make a CT even when the file names no modality (a raw or NIfTI head). A
     // CT with no window chosen opens in a CT window, not the histogram's (W 2000+: the brain flat grey).
-    const bool ct = m_volume->metadata().modality == "CT" || info.modality == "CT" || render::valuesLookLikeCt(*m_volume);
+    const std::string modality = info.modality.empty() ? m_volume->metadata().modality : info.modality;
+    const bool ct = modality == "CT" || (modality.empty() && render::valuesLookLikeCt(*m_volume));
     m_preset = (ct && !preferredPreset.isEmpty()) ? preferredPreset : QStringLiteral("auto");
     if (ct && m_preset == "auto")
         m_preset = QString::fromStdString(

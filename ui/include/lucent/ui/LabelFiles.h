@@ -36,6 +36,10 @@ public:
     void importDialog();
     void exportDialog();
 
+signals:
+    /// What a finished export wrote, for the status bar: "Exported labels 1, 2 to PATH (12.3 kB)".
+    void exported(const QString& summary);
+
 private:
     ViewerModel* m_model;
     QWidget* m_window;
