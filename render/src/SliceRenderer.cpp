@@ -66,8 +66,10 @@ void main() {
             rgb = mix(rgb, ramp, clamp(h * 1.5, 0.0, 1.0) * max(u_opacity, 0.35));
         }
         if (u_hasPreview == 1) {
-            // The live result: a light tint inside and its in-plane outline at full strength, so
-            // the front is seen moving over the accepted labels and the image stays readable.
+            // The live result has its own look, apart from every accepted label (solid): its
+            // in-plane outline at full strength and a hatched fill (diagonal stripes in screen
+            // space), so a run over a label of the same colour is still told apart, the front is
+            // seen moving and the image stays readable between the stripes.
             ivec3 i = clamp(ivec3(floor(v + 0.5)), ivec3(0), ivec3(u_dims) - 1);
             ivec3 top = ivec3(u_dims) - 1;
             uint p = texelFetch(u_preview, i, 0).r;
@@ -77,7 +79,11 @@ void main() {
                             texelFetch(u_preview, clamp(i - u_axisR, ivec3(0), top), 0).r != p ||
                             texelFetch(u_preview, clamp(i + u_axisD, ivec3(0), top), 0).r != p ||
                             texelFetch(u_preview, clamp(i - u_axisD, ivec3(0), top), 0).r != p;
-                rgb = edge ? mix(c.rgb, vec3(1.0), 0.35) : mix(rgb, c.rgb, 0.5 * u_opacity + 0.15);
+                bool stripe = mod(floor(s.x) + floor(s.y), 6.0) < 2.0;
+                if (edge)
+                    rgb = mix(c.rgb, vec3(1.0), 0.35);
+                else if (stripe)
+                    rgb = mix(rgb, mix(c.rgb, vec3(1.0), 0.2), 0.85);
             }
         }
     }

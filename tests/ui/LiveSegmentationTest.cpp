@@ -151,8 +151,30 @@ TEST_F(Live, SeedAndIntervalGrowTheOverlayAndAcceptUndoRedo) {
     const LabelMap expected = engineResult<RegionGrowingCpu>(request);
     EXPECT_EQ(grown, nonZero(expected));
 
+    // The preview has its own look (hatched), apart from an accepted label (solid): along a row
+    // through the region's middle, the preview leaves image greys between its stripes.
+    const QImage previewImage = axialImage();
     ASSERT_TRUE(panel().acceptResult());
     ASSERT_TRUE(window.model().labels());
+    QTest::qWait(50);
+    const QImage acceptedImage = axialImage();
+    const QPoint mid = screenOf(axial(), {48, 40, double(k)}) * axial()->devicePixelRatioF();
+    auto tintedRun = [&](const QImage& img) {
+        int tinted = 0, plain = 0;
+        // Below the seed's marker, off the crosshair's (yellow) column.
+        for (int x = mid.x() - 14; x <= mid.x() + 14; ++x) {
+            const QRgb c = img.pixel(x, mid.y() + 14);
+            if (qRed(c) > 200 && qGreen(c) > 180 && qBlue(c) < 80) continue;
+            (qRed(c) > qGreen(c) + 60 && qRed(c) > qBlue(c) + 60 ? tinted : plain) += 1;
+        }
+        return std::pair{tinted, plain};
+    };
+    const auto [previewTinted, previewPlain] = tintedRun(previewImage);
+    const auto [acceptedTinted, acceptedPlain] = tintedRun(acceptedImage);
+    EXPECT_GT(previewTinted, 4) << "stripes of the run's colour";
+    EXPECT_GT(previewPlain, 8) << "the image between the stripes";
+    EXPECT_EQ(acceptedPlain, 0) << "an accepted label is a solid tint";
+
     const LabelMap accepted = *window.model().labels();
     EXPECT_TRUE(sameMask(accepted, expected)) << "the accepted layer is the engine's result";
     auto* undo = window.findChild<QAction*>("undoAction");

@@ -31,6 +31,7 @@ void ViewerModel::setVolume(std::shared_ptr<const Volume> volume, const SeriesIn
     // CT with no window chosen opens in a CT window, not the histogram's (W 2000+: the brain flat grey).
     const std::string modality = info.modality.empty() ? m_volume->metadata().modality : info.modality;
     const bool ct = modality == "CT" || (modality.empty() && render::valuesLookLikeCt(*m_volume));
+    m_isCt = ct;
     m_preset = (ct && !preferredPreset.isEmpty()) ? preferredPreset : QStringLiteral("auto");
     if (ct && m_preset == "auto")
         m_preset = QString::fromStdString(
@@ -293,7 +294,7 @@ QString ViewerModel::describeVoxel(Vec3 voxel) const {
     if (!g.contains(i, j, k)) return {};
     const Vec3 p = g.voxelToPatient({double(i), double(j), double(k)});
     const double value = m_volume->value(i, j, k);
-    const bool ct = m_volume->metadata().modality == "CT";
+    const bool ct = m_isCt;  // HU: a CT by its modality or by its values
     // "i,j,k" as `lucent segment --seed i,j,k` takes it: one index convention, copied as it reads.
     QString text = QString("voxel %1,%2,%3   |   %4, %5, %6 mm (LPS)   |   %7%8")
                        .arg(i).arg(j).arg(k)

@@ -161,6 +161,7 @@ private:
     render::WindowLevel m_window;
     QString m_preset = "auto";
     float m_opacity = 0.5f;
+    bool m_isCt = false;  // the volume is a CT (modality, or values when the file names none)
     bool m_linear = true;  // smooth MPR by default, as readers expect; nearest stays a choice
     bool m_hud = true;
     render::PlaneMode m_planeMode = render::PlaneMode::Volume;
