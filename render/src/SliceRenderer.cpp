@@ -22,6 +22,7 @@ uniform sampler3D u_volume;
 uniform usampler3D u_labels;
 uniform usampler3D u_preview;  // the running method's result
 uniform int u_hasPreview;
+uniform uint u_previewHidden[8];  // preview values not drawn (bit v of word v / 32)
 uniform ivec3 u_axisR;         // unit voxel steps along the screen's right and down axes
 uniform ivec3 u_axisD;
 uniform sampler3D u_heat;      // a soft map (membership, connectivity) as 0..1
@@ -73,7 +74,7 @@ void main() {
             ivec3 i = clamp(ivec3(floor(v + 0.5)), ivec3(0), ivec3(u_dims) - 1);
             ivec3 top = ivec3(u_dims) - 1;
             uint p = texelFetch(u_preview, i, 0).r;
-            if (p != 0u) {
+            if (p != 0u && (u_previewHidden[p >> 5u] & (1u << (p & 31u))) == 0u) {
                 vec4 c = texelFetch(u_colours, ivec2(int(p), 0), 0);
                 bool edge = texelFetch(u_preview, clamp(i + u_axisR, ivec3(0), top), 0).r != p ||
                             texelFetch(u_preview, clamp(i - u_axisR, ivec3(0), top), 0).r != p ||
@@ -147,6 +148,7 @@ bool SliceRenderer::initialise(std::string& error) {
     m_uColours = loc("u_colours");
     m_uPreview = loc("u_preview");
     m_uHasPreview = loc("u_hasPreview");
+    m_uPreviewHidden = loc("u_previewHidden");
     m_uAxisR = loc("u_axisR");
     m_uAxisD = loc("u_axisD");
     m_uHeat = loc("u_heat");
@@ -188,6 +190,7 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     glUniform1f(m_uOpacity, style.overlayOpacity);
     glUniform1i(m_uHasLabels, textures.hasLabels() ? 1 : 0);
     glUniform1i(m_uHasPreview, textures.hasPreview() ? 1 : 0);
+    glUniform1uiv(m_uPreviewHidden, 8, textures.previewHidden().data());
     glUniform1i(m_uHasHeat, textures.hasHeat() ? 1 : 0);
     const int r = view.rightAxis(), dn = view.downAxis();
     glUniform3i(m_uAxisR, r == 0, r == 1, r == 2);

@@ -346,6 +346,16 @@ TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
     QTest::qWait(50);
     SegmentationRequest at = live().request();
     const LabelMap expected = engineResult<FuzzyCMeansCpu>(at);
+    // Clusters by ascending centre: 1 the air (label 1's red), 2 the box, 3 the ball. Unticked, a
+    // cluster leaves the preview; ticked again, it is back.
+    auto* list = window.findChild<QListWidget*>("fcmClusters");
+    ASSERT_TRUE(waitFor([&] { return list->count() == 3; }));
+    const int allRed = redPixels(axialImage());
+    ASSERT_GT(allRed, 1000);
+    list->item(0)->setCheckState(Qt::Unchecked);
+    EXPECT_LT(redPixels(axialImage()), allRed / 10) << "the unticked air is no longer drawn";
+    list->item(0)->setCheckState(Qt::Checked);
+    EXPECT_EQ(redPixels(axialImage()), allRed);
     ASSERT_TRUE(panel().acceptResult()) << "state " << sessionStateName(live().published().state) << ", backend "
                                         << live().published().backend << ", voxels " << live().voxels() << ", error '"
                                         << live().lastError().toStdString() << "', clusters listed "

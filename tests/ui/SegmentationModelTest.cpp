@@ -57,6 +57,8 @@ public:
         acceptedLabels = labelFor;
         return true;
     }
+    std::vector<bool> shownValues;
+    void showOnlyValues(const std::vector<bool>& shown) override { shownValues = shown; }
     bool active() const override { return isActive; }
     Method method() const override { return runMethod; }
     const SegmentationRequest& request() const override { return runRequest; }
@@ -251,6 +253,7 @@ TEST_F(SegmentationModelTest, AcceptWritesTheChosenClustersOrTheLabel) {
     model.enterMode(Method::FuzzyCMeans);
     ASSERT_TRUE(model.startFuzzyCMeans(FuzzyCMeansParams{}, false));  // 3 clusters
     model.setClusterChosen(2, false);
+    EXPECT_EQ(runner.shownValues, (std::vector<bool>{true, false, true})) << "an unticked cluster leaves the preview";
     ASSERT_TRUE(model.accept(1));
     EXPECT_EQ(runner.acceptedLabels[1], 1);
     EXPECT_EQ(runner.acceptedLabels[2], 0) << "an unticked cluster is left out";

@@ -100,7 +100,10 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
     m_shownStep = -1;
     m_published = {};
     m_published.starting = true;  // active from now on, before the worker's first publication
-    m_grid->withGlContext([](SharedTextures& t) { t.clearPreview(); });
+    m_grid->withGlContext([](SharedTextures& t) {
+        t.clearPreview();
+        t.textures().setPreviewHidden({});  // a new run shows every value
+    });
     m_lastError.clear();
     m_worker->begin(std::move(engine), m_request, 1,
                     [this](const Segmenter& e, const VoxelBox& box) { writeLabels(e, box); }, play);
@@ -260,7 +263,10 @@ void LiveSegmentation::cancel() {
     m_pending.reset();
     m_voxels = 0;
     m_shownStep = -1;
-    m_grid->withGlContext([](SharedTextures& t) { t.clearPreview(); });
+    m_grid->withGlContext([](SharedTextures& t) {
+        t.clearPreview();
+        t.textures().setPreviewHidden({});  // a new run shows every value
+    });
     m_grid->updateViews();
     m_lastState = SessionState::Idle;
     emit stateChanged();
@@ -296,6 +302,14 @@ LiveSegmentation::SlicePolygon LiveSegmentation::polygon(int index) const {
         out.slice = s.polygonSlices()[i];
     });
     return out;
+}
+
+void LiveSegmentation::showOnlyValues(const std::vector<bool>& shown) {
+    std::array<std::uint32_t, 8> hidden{};
+    for (std::size_t v = 1; v <= shown.size() && v < 256; ++v)
+        if (!shown[v - 1]) hidden[v / 32] |= 1u << (v % 32);
+    m_grid->withGlContext([&](SharedTextures& t) { t.textures().setPreviewHidden(hidden); });
+    m_grid->updateViews();
 }
 
 void LiveSegmentation::showStep(int index) {

@@ -304,6 +304,7 @@ bool SegmentationModel::startWith(Method method, const SegmentationRequest& requ
 
 void SegmentationModel::resetClusters() {
     m_clustersChosen.assign(std::size_t(std::max(0, m_fcm.clusters)), true);
+    m_runner->showOnlyValues({});
     emit clustersChanged();
 }
 
@@ -312,6 +313,7 @@ void SegmentationModel::setClusterChosen(int cluster, bool chosen) {
     if (std::size_t(cluster) > m_clustersChosen.size()) m_clustersChosen.resize(std::size_t(cluster), true);
     if (m_clustersChosen[std::size_t(cluster - 1)] == chosen) return;
     m_clustersChosen[std::size_t(cluster - 1)] = chosen;
+    m_runner->showOnlyValues(m_clustersChosen);  // an unticked cluster leaves the preview
     emit clustersChanged();
 }
 

@@ -40,6 +40,9 @@ public:
     void uploadPreview(const LabelMap& labels, const VoxelBox* box = nullptr);
     /// Shows or hides the preview (hiding keeps the texture; showing again needs no upload).
     void setPreviewShown(bool shown) { m_hasPreview = shown; }
+    /// Preview values not drawn: bit v of word v / 32 (fuzzy C-means' unticked clusters).
+    void setPreviewHidden(const std::array<std::uint32_t, 8>& bits) { m_previewHidden = bits; }
+    const std::array<std::uint32_t, 8>& previewHidden() const { return m_previewHidden; }
     /// A soft map (FCM membership, FC connectivity; 0..1 on the volume's grid, 8 bits a voxel,
     /// linear filtering) drawn as a heat overlay; an empty vector removes it.
     void uploadHeat(const std::vector<std::uint8_t>& values);
@@ -93,6 +96,7 @@ private:
     bool m_hasHeat = false;
     bool m_filledOnDevice = false;
     bool m_hasLabels = false, m_hasPreview = false;
+    std::array<std::uint32_t, 8> m_previewHidden{};
     bool m_labelsStale = true, m_previewStale = true;
     float m_scale = 1.0f, m_offset = 0.0f;
     TexelFormat m_format = TexelFormat::Unorm16;

@@ -53,6 +53,7 @@ public:
     bool accept(const std::array<std::uint8_t, 256>& labelFor, const QString& description) override;
     void cancel() override;
 
+    void showOnlyValues(const std::vector<bool>& shown) override;
     bool active() const override;  ///< a run exists (starting, running, paused or finished)
     bool running() const;
     Method method() const override { return m_method; }

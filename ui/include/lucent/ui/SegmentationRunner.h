@@ -30,6 +30,10 @@ public:
     /// Fuzzy C-means: result label r -> labelFor[r] (0 leaves the voxel).
     virtual bool accept(const std::array<std::uint8_t, 256>& labelFor, const QString& description) = 0;
 
+    /// Draws only the result values whose entry in `shown` (value v at v - 1) is true, or that lie
+    /// beyond it (fuzzy C-means' ticked clusters); an empty list shows all.
+    virtual void showOnlyValues(const std::vector<bool>& shown) = 0;
+
     virtual bool active() const = 0;  ///< a run exists (starting, running, paused or finished)
     virtual Method method() const = 0;
     virtual const SegmentationRequest& request() const = 0;
