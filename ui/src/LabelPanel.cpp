@@ -99,6 +99,10 @@ QWidget* LabelPanel::buildTable() {
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Stretch);
     m_table->setMinimumWidth(420);
+    // Room for five rows whatever shares the dock area (the Segment panel stacked above it left
+    // one and a half): names and colours must be read, not scrolled to.
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              5 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
     connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
         if (!m_syncing) applyRow(item->row());
     });
