@@ -36,6 +36,11 @@ void Reporter::warn(const std::string& message) const {
     std::cerr << "lucent " << m_command << ": warning: " << io::printable(namingInput(m_input, message)) << "\n";
 }
 
+void Reporter::note(const std::string& message) const {
+    if (m_quiet) return;
+    std::cerr << "lucent " << m_command << ": " << io::printable(namingInput(m_input, message)) << "\n";
+}
+
 void Reporter::warn(const std::vector<std::string>& messages) const {
     for (const auto& m : messages) warn(m);
 }

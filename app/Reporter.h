@@ -30,6 +30,9 @@ public:
     /// "lucent CMD: warning: INPUT: ..." on stderr; nothing with --quiet.
     void warn(const std::string& message) const;
     void warn(const std::vector<std::string>& messages) const;
+    /// "lucent CMD: INPUT: ..." on stderr: what the command chose for the user (an estimated
+    /// parameter); nothing with --quiet.
+    void note(const std::string& message) const;
     /// Progress of a stage of the command ("loading", "segmenting") on stderr (ProgressLine.h).
     ProgressCallback progress(const std::string& what = "loading") const;
     /// The one-line summary of what was written: on stdout, or on stderr when stdout carries the

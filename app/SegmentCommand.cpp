@@ -132,14 +132,13 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
 
 /// srg without --lower/--upper: the interval of the first seed's tissue (the viewer's rule), told
 /// on stderr unless --quiet.
-void estimateInterval(const CommandLine& cl, const Volume& volume, SegmentationRequest& request) {
+void estimateInterval(const Volume& volume, SegmentationRequest& request, const Reporter& report) {
     validateRequest(Method::RegionGrowing, request);  // seeds present and inside before they are read
     const RegionGrowingParams p = seedInterval(volume, request.seeds, volume.range());
     request.regionGrowing.lower = p.lower;
     request.regionGrowing.upper = p.upper;
-    if (!cl.has("--quiet"))
-        std::cerr << "lucent segment: interval " << std::llround(p.lower) << ".." << std::llround(p.upper)
-                  << " estimated at the first seed\n";
+    report.note("interval " + std::to_string(std::llround(p.lower)) + ".." + std::to_string(std::llround(p.upper)) +
+                " estimated at the first seed");
 }
 
 /// One volume: load, run, write.
@@ -167,7 +166,7 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
         request.mask = &mask;
     }
     const bool estimate = method == Method::RegionGrowing && !cl.has("--lower");
-    if (estimate) estimateInterval(cl, volume, request);
+    if (estimate) estimateInterval(volume, request, run.report);
     const EngineResult r =
         runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(), run.report);
     if (!r.notice.empty()) run.report.warn(r.notice);

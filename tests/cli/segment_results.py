@@ -257,6 +257,7 @@ def srg_estimate_contract(lucent, tmp):
           % (sum(mask or []), sum(plate), err))
     lower, upper = (float(found.group(1)), float(found.group(2))) if found else (None, None)
     check(found is not None and 40 < lower <= 1500 <= upper, "srg: the estimated interval on stderr: %r" % err)
+    check(("%s: interval" % src) in err, "srg: the interval's line names its input: %r" % err)
     p = doc.get("parameters", {})
     check(p.get("estimated") == ["lower", "upper"] and p.get("lower") == lower and p.get("upper") == upper,
           "srg: --stats reports the estimated interval %s..%s: %s" % (lower, upper, p))
