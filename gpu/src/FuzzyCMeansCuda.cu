@@ -484,7 +484,7 @@ void FuzzyCMeansCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) co
     const VoxelBox b = box ? *box : wholeBox(g);
     if (b.empty()) return;
     auto stream = static_cast<cudaStream_t>(m_context->stream());
-    std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, g.voxelCount()));
+    std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(GpuContext::kEngineScratchSlot, g.voxelCount()));
     m_timer.begin(stream);
     const bool whole = b.lo == wholeBox(g).lo && b.hi == wholeBox(g).hi;
     if (m_request.fuzzyCMeans.deviceMemberships && whole && !m_mapsReady) {

@@ -300,7 +300,7 @@ void FuzzyConnectednessCuda::writeLabels(const LabelSink& sink, const VoxelBox* 
     const VoxelBox b = box ? *box : wholeBox(geo);
     if (b.empty()) return;
     auto stream = static_cast<cudaStream_t>(m_context->stream());
-    std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, geo.voxelCount()));
+    std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(GpuContext::kEngineScratchSlot, geo.voxelCount()));
     const std::uint16_t t = thresholdStrength(m_request.fuzzyConnectedness.threshold);
     const FcGrid g{geo.dims[0], geo.dims[1], geo.dims[2], 0, 0, 0, wholeBox(geo), nullptr};
     m_timer.begin(stream);

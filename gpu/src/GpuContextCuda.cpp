@@ -5,6 +5,7 @@
 #include "CudaEngineBase.h"
 #include "DeviceBuffer.h"
 #include "LabelCount.h"
+#include "LabelReductionCuda.h"
 #include "lucent/gpu/DeviceVolume.h"
 
 #include <chrono>
@@ -19,7 +20,9 @@ struct GpuContext::Impl {
     std::unique_ptr<DeviceVolume> device;
     DeviceBuffer labels;
     DeviceBuffer counter;
+    DeviceBuffer cells;  // the 3D pane's coarse label copy
     std::map<int, DeviceBuffer> scratch;
+    int nextSlot = kEngineScratchSlot + 1;
     double uploadMs = 0;
     mutable std::optional<std::pair<double, double>> range;
     ~Impl() {
@@ -78,6 +81,19 @@ void GpuContext::downloadLabels(LabelMap& out, const VoxelBox* box) {
     copyLabelsToHost(*this, sink.data, LabelSink::host(out), box ? *box : wholeBox(g));
 }
 
+void GpuContext::downloadReducedLabels(const LabelReduction& plan, LabelMap& out) {
+    const Geometry& g = m_impl->volume->geometry();
+    if (plan.fine != g.dims) throw GpuError("label reduction: the plan was made for another grid");
+    const LabelSink sink = labelSink();
+    const Geometry cells = reducedGeometry(g, plan);
+    if (out.voxelCount() != cells.voxelCount() || !out.geometry().sameGrid(cells)) out = LabelMap(cells);
+    m_impl->cells.reserve(plan.cellCount(), "the 3D label copy");
+    reduceLabelsOnDevice(sink.data, plan, m_impl->cells.as<std::uint8_t>(), m_impl->stream);
+    cudaCheck(cudaMemcpyAsync(out.data(), m_impl->cells.get(), plan.cellCount(), cudaMemcpyDeviceToHost, m_impl->stream),
+              "3D label copy");
+    cudaCheck(cudaStreamSynchronize(m_impl->stream), "3D label copy");
+}
+
 void GpuContext::download(void* host, const void* device, std::size_t bytes) const {
     cudaCheck(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, m_impl->stream), "download");
     cudaCheck(cudaStreamSynchronize(m_impl->stream), "download");
@@ -96,6 +112,8 @@ void* GpuContext::scratch(int slot, std::size_t bytes) {
     buffer.reserve(bytes, "scratch memory");
     return buffer.get();
 }
+
+int GpuContext::reserveScratch() { return m_impl->nextSlot++; }
 
 void GpuContext::synchronize() const { cudaCheck(cudaStreamSynchronize(m_impl->stream), "GPU work"); }
 

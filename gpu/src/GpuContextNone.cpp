@@ -19,10 +19,12 @@ double GpuContext::uploadMs() const { return 0; }
 std::pair<double, double> GpuContext::range() const { throw GpuError("no CUDA"); }
 LabelSink GpuContext::labelSink() { throw GpuError("no CUDA"); }
 void GpuContext::downloadLabels(LabelMap&, const VoxelBox*) { throw GpuError("no CUDA"); }
+void GpuContext::downloadReducedLabels(const LabelReduction&, LabelMap&) { throw GpuError("no CUDA"); }
 std::size_t GpuContext::countLabels() { throw GpuError("no CUDA"); }
 void GpuContext::uploadLabels(const LabelMap&) { throw GpuError("no CUDA"); }
 void GpuContext::download(void*, const void*, std::size_t) const { throw GpuError("no CUDA"); }
 void* GpuContext::scratch(int, std::size_t) { throw GpuError("no CUDA"); }
+int GpuContext::reserveScratch() { throw GpuError("no CUDA"); }
 void GpuContext::synchronize() const {}
 
 }  // namespace lucent::gpu

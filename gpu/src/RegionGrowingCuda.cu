@@ -377,7 +377,7 @@ void RegionGrowingCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) 
     const VoxelBox b = box ? *box : wholeBox(geo);
     if (b.empty()) return;
     auto stream = static_cast<cudaStream_t>(m_context->stream());
-    std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, geo.voxelCount()));
+    std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(GpuContext::kEngineScratchSlot, geo.voxelCount()));
     m_timer.begin(stream);
     const bool wholeRows = b.lo[0] == 0 && b.hi[0] == geo.dims[0] - 1 && b.lo[1] == 0 && b.hi[1] == geo.dims[1] - 1;
     const std::size_t wideChunks = std::size_t(geo.dims[0] / 16) * geo.dims[1] * (b.hi[2] - b.lo[2] + 1);

@@ -607,7 +607,7 @@ void SnakeCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) const {
     cudaCheck(cudaMemcpyAsync(m_labelRanges.get(), ranges.data(), ranges.size() * sizeof(int2), cudaMemcpyHostToDevice,
                               stream),
               "snake polygons");
-    std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(0, g.voxelCount()));
+    std::uint8_t* out = sink.onDevice ? sink.data : static_cast<std::uint8_t*>(m_context->scratch(GpuContext::kEngineScratchSlot, g.voxelCount()));
     const LabelScope scope{g.dims[0], g.dims[1], g.dims[2], m_request.roi ? *m_request.roi : wholeBox(g),
                            m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
     m_timer.begin(stream);

@@ -45,7 +45,9 @@ void plot(const HudState& hud, float dpr) {
     if (hud.plot.empty()) return;
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "%s %.4g", hud.plotLabel.c_str(), double(hud.plot.back()));
-    const float width = std::max(ImGui::GetContentRegionAvail().x, 240 * dpr);
+    // A fixed width: filling the window would keep an auto-resized window as wide as its widest
+    // text ever was (a scrubbed step's longer line), never shrinking back.
+    const float width = 240 * dpr;
     ImGui::PlotLines("##plot", hud.plot.data(), int(hud.plot.size()), 0, overlay, FLT_MAX, FLT_MAX,
                      ImVec2(width, 48 * dpr));
 }

@@ -13,12 +13,24 @@
 
 namespace lucent::render {
 
+namespace {
+constexpr double kLiveOpacity = 0.7;
+}  // namespace
+
 Scene3D::Impl::Impl() {
     window = vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New();
     renderer = vtkSmartPointer<vtkRenderer>::New();
     renderer->SetBackground(0.063, 0.078, 0.094);
     renderer->SetBackgroundAlpha(1.0);
     window->AddRenderer(renderer);
+    overlay = vtkSmartPointer<vtkRenderer>::New();
+    overlay->SetLayer(1);
+    overlay->SetActiveCamera(renderer->GetActiveCamera());
+    overlay->PreserveColorBufferOn();   // keep the volume rendering underneath
+    overlay->PreserveDepthBufferOff();  // but not its depth: the bone must not hide the labels
+    overlay->InteractiveOff();
+    window->SetNumberOfLayers(2);
+    window->AddRenderer(overlay);
     window->SetMultiSamples(0);
 }
 
@@ -37,7 +49,7 @@ Scene3D::Scene3D() : m(std::make_unique<Impl>()) {
     m->labelProp->SetMapper(m->labelMapper);
     m->labelProp->SetProperty(m->labelProperty);
     m->labelProp->VisibilityOff();
-    m->renderer->AddVolume(m->labelProp);
+    m->overlay->AddVolume(m->labelProp);
 
     m->surfaceColours = vtkSmartPointer<vtkLookupTable>::New();
     m->surfaceColours->SetNumberOfTableValues(256);
@@ -50,7 +62,19 @@ Scene3D::Scene3D() : m(std::make_unique<Impl>()) {
     m->surfaceActor = vtkSmartPointer<vtkActor>::New();
     m->surfaceActor->SetMapper(m->surfaceMapper);
     m->surfaceActor->VisibilityOff();
-    m->renderer->AddActor(m->surfaceActor);
+    m->overlay->AddActor(m->surfaceActor);
+
+    m->liveMapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    m->liveMapper->SetLookupTable(m->surfaceColours);
+    m->liveMapper->SetScalarRange(0, 255);
+    m->liveMapper->SetScalarModeToUsePointData();
+    m->liveMapper->SetColorModeToMapScalars();
+    m->liveActor = vtkSmartPointer<vtkActor>::New();
+    m->liveActor->SetMapper(m->liveMapper);
+    // Lighter than an accepted label, as the slice views hatch a preview: new and old stay apart.
+    m->liveActor->GetProperty()->SetOpacity(kLiveOpacity);
+    m->liveActor->VisibilityOff();
+    m->overlay->AddActor(m->liveActor);
 
     m->planes = vtkSmartPointer<vtkPolyData>::New();
     m->planesMapper = vtkSmartPointer<vtkPolyDataMapper>::New();

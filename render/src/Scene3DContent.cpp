@@ -68,6 +68,8 @@ void Scene3D::setVolume(std::shared_ptr<const Volume> volume) {
     m->labelProp->VisibilityOff();
     m->surfaces.reset();
     m->surfaceActor->VisibilityOff();
+    m->liveSurfaces.reset();
+    m->liveActor->VisibilityOff();
     if (!m->volume || m->volume->empty()) {
         m->volume.reset();
         m->prop->VisibilityOff();
@@ -187,6 +189,17 @@ void Scene3D::setSurfaces(std::shared_ptr<const LabelSurfaces> surfaces) {
     }
     m->surfaceMapper->SetInputData(m->surfaces->polygons);
     m->surfaceActor->VisibilityOn();
+}
+
+void Scene3D::setLiveSurfaces(std::shared_ptr<const LabelSurfaces> surfaces) {
+    m->liveSurfaces = std::move(surfaces);
+    if (!m->liveSurfaces || !m->liveSurfaces->polygons) {
+        m->liveSurfaces.reset();
+        m->liveActor->VisibilityOff();
+        return;
+    }
+    m->liveMapper->SetInputData(m->liveSurfaces->polygons);
+    m->liveActor->VisibilityOn();
 }
 
 void Scene3D::setCursor(Vec3 voxel) {

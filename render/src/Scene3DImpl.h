@@ -32,6 +32,9 @@ struct Scene3D::Impl {
 
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> window;
     vtkSmartPointer<vtkRenderer> renderer;
+    /// Labels (accepted and live) drawn over the volume rendering with the same camera: a label
+    /// inside the skull stays visible under the bone preset (layer 1, its own depth buffer).
+    vtkSmartPointer<vtkRenderer> overlay;
     bool glReady = false;
 
     std::shared_ptr<const Volume> volume;
@@ -53,6 +56,10 @@ struct Scene3D::Impl {
     vtkSmartPointer<vtkLookupTable> surfaceColours;
     vtkSmartPointer<vtkPolyDataMapper> surfaceMapper;
     vtkSmartPointer<vtkActor> surfaceActor;
+
+    std::shared_ptr<const LabelSurfaces> liveSurfaces;  // a live run's result, from a coarse copy
+    vtkSmartPointer<vtkPolyDataMapper> liveMapper;
+    vtkSmartPointer<vtkActor> liveActor;
 
     Vec3 cursor;
     bool planesVisible = true;

@@ -291,6 +291,13 @@ void VolumeTextures::uploadPreview(const LabelMap& labels, const VoxelBox* box) 
     m_hasPreview = true;
 }
 
+void VolumeTextures::uploadPreviewSlice(int k, const std::uint8_t* slice) {
+    if (!m_preview || m_previewStale || k < 0 || k >= m_dims[2]) return;
+    glBindTexture(GL_TEXTURE_3D, m_preview);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, k, m_dims[0], m_dims[1], 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE, slice);
+}
+
 unsigned VolumeTextures::previewTextureMade() {
     if (!m_preview && m_volume) {
         allocateLabelTexture(m_preview);

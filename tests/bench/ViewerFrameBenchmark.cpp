@@ -11,6 +11,9 @@
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
 
+#include "lucent/gpu/DeviceInfo.h"
+#include "lucent/ui/View3DWidget.h"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QOpenGLContext>
@@ -24,6 +27,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+
+#include <sys/resource.h>
 
 using namespace lucent;
 
@@ -51,6 +56,24 @@ std::shared_ptr<Volume> phantom(int nx, int ny, int nz) {
 struct Stats {
     double median = 0, worst = 0;
 };
+
+/// Peak resident memory of this process so far, in MB (getrusage: kB on Linux).
+double peakRssMb() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;
+}
+
+/// Device memory in use now (all processes), in MB; 0 without a device.
+double gpuUsedMb() {
+    const auto devices = gpu::listDevices();
+    return devices.empty() ? 0.0 : double(devices.front().totalMemory - devices.front().freeMemory) / (1024.0 * 1024.0);
+}
+
+/// "peak RSS 1234 MB, GPU 567 MB in use": printed beside each row.
+void printMemory(const char* after) {
+    std::printf("  memory after %s: peak host RSS %.0f MB, GPU %.0f MB in use\n", after, peakRssMb(), gpuUsedMb());
+}
 
 Stats stats(std::vector<double> t) {
     std::sort(t.begin(), t.end());
@@ -158,6 +181,7 @@ int main(int argc, char** argv) {
                 format ? format : "unorm", uploadMs - first);
     std::printf("scroll                 median %6.2f ms   worst %6.2f ms   (%d frames)\n", s.median, s.worst, frames);
     std::printf("window/level           median %6.2f ms   worst %6.2f ms   (%d frames)\n", w.median, w.worst, frames);
+    printMemory("loading, scrolling and window/level");
     views[0]->doneCurrent();
     if (!live) return 0;
 
@@ -166,13 +190,26 @@ int main(int argc, char** argv) {
     ui::SegmentPanel& panel = window.segment();
     ui::LiveSegmentation& run = panel.live();
     run.setBackend(gpu::parseBackend(backendName));
+    // Stages of a live frame, timed apart so that what grows with the volume shows: the parameter
+    // change (a command to the worker), taking and uploading what changed, the three slice views,
+    // and the 3D pane (drawn only when it has news: its live surfaces or the labels changed).
+    std::vector<double> stageCommand, stageTake, stageViews, stage3d;
+    ui::View3DWidget* pane3d = window.grid().view3D();
     auto liveFrame = [&] {
         QElapsedTimer t;
         t.start();
         run.frameNow();
+        const double took = t.nsecsElapsed() / 1e6;
         for (auto* v : views)
             if (v->isVisible() && v->grabFramebuffer().isNull()) std::abort();
-        return t.nsecsElapsed() / 1e6;
+        const double viewsDone = t.nsecsElapsed() / 1e6;
+        QApplication::processEvents();  // the 3D pane's queued surfaces, as the event loop would deliver them
+        if (pane3d && pane3d->isVisible() && pane3d->grabFramebuffer().isNull()) std::abort();
+        const double all = t.nsecsElapsed() / 1e6;
+        stageTake.push_back(took);
+        stageViews.push_back(viewsDone - took);
+        stage3d.push_back(all - viewsDone);
+        return all;
     };
     auto settle = [&] {
         while (run.running()) {
@@ -184,6 +221,12 @@ int main(int argc, char** argv) {
         std::printf("%-34s median %6.2f ms   worst %6.2f ms   (%d frames)  %8.0f steps/s  backend %s%s\n", what,
                     f.frame.median, f.frame.worst, f.frames, f.stepsPerSecond, f.backend.c_str(),
                     f.interop ? ", CUDA-GL interop" : (f.backend == "cuda" ? ", host upload" : ""));
+        const Stats c = stats(stageCommand), k = stats(stageTake), v = stats(stageViews), d = stats(stage3d);
+        std::printf("  stages median / worst ms: parameters %.2f / %.2f, take+upload %.2f / %.2f, slice views %.2f / "
+                    "%.2f, 3D pane %.2f / %.2f; 3D live surfaces shown %d of %d copies taken\n",
+                    c.median, c.worst, k.median, k.worst, v.median, v.worst, d.median, d.worst,
+                    pane3d ? pane3d->liveCopyShown() : 0, pane3d ? pane3d->liveCopiesTaken() : 0);
+        printMemory(what);
     };
     auto measure = [&](const std::function<void(int)>& each, const std::function<bool()>& restart) {
         std::vector<double> t;
@@ -191,9 +234,14 @@ int main(int argc, char** argv) {
         wall.start();
         long long steps = 0;
         int before = run.published().steps;
+        stageCommand.clear(), stageTake.clear(), stageViews.clear(), stage3d.clear();
         for (int f = 0; f < liveFrames; ++f) {
+            QElapsedTimer c;
+            c.start();
             if (each) each(f);
-            t.push_back(liveFrame());
+            const double command = c.nsecsElapsed() / 1e6;
+            stageCommand.push_back(command);
+            t.push_back(command + liveFrame());
             const int done = run.published().steps;  // before a restart resets them
             if (restart && restart()) {
                 steps += done - before;
@@ -230,7 +278,8 @@ int main(int argc, char** argv) {
         QElapsedTimer mapTime;
         mapTime.start();
         settle();
-        std::printf("fuzzy connectedness map (start to settled, with frames) %.1f ms\n", mapTime.nsecsElapsed() / 1e6);
+        std::printf("fuzzy connectedness map (start to settled, with frames) %.1f ms; engine %.1f ms\n",
+                    mapTime.nsecsElapsed() / 1e6, run.published().msPerStep);
         const auto f = measure([&](int frame) { panel.setThreshold(0.2 + 0.7 * ((frame % 100) / 100.0)); }, {});
         report("fuzzy connectedness, threshold scrubbing", f);
         run.cancel();

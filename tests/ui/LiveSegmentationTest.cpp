@@ -230,9 +230,30 @@ TEST_F(Live, SnakeStepsFromADraggedRectangleAndRewinds) {
     EXPECT_LT(conv.back(), conv.front()) << "GL falls";
     ASSERT_GT(live().polygonCount(), 3);
     const QImage last = axialImage();
+    EXPECT_EQ(live().shownStepPixels(), 0u);
+    EXPECT_TRUE(live().shownStepText().isEmpty()) << "following the run: no scrubbed figures";
     panel().live().showStep(0);
     const QImage first = axialImage();
     EXPECT_NE(first, last) << "the scrubber shows the starting polygon";
+    // The whole state of step 0: its fill (the rectangle, [26, 70) x [18, 62) by the row-crossing
+    // rule: 44 x 44 pixels), its step and area in the HUD and under the scrubber.
+    EXPECT_EQ(live().shownStepPixels(), 44u * 44u);
+    EXPECT_EQ(live().hudState().iteration, 0);
+    EXPECT_NE(live().hudState().figure.find("step 0 of"), std::string::npos) << live().hudState().figure;
+    auto* figures = panel().findChild<QLabel*>("snakeStepFigures");
+    ASSERT_NE(figures, nullptr);
+    EXPECT_TRUE(waitFor([&] { return figures->text().startsWith("step 0 of") && figures->text().contains("1936 px"); }))
+        << figures->text().toStdString();
+    // Inside the rectangle, outside the ball the run converged to (and clear of the HUD in the top
+    // left): filled at step 0, not at the end.
+    const auto around = [&](const QImage& img) {
+        const QPoint c = screenOf(axial(), {66, 22, k}) * axial()->devicePixelRatioF();
+        QList<QRgb> px;
+        for (int dy = -3; dy <= 3; ++dy)
+            for (int dx = -3; dx <= 3; ++dx) px << img.pixel(c + QPoint(dx, dy));
+        return px;
+    };
+    EXPECT_NE(around(first), around(last)) << "the fill of step 0 is shown, not only its outline";
     // The scrubber follows the keys (and clicks on its track) as well as drags.
     auto* scrubber = panel().findChild<QSlider*>("snakeScrubber");
     ASSERT_NE(scrubber, nullptr);

@@ -130,6 +130,25 @@ TEST_F(FileMenu, OpenFolderLoadsTheDicomSeries) {
                 wrong += v.value(i, j, k) != spec.storedValue(i, j, k) * spec.slope + spec.intercept;
     EXPECT_EQ(wrong, 0u) << "the slices in position order, every voxel as stored";
     EXPECT_EQ(v.metadata().modality, "CT");
+    // A DICOM series: File > Export labels as DICOM SEG is offered, and its dialog writes a SEG.
+    auto* seg = window->findChild<QAction*>("exportDicomSeg");
+    ASSERT_NE(seg, nullptr);
+    EXPECT_TRUE(seg->isEnabled());
+    ASSERT_TRUE(window->model().editLabels(
+        [&](LabelMap& m) {
+            for (int k = 2; k < 5; ++k)
+                for (int j = 3; j < 9; ++j)
+                    for (int i = 4; i < 12; ++i) m.at(i, j, k) = 1;
+        },
+        "Paint"));
+    const QString file = QString::fromStdString(dir.file("labels.dcm"));
+    QStringList filters;
+    chooseFile(file, nullptr, [&] { whenModal<QDialog>([&](QDialog* d) { lucent::testing::clickOk(d); }); }, &filters);
+    seg->trigger();
+    EXPECT_EQ(filters, QStringList{"DICOM SEG (*.dcm)"});
+    ASSERT_TRUE(QFileInfo::exists(file));
+    const auto written = io::readLabelFile(file.toStdString(), window->model().volume()->geometry());
+    EXPECT_TRUE(sameBytes(written.labels, *window->model().labels())) << "the SEG holds the layer";
 }
 #endif
 
@@ -180,6 +199,11 @@ TEST_F(FileMenu, ExportLabelsWritesTheLayerAndImportReadsItBack) {
     // A volume file has no DICOM images for a SEG to reference: that format is not offered.
     EXPECT_FALSE(filters.isEmpty());
     EXPECT_FALSE(filters.join(";").contains("DICOM SEG")) << filters.join(";").toStdString();
+    // ... and its own menu item is greyed, saying why.
+    auto* seg = window->findChild<QAction*>("exportDicomSeg");
+    ASSERT_NE(seg, nullptr);
+    EXPECT_FALSE(seg->isEnabled());
+    EXPECT_TRUE(seg->text().contains("needs a volume read from a DICOM series")) << seg->text().toStdString();
     // The export says where and how big.
     const QString said = window->statusBar()->currentMessage();
     const qint64 bytes = QFileInfo(file).size();

@@ -375,6 +375,32 @@ TEST_F(ToolMenus, EverySeedIsListedWithGoToAndTheDialogNamesThem) {
     EXPECT_EQ(list->count(), 0);
 }
 
+TEST_F(ToolMenus, ASeedOnTheSkullGivesBoneNotTheHead) {
+    const char* data = std::getenv("LUCENT_DATA");
+    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
+    if (!data || !QFile::exists(QString::fromStdString(path))) GTEST_SKIP() << "real CT head missing: tests/fetch-data.sh";
+    load(std::make_shared<Volume>(io::readVolumeFile(path)));
+    live().setBackend(gpu::Backend::Cpu);
+    // The skull's outer table: the first voxel of at least 1200 HU along row 128 of slice 64 (a
+    // plate a few voxels thick), as lucent segment's test and the core test choose it.
+    int i = 0;
+    while (i < 256 && volume->value(i, 128, 64) < 1200) ++i;
+    ASSERT_LT(i, 256);
+    window->model().setCursor({128, 128, 64});
+    ASSERT_TRUE(waitFor([&] { return axial()->view().slice() == 64; }));
+    key(Qt::Key_G);  // Segment > Region growing, then a click on the bone
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(i, 128));
+    ASSERT_TRUE(settle());
+    ASSERT_EQ(live().request().seeds.size(), 1u);
+    EXPECT_EQ(live().request().seeds[0].i, i) << "the click landed on the voxel aimed at";
+    const double ml = double(live().voxels()) * volume->geometry().voxelVolumeMl();
+    // The old interval (mean +- 2.5 sd of a cube straddling bone and brain) grew the whole head,
+    // about 3100 mL; bone alone is a few hundred.
+    EXPECT_GT(panel().model().lower(), 300) << "the interval starts above soft tissue";
+    EXPECT_GT(ml, 10.0);
+    EXPECT_LT(ml, 500.0) << live().voxels() << " voxels";
+}
+
 TEST_F(ToolMenus, ABoxAroundTheVentriclesGivesTheVentricles) {
     const char* data = std::getenv("LUCENT_DATA");
     const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";

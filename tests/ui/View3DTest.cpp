@@ -61,6 +61,21 @@ std::shared_ptr<Volume> ballVolume(const Mat3& d) {
     return v;
 }
 
+/// A skull: a bone shell (1000 HU, radii 20 to 27 voxels) around soft tissue (40 HU) in air, centred
+/// on the 64^3 grid: the bone preset shows an opaque sphere that hides everything inside it.
+std::shared_ptr<Volume> skullVolume() {
+    auto v = ballVolume(Mat3{});
+    const Geometry& g = v->geometry();
+    const Vec3 c{31.5, 31.5, 31.5};
+    for (int k = 0; k < kN; ++k)
+        for (int j = 0; j < kN; ++j)
+            for (int i = 0; i < kN; ++i) {
+                const double d = norm(Vec3{double(i), double(j), double(k)} - c);
+                v->setValue(g.index(i, j, k), d < 20 ? 40 : d < 27 ? 1000 : -1000);
+            }
+    return v;
+}
+
 std::shared_ptr<LabelMap> ballLabels(const Geometry& g, std::uint8_t label) {
     auto m = std::make_shared<LabelMap>(g);
     for (int k = 0; k < kN; ++k)
@@ -245,12 +260,58 @@ TEST_F(View3D, LivePreviewShowsWhileTheMethodRuns) {
     ASSERT_TRUE(live.start(Method::RegionGrowing, r, false, &error)) << error.toStdString();
     ASSERT_TRUE(live.runFrames(-1, {}, &error)) << error.toStdString();
     view()->refreshLiveNow();
+    ASSERT_TRUE(waitFor([&] { return view()->liveCopyShown() == view()->liveCopiesTaken(); }, 30000));
+    EXPECT_GT(view()->liveTriangles(), 200u) << "the live result as a smoothed surface, not voxel blocks";
     const std::array<std::uint8_t, 3> red = LabelTable::defaultColour(1);
     const QImage preview = frame();
     shot(preview, "ball-live-preview");
-    EXPECT_GT(colourPixels(preview, red, 40), 300) << "the grown ball, drawn directly in 3D";
+    EXPECT_GT(colourPixels(preview, red, 40), 300) << "the grown ball, drawn in 3D";
     live.cancel();
+    EXPECT_EQ(view()->liveTriangles(), 0u);
     EXPECT_LT(colourPixels(frame(), red, 40), 20) << "cancel takes the preview away";
+}
+
+TEST_F(View3D, LabelsInsideTheSkullShowUnderTheBonePreset) {
+    load(skullVolume());
+    EXPECT_EQ(view()->preset(), Preset3D::CtBone);
+    const std::array<std::uint8_t, 3> green = LabelTable::defaultColour(2), red = LabelTable::defaultColour(1);
+    const QImage bone = frame();
+    shot(bone, "skull-bone");
+    int shell = 0;
+    brightCentroid(bone, &shell);
+    ASSERT_GT(shell, 2000) << "the bone shell is rendered";
+    EXPECT_LT(colourPixels(bone, green, 40), 20);
+    // An accepted label inside the shell: as a label volume at once, then as a surface.
+    QString error;
+    auto inside = std::make_shared<LabelMap>(model.volume()->geometry());
+    for (int k = 0; k < kN; ++k)
+        for (int j = 0; j < kN; ++j)
+            for (int i = 0; i < kN; ++i)
+                if (norm(Vec3{double(i), double(j), double(k)} - Vec3{31.5, 31.5, 31.5}) < 10) inside->at(i, j, k) = 2;
+    ASSERT_TRUE(model.setLabels(inside, "test", error)) << error.toStdString();
+    const QImage direct = frame();
+    shot(direct, "skull-label-volume");
+    EXPECT_GT(colourPixels(direct, green, 40), 300) << "the label volume is not hidden by the bone";
+    ASSERT_TRUE(waitFor([&] { return view()->surfacesReady(); }, 30000));
+    const QImage surface = frame();
+    shot(surface, "skull-label-surface");
+    EXPECT_GT(colourPixels(surface, green, 40), 300) << "the label surface is not hidden by the bone";
+    // A live run inside the shell: its surfaces show through the bone too.
+    model.clearLabels();
+    LiveSegmentation live(&model, grid.get());
+    view()->followLive(&live);
+    live.setBackend(gpu::Backend::Cpu);
+    SegmentationRequest r;
+    r.seeds = {{32, 32, 32}};
+    r.regionGrowing.lower = 0;
+    r.regionGrowing.upper = 100;
+    ASSERT_TRUE(live.start(Method::RegionGrowing, r, false, &error)) << error.toStdString();
+    ASSERT_TRUE(live.runFrames(-1, {}, &error)) << error.toStdString();
+    view()->refreshLiveNow();
+    ASSERT_TRUE(waitFor([&] { return view()->liveCopyShown() == view()->liveCopiesTaken(); }, 30000));
+    const QImage liveImage = frame();
+    shot(liveImage, "skull-live");
+    EXPECT_GT(colourPixels(liveImage, red, 40), 300) << "the live result is not hidden by the bone";
 }
 
 TEST_F(View3D, SlicePlanesFollowTheCursor) {

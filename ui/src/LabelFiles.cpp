@@ -27,11 +27,13 @@ namespace lucent::ui {
 
 namespace {
 
+constexpr const char* kDicomSegFilter = "DICOM SEG (*.dcm)";
+
 /// The export formats; DICOM SEG only where the volume came from a DICOM series (a SEG references
 /// the images it segments: offering it elsewhere would only refuse after a file was chosen).
 QString exportFilters(bool dicomSource) {
     return QString("NIfTI (*.nii.gz *.nii);;Slicer segmentation / NRRD (*.seg.nrrd *.nrrd);;MetaImage (*.mha);;") +
-           (dicomSource ? "DICOM SEG (*.dcm);;" : "") + "STL surface (*.stl);;OBJ surfaces (*.obj)";
+           (dicomSource ? QString(kDicomSegFilter) + ";;" : QString()) + "STL surface (*.stl);;OBJ surfaces (*.obj)";
 }
 
 /// "12.3 kB", "4.5 MB": a file's size as a person reads it.
@@ -170,14 +172,24 @@ void LabelFiles::importDialog() {
     if (!importFile(path, &error)) QMessageBox::warning(m_window, "Cannot import labels", error);
 }
 
-void LabelFiles::exportDialog() {
+QString LabelFiles::dicomSegUnavailable(const ViewerModel& model) {
+    if (!model.hasVolume()) return "open a DICOM series first";
+    if (model.volume()->metadata().sliceFiles.empty()) return "needs a volume read from a DICOM series";
+    return {};
+}
+
+void LabelFiles::exportDialog(bool dicomSegOnly) {
     if (!m_model->labels()) return (void)QMessageBox::information(m_window, "Export labels", "There are no labels to export.");
     const auto present = io::presentLabels(*m_model->labels());
     if (present.empty()) return (void)QMessageBox::information(m_window, "Export labels", "The label layer is empty.");
+    const QString segWhyNot = dicomSegUnavailable(*m_model);
+    if (dicomSegOnly && !segWhyNot.isEmpty())
+        return (void)QMessageBox::information(m_window, "Export labels as DICOM SEG", "A DICOM SEG " + segWhyNot + ".");
     QString filter;
     // QFileDialog asks before replacing an existing file.
-    const bool dicomSource = !m_model->volume()->metadata().sliceFiles.empty();
-    QString path = QFileDialog::getSaveFileName(m_window, "Export labels", {}, exportFilters(dicomSource), &filter);
+    const bool dicomSource = segWhyNot.isEmpty();
+    QString path = QFileDialog::getSaveFileName(m_window, dicomSegOnly ? "Export labels as DICOM SEG" : "Export labels", {},
+                                                dicomSegOnly ? QString(kDicomSegFilter) : exportFilters(dicomSource), &filter);
     if (path.isEmpty()) return;
     if (!io::isLabelExportName(path.toStdString())) {
         // The filter's first extension when the name has none we know.

@@ -3,6 +3,8 @@
 #include "lucent/ui/LiveSegmentation.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/core/LabelReduction.h"
+#include "lucent/core/seg/SnakeSlices.h"
 #include "lucent/core/ParallelFor.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/GpuContext.h"
@@ -52,11 +54,14 @@ void LiveSegmentation::resetForVolume() {
     if (m_worker) m_worker->cancel();
     m_worker.reset();
     m_context.reset();
+    m_heatSlot = -1;
     m_volume.reset();
     m_published = {};
     m_pending.reset();
     m_voxels = 0;
     m_shownStep = -1;
+    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
+    m_shownPixels = 0;
     emit stateChanged();
 }
 
@@ -94,10 +99,14 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
     }
     m_method = method;
     m_request = request;
-    m_preview = LabelMap(m_volume->geometry());
+    // A CUDA run keeps its result on the device: no host map of the volume unless GL cannot map the
+    // device buffer (then uploadChanges makes one).
+    m_preview = onCuda(engine->backend()) ? LabelMap() : LabelMap(m_volume->geometry());
     m_voxels = 0;
     m_pending.reset();
     m_shownStep = -1;
+    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
+    m_shownPixels = 0;
     m_published = {};
     m_published.starting = true;  // active from now on, before the worker's first publication
     m_grid->withGlContext([](SharedTextures& t) {
@@ -201,8 +210,11 @@ void LiveSegmentation::update(const SegmentationRequest& request) {
 
 void LiveSegmentation::play() {
     if (!m_worker) return;
+    restoreScrubbedSlice();
     m_worker->command([](SegmentationSession& s) { s.play(); });
     m_shownStep = -1;
+    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
+    m_shownPixels = 0;
     m_timer.start();
     frameNow();
 }
@@ -215,8 +227,11 @@ void LiveSegmentation::pause() {
 
 void LiveSegmentation::step() {
     if (!m_worker) return;
+    restoreScrubbedSlice();
     m_worker->command([](SegmentationSession& s) { s.stepOnce(); });
     m_shownStep = -1;
+    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
+    m_shownPixels = 0;
     m_timer.start();
     frameNow();
 }
@@ -263,6 +278,8 @@ void LiveSegmentation::cancel() {
     m_pending.reset();
     m_voxels = 0;
     m_shownStep = -1;
+    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
+    m_shownPixels = 0;
     m_grid->withGlContext([](SharedTextures& t) {
         t.clearPreview();
         t.textures().setPreviewHidden({});  // a new run shows every value
@@ -272,15 +289,23 @@ void LiveSegmentation::cancel() {
     emit stateChanged();
 }
 
-bool LiveSegmentation::copyPreview(LabelMap& out) {
+bool LiveSegmentation::copyPreviewReduced(std::size_t maxCells, LabelMap& out) {
     // Not while starting: the engine lock is held through start(), which may be long.
     if (!m_worker || !m_volume || !active() || m_published.starting) return false;
+    const LabelReduction plan = planLabelReduction(m_volume->geometry().dims, maxCells);
+    bool made = false;
     // Between two advances nothing writes the preview (host map or device buffer).
     m_worker->command([&](SegmentationSession&) {
-        if (m_lastOnDevice && m_context) m_context->downloadLabels(out);
-        else out = m_preview;
+        try {
+            if (m_lastOnDevice && m_context) m_context->downloadReducedLabels(plan, out);
+            else if (m_preview.voxelCount() == m_volume->voxelCount()) reduceLabels(m_preview, plan, out);
+            else return;
+            made = true;
+        } catch (const std::exception&) {
+            made = false;  // the device could not make the copy: the 3D pane keeps what it shows
+        }
     });
-    return true;
+    return made;
 }
 
 bool LiveSegmentation::active() const { return m_worker && (m_published.starting || m_published.state != SessionState::Idle); }
@@ -315,8 +340,54 @@ void LiveSegmentation::showOnlyValues(const std::vector<bool>& shown) {
 void LiveSegmentation::showStep(int index) {
     if (index >= 0) pause();
     m_shownStep = index;
+    if (index >= 0) showStepFill(index);
+    else restoreScrubbedSlice();
     m_grid->updateViews();
     emit framed();
+}
+
+void LiveSegmentation::showStepFill(int index) {
+    const SlicePolygon p = polygon(index);
+    const Geometry& g = m_volume->geometry();
+    if (p.points.size() < 3 || p.slice < 0 || p.slice >= g.dims[2]) return;
+    std::vector<PixelPoint> poly;
+    for (const auto& q : p.points) poly.push_back({int(std::lround(q[0])), int(std::lround(q[1]))});
+    std::vector<std::uint8_t> slice(g.sliceSize(), 0);
+    rasterisePolygon(poly, g.dims[0], g.dims[1], slice.data());
+    // What the engine would label at that step: its ROI and mask apply as to every result.
+    const SegmentationRequest& r = m_request;
+    for (int j = 0; j < g.dims[1]; ++j)
+        for (int i = 0; i < g.dims[0]; ++i) {
+            std::uint8_t& v = slice[std::size_t(j) * g.dims[0] + i];
+            if ((r.roi && !r.roi->contains(i, j, p.slice)) || (r.mask && !(*r.mask)[g.index(i, j, p.slice)])) v = 0;
+        }
+    m_shownPixels = std::size_t(std::count(slice.begin(), slice.end(), std::uint8_t(1)));
+    if (m_scrubbedSlice >= 0 && m_scrubbedSlice != p.slice) restoreScrubbedSlice();
+    m_scrubbedSlice = p.slice;
+    m_grid->withGlContext([&](SharedTextures& t) { t.textures().uploadPreviewSlice(p.slice, slice.data()); });
+}
+
+void LiveSegmentation::restoreScrubbedSlice() {
+    m_shownPixels = 0;
+    if (m_scrubbedSlice < 0 || !m_worker) return;
+    const auto& d = m_volume->geometry().dims;
+    const VoxelBox box{{0, 0, m_scrubbedSlice}, {d[0] - 1, d[1] - 1, m_scrubbedSlice}};
+    m_scrubbedSlice = -1;
+    m_worker->command([&](SegmentationSession& s) {
+        if (s.engine()) writeLabels(*s.engine(), box);
+    });
+    m_pending = merge(m_pending, box);
+    uploadChanges(m_published);
+}
+
+QString LiveSegmentation::shownStepText() const {
+    if (m_shownStep < 0 || !m_volume) return {};
+    const Geometry& g = m_volume->geometry();
+    return QString("step %1 of %2: %3 px, %4 mm²")
+        .arg(m_shownStep)
+        .arg(std::max(0, polygonCount() - 1))
+        .arg(m_shownPixels)
+        .arg(double(m_shownPixels) * g.spacing.x * g.spacing.y, 0, 'f', 1);
 }
 
 bool LiveSegmentation::showSoftMapFromDevice(int index) {
@@ -329,7 +400,8 @@ bool LiveSegmentation::showSoftMapFromDevice(int index) {
     m_worker->command([&](SegmentationSession& s) {
         if (!s.engine() || !onCuda(s.engine()->backend())) return;
         try {
-            buffer = static_cast<std::uint8_t*>(m_context->scratch(kHeatScratchSlot, n));
+            if (m_heatSlot < 0) m_heatSlot = m_context->reserveScratch();
+            buffer = static_cast<std::uint8_t*>(m_context->scratch(m_heatSlot, n));
             written = s.engine()->writeSoftMap(index, LabelSink::device(buffer, n));
         } catch (const std::exception&) {
             written = false;  // out of device memory: the host path below still shows the map
@@ -408,7 +480,13 @@ render::HudState LiveSegmentation::hudState() const {
     h.msPerStep = p.msPerStep;
     h.framesPerSecond = m_fps;
     char text[160];
-    if (m_method == Method::Snake) {
+    if (m_method == Method::Snake && m_shownStep >= 0) {
+        // The scrubber's step: its number and area, not the run's latest.
+        h.iteration = m_shownStep;
+        std::snprintf(text, sizeof text, "scrubbed: %s", shownStepText().toStdString().c_str());
+        h.plotLabel = "GL";
+        for (double v : p.convergence) h.plot.push_back(float(v));
+    } else if (m_method == Method::Snake) {
         std::snprintf(text, sizeof text, "GL %.4g  %zu nodes  step %d", p.last.convergence, p.last.polygon.size(), p.steps);
         h.plotLabel = "GL";
         for (double v : p.convergence) h.plot.push_back(float(v));

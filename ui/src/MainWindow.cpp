@@ -163,7 +163,8 @@ void MainWindow::buildFileMenu() {
     file->addAction("Save session &as...", this, [this] { saveSessionInteractive(true); })->setObjectName("saveSessionAs");
     // Label files in every format Lucent writes (NIfTI, NRRD / .seg.nrrd, MetaImage, DICOM SEG).
     file->addAction("&Import labels...", QKeySequence("Ctrl+M"), m_labelFiles, &LabelFiles::importDialog);
-    file->addAction("&Export labels...", QKeySequence("Ctrl+E"), m_labelFiles, &LabelFiles::exportDialog);
+    file->addAction("&Export labels...", QKeySequence("Ctrl+E"), m_labelFiles, [this] { m_labelFiles->exportDialog(); });
+    addDicomSegAction(file);
     // One undoable step (Edit > Undo brings the voxels back), so it asks nothing.
     file->addAction("&Close labels", this, [this] { m_model.closeLabels(); })->setObjectName("closeLabelsAction");
     m_recentMenu = file->addMenu("&Recent");
@@ -177,6 +178,23 @@ void MainWindow::buildFileMenu() {
     })->setObjectName("saveViewPng");
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::addDicomSegAction(QMenu* file) {
+    // Always listed, greyed with its reason where no DICOM reference exists: the user sees that
+    // Lucent writes SEGs and what it needs for one.
+    auto* seg = file->addAction("Export labels as DICOM SE&G...", m_labelFiles, [this] { m_labelFiles->exportDialog(true); });
+    seg->setObjectName("exportDicomSeg");
+    file->setToolTipsVisible(true);
+    auto follow = [this, seg] {
+        const QString why = LabelFiles::dicomSegUnavailable(m_model);
+        seg->setEnabled(why.isEmpty());
+        seg->setText(why.isEmpty() ? "Export labels as DICOM SE&G..." : QString("Export labels as DICOM SEG (%1)").arg(why));
+        seg->setToolTip(why.isEmpty() ? "A DICOM SEG that references the open series" : "A DICOM SEG " + why);
+        seg->setStatusTip(seg->toolTip());
+    };
+    connect(&m_model, &ViewerModel::volumeChanged, seg, follow);
+    follow();
 }
 
 void MainWindow::buildViewMenu() {

@@ -27,6 +27,9 @@ View3DWidget::View3DWidget(ViewerModel* model, QWidget* parent)
       m_job([this](std::shared_ptr<const render::LabelSurfaces> s, int serial) {
           // From the job's thread: hand over to the GUI thread (dropped if this widget is gone).
           callQueued(this, [this, s = std::move(s), serial] { onSurfaces(s, serial); });
+      }),
+      m_liveJob([this](std::shared_ptr<const render::LabelSurfaces> s, int serial) {
+          callQueued(this, [this, s = std::move(s), serial] { onLiveSurfaces(s, serial); });
       }) {
     setObjectName("view3d");
     setMinimumSize(64, 64);
@@ -59,6 +62,7 @@ void View3DWidget::followCursorNow() {
 
 View3DWidget::~View3DWidget() {
     m_job.cancel();
+    m_liveJob.cancel();
     releaseGl();
     // QOpenGLWidget's destructor, after this one and after m_scene is gone, destroys the context:
     // its aboutToBeDestroyed must not call releaseGl on a scene that no longer exists.
@@ -86,7 +90,7 @@ void View3DWidget::paintGL() {
 void View3DWidget::onVolume() {
     m_surfaceTimer.stop();
     m_job.cancel();
-    m_livePreview.reset();
+    clearLive();
     m_surfaceSerial = -1;
     m_triangles = 0;
     const auto volume = m_model->volume();
@@ -130,8 +134,7 @@ void View3DWidget::onSurfaces(std::shared_ptr<const render::LabelSurfaces> surfa
 
 void View3DWidget::showLabelVolume() {
     const LabelTable& table = m_model->labelTable();  // the slice views' colours
-    if (m_livePreview) m_scene.setLabelVolume(m_livePreview, table);
-    else if (m_model->labels() && m_model->hasVolume() && m_surfaceSerial != m_labelSerial)
+    if (m_model->labels() && m_model->hasVolume() && m_surfaceSerial != m_labelSerial)
         m_scene.setLabelVolume(m_model->labels(), table);
     else m_scene.setLabelVolume(nullptr, table);
 }
@@ -142,7 +145,7 @@ void View3DWidget::followLive(LiveSegmentation* live) {
     connect(live, &LiveSegmentation::stateChanged, this, &View3DWidget::onLiveState);
     connect(live, &QObject::destroyed, this, [this] {
         m_live = nullptr;
-        m_livePreview.reset();
+        clearLive();
     });
 }
 
@@ -161,20 +164,33 @@ void View3DWidget::onLiveState() {
         return;
     }
     m_liveTimer.stop();
-    if (!m_livePreview) return;
-    m_livePreview.reset();
-    showLabelVolume();
+    clearLive();
     update();
 }
 
 void View3DWidget::refreshLiveNow() {
     m_liveClock.restart();
     if (!m_live) return;
-    auto preview = std::make_shared<LabelMap>();
-    if (!m_live->copyPreview(*preview)) return;
-    m_livePreview = std::move(preview);
-    showLabelVolume();
+    LabelMap cells;
+    if (!m_live->copyPreviewReduced(kLiveCells, cells)) return;
+    m_liveJob.request(std::move(cells), ++m_liveSerial);
+}
+
+void View3DWidget::onLiveSurfaces(std::shared_ptr<const render::LabelSurfaces> surfaces, int serial) {
+    // A copy taken before the run ended (or before a newer copy) is not shown.
+    if (serial != m_liveSerial || !m_live || !m_live->active()) return;
+    m_liveShown = serial;
+    m_liveTriangles = surfaces ? render::surfaceFigures(*surfaces).triangles : 0;
+    m_scene.setLiveSurfaces(std::move(surfaces));
     update();
+}
+
+void View3DWidget::clearLive() {
+    m_liveJob.cancel();
+    ++m_liveSerial;  // a build still running reports a stale serial
+    m_liveShown = m_liveSerial;
+    m_liveTriangles = 0;
+    m_scene.setLiveSurfaces(nullptr);
 }
 
 void View3DWidget::setPreset(render::Preset3D preset) {

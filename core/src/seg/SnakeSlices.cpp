@@ -97,26 +97,26 @@ std::optional<VoxelBox> SnakeSlices::changedSince(std::size_t from) const {
     return box;
 }
 
+void rasterisePolygon(const std::vector<PixelPoint>& poly, int width, int height, std::uint8_t* slice) {
+    const std::size_t n = poly.size();
+    std::vector<int> cuts;
+    for (int y = 0; y < height; ++y) {
+        cuts.clear();
+        for (std::size_t i = 0; i < n; ++i) {
+            const PixelPoint p = poly[i], q = poly[(i + 1) % n];
+            if (p.y == q.y || y < std::min(p.y, q.y) || y >= std::max(p.y, q.y)) continue;
+            cuts.push_back(std::clamp(crossingColumn(p, q, y), 0, width));
+        }
+        std::sort(cuts.begin(), cuts.end());
+        std::uint8_t* row = slice + std::size_t(y) * std::size_t(width);
+        for (std::size_t c = 0; c + 1 < cuts.size(); c += 2) std::fill(row + cuts[c], row + cuts[c + 1], std::uint8_t(1));
+    }
+}
+
 void SnakeSlices::rasterise(std::uint8_t* labels) const {
     const Geometry& g = m_request->volume->geometry();
-    const int width = g.dims[0], height = g.dims[1];
     std::fill(labels, labels + g.voxelCount(), std::uint8_t(0));
-    for (const auto& s : m_done) {
-        const auto& poly = s.polygon;
-        const std::size_t n = poly.size();
-        std::vector<int> cuts;
-        for (int y = 0; y < height; ++y) {
-            cuts.clear();
-            for (std::size_t i = 0; i < n; ++i) {
-                const PixelPoint p = poly[i], q = poly[(i + 1) % n];
-                if (p.y == q.y || y < std::min(p.y, q.y) || y >= std::max(p.y, q.y)) continue;
-                cuts.push_back(std::clamp(crossingColumn(p, q, y), 0, width));
-            }
-            std::sort(cuts.begin(), cuts.end());
-            for (std::size_t c = 0; c + 1 < cuts.size(); c += 2)
-                for (int x = cuts[c]; x < cuts[c + 1]; ++x) labels[g.index(x, y, s.slice)] = 1;
-        }
-    }
+    for (const auto& s : m_done) rasterisePolygon(s.polygon, g.dims[0], g.dims[1], labels + g.index(0, 0, s.slice));
     const SegmentationRequest& r = *m_request;
     if (r.roi || r.mask) {
         for (int k = 0; k < g.dims[2]; ++k)

@@ -69,6 +69,7 @@ public:
 
 private:
     QSlider* m_scrubber;
+    QLabel* m_stepFigures;  // the scrubbed step's number and area
     QCheckBox* m_propagate;
     QSpinBox *m_margin, *m_stepMax, *m_minSegment;
 };

@@ -28,6 +28,9 @@ SnakePage::SnakePage(SegmentationModel* model, LiveSegmentation* live, QWidget* 
     connect(m_scrubber, &QSlider::valueChanged, this,
             [this](int i) { m_live->showStep(i >= m_live->polygonCount() - 1 ? -1 : i); });
     form->addRow("Step", m_scrubber);
+    m_stepFigures = new QLabel(this);
+    m_stepFigures->setObjectName("snakeStepFigures");
+    form->addRow(m_stepFigures);
     m_propagate = new QCheckBox("continue on the neighbouring slices (3D mask)", this);
     m_propagate->setObjectName("snakePropagate");
     connect(m_propagate, &QCheckBox::toggled, this, [this](bool on) { m_model->setPropagate(on); });
@@ -69,6 +72,8 @@ void SnakePage::refresh() {
         m_scrubber->setRange(0, std::max(0, m_live->polygonCount() - 1));
         m_scrubber->setValue(m_live->shownStep() < 0 ? m_scrubber->maximum() : m_live->shownStep());
     }
+    m_stepFigures->setText(m_live->shownStepText());
+    m_stepFigures->setVisible(!m_stepFigures->text().isEmpty());
 }
 
 }  // namespace lucent::ui

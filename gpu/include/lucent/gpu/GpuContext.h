@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lucent/core/LabelMap.h"
+#include "lucent/core/LabelReduction.h"
 #include "lucent/core/Progress.h"
 #include "lucent/core/Volume.h"
 #include "lucent/core/seg/LabelSink.h"
@@ -44,14 +45,22 @@ public:
     /// Copies `box` (all when null) of the label buffer into `out` (made on the volume's grid when
     /// it is not already).
     void downloadLabels(LabelMap& out, const VoxelBox* box = nullptr);
+    /// A coarse copy of the label buffer, reduced on the device by `plan` (LabelReduction.h), into
+    /// `out` (made on reducedGeometry when it is not already): the 3D pane's live labels download
+    /// cells, never the volume.
+    void downloadReducedLabels(const LabelReduction& plan, LabelMap& out);
     /// Copies `bytes` of device memory (a soft map an engine keeps there) into `host`, in stream order.
     void download(void* host, const void* device, std::size_t bytes) const;
     /// Replaces the label buffer with `labels` (a mask loaded from a file, an undo).
     void uploadLabels(const LabelMap& labels);
 
-    /// Scratch memory shared by this context's engines, slot by slot (grow-only; contents are not
-    /// kept across a grow). A slot belongs to one engine at a time.
+    /// Scratch memory, slot by slot (grow-only; contents are not kept across a grow). The engines
+    /// share kEngineScratchSlot (one run at a time on a context); any other user takes a slot of
+    /// its own from reserveScratch().
     void* scratch(int slot, std::size_t bytes);
+    static constexpr int kEngineScratchSlot = 0;
+    /// A scratch slot no one else is given (the viewer's soft-map copy, for one).
+    int reserveScratch();
     /// Waits for the stream; GpuError if a kernel on it failed.
     void synchronize() const;
 

@@ -1,6 +1,7 @@
 /// @brief The 3D view's scene without Qt: the volume ray-cast in patient coordinates with a preset,
-/// the label volume drawn directly (no meshing), accepted labels as surfaces, the three slice planes
-/// and the crosshair at the cursor, and the camera. VTK stays inside the .cpp files.
+/// labels over it (never hidden by the bone: the label volume drawn directly, accepted labels and a
+/// live run's result as smoothed surfaces), the three slice planes and the crosshair at the cursor,
+/// and the camera. VTK stays inside the .cpp files.
 #pragma once
 
 #include "lucent/core/LabelMap.h"
@@ -48,6 +49,10 @@ public:
     void setLabelTable(const LabelTable& table);
     /// Shows accepted labels as surfaces (built by buildLabelSurfaces); null hides them.
     void setSurfaces(std::shared_ptr<const LabelSurfaces> surfaces);
+
+    /// Shows a live run's result as surfaces (built from a coarse copy, lighter than accepted
+    /// labels, in the label colours); null hides them.
+    void setLiveSurfaces(std::shared_ptr<const LabelSurfaces> surfaces);
 
     /// The cursor (a continuous voxel index): the slice planes and the crosshair go through it.
     void setCursor(Vec3 voxel);

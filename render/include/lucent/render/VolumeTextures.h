@@ -38,6 +38,9 @@ public:
     /// the labels): uploads `box` of `labels` (all when null). CUDA engines fill the same texture
     /// through interop instead (previewTexture()).
     void uploadPreview(const LabelMap& labels, const VoxelBox* box = nullptr);
+    /// Replaces slice `k` of the preview with `slice` (x fastest, the volume's width x height): the
+    /// snake's scrubber shows an earlier step's fill. Ignored while the preview is stale (not whole).
+    void uploadPreviewSlice(int k, const std::uint8_t* slice);
     /// Shows or hides the preview (hiding keeps the texture; showing again needs no upload).
     void setPreviewShown(bool shown) { m_hasPreview = shown; }
     /// Preview values not drawn: bit v of word v / 32 (fuzzy C-means' unticked clusters).

@@ -34,7 +34,11 @@ public:
     /// The dialogs of the File menu: choose a file (and, for export, the labels and the space of
     /// surfaces), then import or export; errors in a message box.
     void importDialog();
-    void exportDialog();
+    /// `dicomSegOnly`: the DICOM SEG export (File > Export labels as DICOM SEG).
+    void exportDialog(bool dicomSegOnly = false);
+    /// Why no DICOM SEG can be written for the open volume (a SEG references the DICOM images it
+    /// segments), empty when one can: the menu greys its action with this reason.
+    static QString dicomSegUnavailable(const ViewerModel& model);
 
 signals:
     /// What a finished export wrote, for the status bar: "Exported labels 1, 2 to PATH (12.3 kB)".

@@ -66,9 +66,14 @@ public:
     SlicePolygon polygon(int index = -1) const override;
     int polygonCount() const override { return int(m_published.polygons); }
     SlicePolygon latestPolygon() const override { return {m_published.last.polygon, m_published.last.polygonSlice}; }
-    /// Snake scrubber: show polygon `index` instead of the latest (-1 follows the run again).
+    /// Snake scrubber: show step `index` instead of the latest (-1 follows the run again): its
+    /// outline, its fill on its slice (rasterised by the engines' rule), its step and area in the HUD.
     void showStep(int index);
     int shownStep() const override { return m_shownStep; }
+    /// Pixels inside the step the scrubber shows (0 while the views follow the run).
+    std::size_t shownStepPixels() const { return m_shownPixels; }
+    /// "step 12 of 39: 2148 px, 1968.2 mm²" for the step the scrubber shows; empty while following.
+    QString shownStepText() const;
     /// The engine's figures (estimated parameters, centres, GL).
     MethodFigures figures() const;
     /// The engine's soft maps (memberships, connectivity), computed on request.
@@ -85,9 +90,11 @@ public:
     const QString& lastError() const { return m_lastError; }
     /// Whether the last frames reached the screen through CUDA-OpenGL interop.
     bool usedInterop() const { return m_interop; }
-    /// A host copy of the live result (the 3D view, a few times a second): the CPU engines' map, or
-    /// a download of a CUDA engine's label buffer. False while no run has a result (none, starting).
-    bool copyPreview(LabelMap& out);
+    /// A coarse host copy of the live result for the 3D view, at most `maxCells` cells
+    /// (LabelReduction.h): reduced on the device for a CUDA engine (cells are downloaded, never the
+    /// volume), from the host map for a CPU engine. False while no run has a result (none, starting)
+    /// or when the device cannot make it.
+    bool copyPreviewReduced(std::size_t maxCells, LabelMap& out);
 
     /// Scripts and tests: advances synchronously, taking every frame (calling `onFrame` after each
     /// is drawn), `steps` single steps, or to the end when steps < 0. Returns false on failure.
@@ -106,10 +113,14 @@ private:
     /// The soft map written by a CUDA engine into device scratch and copied into the heat texture
     /// through interop; false when the engine or the GL cannot (the host path then runs).
     bool showSoftMapFromDevice(int index);
-    static constexpr int kHeatScratchSlot = 7;  // a GpuContext scratch slot no engine uses
+    int m_heatSlot = -1;  // the context's scratch slot for soft maps (GpuContext::reserveScratch)
     bool m_softFromDevice = false;
     void uploadChanges(const SessionWorker::Published& p);
     void writeLabels(const Segmenter& engine, const VoxelBox& box);
+    /// The scrubber's step: its polygon's inside on its slice, into the preview texture.
+    void showStepFill(int index);
+    /// Back to the engine's result on the slice the scrubber had filled.
+    void restoreScrubbedSlice();
     void resetForVolume();
 
     ViewerModel* m_model;
@@ -122,13 +133,16 @@ private:
     std::shared_ptr<gpu::GpuContext> m_context;
     Method m_method = Method::RegionGrowing;
     SegmentationRequest m_request;
-    LabelMap m_preview;                  // host copy of the live result (CPU engines write it)
+    LabelMap m_preview;                  // host copy of the live result: CPU engines write it; empty for
+                                         // a CUDA run unless GL cannot map the device buffer
     std::atomic<std::size_t> m_voxels{0};
     std::atomic<bool> m_lastOnDevice{false};
     std::optional<VoxelBox> m_pending;   // changed, not yet in the texture (no GL context yet)
     SessionWorker::Published m_published;
     SessionState m_lastState = SessionState::Idle;
     int m_shownStep = -1;
+    int m_scrubbedSlice = -1;      // the slice whose preview holds a scrubbed step's fill
+    std::size_t m_shownPixels = 0;  // inside the scrubbed step's polygon
     int m_softShown = -1;
     QString m_lastError;
     bool m_interop = false;

@@ -90,6 +90,8 @@ protected:
 private:
     void buildMenus();
     void buildFileMenu();
+    /// File > Export labels as DICOM SEG, greyed with its reason where the volume has no DICOM source.
+    void addDicomSegAction(QMenu* file);
     void buildViewMenu();
     /// View > Layout 1x1 / 2x2 / 1+3, checked as the grid's layout changes.
     void addLayoutActions(QMenu* view);

@@ -40,8 +40,18 @@ public:
     void pan(double dxFraction, double dyFraction);
     /// Renders and writes a PNG atomically (no partial file); false with `error` naming the file.
     bool saveScreenshot(const QString& path, QString* error = nullptr);
-    /// Takes the live preview now, whatever the throttle (tests, scripts).
+    /// Takes the live preview now, whatever the throttle (tests, scripts): a coarse copy of the run's
+    /// result (at most kLiveCells cells, made on the device for a CUDA run) goes to the live surface
+    /// job; its smoothed surfaces show when built (liveSurfacesShown()).
     void refreshLiveNow();
+    /// The number of the last live copy taken, and of the last one shown as surfaces (equal once
+    /// the surfaces of the latest copy are on screen).
+    int liveCopiesTaken() const { return m_liveSerial; }
+    int liveCopyShown() const { return m_liveShown; }
+    /// Triangles of the live surfaces shown (0 without).
+    std::size_t liveTriangles() const { return m_liveTriangles; }
+    /// Cells of the coarse live copy: the 3D detail of a live run, whatever the volume's size.
+    static constexpr std::size_t kLiveCells = std::size_t(1) << 21;
     /// The planes follow the cursor once it rests (kCursorRestMs without a move): true while a
     /// move waits for that.
     bool cursorMovePending() const { return m_cursorTimer.isActive(); }
@@ -69,7 +79,9 @@ private:
     void onLiveFrame();
     void onLiveState();
     void onSurfaces(std::shared_ptr<const render::LabelSurfaces> surfaces, int serial);
-    /// The label volume to draw: the live preview, else the accepted labels until their surfaces come.
+    void onLiveSurfaces(std::shared_ptr<const render::LabelSurfaces> surfaces, int serial);
+    void clearLive();
+    /// The label volume to draw: the accepted labels until their surfaces come.
     void showLabelVolume();
     void releaseGl();
 
@@ -78,7 +90,8 @@ private:
     render::Scene3D m_scene;
     bool m_userPreset = false;
     bool m_planesVisible = true;
-    std::shared_ptr<const LabelMap> m_livePreview;
+    int m_liveSerial = 0, m_liveShown = 0;
+    std::size_t m_liveTriangles = 0;
     QElapsedTimer m_liveClock;
     QTimer m_liveTimer;
     QTimer m_surfaceTimer;  // a burst of edits (brush strokes) makes one surface request
@@ -89,8 +102,9 @@ private:
     QPoint m_last;
     Qt::MouseButton m_button = Qt::NoButton;
     bool m_panning = false;
-    // Last member: destroyed first, so its thread is joined before anything it reports to goes.
+    // Last members: destroyed first, so their threads are joined before anything they report to goes.
     render::LabelSurfaceJob m_job;
+    render::LabelSurfaceJob m_liveJob;  // the live run's surfaces, from the coarse copy
 };
 
 }  // namespace lucent::ui

@@ -38,6 +38,10 @@ struct SnakeNextSlice {
     int d = 1;
 };
 
+/// Sets to 1 the pixels inside `polygon` on a `width` x `height` slice (x fastest), by the row
+/// crossings every snake backend labels with; pixels outside are left as they are.
+void rasterisePolygon(const std::vector<PixelPoint>& polygon, int width, int height, std::uint8_t* slice);
+
 class SnakeSlices {
 public:
     /// Forgets every slice; `request` must outlive this object's use of it.
