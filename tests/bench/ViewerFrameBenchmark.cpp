@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
                 ny, nz, renderer);
     const char* format = std::getenv("LUCENT_VOLUME_FORMAT");
     const bool fromDevice = window.grid().textures().volumeFromDevice();
-    if (auto context = window.grid().textures().deviceContext(window.model().volume().get()))
+    if (auto context = window.grid().resident().context(window.model().volume().get()))
         std::printf("volume upload to the GPU context %.1f ms (pinned staging, inside the first frame)\n", context->uploadMs());
     std::printf("first frame %.1f ms (of which the volume texture %.1f ms: %s, texel format %s); "
                 "volume handed to the model %.1f ms before\n",

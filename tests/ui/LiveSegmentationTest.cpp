@@ -464,7 +464,7 @@ TEST_F(Live, VolumeTextureFromTheDeviceDrawsTheHostUploadsPixels) {
     };
     const QImage fromDevice = loadAndGrab("device");
     EXPECT_TRUE(window.grid().textures().volumeFromDevice()) << "the GPU context's copy filled the volume texture";
-    EXPECT_TRUE(window.grid().textures().deviceContext(window.model().volume().get()) != nullptr);
+    EXPECT_TRUE(window.grid().resident().context(window.model().volume().get()) != nullptr);
     const QImage fromHost = loadAndGrab("host");
     EXPECT_FALSE(window.grid().textures().volumeFromDevice());
     qunsetenv("LUCENT_VOLUME_UPLOAD");

@@ -42,6 +42,8 @@ LiveSegmentation::LiveSegmentation(ViewerModel* model, ViewGrid* grid, QObject* 
     // One timer drives every view: the views only draw (three views must not step three times).
     m_timer.setInterval(15);
     connect(&m_timer, &QTimer::timeout, this, &LiveSegmentation::frameNow);
+    // The run and its hold on the device go before the next volume is taken onto it.
+    connect(model, &ViewerModel::volumeAboutToChange, this, &LiveSegmentation::resetForVolume);
     connect(model, &ViewerModel::volumeChanged, this, &LiveSegmentation::resetForVolume);
     m_clock.start();
 }
@@ -81,14 +83,11 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
     // The GPU context holds the volume resident for every run on it: made once per volume.
     const bool gpuWanted = m_backend != gpu::Backend::Cpu && gpu::hasCudaEngine(method) && !gpu::listDevices().empty();
     QString notice;
-    if (gpuWanted && !m_context) m_context = m_grid->textures().deviceContext(m_volume.get());  // resident since loading
+    if (gpuWanted && !m_context) m_context = m_grid->resident().context(m_volume.get());  // resident since loading
     if (gpuWanted && !m_context) {
-        try {
-            m_context = std::make_shared<gpu::GpuContext>(*m_volume);
-        } catch (const std::exception& e) {
-            if (m_backend == gpu::Backend::Cuda) return fail(QString("CUDA: %1").arg(e.what()));
-            notice = QString("the GPU could not take the volume (%1); running on the CPU").arg(e.what());
-        }
+        const QString why = m_grid->resident().failure();
+        if (m_backend == gpu::Backend::Cuda) return fail(QString("CUDA: %1").arg(why));
+        notice = QString("the GPU could not take the volume (%1); running on the CPU").arg(why);
     }
     std::unique_ptr<Segmenter> engine;
     try {

@@ -11,7 +11,7 @@
 
 namespace lucent::ui {
 
-SharedTextures::SharedTextures() {
+SharedTextures::SharedTextures(const ResidentVolume* resident) : m_resident(resident) {
     // QThreadPool's global pool is waited for when the application ends: no detached CUDA work.
     QThreadPool::globalInstance()->start([] { gpu::warmUp(); });
 }
@@ -32,11 +32,11 @@ bool SharedTextures::syncTimed(const ViewerModel& model, QString& error) {
         m_linkedTexture = 0;
         m_linkFailed = false;
         std::string why;
-        makeDeviceContext(model);
-        auto fillOnDevice = [this](unsigned texture) {
-            if (!m_device) return false;
+        const auto device = fillingContext(model);
+        auto fillOnDevice = [&device](unsigned texture) {
+            if (!device) return false;
             try {
-                gpu::GlTextureLink(texture).fillFromVolume(*m_device);
+                gpu::GlTextureLink(texture).fillFromVolume(*device);
                 return true;
             } catch (const std::exception&) {
                 return false;  // GL that CUDA cannot map: the host upload follows
@@ -67,26 +67,15 @@ bool SharedTextures::syncTimed(const ViewerModel& model, QString& error) {
     return true;
 }
 
-void SharedTextures::makeDeviceContext(const ViewerModel& model) {
-    m_device.reset();  // the previous volume's device memory goes first
-    m_deviceVolume.reset();
+std::shared_ptr<gpu::GpuContext> SharedTextures::fillingContext(const ViewerModel& model) const {
     const Volume& volume = *model.volume();
-    // Only where the texture can take it from the device: CUDA present, interop allowed (not the
-    // software GL of CI), int16 voxels (the unsigned 16-bit texels), and not turned off to compare.
+    // Only where the texture can take it from the device: interop allowed (not the software GL of
+    // CI), int16 voxels (the unsigned 16-bit texels), and not turned off to compare.
     const char* path = std::getenv("LUCENT_VOLUME_UPLOAD");
-    if (!m_interopAllowed || m_linkFailed || volume.pixelType() != PixelType::Int16 || (path && std::string(path) == "host") ||
-        gpu::listDevices().empty())
-        return;
-    try {
-        m_device = std::make_shared<gpu::GpuContext>(volume);
-        m_deviceVolume = model.volume();
-    } catch (const std::exception&) {
-        m_device.reset();  // no room on the device: the views still work from host memory
-    }
-}
-
-std::shared_ptr<gpu::GpuContext> SharedTextures::deviceContext(const Volume* volume) const {
-    return volume && volume == m_deviceVolume.get() ? m_device : nullptr;
+    if (!m_resident || !m_interopAllowed || m_linkFailed || volume.pixelType() != PixelType::Int16 ||
+        (path && std::string(path) == "host"))
+        return nullptr;
+    return m_resident->context(&volume);
 }
 
 void SharedTextures::uploadPreview(const LabelMap& labels, const VoxelBox& box) {
@@ -141,8 +130,6 @@ void SharedTextures::release() {
     m_previewLink.reset();
     m_linkedTexture = 0;
     m_textures.release();
-    m_device.reset();
-    m_deviceVolume.reset();
     m_volumeGeneration = m_labelGeneration = m_tableGeneration = -1;
 }
 

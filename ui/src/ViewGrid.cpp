@@ -30,6 +30,10 @@ QString layoutName(Layout layout) {
 }
 
 ViewGrid::ViewGrid(ViewerModel* model, QWidget* parent) : QWidget(parent) {
+    // The volume goes onto the device when the viewer takes it, before any view paints it.
+    connect(model, &ViewerModel::volumeAboutToChange, this, [this] { m_resident.release(); });
+    connect(model, &ViewerModel::volumeChanged, this, [this, model] { m_resident.take(model->volume()); });
+    m_resident.take(model->volume());
     m_grid = new QGridLayout(this);
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setSpacing(2);
@@ -86,6 +90,7 @@ void ViewGrid::followDrawingSettings(ViewerModel* model) {
 
 ViewGrid::~ViewGrid() {
     withGlContext([](SharedTextures& t) { t.release(); });
+    m_resident.release();
 }
 
 bool ViewGrid::withGlContext(const std::function<void(SharedTextures&)>& f) {

@@ -10,6 +10,7 @@ namespace lucent::ui {
 ViewerModel::ViewerModel(QObject* parent) : QObject(parent) {}
 
 void ViewerModel::setVolume(std::shared_ptr<const Volume> volume, const SeriesInfo& info, const QString& preferredPreset) {
+    emit volumeAboutToChange();
     m_volume = std::move(volume);
     m_frames.clear();
     m_frame = 0;

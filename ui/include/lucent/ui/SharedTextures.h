@@ -4,6 +4,7 @@
 #include "lucent/gpu/GlTextureLink.h"
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/render/VolumeTextures.h"
+#include "lucent/ui/ResidentVolume.h"
 #include "lucent/ui/ViewerModel.h"
 
 #include <QElapsedTimer>
@@ -16,8 +17,9 @@ namespace lucent::ui {
 class SharedTextures {
 public:
     /// Starts the CUDA warm-up (driver, context, pinned staging) on a worker thread, so the first
-    /// volume's upload to the GPU context does not pay for it.
-    SharedTextures();
+    /// volume's upload to the GPU context does not pay for it. The volume texture is filled from
+    /// `resident`'s context where interop works (none: always from host memory).
+    explicit SharedTextures(const ResidentVolume* resident = nullptr);
     /// Uploads whatever changed in the model since the last call; a context of the share group
     /// must be current. Returns false with `error` when the driver refuses the volume.
     bool sync(const ViewerModel& model, QString& error);
@@ -42,23 +44,19 @@ public:
     /// Whether the interop path was taken at least once (for the HUD and tests).
     bool interopUsed() const { return m_interopUsed; }
     void setInterpolation(bool linear);
-    /// The GPU context holding the current volume resident, made when the volume was taken where
-    /// CUDA and interop work (its copy fills the volume texture); null otherwise. Live CUDA runs
-    /// reuse it, so the volume crosses PCIe once per load.
-    std::shared_ptr<gpu::GpuContext> deviceContext(const Volume* volume) const;
     /// Whether the current volume texture was filled from the device (interop), not from the host.
     bool volumeFromDevice() const { return m_textures.volumeFilledOnDevice(); }
 
 private:
-    /// The GPU context for `volume` when the volume texture can be filled from it.
-    void makeDeviceContext(const ViewerModel& model);
+    /// The resident context when the volume texture can be filled from it (CUDA and interop
+    /// work, int16 voxels, not turned off to compare); null otherwise.
+    std::shared_ptr<gpu::GpuContext> fillingContext(const ViewerModel& model) const;
 
     bool syncTimed(const ViewerModel& model, QString& error);
 
     render::VolumeTextures m_textures;
     std::unique_ptr<gpu::GlTextureLink> m_previewLink;
-    std::shared_ptr<gpu::GpuContext> m_device;
-    std::shared_ptr<const Volume> m_deviceVolume;  // kept alive while its context refers to it
+    const ResidentVolume* m_resident;
     double m_lastSyncMs = 0;
     unsigned m_linkedTexture = 0;
     bool m_linkFailed = false, m_interopUsed = false, m_interopAllowed = true;

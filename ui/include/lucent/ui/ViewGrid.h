@@ -44,6 +44,8 @@ public:
     /// The 3D view in the free pane; null in a build without VTK.
     View3DWidget* view3D() const { return m_view3d; }
     SharedTextures& textures() { return m_textures; }
+    /// The volume on the GPU (one context per loaded volume), shared by the textures and live runs.
+    ResidentVolume& resident() { return m_resident; }
     /// Runs `f` with the GL context of a view that has one current (the textures are shared, so
     /// any view's will do); false, without calling it, before any view was shown.
     bool withGlContext(const std::function<void(SharedTextures&)>& f);
@@ -68,7 +70,8 @@ private:
     /// Interpolation, HUD and plane mode from `model` onto the views, now and on every change.
     void followDrawingSettings(ViewerModel* model);
 
-    SharedTextures m_textures;
+    ResidentVolume m_resident;  // before the textures, which fill from it
+    SharedTextures m_textures{&m_resident};
     std::array<SliceViewWidget*, 3> m_views{};
     QFrame* m_free = nullptr;
     View3DWidget* m_view3d = nullptr;

@@ -128,6 +128,9 @@ public:
     QString sliceFile(int k) const;
 
 signals:
+    /// Before another volume replaces the current one: holders of the old one's device memory let
+    /// it go first, so two volumes never sit on the GPU at once.
+    void volumeAboutToChange();
     void volumeChanged();
     void labelsChanged();
     void cursorChanged();
