@@ -82,6 +82,14 @@ TEST(RunSpeed, ParsesMaxAndTheRangeAndSaysWhatIsWrong) {
     }
     EXPECT_EQ(speedText(kUnpaced), "max");
     EXPECT_EQ(speedText(20), "20");
+    EXPECT_EQ(fasterSpeed(20), 30);
+    EXPECT_EQ(fasterSpeed(25), 30);
+    EXPECT_EQ(fasterSpeed(240), kUnpaced);
+    EXPECT_EQ(fasterSpeed(kUnpaced), kUnpaced);
+    EXPECT_EQ(slowerSpeed(kUnpaced), 240);
+    EXPECT_EQ(slowerSpeed(20), 10);
+    EXPECT_EQ(slowerSpeed(25), 20);
+    EXPECT_EQ(slowerSpeed(1), 1);
     for (const auto& m : methodTable()) {
         EXPECT_GE(watchableSpeed(m.method), kMinSpeed);
         EXPECT_LE(watchableSpeed(m.method), kMaxSpeed);

@@ -1,6 +1,8 @@
 /// @brief The speeds of live runs: the watchable defaults and the --speed spelling.
 #include "lucent/core/seg/RunSpeed.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <stdexcept>
 
@@ -27,5 +29,21 @@ int parseSpeed(std::string_view text) {
 }
 
 std::string speedText(int speed) { return speed == kUnpaced ? "max" : std::to_string(speed); }
+
+namespace {
+constexpr std::array<int, 9> kLadder{1, 2, 5, 10, 20, 30, 60, 120, kMaxSpeed};
+}  // namespace
+
+int fasterSpeed(int speed) {
+    if (speed == kUnpaced) return kUnpaced;
+    const auto next = std::upper_bound(kLadder.begin(), kLadder.end(), speed);
+    return next == kLadder.end() ? kUnpaced : *next;
+}
+
+int slowerSpeed(int speed) {
+    if (speed == kUnpaced) return kLadder.back();
+    const auto below = std::lower_bound(kLadder.begin(), kLadder.end(), speed);
+    return below == kLadder.begin() ? kLadder.front() : *(below - 1);
+}
 
 }  // namespace lucent

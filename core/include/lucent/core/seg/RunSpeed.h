@@ -26,5 +26,9 @@ int watchableSpeed(Method method);
 int parseSpeed(std::string_view text);
 /// kUnpaced -> "max", otherwise the number.
 std::string speedText(int speed);
+/// The next speed up or down the ladder 1, 2, 5, 10, 20, 30, 60, 120, 240, max (the HUD's - and +
+/// buttons); max is the top, 1 the bottom.
+int fasterSpeed(int speed);
+int slowerSpeed(int speed);
 
 }  // namespace lucent

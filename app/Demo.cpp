@@ -1,0 +1,88 @@
+/// @brief The demo's sequence: snake, a pause on its result, accept, region growing.
+#include "Demo.h"
+
+#include "LiveRun.h"
+
+#include "lucent/core/seg/DemoPlan.h"
+#include "lucent/core/seg/RunSpeed.h"
+#include "lucent/ui/MainWindow.h"
+#include "lucent/ui/SegmentPanel.h"
+
+#include <QDir>
+#include <QTimer>
+
+#include <iostream>
+
+namespace lucent::app {
+
+namespace {
+
+/// How long the snake's result stays on screen before region growing starts.
+constexpr int kResultPauseMs = 1500;
+
+LiveOptions demoRun(Method method, const SegmentationRequest& request) {
+    LiveOptions o;
+    o.method = method;
+    o.request = request;
+    o.request.volume = nullptr;  // runLive takes the window's volume
+    o.speed = watchableSpeed(method);
+    return o;
+}
+
+}  // namespace
+
+QString demoVolumePath() {
+    QString data = qEnvironmentVariable("LUCENT_DATA");
+    if (data.isEmpty()) {
+        const QString cache = qEnvironmentVariable("XDG_CACHE_HOME", QDir::home().filePath(".cache"));
+        data = QDir(cache).filePath("lucent/data");
+    }
+    return QDir(data).filePath("cranium/cranium.mhd");
+}
+
+void playDemo(ui::MainWindow& window) {
+    DemoPlan plan;
+    try {
+        plan = planDemo(*window.model().volume());
+    } catch (const std::exception& e) {
+        std::cerr << "lucent: demo: " << e.what() << "\n";
+        return;
+    }
+    window.setLayoutMode(ui::Layout::Single);
+    if (const QString why = runLive(window, demoRun(Method::Snake, plan.snake), false); !why.isEmpty()) {
+        std::cerr << "lucent: demo: " << why.toStdString() << "\n";
+        return;
+    }
+    ui::LiveSegmentation& live = window.segment().live();
+    auto* done = new QObject(&window);  // the connection lives until the snake finished once
+    QObject::connect(&live, &ui::LiveSegmentation::stateChanged, done, [&window, &live, done, plan] {
+        if (live.method() != Method::Snake || live.published().state != SessionState::Finished) return;
+        done->deleteLater();
+        QTimer::singleShot(kResultPauseMs, &window, [&window, plan] {
+            window.segment().acceptResult();
+            window.setLayoutMode(ui::Layout::Grid2x2);
+            const QString why = runLive(window, demoRun(Method::RegionGrowing, plan.growing), false);
+            if (!why.isEmpty()) std::cerr << "lucent: demo: " << why.toStdString() << "\n";
+        });
+    });
+}
+
+QString recordDemo(ui::MainWindow& window, FrameRecorder& recorder, int every) {
+    DemoPlan plan;
+    try {
+        plan = planDemo(*window.model().volume());
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    window.setLayoutMode(ui::Layout::Single);
+    LiveOptions snake = demoRun(Method::Snake, plan.snake);
+    snake.recordEvery = every;
+    if (const QString why = runLive(window, snake, true, &recorder); !why.isEmpty()) return why;
+    window.segment().acceptResult();
+    window.setLayoutMode(ui::Layout::Grid2x2);
+    LiveOptions growing = demoRun(Method::RegionGrowing, plan.growing);
+    growing.recordEvery = every;
+    return runLive(window, growing, true, &recorder);
+}
+
+}  // namespace lucent::app

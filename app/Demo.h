@@ -1,0 +1,28 @@
+/// @brief `lucent --demo [PATH]`: the CT head (or PATH) with a paced snake on an axial slice, then
+/// region growing of its skull (DemoPlan.h); on screen, or recorded step by step without a display.
+#pragma once
+
+#include "FrameRecorder.h"
+
+#include <QString>
+
+namespace lucent::ui {
+class MainWindow;
+}
+
+namespace lucent::app {
+
+/// The volume the demo opens without a PATH: the CT head that tests/fetch-data.sh puts in
+/// $LUCENT_DATA (default ${XDG_CACHE_HOME:-~/.cache}/lucent/data), cranium/cranium.mhd.
+QString demoVolumePath();
+/// Where a demo without a display and without --record writes its recording.
+inline constexpr const char* kDemoRecording = "lucent-demo.mp4";
+
+/// The window has the volume: plays the snake at its pace, shows its result, accepts it as label 1,
+/// then grows the skull at its pace (2x2 layout). Returns at once; the runs follow the event loop.
+void playDemo(ui::MainWindow& window);
+/// The same two runs recorded, one frame per `every` steps, into `recorder`. Returns an error
+/// message, empty on success.
+QString recordDemo(ui::MainWindow& window, FrameRecorder& recorder, int every);
+
+}  // namespace lucent::app
