@@ -10,6 +10,7 @@
 #include "lucent/ui/SegmentPanel.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QImage>
 
 #include <cmath>
@@ -109,6 +110,8 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, Fr
     }
     QString error;
     const bool play = !script || (live.steps < 0 && !recorder);
+    QElapsedTimer wall;  // the run's own time, from its start to its end (the summary line says it)
+    wall.start();
     if (!panel.startWith(live.method, request, play, &error)) return error;
     if (!script) return {};
     try {
@@ -126,7 +129,8 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, Fr
     }
     const auto& p = panel.live().published();
     std::cout << "live " << methodName(live.method) << " (" << p.backend << "): " << p.steps << " steps, "
-              << panel.live().voxels() << " voxels, " << sessionStateName(p.state) << "\n";
+              << panel.live().voxels() << " voxels, " << sessionStateName(p.state) << ", "
+              << QString::number(double(wall.elapsed()) / 1000.0, 'f', 2).toStdString() << " s\n";
     return {};
 }
 
