@@ -19,6 +19,9 @@ namespace {
 
 /// How long the snake's result stays on screen before region growing starts.
 constexpr int kResultPauseMs = 1500;
+/// A recording's steps per frame when none is asked for: every snake step; region growing's few
+/// hundred fronts in a few seconds of video.
+constexpr int kSnakeEvery = 1, kGrowingEvery = 4;
 
 LiveOptions demoRun(Method method, const SegmentationRequest& request) {
     LiveOptions o;
@@ -60,7 +63,6 @@ void playDemo(ui::MainWindow& window) {
         done->deleteLater();
         QTimer::singleShot(kResultPauseMs, &window, [&window, plan] {
             window.segment().acceptResult();
-            window.setLayoutMode(ui::Layout::Grid2x2);
             const QString why = runLive(window, demoRun(Method::RegionGrowing, plan.growing), false);
             if (!why.isEmpty()) std::cerr << "lucent: demo: " << why.toStdString() << "\n";
         });
@@ -76,12 +78,11 @@ QString recordDemo(ui::MainWindow& window, FrameRecorder& recorder, int every) {
     }
     window.setLayoutMode(ui::Layout::Single);
     LiveOptions snake = demoRun(Method::Snake, plan.snake);
-    snake.recordEvery = every;
+    snake.recordEvery = every > 0 ? every : kSnakeEvery;
     if (const QString why = runLive(window, snake, true, &recorder); !why.isEmpty()) return why;
     window.segment().acceptResult();
-    window.setLayoutMode(ui::Layout::Grid2x2);
     LiveOptions growing = demoRun(Method::RegionGrowing, plan.growing);
-    growing.recordEvery = every;
+    growing.recordEvery = every > 0 ? every : kGrowingEvery;
     return runLive(window, growing, true, &recorder);
 }
 

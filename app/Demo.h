@@ -18,11 +18,12 @@ QString demoVolumePath();
 /// Where a demo without a display and without --record writes its recording.
 inline constexpr const char* kDemoRecording = "lucent-demo.mp4";
 
-/// The window has the volume: plays the snake at its pace, shows its result, accepts it as label 1,
-/// then grows the skull at its pace (2x2 layout). Returns at once; the runs follow the event loop.
+/// The window has the volume: plays the snake at its pace in one large axial view, shows its
+/// result, accepts it as label 1, then grows the skull at its pace. Returns at once; the runs
+/// follow the event loop.
 void playDemo(ui::MainWindow& window);
-/// The same two runs recorded, one frame per `every` steps, into `recorder`. Returns an error
-/// message, empty on success.
+/// The same two runs recorded, one frame per `every` steps (0: every snake step, every 4th front
+/// of region growing), into `recorder`. Returns an error message, empty on success.
 QString recordDemo(ui::MainWindow& window, FrameRecorder& recorder, int every);
 
 }  // namespace lucent::app
