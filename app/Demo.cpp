@@ -1,4 +1,5 @@
-/// @brief The demo's sequence: snake, a pause on its result, accept, region growing.
+/// @brief The demo's sequence: snake, a pause on its result, region growing (which replaces the
+/// snake's preview: an accepted snake would tint the head under the growing skull).
 #include "Demo.h"
 
 #include "LiveRun.h"
@@ -62,7 +63,6 @@ void playDemo(ui::MainWindow& window) {
         if (live.method() != Method::Snake || live.published().state != SessionState::Finished) return;
         done->deleteLater();
         QTimer::singleShot(kResultPauseMs, &window, [&window, plan] {
-            window.segment().acceptResult();
             const QString why = runLive(window, demoRun(Method::RegionGrowing, plan.growing), false);
             if (!why.isEmpty()) std::cerr << "lucent: demo: " << why.toStdString() << "\n";
         });
@@ -80,7 +80,6 @@ QString recordDemo(ui::MainWindow& window, FrameRecorder& recorder, int every) {
     LiveOptions snake = demoRun(Method::Snake, plan.snake);
     snake.recordEvery = every > 0 ? every : kSnakeEvery;
     if (const QString why = runLive(window, snake, true, &recorder); !why.isEmpty()) return why;
-    window.segment().acceptResult();
     LiveOptions growing = demoRun(Method::RegionGrowing, plan.growing);
     growing.recordEvery = every > 0 ? every : kGrowingEvery;
     return runLive(window, growing, true, &recorder);

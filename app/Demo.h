@@ -19,7 +19,7 @@ QString demoVolumePath();
 inline constexpr const char* kDemoRecording = "lucent-demo.mp4";
 
 /// The window has the volume: plays the snake at its pace in one large axial view, shows its
-/// result, accepts it as label 1, then grows the skull at its pace. Returns at once; the runs
+/// result, then grows the skull at its pace. Returns at once; the runs
 /// follow the event loop.
 void playDemo(ui::MainWindow& window);
 /// The same two runs recorded, one frame per `every` steps (0: every snake step, every 4th front

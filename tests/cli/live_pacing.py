@@ -154,6 +154,27 @@ def mp4_recording(lucent, xvfb, ct, tmp):
           "the MP4 plays: 40 frames at 20 fps (ffprobe: %r)" % probe.stdout)
 
 
+def demo(lucent, xvfb, data, tmp):
+    """`lucent --demo` without PATH opens $LUCENT_DATA's CT head: the snake's steps, then region growing's."""
+    frames = os.path.join(tmp, "demo_frames")
+    env = dict(os.environ, LUCENT_DATA=data, QT_QPA_PLATFORM="xcb")
+    p = subprocess.run([*xvfb_prefix(xvfb, tmp), lucent, "--demo", "--record", frames, "--record-every", "40"],
+                       capture_output=True, text=True, env=env)
+    check(p.returncode == 0 and "live snake" in p.stdout and "live srg" in p.stdout, "lucent --demo: %r %r"
+          % (p.stdout, p.stderr[-300:]))
+    if p.returncode != 0:
+        return
+    notes = json.load(open(os.path.join(frames, "frames.json")))["frames"]
+    snake = [n for n in notes if "polygon" in n]
+    growing = notes[len(snake):]
+    check([n["step"] for n in snake] == [0, 39] and len(growing) >= 3 and "polygon" not in growing[-1],
+          "the demo records the snake, then region growing: %s" % [n["step"] for n in notes])
+    check(all(b["voxels"] > a["voxels"] for a, b in zip(growing, growing[1:])), "the skull grows in the demo")
+    env["LUCENT_DATA"] = os.path.join(tmp, "nowhere")
+    p = subprocess.run([lucent, "--demo"], capture_output=True, text=True, env=env)
+    check(p.returncode == 2 and "fetch-data.sh" in p.stderr, "--demo without the CT head says how to fetch it: %r" % p.stderr)
+
+
 def live_pacing_contract(lucent, xvfb, data, tmp):
     ct = os.path.join(data, "cranium", "cranium.mhd")
     check(os.path.isfile(ct), "the CT head is in the data folder (tests/fetch-data.sh): " + ct)
@@ -164,3 +185,4 @@ def live_pacing_contract(lucent, xvfb, data, tmp):
     pacing(lucent, xvfb, ct, tmp)
     one_hud(lucent, xvfb, ct, tmp)
     mp4_recording(lucent, xvfb, ct, tmp)
+    demo(lucent, xvfb, data, tmp)

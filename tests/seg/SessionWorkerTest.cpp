@@ -306,8 +306,10 @@ TEST(SessionWorker, APacedRunStepsOnlyWhenAStepIsDueOnAFakeClock) {
     worker.command([](SegmentationSession& s) { s.stepOnce(); });  // the Step button: at once, whatever the pace
     EXPECT_EQ(look().steps, 5);
     worker.command([](SegmentationSession& s) { s.play(); });
-    worker.setSpeed(kUnpaced);
-    worker.waitUntilSettled();
-    EXPECT_EQ(look().state, SessionState::Finished) << "unpaced, the rest ran without the clock moving";
+    EXPECT_TRUE(stillAfterPolls(5)) << "played again: paced again";
+    // A parameter change (LiveSegmentation::update) finishes unpaced: the rest runs with the clock still.
+    worker.finishUnpaced();
+    EXPECT_TRUE(eventually([&] { return look().state == SessionState::Finished; }))
+        << "unpaced, the rest ran without the clock moving";
     EXPECT_GT(seen.steps, 100);
 }

@@ -197,6 +197,7 @@ void LiveSegmentation::update(const SegmentationRequest& request) {
             why = e.what();
         }
     });
+    m_worker->finishUnpaced();  // a parameter change shows at once, whatever the pace
     m_timer.start();
     frameNow();  // the command published its state: take it now, so active() and running() follow
     if (!why.empty()) emit failed(QString::fromStdString(why));

@@ -108,10 +108,21 @@ void SessionWorker::setSpeed(int stepsPerSecond) {
     m_wake.notify_all();
 }
 
+void SessionWorker::finishUnpaced() {
+    {
+        ++m_waiting;
+        std::lock_guard lock(m_engineMutex);
+        --m_waiting;
+        m_unpacedToEnd = m_session.state() == SessionState::Running;
+    }
+    m_wake.notify_all();
+}
+
 bool SessionWorker::advanceLocked(std::unique_lock<std::mutex>& lock) {
     if (!m_wasRunning) m_pacer.restart(m_clock());  // started or played again: the first step waits a period
     m_wasRunning = true;
-    if (m_pacer.paced()) {
+    const bool paced = m_pacer.paced() && !m_unpacedToEnd;
+    if (paced) {
         const auto now = m_clock();
         if (!m_pacer.due(now)) {
             // Waits for the step's time, or for a command (which notifies), whichever comes first.
@@ -121,7 +132,7 @@ bool SessionWorker::advanceLocked(std::unique_lock<std::mutex>& lock) {
         }
     }
     try {
-        m_session.advance(m_budget, m_pacer.paced() ? 1 : std::numeric_limits<int>::max());
+        m_session.advance(m_budget, paced ? 1 : std::numeric_limits<int>::max());
     } catch (const std::exception& e) {
         m_session.cancel();
         std::lock_guard published(m_publishMutex);
@@ -158,6 +169,7 @@ void SessionWorker::loop() {
             }
             m_session = std::move(fresh);
             m_wasRunning = false;
+            m_unpacedToEnd = false;
             m_writer = std::move(job.writer);
             {
                 std::lock_guard published(m_publishMutex);
@@ -171,6 +183,7 @@ void SessionWorker::loop() {
         }
         if (m_session.state() != SessionState::Running) {
             m_wasRunning = false;
+            m_unpacedToEnd = false;
             m_settled.notify_all();
             m_wake.wait(lock, [this] { return m_quit || m_job || m_session.state() == SessionState::Running; });
             continue;

@@ -81,6 +81,9 @@ public:
     /// effect at once; commands (a slider's update, a single step) are never paced.
     void setSpeed(int stepsPerSecond);
     int speed() const { return m_speed.load(); }
+    /// The run goes on unpaced until it stops (finishes, is paused or replaced): what a parameter
+    /// change (a slider, a seed) left to do shows at once, whatever the speed.
+    void finishUnpaced();
 
 private:
     void loop();
@@ -114,6 +117,7 @@ private:
     StepPacer m_pacer;                // guarded by m_engineMutex
     std::atomic<int> m_speed{0};
     bool m_wasRunning = false;        // the last loop saw the session running (a new play restarts the pacer)
+    bool m_unpacedToEnd = false;      // finishUnpaced(): until the session stops running
 
     struct Job {
         std::unique_ptr<Segmenter> engine;
