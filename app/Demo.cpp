@@ -12,7 +12,12 @@
 #include <QDir>
 #include <QTimer>
 
+#include <filesystem>
 #include <iostream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
 
 namespace lucent::app {
 
@@ -83,6 +88,28 @@ QString recordDemo(ui::MainWindow& window, FrameRecorder& recorder, int every) {
     LiveOptions growing = demoRun(Method::RegionGrowing, plan.growing);
     growing.recordEvery = every > 0 ? every : kGrowingEvery;
     return runLive(window, growing, true, &recorder);
+}
+
+}  // namespace lucent::app
+
+namespace lucent::app {
+
+int recordDemoUnderXvfb(int argc, char** argv, const QString& record) {
+    std::error_code ec;
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    std::vector<std::string> args{"xvfb-run", "-a", "-s", "-screen 0 1600x1200x24", ec ? std::string(argv[0]) : self};
+    args.insert(args.end(), argv + 1, argv + argc);
+    if (record.isEmpty()) args.insert(args.end(), {"--record", kDemoRecording});
+    std::vector<char*> raw;
+    for (auto& a : args) raw.push_back(a.data());
+    raw.push_back(nullptr);
+    std::cerr << "lucent: no display: recording the demo to "
+              << (record.isEmpty() ? std::string(kDemoRecording) : record.toStdString()) << " under xvfb-run\n";
+    ::setenv("QT_QPA_PLATFORM", "xcb", 1);
+    ::execvp(raw[0], raw.data());
+    std::cerr << "lucent: error: no display, and xvfb-run (Debian: xvfb) is not installed to record the demo without "
+                 "one; run lucent --demo on a desktop\n";
+    return 1;
 }
 
 }  // namespace lucent::app

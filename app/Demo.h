@@ -25,5 +25,8 @@ void playDemo(ui::MainWindow& window);
 /// The same two runs recorded, one frame per `every` steps (0: every snake step, every 4th front
 /// of region growing), into `recorder`. Returns an error message, empty on success.
 QString recordDemo(ui::MainWindow& window, FrameRecorder& recorder, int every);
+/// The demo without a display: the same command again under xvfb-run (the views need OpenGL, which
+/// Qt's offscreen platform lacks), recording to `record` or kDemoRecording. Returns only on failure.
+int recordDemoUnderXvfb(int argc, char** argv, const QString& record);
 
 }  // namespace lucent::app

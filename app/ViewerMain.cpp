@@ -21,10 +21,7 @@
 #include <QImage>
 #include <QTimer>
 
-#include <filesystem>
 #include <iostream>
-
-#include <unistd.h>
 
 namespace lucent::app {
 
@@ -163,33 +160,12 @@ void openInteractive(ui::MainWindow& window, ViewerOptions& o, LabelMap& request
 
 }  // namespace
 
-/// The demo without a display: the same command again under xvfb-run (the views need OpenGL, which
-/// Qt's offscreen platform lacks), recording to --record or lucent-demo.mp4. Returns only on failure.
-static int recordDemoUnderXvfb(int argc, char** argv, const ViewerOptions& o) {
-    std::error_code ec;
-    const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
-    std::vector<std::string> args{"xvfb-run", "-a", "-s", "-screen 0 1600x1200x24", ec ? std::string(argv[0]) : self};
-    args.insert(args.end(), argv + 1, argv + argc);
-    if (o.live.record.isEmpty()) args.insert(args.end(), {"--record", kDemoRecording});
-    std::vector<char*> raw;
-    for (auto& a : args) raw.push_back(a.data());
-    raw.push_back(nullptr);
-    std::cerr << "lucent: no display: recording the demo to "
-              << (o.live.record.isEmpty() ? std::string(kDemoRecording) : o.live.record.toStdString())
-              << " under xvfb-run\n";
-    ::setenv("QT_QPA_PLATFORM", "xcb", 1);
-    ::execvp(raw[0], raw.data());
-    std::cerr << "lucent: error: no display, and xvfb-run (Debian: xvfb) is not installed to record the demo without "
-                 "one; run lucent --demo on a desktop\n";
-    return 1;
-}
-
 int runViewer(int argc, char** argv) {
     ViewerOptions o = viewerOptions(std::vector<std::string>(argv + 1, argv + argc));
     // Without a display Qt would abort with a page about platform plugins: say it in one line.
     const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
                            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
-    if (noDisplay && o.demo) return recordDemoUnderXvfb(argc, argv, o);
+    if (noDisplay && o.demo) return recordDemoUnderXvfb(argc, argv, o.live.record);
     if (noDisplay) {
         std::cerr << "lucent: error: no display (DISPLAY is not set); run the viewer on a desktop, or render it with "
                      "xvfb-run lucent PATH --screenshot OUT.png, or use lucent info/convert/segment\n";
