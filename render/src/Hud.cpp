@@ -5,6 +5,7 @@
 #include "HudAnnotations.h"
 #include "HudInputQueue.h"
 #include "HudPanel.h"
+#include "lucent/render/HudPlacement.h"
 
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
@@ -74,6 +75,7 @@ struct Hud::Impl {
     double lastSeconds = -1;
     bool wantsMouse = false, wantsKeyboard = false, panelVisible = true, panelAppearing = false;
     HudPanelFrame panel;
+    std::array<float, 2> panelSize{0, 0};  // as last drawn: where it fits is chosen with it
 
     void ensureFonts(float dpr);
 };
@@ -204,8 +206,15 @@ HudAction Hud::draw(const SliceViewGeometry& view, const ViewAnnotations& annota
     drawViewAnnotations(background, d.annotationFont, view, annotations, dpr);
     HudAction action = HudAction::None;
     d.panel = {};
-    if (hud.active && d.panelVisible)
-        action = drawHudPanel(hud, 6 * dpr, annotationHeaderBottom(d.annotationFont, dpr) + 6 * dpr, dpr, d.panel);
+    if (hud.active && d.panelVisible) {
+        // The panel's size from its last frame (a first guess before it was drawn).
+        const std::array<float, 2> size = d.panelSize[0] > 0 ? d.panelSize : std::array<float, 2>{300 * dpr, 150 * dpr};
+        const float header = annotationHeaderBottom(d.annotationFont, dpr);
+        const PanelRoom room{float(view.width()), float(view.height()), header + 6 * dpr, header + 6 * dpr, 6 * dpr};
+        const auto at = placePanel(size, room, overlay);
+        action = drawHudPanel(hud, at[0], at[1], dpr, d.panel);
+        if (d.panel.panel) d.panelSize = {(*d.panel.panel)[2] - (*d.panel.panel)[0], (*d.panel.panel)[3] - (*d.panel.panel)[1]};
+    }
     d.panelAppearing = d.panel.appearing;
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

@@ -52,6 +52,20 @@ void plot(const HudState& hud, float dpr) {
                      ImVec2(width, 48 * dpr));
 }
 
+/// "Speed [-] 20 steps/s [+]": the pace of the run, a step down or up its ladder.
+HudAction speedRow(const HudState& hud, HudPanelFrame& frame, HudAction action) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Speed");
+    ImGui::SameLine();
+    const float width = ImGui::GetFrameHeight();
+    if (button("-", HudAction::Slower, width, frame)) action = HudAction::Slower;
+    ImGui::SameLine();
+    ImGui::TextUnformatted(hud.speed.c_str());
+    ImGui::SameLine();
+    if (button("+", HudAction::Faster, width, frame)) action = HudAction::Faster;
+    return action;
+}
+
 }  // namespace
 
 HudAction drawHudPanel(const HudState& hud, float x, float y, float dpr, HudPanelFrame& frame) {
@@ -81,6 +95,7 @@ HudAction drawHudPanel(const HudState& hud, float x, float y, float dpr, HudPane
         if (button("Accept", HudAction::Accept, width, frame)) action = HudAction::Accept;
         ImGui::SameLine();
         if (button("Cancel", HudAction::Cancel, width, frame)) action = HudAction::Cancel;
+        if (!hud.speed.empty()) action = speedRow(hud, frame, action);
         const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
         frame.panel = HudRect{at.x, at.y, at.x + size.x, at.y + size.y};
     }

@@ -13,7 +13,7 @@ using HudRect = std::array<float, 4>;  ///< x0, y0, x1, y1 in device pixels
 /// Where the panel and its buttons were drawn in the last frame (buttons indexed by HudAction).
 struct HudPanelFrame {
     std::optional<HudRect> panel;
-    std::array<std::optional<HudRect>, 6> buttons;
+    std::array<std::optional<HudRect>, std::size_t(HudAction::Faster) + 1> buttons;
     /// The panel appeared this frame: ImGui sizes an auto-resized window before showing it, so it is
     /// visible only from the next frame on.
     bool appearing = false;

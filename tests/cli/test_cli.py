@@ -723,7 +723,7 @@ def live_contract(lucent, xvfb, tmp):
     frames = os.path.join(tmp, "live_frames")
     rc, out, err = live(src, "--live", "snake", "--slice", "12", "--rect", "8,6,32,30", "--steps", "4",
                         "--backend", "cpu", "--record", frames)
-    pngs = sorted(f for f in os.listdir(frames)) if os.path.isdir(frames) else []
+    pngs = sorted(f for f in os.listdir(frames) if f.endswith(".png")) if os.path.isdir(frames) else []
     check(rc == 0 and len(pngs) == 5, "--steps 4 --record DIR writes the start and 4 frames: %d, %r" % (len(pngs), err[-300:]))
     check("4 steps" in out, "--steps 4 makes 4 steps: %r" % out)
     if shutil.which("ffmpeg"):
@@ -750,6 +750,7 @@ def contracts(a):
     import conventions
     import help_options
     import islands
+    import live_pacing
     import one_grid
     import run_stats
     import screenshot_pixels
@@ -787,6 +788,8 @@ def contracts(a):
                 ("world_seeds", lambda t: world_seeds.seeds_contract(a.lucent, a.make_series, a.data, t)),
                 ("run_stats", lambda t: run_stats.stats_contract(a.lucent, a.make_series, a.data, t)),
                 ("series_all", lambda t: series_all.series_all_contract(a.lucent, a.make_series, a.data, t))]
+    if a.xvfb and a.data:
+        out.append(("live_pacing", lambda t: live_pacing.live_pacing_contract(a.lucent, a.xvfb, a.data, t)))
     return out
 
 

@@ -5,6 +5,7 @@
 
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
+#include "lucent/core/seg/RunSpeed.h"
 #include "lucent/core/seg/SessionWorker.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -255,4 +257,59 @@ TEST(SessionWorker, PublishesWaitSeveralTimesTheirCostOnAFakeClock) {
             EXPECT_LT(gap, wait + kStep) << "factor " << factor << ", write " << w + 1 << " of " << writes.size();
         }
     }
+}
+
+namespace {
+
+/// Polls `done` for up to 10 s of real time (a guard against a hang, not a measurement).
+bool eventually(const std::function<bool()>& done) {
+    const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > giveUp) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST(SessionWorker, APacedRunStepsOnlyWhenAStepIsDueOnAFakeClock) {
+    // 10 steps a second: one step each time the fake clock moves on by 100 ms, none while it stands
+    // still, however long the worker waits in real time; a command (a slider) is not paced; max
+    // runs the rest at once.
+    const Volume v = rod();
+    const SegmentationRequest r = rodRequest(v);
+    FakeClock clock;
+    FakeClock::time_point finishedAt{};
+    LabelMap shown(v.geometry());
+    SessionWorker worker(std::chrono::microseconds(8000), 0, clock.function());
+    worker.setSpeed(10);
+    worker.begin(std::make_unique<PacedRegionGrowing>(clock, FakeClock::duration::zero(), finishedAt), r, 1,
+                 [&](const Segmenter& e, const VoxelBox& box) { e.writeLabels(LabelSink::host(shown), &box); });
+    SessionWorker::Published seen;
+    const auto look = [&] {
+        worker.take([&](const SessionWorker::Published& p) { seen = p; });
+        return seen;
+    };
+    ASSERT_TRUE(eventually([&] { return !look().starting; }));
+    const auto stillAfterPolls = [&](int steps) {
+        std::this_thread::sleep_for(3 * SessionWorker::kPacedPoll);
+        return look().steps == steps;
+    };
+    EXPECT_TRUE(stillAfterPolls(0)) << "no step before its time: the start state is shown for a period";
+    for (int k = 1; k <= 4; ++k) {
+        clock.advance(std::chrono::milliseconds(100));
+        ASSERT_TRUE(eventually([&] { return look().steps >= k; })) << "step " << k << " is due";
+        EXPECT_TRUE(stillAfterPolls(k)) << "exactly one step per period, step " << k;
+        EXPECT_EQ(seen.state, SessionState::Running);
+    }
+    worker.command([](SegmentationSession& s) { s.stepOnce(); });  // the Step button: at once, whatever the pace
+    EXPECT_EQ(look().steps, 5);
+    worker.command([](SegmentationSession& s) { s.play(); });
+    EXPECT_TRUE(stillAfterPolls(5)) << "played again: paced again";
+    // A parameter change (LiveSegmentation::update) finishes unpaced: the rest runs with the clock still.
+    worker.finishUnpaced();
+    EXPECT_TRUE(eventually([&] { return look().state == SessionState::Finished; }))
+        << "unpaced, the rest ran without the clock moving";
+    EXPECT_GT(seen.steps, 100);
 }

@@ -113,6 +113,9 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
         t.textures().setPreviewHidden({});  // a new run shows every value
     });
     m_lastError.clear();
+    if (!m_speedChosen) m_speed = watchableSpeed(method);
+    m_worker->setSpeed(m_speed);
+    emit speedChanged(m_speed);
     m_worker->begin(std::move(engine), m_request, 1,
                     [this](const Segmenter& e, const VoxelBox& box) { writeLabels(e, box); }, play);
     m_timer.start();
@@ -202,6 +205,7 @@ void LiveSegmentation::update(const SegmentationRequest& request) {
             why = e.what();
         }
     });
+    m_worker->finishUnpaced();  // a parameter change shows at once, whatever the pace
     m_timer.start();
     frameNow();  // the command published its state: take it now, so active() and running() follow
     if (!why.empty()) emit failed(QString::fromStdString(why));
@@ -237,6 +241,13 @@ void LiveSegmentation::step() {
 
 void LiveSegmentation::setStepsPerFrame(int steps) {
     if (m_worker) m_worker->command([steps](SegmentationSession& s) { s.setIterationsPerStep(steps); });
+}
+
+void LiveSegmentation::setSpeed(int stepsPerSecond) {
+    m_speed = stepsPerSecond <= kUnpaced ? kUnpaced : std::clamp(stepsPerSecond, kMinSpeed, kMaxSpeed);
+    m_speedChosen = true;
+    if (m_worker) m_worker->setSpeed(m_speed);
+    emit speedChanged(m_speed);
 }
 
 bool LiveSegmentation::accept(std::uint8_t label, const QString& description) {
@@ -494,6 +505,7 @@ render::HudState LiveSegmentation::hudState() const {
     }
     h.figure = text;
     h.canStep = true;
+    h.speed = m_speed == kUnpaced ? std::string("max") : std::to_string(m_speed) + " steps/s";
     h.running = p.starting || p.state == SessionState::Running;
     return h;
 }
@@ -519,6 +531,36 @@ bool LiveSegmentation::runFrames(int steps, const std::function<void()>& onFrame
             if (onFrame) onFrame();
             if (m_published.state != SessionState::Running && !m_published.starting) break;
         }
+    }
+    frameNow();
+    if (!m_lastError.isEmpty() && error) *error = m_lastError;
+    return m_lastError.isEmpty() && m_published.state != SessionState::Idle;
+}
+
+}  // namespace lucent::ui
+
+namespace lucent::ui {
+
+bool LiveSegmentation::stepFrames(int every, int maxSteps, const std::function<bool(int step)>& onFrame, QString* error) {
+    if (!m_worker) return false;
+    every = std::max(1, every);
+    m_timer.stop();
+    m_worker->waitUntilSettled();  // a paused start is done (a playing one ran to its end)
+    // A run that was playing is held: every frame must follow its own steps.
+    m_worker->command([](SegmentationSession& s) { s.pause(); });
+    frameNow();
+    int step = 0;
+    bool more = !onFrame || onFrame(step);
+    while (more && m_published.state == SessionState::Paused && (maxSteps < 0 || step < maxSteps)) {
+        const int n = maxSteps < 0 ? every : std::min(every, maxSteps - step);
+        m_worker->command([n, &step](SegmentationSession& s) {
+            for (int i = 0; i < n && s.state() == SessionState::Paused; ++i) {
+                s.stepOnce();
+                ++step;
+            }
+        });
+        frameNow();
+        more = !onFrame || onFrame(step);
     }
     frameNow();
     if (!m_lastError.isEmpty() && error) *error = m_lastError;

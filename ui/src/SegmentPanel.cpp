@@ -80,6 +80,7 @@ void SegmentPanel::bindModel() {
 }
 
 void SegmentPanel::bindViews() {
+    connect(m_grid, &ViewGrid::activeViewChanged, this, &SegmentPanel::refresh);
     for (auto o : kOrientations) {
         m_grid->view(o)->setOverlayProvider([this](const render::SliceViewGeometry& v) { return overlayFor(v); });
         connect(m_grid->view(o), &SliceViewWidget::hudAction, this, [this](render::HudAction a) {
@@ -89,6 +90,8 @@ void SegmentPanel::bindViews() {
             case render::HudAction::Step: m_live->step(); break;
             case render::HudAction::Accept: acceptResult(); break;
             case render::HudAction::Cancel: m_live->cancel(); break;
+            case render::HudAction::Slower: m_live->setSpeed(slowerSpeed(m_live->speed())); break;
+            case render::HudAction::Faster: m_live->setSpeed(fasterSpeed(m_live->speed())); break;
             case render::HudAction::None: break;
             }
             refresh();
@@ -136,6 +139,7 @@ QWidget* SegmentPanel::buildCommon() {
     connect(m_play, &QPushButton::clicked, this, [this] { m_live->running() ? m_live->pause() : m_live->play(); refresh(); });
     connect(m_step, &QPushButton::clicked, this, [this] { m_live->step(); });
     connect(m_perFrame, &QSpinBox::valueChanged, this, [this](int n) { m_segmentation->setStepsPerFrame(n); });
+    form->addRow("Speed", buildSpeed(w));
     // Shows the model's active label (the label panel's selected row); a value typed here becomes
     // the active label when the result is accepted (not while spinning, which would add labels).
     m_label = new QSpinBox(w);
@@ -152,6 +156,27 @@ QWidget* SegmentPanel::buildCommon() {
     connect(m_accept, &QPushButton::clicked, this, [this] { acceptResult(); });
     connect(m_cancel, &QPushButton::clicked, this, [this] { m_live->cancel(); });
     return w;
+}
+
+QSpinBox* SegmentPanel::buildSpeed(QWidget* parent) {
+    // 0 is "max": the spin box's special value, one step below the slowest pace.
+    m_speed = new QSpinBox(parent);
+    m_speed->setObjectName("runSpeed");
+    m_speed->setRange(kUnpaced, kMaxSpeed);
+    m_speed->setSpecialValueText("max");
+    m_speed->setSuffix(" steps/s");
+    m_speed->setValue(m_live->speed());
+    m_speed->setToolTip(QString("Steps a second a run takes (%1 to %2), or max: as fast as the engine goes. Each "
+                                "method starts at a pace a person can follow; parameter changes are immediate.")
+                            .arg(kMinSpeed)
+                            .arg(kMaxSpeed));
+    connect(m_speed, &QSpinBox::valueChanged, m_live, &LiveSegmentation::setSpeed);
+    connect(m_live, &LiveSegmentation::speedChanged, m_speed, [this](int speed) {
+        const QSignalBlocker b(m_speed);
+        m_speed->setValue(speed);
+        refresh();  // the HUD's speed row
+    });
+    return m_speed;
 }
 
 void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
@@ -261,8 +286,12 @@ void SegmentPanel::refresh() {
         m_perFrame->setValue(m_segmentation->stepsPerFrame());
     }
     for (SegmentPage* page : m_pageOf) page->refresh();
+    // One panel per window: on the active view only (the other views keep their images clear).
     const render::HudState hud = m_live->hudState();
-    for (auto o : kOrientations) m_grid->view(o)->setHudState(hud);
+    for (auto o : kOrientations) {
+        SliceViewWidget* view = m_grid->view(o);
+        view->setHudState(view == m_grid->activeView() ? hud : render::HudState{});
+    }
 }
 
 void SegmentPanel::refreshStatus() {

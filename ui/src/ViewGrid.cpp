@@ -113,6 +113,7 @@ void ViewGrid::setActiveView(SliceViewWidget* view) {
     if (m_arranging || m_active == view) return;
     m_active = view;
     if (m_layout != Layout::Grid2x2 || m_maximised) arrange();
+    emit activeViewChanged(view);
 }
 
 void ViewGrid::setLayoutMode(Layout layout) {

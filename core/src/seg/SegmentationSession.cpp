@@ -47,14 +47,14 @@ void SegmentationSession::afterStep(const StepReport& report) {
     if (report.finished) m_state = SessionState::Finished;
 }
 
-int SegmentationSession::advance(std::chrono::microseconds budget) {
+int SegmentationSession::advance(std::chrono::microseconds budget, int maxSteps) {
     if (m_state != SessionState::Running) return 0;
     const auto start = std::chrono::steady_clock::now();
     int steps = 0;
     do {
         afterStep(m_engine->step(m_perStep));
         ++steps;
-    } while (m_state == SessionState::Running && std::chrono::steady_clock::now() - start < budget);
+    } while (m_state == SessionState::Running && steps < maxSteps && std::chrono::steady_clock::now() - start < budget);
     m_msPerStep = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / steps;
     return steps;
 }

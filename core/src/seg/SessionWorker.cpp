@@ -3,6 +3,7 @@
 #include "lucent/core/seg/SessionWorker.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace lucent {
 
@@ -96,6 +97,50 @@ void SessionWorker::publishLocked() {
     if (engine) m_published.backend = engine->backend();
 }
 
+void SessionWorker::setSpeed(int stepsPerSecond) {
+    {
+        ++m_waiting;
+        std::lock_guard lock(m_engineMutex);
+        --m_waiting;
+        m_pacer.setSpeed(stepsPerSecond, m_clock());
+        m_speed = m_pacer.speed();
+    }
+    m_wake.notify_all();
+}
+
+void SessionWorker::finishUnpaced() {
+    {
+        ++m_waiting;
+        std::lock_guard lock(m_engineMutex);
+        --m_waiting;
+        m_unpacedToEnd = m_session.state() == SessionState::Running;
+    }
+    m_wake.notify_all();
+}
+
+bool SessionWorker::advanceLocked(std::unique_lock<std::mutex>& lock) {
+    if (!m_wasRunning) m_pacer.restart(m_clock());  // started or played again: the first step waits a period
+    m_wasRunning = true;
+    const bool paced = m_pacer.paced() && !m_unpacedToEnd;
+    if (paced) {
+        const auto now = m_clock();
+        if (!m_pacer.due(now)) {
+            // Waits for the step's time, or for a command (which notifies), whichever comes first.
+            const auto wait = std::min<std::chrono::steady_clock::duration>(m_pacer.untilNext(now), kPacedPoll);
+            m_wake.wait_for(lock, wait);
+            return false;
+        }
+    }
+    try {
+        m_session.advance(m_budget, paced ? 1 : std::numeric_limits<int>::max());
+    } catch (const std::exception& e) {
+        m_session.cancel();
+        std::lock_guard published(m_publishMutex);
+        m_published.error = e.what();
+    }
+    return true;
+}
+
 void SessionWorker::loop() {
     std::unique_lock lock(m_engineMutex);
     while (!m_quit) {
@@ -123,6 +168,8 @@ void SessionWorker::loop() {
                 continue;
             }
             m_session = std::move(fresh);
+            m_wasRunning = false;
+            m_unpacedToEnd = false;
             m_writer = std::move(job.writer);
             {
                 std::lock_guard published(m_publishMutex);
@@ -135,17 +182,13 @@ void SessionWorker::loop() {
             continue;
         }
         if (m_session.state() != SessionState::Running) {
+            m_wasRunning = false;
+            m_unpacedToEnd = false;
             m_settled.notify_all();
             m_wake.wait(lock, [this] { return m_quit || m_job || m_session.state() == SessionState::Running; });
             continue;
         }
-        try {
-            m_session.advance(m_budget);
-        } catch (const std::exception& e) {
-            m_session.cancel();
-            std::lock_guard published(m_publishMutex);
-            m_published.error = e.what();
-        }
+        if (!advanceLocked(lock)) continue;
         // Writing the changed box costs a pass over it: publish at most once per frame interval
         // (the GUI takes at most that often), and less often when writing is slow, and always when
         // the run stops.

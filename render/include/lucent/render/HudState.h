@@ -22,10 +22,11 @@ struct HudState {
     std::string plotLabel;      ///< "GL" ...
     bool canStep = false;       ///< the method steps (play / pause / step buttons make sense)
     bool running = false;       ///< shows Pause instead of Play
+    std::string speed;          ///< the pace: "20 steps/s" or "max"; empty hides the speed row
 };
 
 /// A button of the HUD pressed during the frame just drawn.
-enum class HudAction { None, Play, Pause, Step, Accept, Cancel };
+enum class HudAction { None, Play, Pause, Step, Accept, Cancel, Slower, Faster };
 
 /// Screen-space drawing over one view, in device pixels from the top-left corner.
 struct ViewOverlay {

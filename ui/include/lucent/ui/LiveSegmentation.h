@@ -5,6 +5,7 @@
 /// layer as one undoable step. The widgets only show what this object holds.
 #pragma once
 
+#include "lucent/core/seg/RunSpeed.h"
 #include "lucent/core/seg/SessionWorker.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/render/HudState.h"
@@ -47,6 +48,11 @@ public:
     /// One step, then paused (the single-step button).
     void step();
     void setStepsPerFrame(int steps) override;
+    /// The run's pace: steps per second (kMinSpeed..kMaxSpeed, RunSpeed.h) or kUnpaced. Once set,
+    /// it holds for every later run; until then each run starts at its method's watchableSpeed().
+    /// Takes effect at once; parameter changes, Step, Pause and Accept are never paced.
+    void setSpeed(int stepsPerSecond);
+    int speed() const { return m_speed; }
     /// Writes the result into the label layer (non-zero result -> `label`) as one undoable step.
     bool accept(std::uint8_t label, const QString& description) override;
     /// FCM: result label r -> labelFor[r] (0 leaves the voxel).
@@ -99,6 +105,12 @@ public:
     /// Scripts and tests: advances synchronously, taking every frame (calling `onFrame` after each
     /// is drawn), `steps` single steps, or to the end when steps < 0. Returns false on failure.
     bool runFrames(int steps, const std::function<void()>& onFrame, QString* error = nullptr);
+    /// Step-exact frames (recordings): from the start state of a paused (or just started) run, `every`
+    /// engine steps between frames, to the end or `maxSteps` steps (< 0: no limit), whatever the
+    /// speed or the machine. `onFrame(step)` runs after each frame is drawn: step 0 is the start,
+    /// then every, 2 every, ... and the last step. Stops early, leaving the run paused, when onFrame
+    /// returns false. Returns false on failure (`error` says why).
+    bool stepFrames(int every, int maxSteps, const std::function<bool(int step)>& onFrame, QString* error = nullptr);
     /// One frame now (what the timer does): take the changes, upload them, redraw the views.
     void frameNow();
 
@@ -107,6 +119,8 @@ signals:
     void framed();
     /// The state changed (running, paused, finished, idle).
     void stateChanged();
+    /// The pace changed (the panel's control, the HUD's buttons, --speed).
+    void speedChanged(int stepsPerSecond);
     void failed(const QString& message);
 
 private:
@@ -146,6 +160,8 @@ private:
     int m_softShown = -1;
     QString m_lastError;
     bool m_interop = false;
+    int m_speed = kUnpaced;
+    bool m_speedChosen = false;  // setSpeed() was called: runs keep that pace instead of their method's
     QElapsedTimer m_clock;
     double m_fps = 0;
     qint64 m_lastFrameNs = 0, m_lastCountNs = 0;

@@ -60,6 +60,7 @@ signals:
 
 private:
     QWidget* buildCommon();
+    QSpinBox* buildSpeed(QWidget* parent);
     void bindModel();
     void bindViews();
     void applyMode();
@@ -83,6 +84,7 @@ private:
     QSpinBox* m_label = nullptr;
     QPushButton *m_play = nullptr, *m_step = nullptr, *m_accept = nullptr, *m_cancel = nullptr;
     QSpinBox* m_perFrame = nullptr;
+    QSpinBox* m_speed = nullptr;  // steps per second, 0 shown as "max"
     QAction *m_undo = nullptr, *m_redo = nullptr;
 };
 

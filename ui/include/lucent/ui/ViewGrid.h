@@ -61,6 +61,8 @@ signals:
     void hovered(const QString& text);
     void renderError(const QString& message);
     void layoutChanged(Layout layout);
+    /// Another view became the active one (the run's HUD panel moves to it).
+    void activeViewChanged(SliceViewWidget* view);
     /// Emitted once per change of the tool (not when the same tool is set again).
     void activeToolChanged(ViewTool* tool);
 

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,9 +29,9 @@ public:
 
     /// Starts `engine` on `request` (what start() throws passes through; the session stays idle).
     void begin(std::unique_ptr<Segmenter> engine, const SegmentationRequest& request, int iterationsPerStep = 1);
-    /// While running: steps until `budget` is spent (at least one step) or the engine finishes.
-    /// Returns the steps made.
-    int advance(std::chrono::microseconds budget);
+    /// While running: steps until `budget` is spent (at least one step), `maxSteps` were made or
+    /// the engine finishes. Returns the steps made.
+    int advance(std::chrono::microseconds budget, int maxSteps = std::numeric_limits<int>::max());
     /// One step, from running or paused (the single-step button); the session is paused after it.
     void stepOnce();
     void play();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lucent/core/seg/SegmentationSession.h"
+#include "lucent/core/seg/StepPacer.h"
 
 #include <atomic>
 #include <chrono>
@@ -45,6 +46,9 @@ public:
     using Clock = std::function<std::chrono::steady_clock::time_point()>;
     /// While running, publishes come at most once per this interval (the GUI takes at most that often).
     static constexpr std::chrono::microseconds kPublishInterval{12000};
+    /// A paced run waiting for its next step looks at the clock again after at most this long (a
+    /// command wakes it at once; an injected clock may move without telling it).
+    static constexpr std::chrono::microseconds kPacedPoll{20000};
 
     /// `budget`: the time an advance may take. `publishCostFactor`: while running, a publish waits
     /// at least this many times as long as the last one took (0: every kPublishInterval, however
@@ -72,10 +76,21 @@ public:
     void waitUntilSettled();
     /// Cancels the run (the engine's cancel, then the session's).
     void cancel();
+    /// Paces the run: at most `stepsPerSecond` steps a second (kMinSpeed..kMaxSpeed, RunSpeed.h),
+    /// one engine step each, or kUnpaced: advances as long as the time budget lets them. Takes
+    /// effect at once; commands (a slider's update, a single step) are never paced.
+    void setSpeed(int stepsPerSecond);
+    int speed() const { return m_speed.load(); }
+    /// The run goes on unpaced until it stops (finishes, is paused or replaced): what a parameter
+    /// change (a slider, a seed) left to do shows at once, whatever the speed.
+    void finishUnpaced();
 
 private:
     void loop();
     void publishLocked();  // engine lock held
+    /// One advance of a running session: paced (one step when due, else a wait for it or a command)
+    /// or as many steps as the budget allows. Engine lock held; false when it only waited.
+    bool advanceLocked(std::unique_lock<std::mutex>& lock);
 
     std::chrono::microseconds m_budget;
     /// While running, the next publish waits at least this many times as long as the last one took
@@ -99,6 +114,10 @@ private:
     std::atomic<int> m_waiting{0};   // callers waiting for the engine lock (the worker yields to them)
     bool m_startRunning = false;      // guarded by m_engineMutex
     bool m_dropStart = false;         // cancel() during start(): drop its result
+    StepPacer m_pacer;                // guarded by m_engineMutex
+    std::atomic<int> m_speed{0};
+    bool m_wasRunning = false;        // the last loop saw the session running (a new play restarts the pacer)
+    bool m_unpacedToEnd = false;      // finishUnpaced(): until the session stops running
 
     struct Job {
         std::unique_ptr<Segmenter> engine;
