@@ -100,12 +100,7 @@ std::vector<RetrievedSeries> retrieve(const PacsNode& node, const RetrieveReques
         runGet(node, request, sink);
     const std::map<std::string, std::size_t> received = sink.received();
     const std::string what = std::string(request.movePort > 0 ? "C-MOVE" : "C-GET") + " of study " + request.studyUid;
-    for (const auto& [series, count] : expected) {
-        const std::size_t got = received.count(series) ? received.at(series) : 0;
-        if (count >= 0 && got < static_cast<std::size_t>(count))
-            throw PacsError(node.label() + ": " + what + " lost " + std::to_string(count - got) + " of " +
-                            std::to_string(count) + " instance(s) of series " + series + "; nothing kept");
-    }
+    requireAllReceived(node.label(), what, expected, received);
     return staging.commit(received);
 }
 

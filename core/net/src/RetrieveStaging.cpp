@@ -25,6 +25,16 @@ fs::path retrieveDestination(const RetrieveRequest& request) {
                                        : fs::path(request.destination);
 }
 
+void requireAllReceived(const std::string& label, const std::string& what, const std::map<std::string, int>& expected,
+                        const std::map<std::string, std::size_t>& received) {
+    for (const auto& [series, count] : expected) {
+        const std::size_t got = received.count(series) ? received.at(series) : 0;
+        if (count >= 0 && got < static_cast<std::size_t>(count))
+            throw PacsError(label + ": " + what + " lost " + std::to_string(count - got) + " of " +
+                            std::to_string(count) + " instance(s) of series " + series + "; nothing kept");
+    }
+}
+
 RetrieveStaging::RetrieveStaging(fs::path destination, std::string label)
     : m_destination(std::move(destination)), m_label(std::move(label)) {
     std::error_code ec;

@@ -23,6 +23,11 @@ void checkRetrieveUids(const RetrieveRequest& request);
 /// (defaultRetrieveCache() / STUDYUID) when it is empty.
 std::filesystem::path retrieveDestination(const RetrieveRequest& request);
 
+/// Throws PacsError "LABEL: WHAT lost N of M instance(s) of series UID; nothing kept" when a series
+/// of `expected` (instance counts the node gave; -1: unknown, not checked) received fewer.
+void requireAllReceived(const std::string& label, const std::string& what, const std::map<std::string, int>& expected,
+                        const std::map<std::string, std::size_t>& received);
+
 /// The hidden temporary folder of one retrieve (DIMSE or DICOMweb), TEMP/SERIESUID/SOPUID.dcm;
 /// removed with whatever is left in it when the staging ends, so a failed or cancelled retrieve
 /// leaves nothing behind.
