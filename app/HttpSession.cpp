@@ -1,34 +1,22 @@
 /// @brief HttpSession: Qt Network requests waited for in a QEventLoop, a watchdog timer restarted by every byte, errors as one line.
 #include "HttpSession.h"
 
+#include "QtApplication.h"
+
 #include "lucent/net/PacsNode.h"
 
-#include <QCoreApplication>
 #include <QEventLoop>
 #include <QHttpMultiPart>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QTimer>
 
-#include <clocale>
 #include <exception>
 #include <memory>
 
 namespace lucent::app {
 
 namespace {
-
-/// The event loop needs an application object; the CLI has none, the viewer has its own.
-bool ensureApplication() {
-    if (QCoreApplication::instance()) return true;
-    static int argc = 1;
-    static char name[] = "lucent";
-    static char* argv[] = {name, nullptr};
-    static QCoreApplication application(argc, argv);
-    // QCoreApplication takes the environment's locale; numbers we print and parse stay in "C".
-    std::setlocale(LC_NUMERIC, "C");
-    return true;
-}
 
 /// What the status means for the user, beside the server's reason phrase.
 std::string statusHint(int status) {
@@ -43,7 +31,7 @@ std::string statusHint(int status) {
 }  // namespace
 
 HttpSession::HttpSession(HttpCredentials credentials, int timeoutSeconds)
-    : m_application(ensureApplication()), m_credentials(std::move(credentials)), m_timeoutSeconds(timeoutSeconds) {}
+    : m_application((ensureQtApplication(), true)), m_credentials(std::move(credentials)), m_timeoutSeconds(timeoutSeconds) {}
 
 std::string HttpSession::display(const QUrl& url) {
     return url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery).toStdString();

@@ -3,6 +3,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "PacsTarget.h"
+#include "StudyDatabase.h"
 
 #include "lucent/core/JsonWriter.h"
 #include <iostream>
@@ -99,6 +100,11 @@ int runGet(const std::vector<std::string>& args) {
         throw UsageError(e.what());
     }
     for (const net::RetrievedSeries& s : series) std::cout << s.folder << "\n";
+    // Into the cache: the study database indexes what arrived (only complete series arrive).
+    if (request.destination.empty() && StudyDatabase::available()) {
+        const std::unique_ptr<StudyDatabase> db = openStudyDatabase();
+        for (const net::RetrievedSeries& s : series) db->importPath(s.folder);
+    }
     return 0;
 }
 

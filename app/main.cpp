@@ -30,6 +30,7 @@ using CommandFunction = int (*)(const std::vector<std::string>&);
 const std::pair<const char*, CommandFunction> kCommands[] = {
     {"info", runInfo},     {"convert", runConvert}, {"segment", runSegment}, {"export", runExport},
     {"stats", runStats},   {"islands", runIslands}, {"pacs", runPacs},
+    {"db", runDb},
     {"version", [](const std::vector<std::string>&) { return runVersion(); }}};
 
 /// The usage text; the suffix lists come from io (FileSuffixes.h), so it names every one that works.
@@ -70,7 +71,10 @@ std::string usage() {
            "       lucent pacs send --pacs AET@HOST:PORT|URL FILE...\n"
            "              URL: a DICOMweb root, http(s)://HOST:PORT/PATH (QIDO-RS, WADO-RS, STOW-RS); with it\n"
            "              --user NAME (password in LUCENT_PACS_PASSWORD, else asked) or --token-file FILE\n"
-           "              (else LUCENT_PACS_TOKEN) for a bearer token\n"
+           "              (else LUCENT_PACS_TOKEN) for a bearer token; get without -o: into the study database's cache\n"
+           "       lucent db list [--json]      (the local study database: LUCENT_DB, else\n"
+           "              $XDG_DATA_HOME/lucent/studies.sqlite; retrieved series are kept beside it in dicom/)\n"
+           "       lucent db import PATH        (indexes the DICOM series under PATH where they are)\n"
            "       info, convert, segment, export, stats, islands also take --quiet (no summary, no warnings) and\n"
            "              --progress (progress on stderr even when it is no terminal);\n"
            "              convert, segment, export, islands --no-clobber\n"
