@@ -82,9 +82,9 @@ int runDb(const std::vector<std::string>& args) {
     const std::unique_ptr<StudyDatabase> db = openStudyDatabase();
     std::vector<std::string> warnings;
     const std::vector<StudySeries> series = db->importPath(cl.positionals()[0], &warnings);
-    for (const std::string& w : warnings) std::cerr << "lucent db: warning: " << io::printable(w) << "\n";
     if (series.empty())
         throw std::runtime_error(cl.positionals()[0] + ": no DICOM image series found; nothing indexed");
+    for (const std::string& w : warnings) std::cerr << "lucent db: warning: " << io::printable(w) << "\n";
     for (const StudySeries& s : series) std::cout << s.seriesUid << "  " << s.images << " images  " << s.folder << "\n";
     std::cerr << "indexed " << series.size() << " series from " << cl.positionals()[0] << " in "
               << net::defaultStudyDatabase() << "\n";

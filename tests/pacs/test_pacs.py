@@ -12,6 +12,7 @@ only. Exits 77 (skipped) when the Orthanc executable is absent.
 """
 import argparse
 import base64
+import functools
 import glob
 import json
 import os
@@ -50,8 +51,10 @@ def free_port():
         return s.getsockname()[1]
 
 
+@functools.lru_cache(maxsize=None)
 def tags(path, *keys):
-    """Values of the given tags ("0020,000d") in a file, read by DCMTK's dcmdump (not by Lucent)."""
+    """Values of the given tags ("0020,000d") in a file, read by DCMTK's dcmdump (not by Lucent);
+    remembered, since the files do not change during a run (callers copy before changing one)."""
     args = ["dcmdump", "-q", "+L"] + [a for k in keys for a in ("+P", k)] + [path]
     out = subprocess.run(args, capture_output=True, text=True).stdout
     values = {}
@@ -224,6 +227,11 @@ def get_contract(pacs, brain, synthetic, tmp):
     check(rc == 0 and out.split() == [cached], "get without -o: the cache folder: %r %r" % (out, err))
     ok, why = same_volume(LUCENT, os.path.dirname(synthetic[0]), cached, tmp, "synthetic")
     check(ok, "the cached synthetic series is the original volume: " + why)
+    if "no study database" not in run(LUCENT, "db", "list", env={"XDG_DATA_HOME": xdg})[2]:
+        rc, out, err = run(LUCENT, "db", "list", "--json", env={"XDG_DATA_HOME": xdg})
+        series = [se for st in json.loads(out)["studies"] for se in st["series"]] if rc == 0 else []
+        check([(se["seriesInstanceUid"], se["folder"], se["images"]) for se in series]
+              == [(s["0020,000e"], cached, len(synthetic))], "get without -o indexes the series it cached: %r" % series)
 
 
 def move_contract(orthanc, brain, tmp):
@@ -349,6 +357,14 @@ def web_fault_contract(orthanc, brain, tmp):
             rc, out, err = run(LUCENT, "pacs", "get", "--pacs", fake.url(mode), "--study", b["0020,000d"], "-o", dest)
             check(error_line(rc, err, fake.url(mode), *words) and out == "" and leftovers(dest) == [],
                   "a WADO-RS answer %s: one line, nothing kept: %r" % (mode, err))
+        # Into the cache: nothing of it indexed either.
+        xdg = os.path.join(tmp, "web-lossy-xdg")
+        rc, out, err = run(LUCENT, "pacs", "get", "--pacs", fake.url("lossy"), "--study", b["0020,000d"],
+                           env={"XDG_DATA_HOME": xdg})
+        rc2, listing, err2 = run(LUCENT, "db", "list", "--json", env={"XDG_DATA_HOME": xdg})
+        check(rc == 1 and leftovers(os.path.join(xdg, "lucent", "dicom", b["0020,000d"])) == []
+              and (rc2 != 0 or json.loads(listing)["studies"] == []),
+              "a lossy retrieve into the cache leaves no file and no index entry: %r %r" % (err, listing))
         token = os.path.join(tmp, "token.txt")
         open(token, "w").write("s3cret-token\n")
         rc, out, err = run(LUCENT, "pacs", "find", "--pacs", fake.url("token"), "--token-file", token, "--json")
