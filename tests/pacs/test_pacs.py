@@ -40,8 +40,11 @@ def run(*args, env=None, timeout=120):
     e = dict(os.environ)
     e.update(env or {})
     e = {k: v for k, v in e.items() if v is not None}  # None: unset
-    p = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=e, timeout=timeout,
-                       stdin=subprocess.DEVNULL)
+    try:
+        p = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=e, timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:  # killed by subprocess.run: a failed check, not a crashed test
+        return 124, "", "the command did not end within %d s" % timeout
     return p.returncode, p.stdout, p.stderr
 
 
@@ -382,6 +385,19 @@ def web_fault_contract(orthanc, brain, tmp):
     for args in usage:
         rc, _, err = run(LUCENT, "pacs", *args, env={"LUCENT_PACS_PASSWORD": None} if "--user" in args else None)
         check(rc == 2 and "pw" not in err, "usage error exits 2: pacs %s -> %d %r" % (" ".join(args), rc, err.splitlines()[:1]))
+    # STOW-RS of several files in one request: new instances of a new series, all held afterwards.
+    sent = []
+    for i, f in enumerate(brain[1:4]):
+        copy = os.path.join(tmp, "stow_%d.dcm" % i)
+        shutil.copy(f, copy)
+        subprocess.run(["dcmodify", "-q", "-nb", "-gin", "-m", "(0020,000d)=1.2.826.0.1.3680043.2.1125.9.54",
+                        "-m", "(0020,000e)=1.2.826.0.1.3680043.2.1125.9.55", copy],
+                       check=True)
+        sent.append(copy)
+    rc, out, err = run(LUCENT, "pacs", "send", "--pacs", web, *sent)
+    held = orthanc.find_instances({"SeriesInstanceUID": "1.2.826.0.1.3680043.2.1125.9.55"})
+    check(rc == 0 and sorted(i["MainDicomTags"]["SOPInstanceUID"] for i in held)
+          == sorted(tags(f, "0008,0018")["0008,0018"] for f in sent), "STOW-RS of 3 files: Orthanc holds the 3: %r" % err)
 
 
 def auth_contract(exe, brain, tmp):
