@@ -39,10 +39,14 @@ int integer(const QJsonObject& record, const char* tag) {
 }  // namespace
 
 QList<QByteArray> qidoIncludeFields(net::QueryLevel level) {
-    QList<QByteArray> fields = {"PatientName", "PatientID", "StudyInstanceUID", "StudyDate", "StudyDescription",
-                                "AccessionNumber", "ModalitiesInStudy", "NumberOfStudyRelatedInstances"};
+    QList<QByteArray> fields = {
+        "PatientName",      "PatientID",       "StudyInstanceUID",  "StudyDate",
+        "StudyDescription", "AccessionNumber", "ModalitiesInStudy", "NumberOfStudyRelatedInstances"};
     if (level == net::QueryLevel::Series)
-        fields << "SeriesInstanceUID" << "Modality" << "SeriesNumber" << "SeriesDescription"
+        fields << "SeriesInstanceUID"
+               << "Modality"
+               << "SeriesNumber"
+               << "SeriesDescription"
                << "NumberOfSeriesRelatedInstances";
     return fields;
 }

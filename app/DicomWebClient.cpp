@@ -1,4 +1,5 @@
-/// @brief DicomWebClient over Qt Network: QIDO-RS queries, WADO-RS series streamed part by part to files, STOW-RS of files from disk.
+/// @brief DicomWebClient over Qt Network: QIDO-RS queries, WADO-RS series streamed part by part to files, STOW-RS of
+/// files from disk.
 #include "DicomWebClient.h"
 
 #include "DicomJsonRecords.h"
@@ -36,7 +37,8 @@ QString queryString(const std::vector<std::pair<QByteArray, std::string>>& pairs
     QStringList items;
     for (const auto& [key, value] : pairs)
         if (!value.empty())
-            items << QString::fromLatin1(key + "=" + QUrl::toPercentEncoding(QString::fromStdString(value), "*?!$'(),;:@/"));
+            items << QString::fromLatin1(key + "=" +
+                                         QUrl::toPercentEncoding(QString::fromStdString(value), "*?!$'(),;:@/"));
     return items.join('&');
 }
 
@@ -48,7 +50,8 @@ struct DicomWebClient::Impl {
     HttpSession http;
 
     explicit Impl(DicomWebEndpoint e)
-        : endpoint(std::move(e)), base(QUrl(QString::fromStdString(endpoint.url))),
+        : endpoint(std::move(e)),
+          base(QUrl(QString::fromStdString(endpoint.url))),
           http({endpoint.user, endpoint.password, endpoint.token}, endpoint.timeoutSeconds) {
         QString path = base.path();
         while (path.endsWith('/')) path.chop(1);
@@ -86,10 +89,12 @@ void DicomWebClient::echo() { m_impl->http.get(m_impl->at("/studies", "limit=1")
 
 std::vector<net::FindRecord> DicomWebClient::find(const net::FindQuery& q) {
     const bool series = q.level == net::QueryLevel::Series;
-    std::vector<std::pair<QByteArray, std::string>> keys = {
-        {"PatientName", q.patientName},     {"PatientID", q.patientId},      {"StudyDate", q.studyDate},
-        {series ? "Modality" : "ModalitiesInStudy", q.modality}, {"AccessionNumber", q.accessionNumber},
-        {"StudyInstanceUID", q.studyUid}};
+    std::vector<std::pair<QByteArray, std::string>> keys = {{"PatientName", q.patientName},
+                                                            {"PatientID", q.patientId},
+                                                            {"StudyDate", q.studyDate},
+                                                            {series ? "Modality" : "ModalitiesInStudy", q.modality},
+                                                            {"AccessionNumber", q.accessionNumber},
+                                                            {"StudyInstanceUID", q.studyUid}};
     for (const QByteArray& field : qidoIncludeFields(q.level)) keys.push_back({"includefield", field.toStdString()});
     return m_impl->query(m_impl->at(series ? "/series" : "/studies", queryString(keys)), q.level);
 }
@@ -153,7 +158,8 @@ std::vector<net::RetrievedSeries> DicomWebClient::retrieve(const net::RetrieveRe
     const std::map<std::string, int> expected = m_impl->expectedSeries(request);
     net::RetrieveStaging staging(net::retrieveDestination(request), m_impl->label());
     std::map<std::string, std::size_t> received;
-    for (const auto& entry : expected) received[entry.first] = m_impl->fetchSeries(request.studyUid, entry.first, staging);
+    for (const auto& entry : expected)
+        received[entry.first] = m_impl->fetchSeries(request.studyUid, entry.first, staging);
     net::requireAllReceived(m_impl->label(), "WADO-RS of study " + request.studyUid, expected, received);
     return staging.commit(received);
 }
@@ -164,7 +170,8 @@ namespace {
 void checkPart10(const std::string& path, const std::string& where) {
     QFile file(QString::fromStdString(path));
     if (!file.open(QIODevice::ReadOnly))
-        throw net::PacsError(path + ": cannot read: " + file.errorString().toStdString() + "; nothing was sent to " + where);
+        throw net::PacsError(path + ": cannot read: " + file.errorString().toStdString() + "; nothing was sent to " +
+                             where);
     const QByteArray head = file.read(net::kPart10PrefixBytes);
     if (!net::isPart10(std::string_view(head.constData(), head.size())))
         throw net::PacsError(path + ": not a DICOM Part 10 file (no DICM marker); nothing was sent to " + where);

@@ -1,4 +1,5 @@
-/// @brief DICOMweb user agent: QIDO-RS find, WADO-RS retrieve, STOW-RS store against a base URL (the DIMSE forms' types).
+/// @brief DICOMweb user agent: QIDO-RS find, WADO-RS retrieve, STOW-RS store against a base URL (the DIMSE forms'
+/// types).
 #pragma once
 
 #include "lucent/net/PacsClient.h"

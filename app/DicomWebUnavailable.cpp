@@ -7,7 +7,7 @@ struct DicomWebClient::Impl {
     DicomWebEndpoint endpoint;
     [[noreturn]] void unavailable() const {
         throw net::PacsError(endpoint.url +
-                             ": this build of Lucent has no DICOMweb (Qt 6 Network was not found at configure time); "
+                             ": this build of Lucent has no DICOMweb (built without Qt 6 Network); "
                              "give a DIMSE node AET@HOST:PORT");
     }
 };

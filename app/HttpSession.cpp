@@ -1,4 +1,5 @@
-/// @brief HttpSession: Qt Network requests waited for in a QEventLoop, a watchdog timer restarted by every byte, errors as one line.
+/// @brief HttpSession: Qt Network requests waited for in a QEventLoop, a watchdog timer restarted by every byte, errors
+/// as one line.
 #include "HttpSession.h"
 
 #include "QtApplication.h"
@@ -21,17 +22,23 @@ namespace {
 /// What the status means for the user, beside the server's reason phrase.
 std::string statusHint(int status) {
     switch (status) {
-        case 401: return " (wrong or missing credentials)";
-        case 403: return " (these credentials may not do this)";
-        case 404: return " (no such resource)";
-        default: return status >= 500 ? " (the server failed)" : "";
+        case 401:
+            return " (wrong or missing credentials)";
+        case 403:
+            return " (these credentials may not do this)";
+        case 404:
+            return " (no such resource)";
+        default:
+            return status >= 500 ? " (the server failed)" : "";
     }
 }
 
 }  // namespace
 
 HttpSession::HttpSession(HttpCredentials credentials, int timeoutSeconds)
-    : m_application((ensureQtApplication(), true)), m_credentials(std::move(credentials)), m_timeoutSeconds(timeoutSeconds) {}
+    : m_application((ensureQtApplication(), true)),
+      m_credentials(std::move(credentials)),
+      m_timeoutSeconds(timeoutSeconds) {}
 
 std::string HttpSession::display(const QUrl& url) {
     return url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery).toStdString();
@@ -44,8 +51,9 @@ QNetworkRequest HttpSession::request(const QUrl& url, const QByteArray& accept) 
     if (!m_credentials.token.empty())
         r.setRawHeader("Authorization", "Bearer " + QByteArray::fromStdString(m_credentials.token));
     else if (!m_credentials.user.empty())
-        r.setRawHeader("Authorization",
-                       "Basic " + QByteArray::fromStdString(m_credentials.user + ":" + m_credentials.password).toBase64());
+        r.setRawHeader(
+            "Authorization",
+            "Basic " + QByteArray::fromStdString(m_credentials.user + ":" + m_credentials.password).toBase64());
     return r;
 }
 
@@ -92,15 +100,13 @@ HttpAnswer HttpSession::wait(QNetworkReply* reply, const QUrl& url, const Stream
     if (!reply->isFinished()) loop.exec();
     if (failure) std::rethrow_exception(failure);
     const std::string where = display(url) + ": ";
-    if (timedOut)
-        throw net::PacsError(where + "no answer within " + std::to_string(m_timeoutSeconds) + " s (timeout)");
+    if (timedOut) throw net::PacsError(where + "no answer within " + std::to_string(m_timeoutSeconds) + " s (timeout)");
     HttpAnswer answer{status(), reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(), reply->readAll()};
     if (answer.status == 404 && notFoundIsAnswer) return answer;
     if (answer.status >= 400)
-        throw net::PacsError(
-            where + "HTTP " + std::to_string(answer.status) + " " +
-            reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString().toStdString() +
-            statusHint(answer.status));
+        throw net::PacsError(where + "HTTP " + std::to_string(answer.status) + " " +
+                             reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString().toStdString() +
+                             statusHint(answer.status));
     if (reply->error() != QNetworkReply::NoError) throw net::PacsError(where + reply->errorString().toStdString());
     if (stream && !answer.body.isEmpty()) stream(answer.contentType, answer.body);
     if (stream) answer.body.clear();

@@ -1,4 +1,5 @@
-/// @brief HTTP requests over Qt Network, one at a time in a local event loop, with a timeout, credentials and one-line errors.
+/// @brief HTTP requests over Qt Network, one at a time in a local event loop, with a timeout, credentials and one-line
+/// errors.
 #pragma once
 
 #include <QByteArray>

@@ -1,4 +1,5 @@
-/// @brief Streaming reader of a multipart/related body (RFC 2387, WADO-RS): hands over each part as soon as it is whole.
+/// @brief Streaming reader of a multipart/related body (RFC 2387, WADO-RS): hands over each part as soon as it is
+/// whole.
 #pragma once
 
 #include <QByteArray>

@@ -5,8 +5,8 @@
 #include "PacsTarget.h"
 #include "StudyDatabase.h"
 
-#include "lucent/core/JsonWriter.h"
 #include <iostream>
+#include "lucent/core/JsonWriter.h"
 
 namespace lucent::app {
 

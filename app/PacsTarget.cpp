@@ -1,4 +1,5 @@
-/// @brief PacsTarget: parsing --pacs, --aet, --timeout, --user, --token-file; DIMSE through lucent_net, DICOMweb through DicomWebClient.
+/// @brief PacsTarget: parsing --pacs, --aet, --timeout, --user, --token-file; DIMSE through lucent_net, DICOMweb
+/// through DicomWebClient.
 #include "PacsTarget.h"
 
 #include "SecretInput.h"
@@ -55,9 +56,7 @@ PacsTarget::PacsTarget(const CommandLine& cl) {
     }
 }
 
-std::string PacsTarget::label() const {
-    return m_web ? m_endpoint.url : m_node.label();
-}
+std::string PacsTarget::label() const { return m_web ? m_endpoint.url : m_node.label(); }
 
 void PacsTarget::echo() {
     if (m_web)

@@ -1,4 +1,5 @@
-/// @brief What --pacs names (a DIMSE node or a DICOMweb URL) with its options, and each service sent to the client that speaks it.
+/// @brief What --pacs names (a DIMSE node or a DICOMweb URL) with its options, and each service sent to the client that
+/// speaks it.
 #pragma once
 
 #include "CommandLine.h"

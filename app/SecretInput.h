@@ -1,4 +1,5 @@
-/// @brief Where a DICOMweb password or token comes from: an environment variable, a file, or a prompt on the terminal (never a settings file).
+/// @brief Where a DICOMweb password or token comes from: an environment variable, a file, or a prompt on the terminal
+/// (never a settings file).
 #pragma once
 
 #include <string>

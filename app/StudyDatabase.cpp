@@ -1,4 +1,5 @@
-/// @brief StudyDatabase over Qt SQL's SQLite driver: schema, integrity check and rebuild, transactional writes, the listing.
+/// @brief StudyDatabase over Qt SQL's SQLite driver: schema, integrity check and rebuild, transactional writes, the
+/// listing.
 #include "StudyDatabase.h"
 
 #include "QtApplication.h"
@@ -33,7 +34,8 @@ const char* const kSchema[] = {
     "CREATE TABLE IF NOT EXISTS series(uid TEXT PRIMARY KEY, study TEXT NOT NULL REFERENCES studies(uid) ON DELETE "
     "CASCADE, number INTEGER NOT NULL, modality TEXT NOT NULL, description TEXT NOT NULL, images INTEGER NOT NULL, "
     "folder TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS files(series TEXT NOT NULL REFERENCES series(uid) ON DELETE CASCADE, path TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS files(series TEXT NOT NULL REFERENCES series(uid) ON DELETE CASCADE, path TEXT NOT "
+    "NULL)",
     "CREATE INDEX IF NOT EXISTS files_by_series ON files(series)",
     "CREATE INDEX IF NOT EXISTS series_by_study ON series(study)",
 };
@@ -47,8 +49,8 @@ std::vector<StudySeries> seriesOf(const io::DicomScanResult& scan) {
     for (const io::DicomSeries& found : scan.series) {
         const SeriesInfo& i = found.info;
         StudySeries& e = byUid[i.uid];
-        e = {i.patientId, i.patientName, i.studyUid, i.studyDate, i.studyDescription, i.accessionNumber,
-             i.uid, i.modality, i.description, i.seriesNumber, 0, e.folder, std::move(e.files)};
+        e = {i.patientId, i.patientName, i.studyUid,     i.studyDate, i.studyDescription, i.accessionNumber, i.uid,
+             i.modality,  i.description, i.seriesNumber, 0,           e.folder,           std::move(e.files)};
         e.files.insert(e.files.end(), i.files.begin(), i.files.end());
     }
     std::vector<StudySeries> result;
@@ -89,15 +91,15 @@ struct StudyDatabase::Impl {
     /// Empty when the file is a sound database of ours (tables created when new), else what is wrong.
     std::string prepare() {
         QSqlQuery query(db());
-        if (!query.exec("PRAGMA quick_check") || !query.next())
-            return query.lastError().text().toStdString();
+        if (!query.exec("PRAGMA quick_check") || !query.next()) return query.lastError().text().toStdString();
         if (query.value(0).toString() != "ok") return "integrity check: " + s(query.value(0));
         if (!query.exec("PRAGMA user_version") || !query.next()) return query.lastError().text().toStdString();
         if (query.value(0).toInt() > kSchemaVersion)
             throw std::runtime_error(path + ": made by a newer Lucent (schema " + s(query.value(0)) + "); not changed");
         for (const char* statement : kSchema)
             if (!query.exec(statement)) return query.lastError().text().toStdString();
-        if (!query.exec("PRAGMA user_version = " + QString::number(kSchemaVersion)) || !query.exec("PRAGMA foreign_keys = ON"))
+        if (!query.exec("PRAGMA user_version = " + QString::number(kSchemaVersion)) ||
+            !query.exec("PRAGMA foreign_keys = ON"))
             return query.lastError().text().toStdString();
         return {};
     }
@@ -105,7 +107,8 @@ struct StudyDatabase::Impl {
     void writeSeries(const StudySeries& e);
 };
 
-StudyDatabase::StudyDatabase(const std::string& path, const std::string& cacheFolder) : m_impl(std::make_unique<Impl>()) {
+StudyDatabase::StudyDatabase(const std::string& path, const std::string& cacheFolder)
+    : m_impl(std::make_unique<Impl>()) {
     static std::atomic<int> counter{0};
     ensureQtApplication();
     m_impl->path = path;
@@ -160,21 +163,23 @@ void StudyDatabase::Impl::writeSeries(const StudySeries& e) {
     exec(query, "cannot find a patient");
     if (!query.next()) fail("a patient vanished", query.lastError());
     const QVariant patient = query.value(0);
-    query.prepare("INSERT INTO studies(uid, patient, date, description, accession) VALUES(?, ?, ?, ?, ?) "
-                  "ON CONFLICT(uid) DO UPDATE SET patient = excluded.patient, date = excluded.date, "
-                  "description = excluded.description, accession = excluded.accession");
-    for (const QVariant& v : {QVariant(q(e.studyUid)), patient, QVariant(q(e.studyDate)), QVariant(q(e.studyDescription)),
-                              QVariant(q(e.accessionNumber))})
+    query.prepare(
+        "INSERT INTO studies(uid, patient, date, description, accession) VALUES(?, ?, ?, ?, ?) "
+        "ON CONFLICT(uid) DO UPDATE SET patient = excluded.patient, date = excluded.date, "
+        "description = excluded.description, accession = excluded.accession");
+    for (const QVariant& v : {QVariant(q(e.studyUid)), patient, QVariant(q(e.studyDate)),
+                              QVariant(q(e.studyDescription)), QVariant(q(e.accessionNumber))})
         query.addBindValue(v);
     exec(query, "cannot add a study");
     query.prepare("DELETE FROM series WHERE uid = ?");  // its files go with it (ON DELETE CASCADE)
     query.addBindValue(q(e.seriesUid));
     exec(query, "cannot replace a series");
-    query.prepare("INSERT INTO series(uid, study, number, modality, description, images, folder) "
-                  "VALUES(?, ?, ?, ?, ?, ?, ?)");
-    for (const QVariant& v : {QVariant(q(e.seriesUid)), QVariant(q(e.studyUid)), QVariant(e.seriesNumber),
-                              QVariant(q(e.modality)), QVariant(q(e.seriesDescription)), QVariant(e.images),
-                              QVariant(q(e.folder))})
+    query.prepare(
+        "INSERT INTO series(uid, study, number, modality, description, images, folder) "
+        "VALUES(?, ?, ?, ?, ?, ?, ?)");
+    for (const QVariant& v :
+         {QVariant(q(e.seriesUid)), QVariant(q(e.studyUid)), QVariant(e.seriesNumber), QVariant(q(e.modality)),
+          QVariant(q(e.seriesDescription)), QVariant(e.images), QVariant(q(e.folder))})
         query.addBindValue(v);
     exec(query, "cannot add a series");
     query.prepare("INSERT INTO files(series, path) VALUES(?, ?)");
@@ -206,15 +211,26 @@ std::vector<StudySeries> StudyDatabase::list() const {
     m_impl->exec(query, "cannot read the files");
     std::map<std::string, std::vector<std::string>> files;
     while (query.next()) files[s(query.value(0))].push_back(s(query.value(1)));
-    query.prepare("SELECT p.patient_id, p.name, st.uid, st.date, st.description, st.accession, se.uid, se.modality, "
-                  "se.description, se.number, se.images, se.folder FROM series se JOIN studies st ON se.study = st.uid "
-                  "JOIN patients p ON st.patient = p.id ORDER BY p.name, st.date, st.uid, se.number, se.uid");
+    query.prepare(
+        "SELECT p.patient_id, p.name, st.uid, st.date, st.description, st.accession, se.uid, se.modality, "
+        "se.description, se.number, se.images, se.folder FROM series se JOIN studies st ON se.study = st.uid "
+        "JOIN patients p ON st.patient = p.id ORDER BY p.name, st.date, st.uid, se.number, se.uid");
     m_impl->exec(query, "cannot read the series");
     std::vector<StudySeries> result;
     while (query.next()) {
-        StudySeries e{s(query.value(0)), s(query.value(1)), s(query.value(2)), s(query.value(3)), s(query.value(4)),
-                      s(query.value(5)), s(query.value(6)), s(query.value(7)), s(query.value(8)),
-                      query.value(9).toInt(), query.value(10).toInt(), s(query.value(11)), {}};
+        StudySeries e{s(query.value(0)),
+                      s(query.value(1)),
+                      s(query.value(2)),
+                      s(query.value(3)),
+                      s(query.value(4)),
+                      s(query.value(5)),
+                      s(query.value(6)),
+                      s(query.value(7)),
+                      s(query.value(8)),
+                      query.value(9).toInt(),
+                      query.value(10).toInt(),
+                      s(query.value(11)),
+                      {}};
         e.files = std::move(files[e.seriesUid]);
         result.push_back(std::move(e));
     }

@@ -1,4 +1,5 @@
-/// @brief The local study database: patients, studies and series (UIDs, names, dates, modality, images, files) in SQLite through Qt SQL.
+/// @brief The local study database: patients, studies and series (UIDs, names, dates, modality, images, files) in
+/// SQLite through Qt SQL.
 #pragma once
 
 #include "lucent/core/Progress.h"

@@ -8,7 +8,8 @@ namespace lucent::app {
 struct StudyDatabase::Impl {};
 
 StudyDatabase::StudyDatabase(const std::string& path, const std::string&) {
-    throw std::runtime_error(path + ": this build of Lucent has no study database (Qt 6 SQL was not found at configure time)");
+    throw std::runtime_error(path +
+                             ": this build of Lucent has no study database (built without Qt 6 SQL)");
 }
 StudyDatabase::~StudyDatabase() = default;
 bool StudyDatabase::available() { return false; }
@@ -16,7 +17,8 @@ const std::string& StudyDatabase::recoveryMessage() const {
     static const std::string none;
     return none;
 }
-std::vector<StudySeries> StudyDatabase::importPath(const std::string&, std::vector<std::string>*, const ProgressCallback&) {
+std::vector<StudySeries> StudyDatabase::importPath(const std::string&, std::vector<std::string>*,
+                                                   const ProgressCallback&) {
     return {};
 }
 void StudyDatabase::add(const std::vector<StudySeries>&, const ProgressCallback&) {}

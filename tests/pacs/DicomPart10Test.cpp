@@ -1,4 +1,5 @@
-/// @brief part10InstanceUid against files DCMTK wrote (the real MR series and a synthetic one), and against damaged headers.
+/// @brief part10InstanceUid against files DCMTK wrote (the real MR series and a synthetic one), and against damaged
+/// headers.
 #include "lucent/net/DicomPart10.h"
 
 #include "SyntheticDicom.h"

@@ -1,4 +1,5 @@
-/// @brief MultipartReader: parts whole whatever the chunking, quoted boundaries, preamble and epilogue, a body cut short, a wrong type.
+/// @brief MultipartReader: parts whole whatever the chunking, quoted boundaries, preamble and epilogue, a body cut
+/// short, a wrong type.
 #include "MultipartReader.h"
 
 #include <gtest/gtest.h>
@@ -12,11 +13,12 @@ using lucent::app::MultipartReader;
 namespace {
 
 /// A body as RFC 2046 writes it, built here by hand (not by the reader's rules).
-const QByteArray kBody = "preamble to ignore\r\n"
-                         "--b0und\r\nContent-Type: application/dicom\r\nX-Extra:  yes \r\n\r\nfirst\r\n--b0un\r\n"
-                         "\r\n--b0und\r\nContent-Type: application/dicom\r\n\r\n\r\n\r\nsecond\r\n"
-                         "\r\n--b0und\r\n\r\nthird, no headers"
-                         "\r\n--b0und--\r\nepilogue --b0und\r\n";
+const QByteArray kBody =
+    "preamble to ignore\r\n"
+    "--b0und\r\nContent-Type: application/dicom\r\nX-Extra:  yes \r\n\r\nfirst\r\n--b0un\r\n"
+    "\r\n--b0und\r\nContent-Type: application/dicom\r\n\r\n\r\n\r\nsecond\r\n"
+    "\r\n--b0und\r\n\r\nthird, no headers"
+    "\r\n--b0und--\r\nepilogue --b0und\r\n";
 
 struct Part {
     QByteArray type, extra, body;

@@ -1,4 +1,5 @@
-/// @brief StudyDatabase without the CLI: import of the real MR series and synthetic ones, replace, cancel, a killed writer, a damaged file, removal.
+/// @brief StudyDatabase without the CLI: import of the real MR series and synthetic ones, replace, cancel, a killed
+/// writer, a damaged file, removal.
 #include "StudyDatabase.h"
 
 #include "SyntheticDicom.h"
@@ -29,9 +30,13 @@ std::map<std::string, std::string> tags(const std::string& file) {
     DcmFileFormat ff;
     std::map<std::string, std::string> values;
     if (ff.loadFile(file.c_str()).bad()) return values;
-    for (const auto& [name, key] : {std::pair{"series", DCM_SeriesInstanceUID}, {"study", DCM_StudyInstanceUID},
-                                    {"date", DCM_StudyDate}, {"patient", DCM_PatientID}, {"modality", DCM_Modality},
-                                    {"description", DCM_SeriesDescription}, {"number", DCM_SeriesNumber}}) {
+    for (const auto& [name, key] : {std::pair{"series", DCM_SeriesInstanceUID},
+                                    {"study", DCM_StudyInstanceUID},
+                                    {"date", DCM_StudyDate},
+                                    {"patient", DCM_PatientID},
+                                    {"modality", DCM_Modality},
+                                    {"description", DCM_SeriesDescription},
+                                    {"number", DCM_SeriesNumber}}) {
         OFString value;
         ff.getDataset()->findAndGetOFString(key, value);
         values[name] = value.c_str();
@@ -114,11 +119,10 @@ TEST(StudyDatabase, AWriterKilledMidImportLeavesTheDatabaseAsItWas) {
     if (child == 0) {
         // Killed after two of three series were written, before any commit could happen.
         StudyDatabase db(path, dir.file("dicom"));
-        db.add({made("1.2", "1.2.1"), made("1.2", "1.2.2"), made("1.3", "1.3.1")},
-               [](std::size_t done, std::size_t) {
-                   if (done == 2) ::kill(::getpid(), SIGKILL);
-                   return true;
-               });
+        db.add({made("1.2", "1.2.1"), made("1.2", "1.2.2"), made("1.3", "1.3.1")}, [](std::size_t done, std::size_t) {
+            if (done == 2) ::kill(::getpid(), SIGKILL);
+            return true;
+        });
         ::_exit(0);
     }
     int status = 0;
@@ -160,7 +164,8 @@ TEST(StudyDatabase, RemovingAStudyDeletesItsCachedFilesOnly) {
     StudyDatabase db(dir.file("studies.sqlite"), cache);
     db.importPath(cache);
     db.add({made("1.1", "1.1.1")});
-    const std::string study = db.list().front().studyUid == "1.1" ? db.list().back().studyUid : db.list().front().studyUid;
+    const std::string study =
+        db.list().front().studyUid == "1.1" ? db.list().back().studyUid : db.list().front().studyUid;
     EXPECT_TRUE(db.removeStudy(study));
     EXPECT_EQ(seriesUids(db), std::vector<std::string>{"1.1.1"});
     for (const std::string& f : cached) EXPECT_FALSE(fs::exists(f)) << f;

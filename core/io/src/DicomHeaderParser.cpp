@@ -143,8 +143,8 @@ void checkPixelData(DcmDataset* ds, const DcmXfer& xfer, const DicomFrameHeader&
 std::uint64_t frameRecordBytes(const DicomFrameHeader& h) {
     std::uint64_t bytes = sizeof(DicomFrameHeader);
     for (const std::string* s : {&h.file, &h.seriesUid, &h.sopInstanceUid, &h.studyUid, &h.patientName, &h.patientId,
-                                 &h.studyDescription, &h.seriesDescription, &h.modality, &h.studyDate, &h.accessionNumber, &h.transferSyntaxUid,
-                                 &h.transferSyntaxName, &h.photometric})
+                                 &h.studyDescription, &h.seriesDescription, &h.modality, &h.studyDate,
+                                 &h.accessionNumber, &h.transferSyntaxUid, &h.transferSyntaxName, &h.photometric})
         bytes += s->size();
     return bytes;
 }

@@ -1,4 +1,5 @@
-/// @brief The file meta header of a DICOM Part 10 file, read without DCMTK (what a DICOMweb transfer needs to name and check a file).
+/// @brief The file meta header of a DICOM Part 10 file, read without DCMTK (what a DICOMweb transfer needs to name and
+/// check a file).
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,5 @@
-/// @brief Where a retrieve lands: a hidden temporary folder under the destination, each series renamed into place only when complete.
+/// @brief Where a retrieve lands: a hidden temporary folder under the destination, each series renamed into place only
+/// when complete.
 #pragma once
 
 #include <cstddef>
