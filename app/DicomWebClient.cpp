@@ -52,7 +52,7 @@ struct DicomWebClient::Impl {
     explicit Impl(DicomWebEndpoint e)
         : endpoint(std::move(e)),
           base(QUrl(QString::fromStdString(endpoint.url))),
-          http({endpoint.user, endpoint.password, endpoint.token}, endpoint.timeoutSeconds) {
+          http({endpoint.user, endpoint.password, endpoint.token}, endpoint.timeoutSeconds, {endpoint.caFile}) {
         QString path = base.path();
         while (path.endsWith('/')) path.chop(1);
         base.setPath(path);

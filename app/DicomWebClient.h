@@ -15,6 +15,7 @@ struct DicomWebEndpoint {
     std::string url;
     std::string user, password;  ///< HTTP basic when `user` is set
     std::string token;           ///< bearer token (wins over user and password)
+    std::string caFile;          ///< PEM certificates trusted for HTTPS besides the system's
     int timeoutSeconds = 10;     ///< without a byte in either direction for this long, a request fails
 };
 

@@ -10,6 +10,7 @@
 #include <QHttpMultiPart>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QSslConfiguration>
 #include <QTimer>
 
 #include <exception>
@@ -35,10 +36,14 @@ std::string statusHint(int status) {
 
 }  // namespace
 
-HttpSession::HttpSession(HttpCredentials credentials, int timeoutSeconds)
+HttpSession::HttpSession(HttpCredentials credentials, int timeoutSeconds, const HttpTrust& trust)
     : m_application((ensureQtApplication(), true)),
       m_credentials(std::move(credentials)),
-      m_timeoutSeconds(timeoutSeconds) {}
+      m_timeoutSeconds(timeoutSeconds) {
+    if (trust.caFile.empty()) return;
+    m_authorities = QSslCertificate::fromPath(QString::fromStdString(trust.caFile), QSsl::Pem);
+    if (m_authorities.isEmpty()) throw net::PacsError(trust.caFile + ": no PEM certificate to trust in it (--ca-file)");
+}
 
 std::string HttpSession::display(const QUrl& url) {
     return url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery).toStdString();
@@ -47,6 +52,11 @@ std::string HttpSession::display(const QUrl& url) {
 QNetworkRequest HttpSession::request(const QUrl& url, const QByteArray& accept) const {
     QNetworkRequest r(url);
     r.setRawHeader("Accept", accept);
+    if (!m_authorities.isEmpty()) {
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.addCaCertificates(m_authorities);
+        r.setSslConfiguration(tls);
+    }
     // Sent with the first request (no 401 round trip; a wrong password is refused once, not retried).
     if (!m_credentials.token.empty())
         r.setRawHeader("Authorization", "Bearer " + QByteArray::fromStdString(m_credentials.token));

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 #include <QNetworkAccessManager>
+#include <QSslCertificate>
 #include <QString>
 #include <QUrl>
 
@@ -22,6 +24,11 @@ struct HttpCredentials {
     std::string token;
 };
 
+/// Whom we trust over HTTPS: the system's certificate authorities, and those of `caFile` (PEM) when set.
+struct HttpTrust {
+    std::string caFile;
+};
+
 /// What a request answered.
 struct HttpAnswer {
     int status = 0;
@@ -33,7 +40,8 @@ struct HttpAnswer {
 /// timeout). Creates the QCoreApplication the event loop needs when the process has none.
 class HttpSession {
 public:
-    HttpSession(HttpCredentials credentials, int timeoutSeconds);
+    /// net::PacsError naming the CA file when it holds no PEM certificate.
+    HttpSession(HttpCredentials credentials, int timeoutSeconds, const HttpTrust& trust = {});
 
     /// Receives the body as it arrives: (Content-Type, next bytes). May throw: the transfer is
     /// then aborted and the exception rethrown by the request.
@@ -55,6 +63,7 @@ private:
     bool m_application;  ///< the QCoreApplication exists before the manager (declared first)
     QNetworkAccessManager m_manager;
     HttpCredentials m_credentials;
+    QList<QSslCertificate> m_authorities;  ///< added to the system's for every request; empty: the system's only
     int m_timeoutSeconds;
 };
 

@@ -9,7 +9,8 @@
 namespace lucent::app {
 
 const std::set<std::string>& PacsTarget::options() {
-    static const std::set<std::string> kOptions = {"--pacs", "--aet", "--timeout", "--user", "--token-file"};
+    static const std::set<std::string> kOptions = {"--pacs", "--aet",        "--timeout",
+                                                   "--user", "--token-file", "--ca-file"};
     return kOptions;
 }
 
@@ -26,8 +27,8 @@ PacsTarget::PacsTarget(const CommandLine& cl) {
     if (timeout < 1 || timeout > 3600) throw UsageError("--timeout needs whole seconds from 1 to 3600");
     m_web = address.kind == net::PacsAddress::Kind::DicomWeb;
     if (!m_web) {
-        if (cl.has("--user") || cl.has("--token-file"))
-            throw UsageError("--user and --token-file are for DICOMweb URLs, not DIMSE nodes");
+        if (cl.has("--user") || cl.has("--token-file") || cl.has("--ca-file"))
+            throw UsageError("--user, --token-file and --ca-file are for DICOMweb URLs, not DIMSE nodes");
         m_node = address.node;
         m_node.callingAet = cl.value("--aet", m_node.callingAet);
         m_node.timeoutSeconds = timeout;
@@ -43,6 +44,7 @@ PacsTarget::PacsTarget(const CommandLine& cl) {
                          ") or --token-file FILE");
     m_endpoint.url = address.url;
     m_endpoint.timeoutSeconds = timeout;
+    m_endpoint.caFile = cl.value("--ca-file");
     if (cl.has("--user")) {
         m_endpoint.user = cl.value("--user");
         if (m_endpoint.user.empty() || m_endpoint.user.find(':') != std::string::npos)

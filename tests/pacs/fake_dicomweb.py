@@ -5,10 +5,12 @@
 /silent/...  accepts the request and never answers (the client's timeout)
 /lossy/...   forwards, but a WADO-RS answer loses its last instance
 /cut/...     forwards, but a WADO-RS answer stops before its closing delimiter
+/plain/...   forwards (over HTTPS when the server was given a certificate)
 Standard library only; threads are daemons, so a hung client never holds the test.
 """
 import http.server
 import re
+import ssl
 import threading
 import time
 import urllib.error
@@ -16,7 +18,8 @@ import urllib.request
 
 
 class FakeDicomWeb:
-    def __init__(self, orthanc_base, token):
+    def __init__(self, orthanc_base, token, certificate=None):
+        """`certificate`: a PEM file holding a certificate and its key: HTTPS."""
         self.orthanc_base, self.token = orthanc_base.rstrip("/"), token
         outer = self
 
@@ -36,10 +39,15 @@ class FakeDicomWeb:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
+        self.scheme = "https" if certificate else "http"
+        if certificate:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(certificate)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def url(self, mode):
-        return "http://127.0.0.1:%d/%s/dicom-web" % (self.port, mode)
+        return "%s://127.0.0.1:%d/%s/dicom-web" % (self.scheme, self.port, mode)
 
     def stop(self):
         self.server.shutdown()

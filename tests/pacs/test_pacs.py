@@ -381,7 +381,8 @@ def web_fault_contract(orthanc, brain, tmp):
     usage = [["echo", "--pacs", web, "--aet", "OURS"], ["echo", "--pacs", orthanc.node, "--user", "alice"],
              ["find", "--pacs", web.replace("http://", "http://alice:pw@")], ["find", "--pacs", web, "--user", "alice"],
              ["get", "--pacs", web, "--study", b["0020,000d"], "--move-port", "104"],
-             ["find", "--pacs", web, "--user", "alice", "--token-file", "x"], ["find", "--pacs", web, "--token-file", "/nonexistent"]]
+             ["find", "--pacs", web, "--user", "alice", "--token-file", "x"], ["find", "--pacs", web, "--token-file", "/nonexistent"],
+             ["echo", "--pacs", orthanc.node, "--ca-file", "x.pem"]]
     for args in usage:
         rc, _, err = run(LUCENT, "pacs", *args, env={"LUCENT_PACS_PASSWORD": None} if "--user" in args else None)
         check(rc == 2 and "pw" not in err, "usage error exits 2: pacs %s -> %d %r" % (" ".join(args), rc, err.splitlines()[:1]))
@@ -398,6 +399,36 @@ def web_fault_contract(orthanc, brain, tmp):
     held = orthanc.find_instances({"SeriesInstanceUID": "1.2.826.0.1.3680043.2.1125.9.55"})
     check(rc == 0 and sorted(i["MainDicomTags"]["SOPInstanceUID"] for i in held)
           == sorted(tags(f, "0008,0018")["0008,0018"] for f in sent), "STOW-RS of 3 files: Orthanc holds the 3: %r" % err)
+
+
+def tls_contract(orthanc, brain, tmp):
+    """HTTPS: a server whose certificate no system authority signed is refused naming the URL; with
+    its certificate given by --ca-file, find and get work. (openssl makes the certificate.)"""
+    pem, key = os.path.join(tmp, "server.pem"), os.path.join(tmp, "server.key")
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", pem,
+                           "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                          capture_output=True)
+    if made.returncode != 0:
+        check(False, "openssl made no certificate: %r" % made.stderr)
+        return
+    both = os.path.join(tmp, "server-and-key.pem")
+    open(both, "w").write(open(pem).read() + open(key).read())
+    fake = FakeDicomWeb(orthanc.web, "", certificate=both)
+    try:
+        url, b = fake.url("plain"), tags(brain[0], "0020,000d", "0020,000e")
+        check(url.startswith("https://"), "the server speaks HTTPS: " + url)
+        rc, _, err = run(LUCENT, "pacs", "find", "--pacs", url)
+        check(error_line(rc, err, url, "SSL"), "an untrusted certificate: one line naming the URL: %r" % err)
+        rc, out, err = run(LUCENT, "pacs", "find", "--pacs", url, "--ca-file", pem, "--json")
+        check(rc == 0 and b["0020,000d"] in out, "find over HTTPS with --ca-file: %r" % err)
+        dest = os.path.join(tmp, "tls-got")
+        rc, out, err = run(LUCENT, "pacs", "get", "--pacs", url, "--ca-file", pem, "--study", b["0020,000d"], "-o", dest)
+        got = glob.glob(os.path.join(dest, b["0020,000e"], "*.dcm"))
+        check(rc == 0 and len(got) == len(brain), "get over HTTPS: %d of %d files: %r" % (len(got), len(brain), err))
+        rc, _, err = run(LUCENT, "pacs", "find", "--pacs", url, "--ca-file", brain[0])
+        check(error_line(rc, err, brain[0], "no PEM certificate"), "a --ca-file without a certificate: %r" % err)
+    finally:
+        fake.stop()
 
 
 def auth_contract(exe, brain, tmp):
@@ -462,6 +493,7 @@ def main():
         move_contract(orthanc, brain, tmp)
         if web_built:
             web_fault_contract(orthanc, brain, tmp)
+            tls_contract(orthanc, brain, tmp)
         lost_instance_contract(orthanc, synthetic, tmp)
         fault_contract(orthanc, tmp)
         node, web = orthanc.node, orthanc.web
