@@ -17,6 +17,11 @@ std::set<std::string> with(std::set<std::string> options) {
     return options;
 }
 
+std::set<std::string> withFlags(std::set<std::string> flags) {
+    flags.insert(PacsTarget::flags().begin(), PacsTarget::flags().end());
+    return flags;
+}
+
 /// A DICOM date or range: YYYYMMDD, YYYYMMDD-, -YYYYMMDD or YYYYMMDD-YYYYMMDD.
 std::string dateRange(const std::string& text) {
     const auto isDate = [](const std::string& d) {
@@ -57,7 +62,7 @@ int runFind(const std::vector<std::string>& args) {
     const CommandLine cl(
         args,
         with({"--patient-name", "--patient-id", "--study-date", "--modality", "--level", "--accession", "--study"}),
-        {"--json"});
+        withFlags({"--json"}));
     if (!cl.positionals().empty()) throw UsageError("pacs find takes no positional argument");
     const std::string level = cl.value("--level", "study");
     if (level != "study" && level != "series") throw UsageError("--level needs study or series, got '" + level + "'");
@@ -85,7 +90,7 @@ int runFind(const std::vector<std::string>& args) {
 }
 
 int runGet(const std::vector<std::string>& args) {
-    const CommandLine cl(args, with({"--study", "--series", "-o", "--move-port"}), {});
+    const CommandLine cl(args, with({"--study", "--series", "-o", "--move-port"}), PacsTarget::flags());
     if (!cl.positionals().empty()) throw UsageError("pacs get takes no positional argument");
     if (!cl.has("--study")) throw UsageError("pacs get needs --study UID");
     PacsTarget target(cl);
@@ -109,7 +114,7 @@ int runGet(const std::vector<std::string>& args) {
 }
 
 int runSend(const std::vector<std::string>& args) {
-    const CommandLine cl(args, PacsTarget::options(), {});
+    const CommandLine cl(args, PacsTarget::options(), PacsTarget::flags());
     if (cl.positionals().empty()) throw UsageError("pacs send needs FILE...");
     PacsTarget target(cl);
     target.store(cl.positionals());
@@ -127,7 +132,7 @@ int runPacs(const std::vector<std::string>& args) {
     if (verb == "get") return runGet(rest);
     if (verb == "send") return runSend(rest);
     if (verb != "echo") throw UsageError("unknown pacs command '" + verb + "' (echo, find, get, send)");
-    const CommandLine cl(rest, PacsTarget::options(), {});
+    const CommandLine cl(rest, PacsTarget::options(), PacsTarget::flags());
     if (!cl.positionals().empty()) throw UsageError("pacs echo takes no positional argument");
     PacsTarget target(cl);
     target.echo();

@@ -14,6 +14,11 @@ const std::set<std::string>& PacsTarget::options() {
     return kOptions;
 }
 
+const std::set<std::string>& PacsTarget::flags() {
+    static const std::set<std::string> kFlags = {"--tls"};
+    return kFlags;
+}
+
 PacsTarget::PacsTarget(const CommandLine& cl) {
     if (!cl.has("--pacs")) throw UsageError("pacs needs --pacs AET@HOST:PORT or a DICOMweb URL");
     net::PacsAddress address;
@@ -27,14 +32,18 @@ PacsTarget::PacsTarget(const CommandLine& cl) {
     if (timeout < 1 || timeout > 3600) throw UsageError("--timeout needs whole seconds from 1 to 3600");
     m_web = address.kind == net::PacsAddress::Kind::DicomWeb;
     if (!m_web) {
-        if (cl.has("--user") || cl.has("--token-file") || cl.has("--ca-file"))
-            throw UsageError("--user, --token-file and --ca-file are for DICOMweb URLs, not DIMSE nodes");
+        if (cl.has("--user") || cl.has("--token-file"))
+            throw UsageError("--user and --token-file are for DICOMweb URLs, not DIMSE nodes");
+        if (cl.has("--ca-file") && !cl.has("--tls")) throw UsageError("--ca-file needs --tls with a DIMSE node");
         m_node = address.node;
+        m_node.tls = cl.has("--tls");
+        m_node.caFile = cl.value("--ca-file");
         m_node.callingAet = cl.value("--aet", m_node.callingAet);
         m_node.timeoutSeconds = timeout;
         return;
     }
     if (cl.has("--aet")) throw UsageError("--aet is for DIMSE nodes, not DICOMweb URLs");
+    if (cl.has("--tls")) throw UsageError("--tls is for DIMSE nodes; a DICOMweb URL says https://");
     if (cl.has("--user") && cl.has("--token-file")) throw UsageError("give --user or --token-file, not both");
     // Credentials in the URL would land in shell histories and in every message naming the URL.
     const std::size_t authority = address.url.find("://") + 3;
@@ -73,6 +82,8 @@ std::vector<net::FindRecord> PacsTarget::find(const net::FindQuery& query) {
 
 std::vector<net::RetrievedSeries> PacsTarget::retrieve(const net::RetrieveRequest& request) {
     if (m_web && request.movePort > 0) throw UsageError("--move-port is for DIMSE nodes, not DICOMweb URLs");
+    // Lucent's own storage SCP for a C-MOVE listens without TLS: over TLS, C-GET only.
+    if (m_node.tls && request.movePort > 0) throw UsageError("--move-port does not work with --tls (use C-GET)");
     return m_web ? DicomWebClient(m_endpoint).retrieve(request) : net::retrieve(m_node, request);
 }
 

@@ -17,6 +17,8 @@ class PacsTarget {
 public:
     /// Options every pacs sub-command takes: the node or URL, our AE title, the timeout, credentials.
     static const std::set<std::string>& options();
+    /// Flags every pacs sub-command takes: --tls (DIMSE over TLS).
+    static const std::set<std::string>& flags();
 
     /// Reads --pacs and the options that go with it; UsageError for a malformed node or URL, an
     /// option that does not fit its kind (--aet for a URL, --user for a node) or missing credentials.

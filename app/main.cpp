@@ -70,7 +70,7 @@ std::string usage() {
            "       lucent islands MASK -o OUT." + volumeOut + " [--remove-smaller-than ML] [--keep-largest]\n"
            "              [--fill-holes] [--labels 1,2,...]   (applied in that order, per label, 6-connected)\n"
            "       lucent stats MASK --reference PATH [--series ID] [--json|--csv]   (per-label figures)\n"
-           "       lucent pacs echo --pacs AET@HOST:PORT|URL [--aet OURS] [--timeout S]\n"
+           "       lucent pacs echo --pacs AET@HOST:PORT|URL [--aet OURS] [--timeout S] [--tls [--ca-file PEM]]\n"
            "       lucent pacs find --pacs AET@HOST:PORT|URL [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"
            "              [--modality M] [--accession A] [--study UID] [--level study|series] [--json]\n"
            "       lucent pacs get --pacs AET@HOST:PORT|URL --study UID [--series UID] [-o DIR] [--move-port P]\n"

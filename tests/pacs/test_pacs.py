@@ -401,18 +401,23 @@ def web_fault_contract(orthanc, brain, tmp):
           == sorted(tags(f, "0008,0018")["0008,0018"] for f in sent), "STOW-RS of 3 files: Orthanc holds the 3: %r" % err)
 
 
+def certificate(tmp):
+    """A self-signed certificate for 127.0.0.1 made by openssl: (certificate, key, both in one file)."""
+    pem, key = os.path.join(tmp, "server.pem"), os.path.join(tmp, "server.key")
+    both = os.path.join(tmp, "server-and-key.pem")
+    if not os.path.exists(both):
+        made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", pem,
+                               "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                              capture_output=True)
+        check(made.returncode == 0, "openssl makes a certificate: %r" % made.stderr)
+        open(both, "w").write(open(pem).read() + open(key).read())
+    return pem, key, both
+
+
 def tls_contract(orthanc, brain, tmp):
     """HTTPS: a server whose certificate no system authority signed is refused naming the URL; with
-    its certificate given by --ca-file, find and get work. (openssl makes the certificate.)"""
-    pem, key = os.path.join(tmp, "server.pem"), os.path.join(tmp, "server.key")
-    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", pem,
-                           "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                          capture_output=True)
-    if made.returncode != 0:
-        check(False, "openssl made no certificate: %r" % made.stderr)
-        return
-    both = os.path.join(tmp, "server-and-key.pem")
-    open(both, "w").write(open(pem).read() + open(key).read())
+    its certificate given by --ca-file, find and get work."""
+    pem, key, both = certificate(tmp)
     fake = FakeDicomWeb(orthanc.web, "", certificate=both)
     try:
         url, b = fake.url("plain"), tags(brain[0], "0020,000d", "0020,000e")
@@ -429,6 +434,43 @@ def tls_contract(orthanc, brain, tmp):
         check(error_line(rc, err, brain[0], "no PEM certificate"), "a --ca-file without a certificate: %r" % err)
     finally:
         fake.stop()
+
+
+def dimse_tls_contract(synthetic, tmp):
+    """DICOM over TLS against DCMTK's storescp (+tls): refused while its certificate is untrusted,
+    echo and send once --ca-file trusts it; a plain association to it fails naming the node."""
+    pem, key, _ = certificate(tmp)
+    received = os.path.join(tmp, "tls-scp")
+    os.makedirs(received)
+    port = free_port()
+    log = open(os.path.join(tmp, "storescp.log"), "w")
+    scp = subprocess.Popen(["storescp", "+tls", key, pem, "-ic", "-od", received, str(port)], stdout=log,
+                           stderr=subprocess.STDOUT)
+    node = "ANY@127.0.0.1:%d" % port
+    try:
+        for _ in range(100):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        rc, _, err = run(LUCENT, "pacs", "echo", "--pacs", node, "--tls")
+        check(error_line(rc, err, node, "certificate"), "TLS to an untrusted node: one line naming it: %r" % err)
+        rc, out, err = run(LUCENT, "pacs", "echo", "--pacs", node, "--tls", "--ca-file", pem)
+        check(rc == 0 and node in out, "C-ECHO over TLS with --ca-file: %r" % err)
+        rc, out, err = run(LUCENT, "pacs", "send", "--pacs", node, "--tls", "--ca-file", pem, *synthetic)
+        got = {tags(f, "0008,0018")["0008,0018"] for f in glob.glob(os.path.join(received, "*"))}
+        check(rc == 0 and got == {tags(f, "0008,0018")["0008,0018"] for f in synthetic},
+              "C-STORE over TLS: storescp holds every instance sent: %r" % err)
+        rc, _, err = run(LUCENT, "pacs", "echo", "--pacs", node, "--timeout", "2")
+        check(error_line(rc, err, node), "a plain association to a TLS node fails in one line: %r" % err)
+    finally:
+        scp.terminate()
+        scp.wait(timeout=30)
+        log.close()
+    for args in (["echo", "--pacs", node, "--ca-file", pem], ["find", "--pacs", "http://127.0.0.1:1/dw", "--tls"],
+                 ["get", "--pacs", node, "--tls", "--study", "1.2", "--move-port", "104"]):
+        rc, _, err = run(LUCENT, "pacs", *args)
+        check(rc == 2, "usage error exits 2: pacs %s -> %d %r" % (" ".join(args), rc, err))
 
 
 def auth_contract(exe, brain, tmp):
@@ -510,6 +552,7 @@ def main():
             rc, _, err = run(LUCENT, "pacs", "get", "--pacs", web, "--study", "1.2.3", "-o", dest)
             check(error_line(rc, err, web, "refused") and leftovers(dest) == [], "get from a stopped DICOMweb server: %r" % err)
         strict_contract(exe, tmp)
+        dimse_tls_contract(synthetic, tmp)
         if web_built:
             auth_contract(exe, brain, tmp)
     finally:

@@ -14,6 +14,10 @@ struct PacsNode {
     std::uint16_t port = 104;
     std::string callingAet = "LUCENT";  ///< our AE title
     int timeoutSeconds = 10;            ///< connection, ACSE and DIMSE timeouts
+    /// DICOM over TLS (dcmtls, BCP 195 profile): the node's certificate must be signed by an
+    /// authority of `caFile` (PEM) or, when it is empty, of the system (/etc/ssl/certs).
+    bool tls = false;
+    std::string caFile;
 
     /// "AET@HOST:PORT", as the user wrote it: every message about the node names it so.
     std::string label() const;
