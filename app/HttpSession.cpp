@@ -52,6 +52,8 @@ std::string HttpSession::display(const QUrl& url) {
 QNetworkRequest HttpSession::request(const QUrl& url, const QByteArray& accept) const {
     QNetworkRequest r(url);
     r.setRawHeader("Accept", accept);
+    // Our Authorization header goes with a redirect: only to the same scheme, host and port.
+    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::SameOriginRedirectPolicy);
     if (!m_authorities.isEmpty()) {
         QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
         tls.addCaCertificates(m_authorities);

@@ -6,6 +6,7 @@
 /lossy/...   forwards, but a WADO-RS answer loses its last instance
 /cut/...     forwards, but a WADO-RS answer stops before its closing delimiter
 /plain/...   forwards (over HTTPS when the server was given a certificate)
+/redirect/... answers 307 to the same path under /token/ at "localhost" (another origin than 127.0.0.1)
 Standard library only; threads are daemons, so a hung client never holds the test.
 """
 import http.server
@@ -76,6 +77,12 @@ class FakeDicomWeb:
         path = "/" + rest.partition("/")[2]  # drop "dicom-web"
         if mode == "fail":
             return self.answer(h, 500, b"boom")
+        if mode == "redirect":
+            h.send_response(307)
+            h.send_header("Location", "http://localhost:%d/token/%s" % (self.port, rest))
+            h.send_header("Content-Length", "0")
+            h.end_headers()
+            return
         if mode == "silent":
             time.sleep(30)
             return

@@ -374,6 +374,9 @@ def web_fault_contract(orthanc, brain, tmp):
         check(rc == 0 and b["0020,000d"] in out, "a bearer token from --token-file is sent: %r" % err)
         rc, out, err = run(LUCENT, "pacs", "find", "--pacs", fake.url("token"), env={"LUCENT_PACS_TOKEN": "s3cret-token"})
         check(rc == 0 and b["0020,000d"] in out, "a bearer token from LUCENT_PACS_TOKEN is sent: %r" % err)
+        # A redirect to another origin is not followed: the token would go with it.
+        rc, out, err = run(LUCENT, "pacs", "find", "--pacs", fake.url("redirect"), "--token-file", token)
+        check(error_line(rc, err, fake.url("redirect"), "redirect"), "a redirect elsewhere is refused: %r" % err)
         rc, out, err = run(LUCENT, "pacs", "find", "--pacs", fake.url("token"), env={"LUCENT_PACS_TOKEN": "bad-t0ken"})
         check(error_line(rc, err, fake.url("token"), "401") and "t0ken" not in err, "a wrong token: HTTP 401: %r" % err)
     finally:
