@@ -4,6 +4,7 @@
 #include "lucent/core/LabelMap.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,15 @@ int runStats(const std::vector<std::string>& args);
 /// `lucent islands MASK -o OUT --keep-largest|--fill-holes|--remove-smaller-than ML`: the viewer's
 /// island tools on a mask file.
 int runIslands(const std::vector<std::string>& args);
-/// `lucent pacs echo|find|get|send`: DICOM networking with one node.
+/// `lucent pacs echo|find|get|send`: DICOM networking with one node or DICOMweb service.
 int runPacs(const std::vector<std::string>& args);
+/// `lucent db list|import`: the local study database.
+int runDb(const std::vector<std::string>& args);
+
+class StudyDatabase;
+/// The study database at net::defaultStudyDatabase() (LUCENT_DB or the user's data folder), its
+/// recovery message, if any, on stderr.
+std::unique_ptr<StudyDatabase> openStudyDatabase();
 int runVersion();
 /// The Qt viewer (or its screenshot mode); argv as main received it.
 int runViewer(int argc, char** argv);

@@ -1,42 +1,25 @@
-/// @brief `lucent pacs echo|find|get|send --pacs AET@HOST:PORT ...` (get: C-GET, or C-MOVE with --move-port): argument
-/// parsing over lucent_net.
+/// @brief `lucent pacs echo|find|get|send --pacs AET@HOST:PORT|URL ...` (DIMSE: C-GET, or C-MOVE with --move-port;
+/// DICOMweb: QIDO-RS, WADO-RS, STOW-RS): argument parsing over PacsTarget.
 #include "CommandLine.h"
 #include "Commands.h"
-
-#include "lucent/core/JsonWriter.h"
-#include "lucent/net/PacsClient.h"
+#include "PacsTarget.h"
+#include "StudyDatabase.h"
 
 #include <iostream>
+#include "lucent/core/JsonWriter.h"
 
 namespace lucent::app {
 
 namespace {
 
-/// Options every pacs sub-command takes: the node, our AE title and the timeout.
-const std::set<std::string> kNodeOptions = {"--pacs", "--aet", "--timeout"};
-
 std::set<std::string> with(std::set<std::string> options) {
-    options.insert(kNodeOptions.begin(), kNodeOptions.end());
+    options.insert(PacsTarget::options().begin(), PacsTarget::options().end());
     return options;
 }
 
-net::PacsNode nodeOf(const CommandLine& cl) {
-    if (!cl.has("--pacs")) throw UsageError("pacs needs --pacs AET@HOST:PORT");
-    net::PacsAddress address;
-    try {
-        address = net::parsePacsAddress(cl.value("--pacs"));
-        if (cl.has("--aet")) net::checkAeTitle(cl.value("--aet"), "--aet");
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(std::string("--pacs: ") + e.what());
-    }
-    if (address.kind == net::PacsAddress::Kind::DicomWeb)
-        throw UsageError("--pacs " + address.url + ": DICOMweb is not supported yet (give AET@HOST:PORT)");
-    net::PacsNode node = address.node;
-    node.callingAet = cl.value("--aet", node.callingAet);
-    node.timeoutSeconds = cl.integer("--timeout", node.timeoutSeconds);
-    if (node.timeoutSeconds < 1 || node.timeoutSeconds > 3600)
-        throw UsageError("--timeout needs whole seconds from 1 to 3600");
-    return node;
+std::set<std::string> withFlags(std::set<std::string> flags) {
+    flags.insert(PacsTarget::flags().begin(), PacsTarget::flags().end());
+    return flags;
 }
 
 /// A DICOM date or range: YYYYMMDD, YYYYMMDD-, -YYYYMMDD or YYYYMMDD-YYYYMMDD.
@@ -53,9 +36,9 @@ std::string dateRange(const std::string& text) {
     return text;
 }
 
-void writeJson(const std::vector<net::FindRecord>& records, const net::PacsNode& node, bool series) {
+void writeJson(const std::vector<net::FindRecord>& records, const std::string& pacs, bool series) {
     JsonWriter json(std::cout);
-    json.beginObject().key("pacs").value(node.label()).key("level").value(series ? "series" : "study");
+    json.beginObject().key("pacs").value(pacs).key("level").value(series ? "series" : "study");
     json.key("results").beginArray();
     for (const net::FindRecord& r : records) {
         json.beginObject().key("patientName").value(r.patientName).key("patientId").value(r.patientId);
@@ -79,7 +62,7 @@ int runFind(const std::vector<std::string>& args) {
     const CommandLine cl(
         args,
         with({"--patient-name", "--patient-id", "--study-date", "--modality", "--level", "--accession", "--study"}),
-        {"--json"});
+        withFlags({"--json"}));
     if (!cl.positionals().empty()) throw UsageError("pacs find takes no positional argument");
     const std::string level = cl.value("--level", "study");
     if (level != "study" && level != "series") throw UsageError("--level needs study or series, got '" + level + "'");
@@ -91,10 +74,10 @@ int runFind(const std::vector<std::string>& args) {
     q.modality = cl.value("--modality");
     q.accessionNumber = cl.value("--accession");
     q.studyUid = cl.value("--study");
-    const net::PacsNode node = nodeOf(cl);
-    const std::vector<net::FindRecord> records = net::find(node, q);
+    PacsTarget target(cl);
+    const std::vector<net::FindRecord> records = target.find(q);
     if (cl.has("--json")) {
-        writeJson(records, node, q.level == net::QueryLevel::Series);
+        writeJson(records, target.label(), q.level == net::QueryLevel::Series);
         return 0;
     }
     for (const net::FindRecord& r : records)
@@ -102,35 +85,40 @@ int runFind(const std::vector<std::string>& args) {
                   << "  " << r.patientId << "  " << r.modalities << "  " << r.instances << " instances  "
                   << (r.seriesUid.empty() ? r.studyDescription : r.seriesDescription) << "\n";
     const char* noun = records.size() == 1 ? level.c_str() : (level == "study" ? "studies" : "series");
-    std::cerr << records.size() << " " << noun << " found on " << node.label() << "\n";
+    std::cerr << records.size() << " " << noun << " found on " << target.label() << "\n";
     return 0;
 }
 
 int runGet(const std::vector<std::string>& args) {
-    const CommandLine cl(args, with({"--study", "--series", "-o", "--move-port"}), {});
+    const CommandLine cl(args, with({"--study", "--series", "-o", "--move-port"}), PacsTarget::flags());
     if (!cl.positionals().empty()) throw UsageError("pacs get takes no positional argument");
     if (!cl.has("--study")) throw UsageError("pacs get needs --study UID");
-    const net::PacsNode node = nodeOf(cl);
+    PacsTarget target(cl);
     net::RetrieveRequest request{cl.value("--study"), cl.value("--series"), cl.value("-o"),
                                  cl.integer("--move-port", 0)};
     if (cl.has("--move-port") && (request.movePort < 1 || request.movePort > 65535))
         throw UsageError("--move-port needs a port from 1 to 65535");
     std::vector<net::RetrievedSeries> series;
     try {
-        series = net::retrieve(node, request);
+        series = target.retrieve(request);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
     for (const net::RetrievedSeries& s : series) std::cout << s.folder << "\n";
+    // Into the cache: the study database indexes what arrived (only complete series arrive).
+    if (request.destination.empty() && StudyDatabase::available()) {
+        const std::unique_ptr<StudyDatabase> db = openStudyDatabase();
+        for (const net::RetrievedSeries& s : series) db->importPath(s.folder);
+    }
     return 0;
 }
 
 int runSend(const std::vector<std::string>& args) {
-    const CommandLine cl(args, kNodeOptions, {});
+    const CommandLine cl(args, PacsTarget::options(), PacsTarget::flags());
     if (cl.positionals().empty()) throw UsageError("pacs send needs FILE...");
-    const net::PacsNode node = nodeOf(cl);
-    net::store(node, cl.positionals());
-    std::cout << "sent " << cl.positionals().size() << " file(s) to " << node.label() << "\n";
+    PacsTarget target(cl);
+    target.store(cl.positionals());
+    std::cout << "sent " << cl.positionals().size() << " file(s) to " << target.label() << "\n";
     return 0;
 }
 
@@ -144,11 +132,11 @@ int runPacs(const std::vector<std::string>& args) {
     if (verb == "get") return runGet(rest);
     if (verb == "send") return runSend(rest);
     if (verb != "echo") throw UsageError("unknown pacs command '" + verb + "' (echo, find, get, send)");
-    const CommandLine cl(rest, kNodeOptions, {});
+    const CommandLine cl(rest, PacsTarget::options(), PacsTarget::flags());
     if (!cl.positionals().empty()) throw UsageError("pacs echo takes no positional argument");
-    const net::PacsNode node = nodeOf(cl);
-    net::echo(node);
-    std::cout << node.label() << " answered C-ECHO\n";
+    PacsTarget target(cl);
+    target.echo();
+    std::cout << target.label() << (target.web() ? " answered QIDO-RS\n" : " answered C-ECHO\n");
     return 0;
 }
 

@@ -1,6 +1,8 @@
 /// @brief The `lucent` executable: CLI sub-commands (info, convert, segment, version), else the viewer.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "DicomWebClient.h"
+#include "StudyDatabase.h"
 
 #include "lucent/core/Errors.h"
 #include "lucent/core/Version.h"
@@ -19,6 +21,10 @@ namespace lucent::app {
 int runVersion() {
     std::cout << "lucent " << kVersion << "\nDICOM: " << (io::DicomReader::available() ? "DCMTK" : "not built (no DCMTK)") << "\n"
               << "Surfaces: " << (io::surfacesAvailable() ? "VTK" : "not built (no VTK)") << "\n"
+              << "DICOMweb and study database: "
+              << (DicomWebClient::available() && StudyDatabase::available() ? "Qt Network and Qt SQL"
+                                                                            : "not built (no Qt 6 Network and SQL)")
+              << "\n"
               << gpu::describeBackends() << "\n";
     return 0;
 }
@@ -30,6 +36,7 @@ using CommandFunction = int (*)(const std::vector<std::string>&);
 const std::pair<const char*, CommandFunction> kCommands[] = {
     {"info", runInfo},     {"convert", runConvert}, {"segment", runSegment}, {"export", runExport},
     {"stats", runStats},   {"islands", runIslands}, {"pacs", runPacs},
+    {"db", runDb},
     {"version", [](const std::vector<std::string>&) { return runVersion(); }}};
 
 /// The usage text; the suffix lists come from io (FileSuffixes.h), so it names every one that works.
@@ -66,11 +73,18 @@ std::string usage() {
            "       lucent islands MASK -o OUT." + volumeOut + " [--remove-smaller-than ML] [--keep-largest]\n"
            "              [--fill-holes] [--labels 1,2,...]   (applied in that order, per label, 6-connected)\n"
            "       lucent stats MASK --reference PATH [--series ID] [--json|--csv]   (per-label figures)\n"
-           "       lucent pacs echo --pacs AET@HOST:PORT [--aet OURS] [--timeout S]\n"
-           "       lucent pacs find --pacs AET@HOST:PORT [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"
+           "       lucent pacs echo --pacs AET@HOST:PORT|URL [--aet OURS] [--timeout S] [--tls [--ca-file PEM]]\n"
+           "       lucent pacs find --pacs AET@HOST:PORT|URL [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"
            "              [--modality M] [--accession A] [--study UID] [--level study|series] [--json]\n"
-           "       lucent pacs get --pacs AET@HOST:PORT --study UID [--series UID] [-o DIR] [--move-port P]\n"
-           "       lucent pacs send --pacs AET@HOST:PORT FILE...\n"
+           "       lucent pacs get --pacs AET@HOST:PORT|URL --study UID [--series UID] [-o DIR] [--move-port P]\n"
+           "       lucent pacs send --pacs AET@HOST:PORT|URL FILE...\n"
+           "              URL: a DICOMweb root, http(s)://HOST:PORT/PATH (QIDO-RS, WADO-RS, STOW-RS); with it\n"
+           "              --user NAME (password in LUCENT_PACS_PASSWORD, else asked) or --token-file FILE\n"
+           "              (else LUCENT_PACS_TOKEN) for a bearer token; --ca-file PEM: authorities trusted for https\n"
+           "              besides the system's; get without -o: into the study database's cache\n"
+           "       lucent db list [--json]      (the local study database: LUCENT_DB, else\n"
+           "              $XDG_DATA_HOME/lucent/studies.sqlite; retrieved series are kept beside it in dicom/)\n"
+           "       lucent db import PATH        (indexes the DICOM series under PATH where they are)\n"
            "       info, convert, segment, export, stats, islands also take --quiet (no summary, no warnings) and\n"
            "              --progress (progress on stderr even when it is no terminal);\n"
            "              convert, segment, export, islands --no-clobber\n"

@@ -69,5 +69,9 @@ if(LUCENT_HAVE_GUI)
   # --record OUT.mp4 pipes frames to ffmpeg; without it the frames are written as PNGs.
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS ffmpeg)
 endif()
+if(LUCENT_HAVE_QT_SERVICES)
+  # The study database opens SQLite through Qt SQL's driver, a plugin dpkg-shlibdeps cannot see.
+  list(APPEND lucent_depends libqt6sql6-sqlite)
+endif()
 list(JOIN lucent_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 include(CPack)

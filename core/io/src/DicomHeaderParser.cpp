@@ -143,8 +143,8 @@ void checkPixelData(DcmDataset* ds, const DcmXfer& xfer, const DicomFrameHeader&
 std::uint64_t frameRecordBytes(const DicomFrameHeader& h) {
     std::uint64_t bytes = sizeof(DicomFrameHeader);
     for (const std::string* s : {&h.file, &h.seriesUid, &h.sopInstanceUid, &h.studyUid, &h.patientName, &h.patientId,
-                                 &h.studyDescription, &h.seriesDescription, &h.modality, &h.transferSyntaxUid,
-                                 &h.transferSyntaxName, &h.photometric})
+                                 &h.studyDescription, &h.seriesDescription, &h.modality, &h.studyDate,
+                                 &h.accessionNumber, &h.transferSyntaxUid, &h.transferSyntaxName, &h.photometric})
         bytes += s->size();
     return bytes;
 }
@@ -244,6 +244,8 @@ HeaderOutcome parseDicomHeader(const std::string& file, std::vector<DicomFrameHe
     h.studyDescription = str(ds, DCM_StudyDescription);
     h.seriesDescription = str(ds, DCM_SeriesDescription);
     h.modality = str(ds, DCM_Modality);
+    h.studyDate = str(ds, DCM_StudyDate);
+    h.accessionNumber = str(ds, DCM_AccessionNumber);
     const DcmXfer xfer(ds->getOriginalXfer());
     h.transferSyntaxUid = xfer.getXferID();
     h.transferSyntaxName = xfer.getXferName();

@@ -43,6 +43,8 @@ void describe(DicomSeries& s, const DicomFrameHeader& f) {
     s.info.patientId = f.patientId;
     s.info.studyDescription = f.studyDescription;
     s.info.studyUid = f.studyUid;
+    s.info.studyDate = f.studyDate;
+    s.info.accessionNumber = f.accessionNumber;
     s.info.modality = f.modality;
     s.info.description = f.seriesDescription;
     s.info.seriesNumber = f.seriesNumber;

@@ -1,6 +1,8 @@
 /// @brief InstanceSink: one file per received instance, one folder per series, counted.
 #include "InstanceSink.h"
 
+#include "lucent/net/RetrieveStaging.h"
+
 #include <dcmtk/dcmnet/dimse.h>
 
 #include <memory>
@@ -8,11 +10,6 @@
 namespace lucent::net {
 
 namespace fs = std::filesystem;
-
-bool isUid(const std::string& uid) {
-    return !uid.empty() && uid.size() <= 64 && uid.find_first_not_of("0123456789.") == std::string::npos &&
-           uid.front() != '.';
-}
 
 Uint16 InstanceSink::save(DcmDataset* dataset, const std::string& transferSyntax) {
     std::unique_ptr<DcmFileFormat> file(new DcmFileFormat(dataset, OFFalse));  // owns `dataset`

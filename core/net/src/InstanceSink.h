@@ -30,8 +30,4 @@ private:
     std::string m_problem;
 };
 
-/// A UID names a folder or file: only digits and dots, as the standard allows, so that a hostile
-/// answer ("../..") cannot write elsewhere.
-bool isUid(const std::string& uid);
-
 }  // namespace lucent::net

@@ -62,14 +62,22 @@ PacsAddress parsePacsAddress(const std::string& text) {
     return address;
 }
 
-std::string defaultRetrieveCache() {
+std::string defaultStudyDatabase() {
     namespace fs = std::filesystem;
+    const char* overridden = std::getenv(kStudyDatabaseVariable);
+    if (overridden && *overridden) return fs::absolute(overridden).string();
     const char* xdg = std::getenv("XDG_DATA_HOME");
     // The XDG rule: a relative XDG_DATA_HOME is invalid and ignored.
-    if (xdg && *xdg && fs::path(xdg).is_absolute()) return (fs::path(xdg) / "lucent" / "dicom").string();
+    if (xdg && *xdg && fs::path(xdg).is_absolute()) return (fs::path(xdg) / "lucent" / "studies.sqlite").string();
     const char* home = std::getenv("HOME");
-    if (!home || !*home) throw std::invalid_argument("neither XDG_DATA_HOME nor HOME is set: give -o DIR");
-    return (fs::path(home) / ".local" / "share" / "lucent" / "dicom").string();
+    if (!home || !*home)
+        throw std::invalid_argument(std::string("neither XDG_DATA_HOME nor HOME is set: give -o DIR or set ") +
+                                    kStudyDatabaseVariable);
+    return (fs::path(home) / ".local" / "share" / "lucent" / "studies.sqlite").string();
+}
+
+std::string defaultRetrieveCache() {
+    return (std::filesystem::path(defaultStudyDatabase()).parent_path() / "dicom").string();
 }
 
 }  // namespace lucent::net

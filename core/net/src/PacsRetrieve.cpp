@@ -3,13 +3,12 @@
 
 #include "Retrieval.h"
 
-#include <stdlib.h>
+#include "lucent/net/RetrieveStaging.h"
+
 #include <filesystem>
 #include <memory>
 
 namespace lucent::net {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -31,25 +30,6 @@ protected:
 private:
     InstanceSink& m_sink;
 };
-
-/// Removes the temporary folder unless the retrieve completed.
-struct TemporaryFolder {
-    fs::path path;
-    ~TemporaryFolder() {
-        std::error_code ec;
-        if (!path.empty()) fs::remove_all(path, ec);
-    }
-};
-
-fs::path makeTemporaryFolder(const fs::path& destination, const PacsNode& node) {
-    std::error_code ec;
-    fs::create_directories(destination, ec);
-    std::string pattern = (destination / ".lucent-get-XXXXXX").string();
-    if (ec || ::mkdtemp(pattern.data()) == nullptr)
-        throw PacsError(node.label() + ": cannot create a folder under " + destination.string() +
-                        (ec ? ": " + ec.message() : ""));
-    return pattern;
-}
 
 /// The series the node holds for the request and how many instances each has (C-FIND).
 std::map<std::string, int> expectedSeries(const PacsNode& node, const RetrieveRequest& request) {
@@ -110,38 +90,18 @@ void runGet(const PacsNode& node, const RetrieveRequest& request, InstanceSink& 
 }
 
 std::vector<RetrievedSeries> retrieve(const PacsNode& node, const RetrieveRequest& request) {
-    if (!isUid(request.studyUid)) throw std::invalid_argument("'" + request.studyUid + "' is not a study UID");
-    if (!request.seriesUid.empty() && !isUid(request.seriesUid))
-        throw std::invalid_argument("'" + request.seriesUid + "' is not a series UID");
-    const fs::path destination = request.destination.empty() ? fs::path(defaultRetrieveCache()) / request.studyUid
-                                                             : fs::path(request.destination);
+    checkRetrieveUids(request);
     const std::map<std::string, int> expected = expectedSeries(node, request);
-    TemporaryFolder temporary{makeTemporaryFolder(destination, node)};
-    InstanceSink sink(temporary.path);
+    RetrieveStaging staging(retrieveDestination(request), node.label());
+    InstanceSink sink(staging.folder());
     if (request.movePort > 0)
         runMove(node, request, sink);
     else
         runGet(node, request, sink);
     const std::map<std::string, std::size_t> received = sink.received();
     const std::string what = std::string(request.movePort > 0 ? "C-MOVE" : "C-GET") + " of study " + request.studyUid;
-    for (const auto& [series, count] : expected) {
-        const std::size_t got = received.count(series) ? received.at(series) : 0;
-        if (count >= 0 && got < static_cast<std::size_t>(count))
-            throw PacsError(node.label() + ": " + what + " lost " + std::to_string(count - got) + " of " +
-                            std::to_string(count) + " instance(s) of series " + series + "; nothing kept");
-    }
-    std::vector<RetrievedSeries> result;
-    for (const auto& [series, files] : received) {
-        const fs::path target = destination / series;
-        std::error_code ec;
-        fs::remove_all(target, ec);
-        fs::rename(temporary.path / series, target, ec);
-        if (ec)
-            throw PacsError(node.label() + ": cannot move the retrieved series into " + target.string() + ": " +
-                            ec.message());
-        result.push_back({series, target.string(), files});
-    }
-    return result;
+    requireAllReceived(node.label(), what, expected, received);
+    return staging.commit(received);
 }
 
 }  // namespace lucent::net

@@ -79,9 +79,27 @@ void ScuSession::offer(const std::string& abstractSyntax, const std::vector<std:
     addPresentationContext(abstractSyntax.c_str(), list, role);
 }
 
+void ScuSession::secure() {
+    m_tls = std::make_unique<DcmTLSTransportLayer>(NET_REQUESTOR, nullptr, OFTrue);
+    OFCondition cond = m_tls->setTLSProfile(TSP_Profile_BCP195_ND);
+    if (cond.good()) cond = m_tls->activateCipherSuites();
+    if (cond.bad()) fail("setting up TLS", cond);
+    // The node must prove who it is: by an authority of --ca-file, else by one the system trusts.
+    if (!m_node.caFile.empty()) {
+        if (m_tls->addTrustedCertificateFile(m_node.caFile.c_str(), DCF_Filetype_PEM).bad())
+            fail(m_node.caFile + ": no PEM certificate to trust in it (--ca-file)");
+    } else if (m_tls->addTrustedCertificateDir("/etc/ssl/certs", DCF_Filetype_PEM).bad()) {
+        fail("cannot read the system's certificate authorities in /etc/ssl/certs (give --ca-file)");
+    }
+    m_tls->setCertificateVerification(DCV_requireCertificate);
+    cond = useSecureConnection(m_tls.get());
+    if (cond.bad()) fail("setting up TLS", cond);
+}
+
 void ScuSession::connect(const std::string& service) {
     OFCondition cond = initNetwork();
     if (cond.bad()) fail("setting up the network for " + service, cond);
+    if (m_node.tls) secure();
     cond = negotiateAssociation();
     if (cond == DUL_ASSOCIATIONREJECTED)
         fail("association rejected (check the called AE title '" + m_node.calledAet +

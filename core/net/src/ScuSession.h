@@ -5,7 +5,9 @@
 
 #include <dcmtk/config/osconfig.h>
 #include <dcmtk/dcmnet/scu.h>
+#include <dcmtk/dcmtls/tlslayer.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +19,13 @@ void quietDcmtkLog();
 /// Transfer syntaxes offered for images: uncompressed first, then what our reader decodes.
 const std::vector<std::string>& offeredTransferSyntaxes();
 
-class ScuSession : public DcmSCU {
+/// Holds the TLS layer in a base constructed before DcmSCU and destroyed after it: the association
+/// DcmSCU closes in its destructor still uses the layer.
+struct TlsLayerHolder {
+    std::unique_ptr<DcmTLSTransportLayer> m_tls;
+};
+
+class ScuSession : private TlsLayerHolder, public DcmSCU {
 public:
     explicit ScuSession(const PacsNode& node);
     ~ScuSession() override;
@@ -36,6 +44,8 @@ public:
     [[noreturn]] void fail(const std::string& what) const;
 
 private:
+    void secure();
+
     PacsNode m_node;
 };
 

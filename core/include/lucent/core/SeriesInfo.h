@@ -18,6 +18,8 @@ struct SeriesInfo {
     std::string patientId;
     std::string studyDescription;
     std::string studyUid;
+    std::string studyDate;         ///< StudyDate as written (YYYYMMDD); empty for volume files
+    std::string accessionNumber;
     std::string modality;
     std::string description;
     int seriesNumber = -1;         ///< DICOM SeriesNumber (0020,0011); -1 when absent (volume files)

@@ -16,6 +16,7 @@ struct DicomFrameHeader {
     int framesInFile = 1;
     std::string seriesUid, sopInstanceUid, studyUid;
     std::string patientName, patientId, studyDescription, seriesDescription, modality;
+    std::string studyDate, accessionNumber;  ///< StudyDate (YYYYMMDD), AccessionNumber
     std::string transferSyntaxUid, transferSyntaxName;
     bool transferSyntaxSupported = true;
     int rows = 0, columns = 0;

@@ -14,6 +14,10 @@ struct PacsNode {
     std::uint16_t port = 104;
     std::string callingAet = "LUCENT";  ///< our AE title
     int timeoutSeconds = 10;            ///< connection, ACSE and DIMSE timeouts
+    /// DICOM over TLS (dcmtls, BCP 195 profile): the node's certificate must be signed by an
+    /// authority of `caFile` (PEM) or, when it is empty, of the system (/etc/ssl/certs).
+    bool tls = false;
+    std::string caFile;
 
     /// "AET@HOST:PORT", as the user wrote it: every message about the node names it so.
     std::string label() const;
@@ -41,7 +45,15 @@ PacsAddress parsePacsAddress(const std::string& text);
 /// Checks an AE title by the rule above (for our own, --aet); std::invalid_argument when bad.
 void checkAeTitle(const std::string& aet, const std::string& what);
 
-/// The retrieve cache: $XDG_DATA_HOME/lucent/dicom, else ~/.local/share/lucent/dicom.
+/// The environment variable naming the local study database file (tests, several databases).
+inline constexpr const char* kStudyDatabaseVariable = "LUCENT_DB";
+
+/// The local study database: $LUCENT_DB, else $XDG_DATA_HOME/lucent/studies.sqlite, else
+/// ~/.local/share/lucent/studies.sqlite (std::invalid_argument when neither variable is set).
+std::string defaultStudyDatabase();
+
+/// The retrieve cache, beside the database: the folder "dicom" in the database's folder
+/// ($XDG_DATA_HOME/lucent/dicom by default), one folder per study, one per series in it.
 std::string defaultRetrieveCache();
 
 }  // namespace lucent::net

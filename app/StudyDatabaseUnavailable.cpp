@@ -1,0 +1,28 @@
+/// @brief The study database for builds without Qt SQL: opening one says so.
+#include "StudyDatabase.h"
+
+#include <stdexcept>
+
+namespace lucent::app {
+
+struct StudyDatabase::Impl {};
+
+StudyDatabase::StudyDatabase(const std::string& path, const std::string&) {
+    throw std::runtime_error(path +
+                             ": this build of Lucent has no study database (built without Qt 6 SQL)");
+}
+StudyDatabase::~StudyDatabase() = default;
+bool StudyDatabase::available() { return false; }
+const std::string& StudyDatabase::recoveryMessage() const {
+    static const std::string none;
+    return none;
+}
+std::vector<StudySeries> StudyDatabase::importPath(const std::string&, std::vector<std::string>*,
+                                                   const ProgressCallback&) {
+    return {};
+}
+void StudyDatabase::add(const std::vector<StudySeries>&, const ProgressCallback&) {}
+std::vector<StudySeries> StudyDatabase::list() const { return {}; }
+bool StudyDatabase::removeStudy(const std::string&) { return false; }
+
+}  // namespace lucent::app
