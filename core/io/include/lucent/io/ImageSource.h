@@ -25,7 +25,7 @@ struct SourceScan {
     SourceListing listing;
     std::vector<DicomSeries> dicom;      ///< the first listing.series entries: a folder's DICOM series
     std::vector<std::string> volumeFiles;  ///< the entries after them: a folder's volume files
-    std::optional<RawImage> volumeFile;  ///< the file's contents when `path` is a volume file
+    std::optional<RawImage> volumeFile;  ///< the file's header (no voxels) when `path` is a volume file
     std::size_t filesScanned = 0;        ///< files whose headers were read (DICOM)
 };
 
