@@ -189,7 +189,7 @@ void MetaImageFormat::write(const RawImage& image, const std::string& path) {
     h << "\nElementType = " << typeName(image.type) << "\n";
     if (image.slope != 1.0 || image.intercept != 0.0)
         throw IoError(path + ": MetaImage cannot store a rescale slope/intercept");
-    const std::string_view data(image.bytes.data(), image.bytes.size());
+    const std::string_view data = image.voxelBytes();
     if (toLower(path).ends_with(".mhd")) {
         const auto rawPath = std::filesystem::path(path).replace_extension(".raw");
         writeFileAtomically(rawPath.string(), {data});

@@ -298,7 +298,7 @@ void NiftiFormat::write(const RawImage& image, const std::string& path) {
     const char extension[4] = {0, 0, 0, 0};
     const std::vector<std::string_view> parts = {{reinterpret_cast<const char*>(&h), sizeof h},
                                                  {extension, 4},
-                                                 {image.bytes.data(), image.bytes.size()}};
+                                                 image.voxelBytes()};
     if (toLower(path).ends_with(".gz")) {
         const auto gz = gzipBuffer(parts);
         writeFileAtomically(path, {{gz.data(), gz.size()}});

@@ -274,7 +274,7 @@ void NrrdFormat::write(const RawImage& image, const std::string& path, bool gzip
     if (image.slope != 1.0 || image.intercept != 0.0)
         throw IoError(path + ": NRRD writer does not store a rescale slope/intercept");
     const std::string header = h.str();
-    const std::string_view data(image.bytes.data(), image.bytes.size());
+    const std::string_view data = image.voxelBytes();
     if (gzip) {
         const auto gz = gzipBuffer({data});
         writeFileAtomically(path, {header, {gz.data(), gz.size()}});

@@ -170,8 +170,7 @@ RawImage fromVolume(const Volume& volume) {
     RawImage raw;
     raw.geometry = volume.geometry();
     raw.type = volume.pixelType() == PixelType::Int16 ? ScalarType::Int16 : ScalarType::Float32;
-    const auto* p = static_cast<const char*>(volume.data());
-    raw.bytes.assign(p, p + volume.byteSize());
+    raw.borrowed = {static_cast<const char*>(volume.data()), volume.byteSize()};
     return raw;
 }
 
@@ -179,8 +178,7 @@ RawImage fromLabelMap(const LabelMap& labels) {
     RawImage raw;
     raw.geometry = labels.geometry();
     raw.type = ScalarType::UInt8;
-    const auto* p = reinterpret_cast<const char*>(labels.data());
-    raw.bytes.assign(p, p + labels.voxelCount());
+    raw.borrowed = {reinterpret_cast<const char*>(labels.data()), labels.voxelCount()};
     return raw;
 }
 

@@ -106,12 +106,14 @@ namespace {
 RawImage reversedRows(RawImage image) {
     const auto& d = image.geometry.dims;
     const std::size_t row = std::size_t(d[0]) * scalarSize(image.type);
-    std::vector<char> out(image.bytes.size());
+    const std::string_view in = image.voxelBytes();
+    std::vector<char> out(in.size());
     const std::size_t slices = std::size_t(d[2]) * std::size_t(std::max(image.frames, 1));
     for (std::size_t s = 0; s < slices; ++s)
         for (int j = 0; j < d[1]; ++j)
-            std::copy_n(image.bytes.data() + (s * d[1] + (d[1] - 1 - j)) * row, row, out.data() + (s * d[1] + j) * row);
+            std::copy_n(in.data() + (s * d[1] + (d[1] - 1 - j)) * row, row, out.data() + (s * d[1] + j) * row);
     image.bytes = std::move(out);
+    image.borrowed = {};
     image.geometry = reverseRows(image.geometry);
     return image;
 }

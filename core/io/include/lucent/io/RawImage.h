@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct RawImage {
     double slope = 1.0;      ///< value = stored * slope + intercept
     double intercept = 0.0;
     std::vector<char> bytes;
+    /// Voxels held elsewhere while this is written (fromVolume, fromLabelMap: no copy), when
+    /// `bytes` is empty; the holder must outlive this. Writers read voxelBytes().
+    std::string_view borrowed;
     /// What the reader assumed or repaired (geometry), for the user to see.
     std::vector<std::string> warnings;
     /// Free-form key/value pairs the format carries (NRRD `key:=value` lines, in file order), such as
@@ -49,6 +53,8 @@ struct RawImage {
     VoxelSource source;
 
     std::size_t frameBytes() const { return geometry.voxelCount() * scalarSize(type); }
+    /// The voxels to write: `bytes`, or the borrowed ones.
+    std::string_view voxelBytes() const { return bytes.empty() ? borrowed : std::string_view(bytes.data(), bytes.size()); }
     double storedValue(std::size_t index) const;
 };
 
@@ -63,7 +69,9 @@ Volume readVolume(const RawImage& header, ByteFile& file);
 Volume toVolumeFrame(const RawImage& raw, int frame, const std::string& source);
 /// Frame 0 as labels; throws IoError naming `source` unless every value is an integer in 0..255.
 LabelMap toLabelMap(const RawImage& raw, const std::string& source);
+/// The volume as a file image borrowing its voxels (no copy): `volume` must outlive the result.
 RawImage fromVolume(const Volume& volume);
+/// The labels as a uint8 file image borrowing them (no copy): `labels` must outlive the result.
 RawImage fromLabelMap(const LabelMap& labels);
 
 /// Reverses the byte order of `count` scalars of `size` bytes each.
