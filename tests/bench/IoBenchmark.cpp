@@ -114,7 +114,9 @@ ChildRun command(const std::vector<std::string>& argv) {
 
 std::string write(const Volume& v, const std::string& dir, const std::string& format, std::ofstream& manifest) {
     const auto& d = v.geometry().dims;
-    const std::string path = dir + "/v" + std::to_string(d[2]) + "." + format;
+    // A gzip NRRD is still a .nrrd (its header says gzip).
+    const std::string path =
+        dir + "/v" + std::to_string(d[2]) + (format == "nrrd.gz" ? std::string("-gz.nrrd") : "." + format);
     if (format == "nrrd.gz")
         io::NrrdFormat::write(io::fromVolume(v), path, true);
     else
