@@ -1,6 +1,9 @@
 /// @brief VoxelBuffer over malloc / calloc / realloc.
 #include "lucent/core/VoxelBuffer.h"
 
+#include <sys/mman.h>
+
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -9,10 +12,21 @@
 namespace lucent {
 
 namespace {
+/// Large buffers ask for transparent huge pages (as NumPy does): a reader filling gigabytes then
+/// takes one page fault per 2 MiB instead of per 4 KiB. Advice only; ignored where unsupported.
+void adviseHugePages(void* p, std::size_t bytes) {
+    constexpr std::size_t kHuge = std::size_t(2) << 20;
+    if (bytes < 2 * kHuge) return;
+    const auto first = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+    const auto last = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
+    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+}
+
 char* allocate(std::size_t bytes, bool zero) {
     if (bytes == 0) return nullptr;
     void* p = zero ? std::calloc(bytes, 1) : std::malloc(bytes);
     if (!p) throw std::bad_alloc();
+    if (!zero) adviseHugePages(p, bytes);
     return static_cast<char*>(p);
 }
 }  // namespace
@@ -64,6 +78,7 @@ void VoxelBuffer::resize(std::size_t bytes) {
     }
     void* p = std::realloc(m_data, bytes);
     if (!p) throw std::bad_alloc();
+    if (bytes > m_size) adviseHugePages(p, bytes);
     m_data = static_cast<char*>(p);
     m_size = bytes;
 }

@@ -2,7 +2,7 @@
 """@brief Peer figures for `lucent_bench_io DIR`: the same files read by numpy.fromfile (raw) and by
 Python's gzip + numpy.frombuffer (.nii.gz, gzip NRRD), each in a child process for its own peak RSS.
 
-usage: python3 tests/bench/io_peers.py DIR   (DIR/files.tsv, written by lucent_bench_io)
+usage: /usr/bin/python3 tests/bench/io_peers.py DIR (Debian's python, with numpy)   (DIR/files.tsv, written by lucent_bench_io)
 """
 import multiprocessing as mp
 import resource
