@@ -218,3 +218,19 @@ TEST(VolumeRead, EveryScalarTypeAndByteOrderIsConvertedInPlace) {
         expectConverted<double>("double", kMany, big, PixelType::Float32, [](std::size_t i) { return double(i) * 0.25 - 1000.5; });
     }
 }
+
+// A text header that never ends (a large file of junk named .nrrd) is refused after a bounded read,
+// not read whole.
+TEST(HeaderOnly, AHeaderThatNeverEndsIsRefusedAfterABoundedRead) {
+    TempDir dir;
+    const std::string path = dir.file("junk.nrrd");
+    writeBytes(path, "NRRD0004\ntype: short\n" + std::string(std::size_t(80) << 20, 'x'));
+    const IoWork before = ioWorkSoFar();
+    try {
+        ImageSource::list(path);
+        ADD_FAILURE() << "a header without an end was listed";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("no end of the header"), std::string::npos) << e.what();
+    }
+    EXPECT_LE((ioWorkSoFar() - before).bytesRead, std::uint64_t(64) << 20);
+}

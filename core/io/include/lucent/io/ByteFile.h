@@ -1,6 +1,9 @@
 /// @brief A file read by offset: a kept prefix for its header, large reads on several threads for its voxels.
 #pragma once
 
+#include "lucent/core/Errors.h"
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -42,15 +45,23 @@ private:
     std::vector<char> m_prefix;
 };
 
+/// The longest text header read (NRRD, MetaImage): real ones take kilobytes; past this a file
+/// whose header never ends is refused rather than read whole.
+inline constexpr std::size_t kMaxHeaderBytes = std::size_t(64) << 20;
+
 /// Calls `parse(bytes, whole)` on growing prefixes of `file` (from 64 KiB, four times larger each
 /// time) until it returns true (the header ended within them) or `whole` (the file is all there).
 /// A parser given a prefix that is not whole must not judge a line it has not seen the end of.
+/// IoError naming the file when no header ends within kMaxHeaderBytes.
 template <typename Parse>
 void parseGrowingPrefix(ByteFile& file, Parse&& parse) {
     for (std::size_t n = std::size_t(64) << 10;; n *= 4) {
-        const std::string_view bytes = file.prefix(n);
+        const std::string_view bytes = file.prefix(std::min(n, kMaxHeaderBytes));
         const bool whole = bytes.size() >= file.size();
         if (parse(bytes, whole) || whole) return;
+        if (n >= kMaxHeaderBytes)
+            throw IoError(file.path() + ": no end of the header within its first " + std::to_string(kMaxHeaderBytes >> 20) +
+                          " MiB (not a volume file of this kind?)");
     }
 }
 

@@ -19,7 +19,8 @@ struct SourceListing {
 };
 
 /// What one reading of a path found, kept whole so that the volume chosen from its listing loads
-/// without reading the headers (or a volume file) again: list, let someone choose, then load.
+/// without reading the headers again: list, let someone choose, then load. A volume file's voxels
+/// are not read by the scan (its header says where they are); load reads them, once.
 struct SourceScan {
     std::string path;
     SourceListing listing;
