@@ -59,6 +59,7 @@ struct EngineResult {
     StepReport steps;
     MethodFigures figures;
     std::string notice;  ///< why the run left the GPU, or empty
+    std::string backend;  ///< the engine's backend key
     LabelMap labels;
     std::vector<Volume> soft;
     std::size_t voxels = 0;
@@ -66,8 +67,10 @@ struct EngineResult {
 };
 
 /// Runs the engine to the end; progress ("segmenting") from the engine's own estimate.
+/// The engine is kept only for `keepEngine` (contours to write): otherwise its working memory
+/// (a connectivity map, state bytes, device buffers) is given back before the outputs are written.
 EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRequest& request, bool wantSoft,
-                       const Reporter& report, int maxSteps) {
+                       bool keepEngine, const Reporter& report, int maxSteps) {
     EngineResult r;
     try {
         r.engine = gpu::createSegmenter(method, backend);
@@ -98,8 +101,11 @@ EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRe
     // CUDA engines time their own device work with CUDA events (the upload is ms_upload).
     r.msCompute = r.figures.msDevice ? *r.figures.msDevice : millisecondsSince(tTotal);
     r.notice = gpu::fallbackNotice(*r.engine);
-    r.engine->result(r.labels);
+    // Soft maps first: taking the result may hand the engine's memory over to the labels.
     if (wantSoft) r.soft = r.engine->softMaps();
+    r.engine->takeResult(r.labels);
+    r.backend = r.engine->backend();
+    if (!keepEngine) r.engine.reset();
     r.msTotal = millisecondsSince(tTotal);
     for (std::size_t i = 0; i < r.labels.voxelCount(); ++i) r.voxels += r.labels[i] != 0;
     if (r.voxels == 0)
@@ -122,7 +128,7 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     if (!out.connectivityMap.empty() && method == Method::FuzzyConnectedness)
         io::writeVolumeFile(r.soft.at(0), out.connectivityMap, layout);
     if (!out.memberships.empty() && method == Method::FuzzyCMeans) io::writeVolumeFrames(r.soft, out.memberships, layout);
-    if (!out.polygon.empty()) {
+    if (!out.polygon.empty() && r.engine) {
         std::ostringstream s;
         JsonWriter json(s);
         if (r.engine->writeContours(json)) io::writeFileAtomically(out.polygon, {s.str()});
@@ -173,18 +179,17 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     }
     const bool estimate = method == Method::RegionGrowing && !cl.has("--lower");
     if (estimate) estimateInterval(volume, request, run.report);
-    const EngineResult r =
-        runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(), run.report,
-                  cl.has("--steps") ? cl.integer("--steps", 0) : 0);
+    const EngineResult r = runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(),
+                                     !out.polygon.empty(), run.report, cl.has("--steps") ? cl.integer("--steps", 0) : 0);
     if (!r.notice.empty()) run.report.warn(r.notice);
-    const SegmentRun figures{cl.positionals()[0], cl.value("--mask"), method,     r.engine->backend(), r.notice,
+    const SegmentRun figures{cl.positionals()[0], cl.value("--mask"), method,     r.backend,           r.notice,
                              &volume,             &request,           &r.labels,  r.steps,             r.figures,
                              r.voxels,            r.msCompute,        r.msTotal,  msLoad,              estimate};
     const std::string statsText = writeOutputs(out, method, volume, r, figures);
     // `--stats -`: the JSON is stdout's, only once every file is in place; the summary goes to stderr.
     if (out.stats == "-") std::cout << statsText << std::flush;
     std::ostringstream line;
-    line << "wrote " << out.mask << ": " << methodName(method) << " (" << r.engine->backend() << "), " << r.voxels
+    line << "wrote " << out.mask << ": " << methodName(method) << " (" << r.backend << "), " << r.voxels
          << " voxels, " << double(r.voxels) * volume.geometry().voxelVolumeMl() << " ml, " << r.steps.iterations
          << " iterations, " << r.msCompute << " ms";
     run.report.summary(line.str(), out.stats == "-");

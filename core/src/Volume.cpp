@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace lucent {
 
@@ -12,11 +13,18 @@ const char* pixelTypeName(PixelType type) {
     return type == PixelType::Int16 ? "int16" : "float32";
 }
 
-Volume::Volume(const Geometry& geometry, PixelType type) : m_geometry(geometry), m_type(type) {
-    if (type == PixelType::Int16)
-        m_int16.assign(geometry.voxelCount(), 0);
-    else
-        m_float32.assign(geometry.voxelCount(), 0.0f);
+namespace {
+std::size_t voxelBytes(PixelType type) { return type == PixelType::Int16 ? sizeof(std::int16_t) : sizeof(float); }
+}  // namespace
+
+// Zero bits are 0 in int16 and 0.0f in float32.
+Volume::Volume(const Geometry& geometry, PixelType type)
+    : m_geometry(geometry), m_type(type), m_voxels(VoxelBuffer::zeroed(geometry.voxelCount() * voxelBytes(type))) {}
+
+Volume::Volume(const Geometry& geometry, PixelType type, VoxelBuffer&& voxels)
+    : m_geometry(geometry), m_type(type), m_voxels(std::move(voxels)) {
+    if (m_voxels.size() != geometry.voxelCount() * voxelBytes(type))
+        throw std::invalid_argument("Volume: voxel buffer size differs from the geometry's");
 }
 
 void Volume::setGeometry(const Geometry& geometry) {
@@ -25,33 +33,28 @@ void Volume::setGeometry(const Geometry& geometry) {
     m_geometry = geometry;
 }
 
-const void* Volume::data() const {
-    return m_type == PixelType::Int16 ? static_cast<const void*>(m_int16.data())
-                                      : static_cast<const void*>(m_float32.data());
-}
+const void* Volume::data() const { return m_voxels.data(); }
 
-std::size_t Volume::byteSize() const {
-    return m_type == PixelType::Int16 ? m_int16.size() * sizeof(std::int16_t)
-                                      : m_float32.size() * sizeof(float);
-}
+std::size_t Volume::byteSize() const { return m_voxels.size(); }
 
 void Volume::setValue(std::size_t index, double v) {
     if (m_type == PixelType::Int16) {
         const double r = std::clamp(std::round(v), double(std::numeric_limits<std::int16_t>::min()),
                                     double(std::numeric_limits<std::int16_t>::max()));
-        m_int16[index] = static_cast<std::int16_t>(r);
+        int16Data()[index] = static_cast<std::int16_t>(r);
     } else {
-        m_float32[index] = static_cast<float>(v);
+        float32Data()[index] = static_cast<float>(v);
     }
 }
 
 std::pair<double, double> Volume::range() const {
     if (empty()) return {0.0, 0.0};
+    const std::size_t n = voxelCount();
     if (m_type == PixelType::Int16) {
-        const auto [lo, hi] = std::minmax_element(m_int16.begin(), m_int16.end());
+        const auto [lo, hi] = std::minmax_element(int16Data(), int16Data() + n);
         return {*lo, *hi};
     }
-    const auto [lo, hi] = std::minmax_element(m_float32.begin(), m_float32.end());
+    const auto [lo, hi] = std::minmax_element(float32Data(), float32Data() + n);
     return {*lo, *hi};
 }
 

@@ -5,6 +5,7 @@
 #include "lucent/core/Errors.h"
 #include "lucent/io/DicomReader.h"
 #include "lucent/io/ImageSource.h"
+#include "lucent/io/IoWork.h"
 #include "lucent/io/VolumeFile.h"
 
 #include <gtest/gtest.h>
@@ -378,20 +379,26 @@ TEST(DicomSynthetic, ScanOnceChooseThenLoadFromTheListing) {
     EXPECT_THROW(ImageSource::load(scan, 2), IoError);
 }
 
-TEST(DicomSynthetic, ScanOfAVolumeFileKeepsItsVoxels) {
+// Issue 24: a scan (the listing before a choice) reads a volume file's header only; the load that
+// follows reads its voxels, once (before, the scan held every voxel of a file it only listed).
+TEST(DicomSynthetic, ScanOfAVolumeFileReadsItsHeaderAndTheLoadItsVoxels) {
     TempDir dir;
     Geometry g;
     g.dims = {5, 4, 3};
     Volume v(g, PixelType::Int16);
     for (std::size_t i = 0; i < g.voxelCount(); ++i) v.setValue(i, double(i) - 20);
     writeVolumeFile(v, dir.file("v.nii.gz"));
+    IoWork before = ioWorkSoFar();
     const SourceScan scan = ImageSource::scan(dir.file("v.nii.gz"));
+    EXPECT_EQ((ioWorkSoFar() - before).bytesInflated, 348u) << "the header alone";
     ASSERT_TRUE(scan.volumeFile.has_value());
+    EXPECT_TRUE(scan.volumeFile->bytes.empty());
     ASSERT_EQ(scan.listing.series.size(), 1u);
     EXPECT_EQ(ImageSource::choose(scan, "any id", WhenUnnamed::Refuse), 0u);  // a file is one volume
-    // Loading must not read the file again.
-    std::filesystem::remove(dir.file("v.nii.gz"));
+    before = ioWorkSoFar();
     const Volume loaded = ImageSource::load(scan, 0);
+    // vox_offset (352) and the voxels, inflated once; the header not parsed again.
+    EXPECT_EQ((ioWorkSoFar() - before).bytesInflated, 352u + v.byteSize());
     ASSERT_EQ(loaded.byteSize(), v.byteSize());
     EXPECT_EQ(0, std::memcmp(loaded.data(), v.data(), v.byteSize()));
     EXPECT_EQ(loaded.metadata().description, "v.nii.gz");

@@ -37,7 +37,7 @@ SeriesInfo describeVolumeFile(const std::string& path, const RawImage& raw) {
     return s;
 }
 
-/// The volume files of a folder, read once for their description (load() reads the voxels again).
+/// The volume files of a folder, their headers read for their description (load() reads the voxels).
 struct FolderVolumes {
     std::vector<SeriesInfo> series;
     std::vector<std::string> paths;     ///< parallel to series
@@ -53,7 +53,7 @@ FolderVolumes readFolderVolumes(const std::string& folder, const std::vector<std
         if (!isVolumeFileName(file)) continue;
         found.claimed.insert(normal(file));
         try {
-            const RawImage raw = readRawImage(file);
+            const RawImage raw = readRawImageHeader(file);
             for (const std::string& data : raw.dataFiles) found.claimed.insert(normal(data));
             SeriesInfo s = describeVolumeFile(file, raw);
             // The id `--series` takes: the file's path under the folder, short and unique.
@@ -114,7 +114,7 @@ SourceScan scanFolder(const std::string& path, const DicomOptions& options) {
 SourceListing ImageSource::list(const std::string& path, const DicomOptions& options) {
     if (isVolumeFile(path)) {
         SourceListing listing;
-        listing.series.push_back(describeVolumeFile(path, readRawImage(path)));
+        listing.series.push_back(describeVolumeFile(path, readRawImageHeader(path)));
         return listing;
     }
     return scanFolder(path, options).listing;
@@ -124,7 +124,7 @@ SourceScan ImageSource::scan(const std::string& path, const DicomOptions& option
     if (isVolumeFile(path)) {
         SourceScan result;
         result.path = path;
-        result.volumeFile = readRawImage(path);
+        result.volumeFile = readRawImageHeader(path);
         result.listing.series.push_back(describeVolumeFile(path, *result.volumeFile));
         return result;
     }
@@ -184,11 +184,9 @@ std::string volumeFileOf(const SourceScan& scan, std::size_t index) {
     return index < scan.dicom.size() ? std::string() : scan.volumeFiles.at(index - scan.dicom.size());
 }
 
-/// That file's contents: kept by the scan of one file, read now for a folder's.
-const RawImage& contentsOf(const SourceScan& scan, const std::string& file, std::optional<RawImage>& held) {
-    if (scan.volumeFile) return *scan.volumeFile;
-    held = readRawImage(file);
-    return *held;
+/// That file's header: kept by the scan of one file, read now for a folder's.
+RawImage headerOf(const SourceScan& scan, const std::string& file) {
+    return scan.volumeFile ? *scan.volumeFile : readRawImageHeader(file);
 }
 
 }  // namespace
@@ -200,10 +198,7 @@ Volume ImageSource::load(const SourceScan& scan, std::size_t index, const DicomO
     const SeriesInfo& info = scan.listing.series[index];
     if (warnings) warnings->insert(warnings->end(), info.warnings.begin(), info.warnings.end());
     if (const std::string file = volumeFileOf(scan, index); !file.empty()) {
-        std::optional<RawImage> held;
-        Volume v = toVolume(contentsOf(scan, file, held), file);
-        v.metadata().description = std::filesystem::path(file).filename().string();
-        return v;
+        return readVolumeFile(headerOf(scan, file), file);
     }
     return DicomReader::load(scan.dicom.at(index), afterHeaderPass(options, scan.filesScanned));
 }
@@ -231,8 +226,7 @@ std::vector<Volume> ImageSource::loadFrames(const SourceScan& scan, std::size_t 
     }
     const auto& d = info.geometry.dims;
     imageBytes({d[0], d[1], d[2], count}, sizeof(std::int16_t), file);  // all frames are held at once
-    std::optional<RawImage> held;
-    const RawImage& raw = contentsOf(scan, file, held);
+    const RawImage raw = readRawImage(file);
     std::vector<Volume> frames;
     for (int f = 0; f < count; ++f) {
         if (options.progress && !options.progress(std::size_t(f), std::size_t(count))) throw Cancelled();

@@ -77,7 +77,10 @@ void writeLabelFile(const LabelMap& labels, const LabelTable& table, const std::
         throw IoError("cannot write " + path + ": unknown label file type (use " + suffixSentence(kLabelWriteSuffixes) +
                       ")");
     const auto chosen = chosenLabels(labels, options, path);
-    const LabelMap written = options.labels.empty() ? labels : onlyLabels(labels, chosen);
+    // The chosen labels alone, else the layer itself (not a copy: a mask can be gigabytes).
+    LabelMap only;
+    if (!options.labels.empty()) only = onlyLabels(labels, chosen);
+    const LabelMap& written = options.labels.empty() ? labels : only;
     switch (format) {
     case LabelFormat::Nifti:
     case LabelFormat::Nrrd:

@@ -2,9 +2,9 @@
 #include "lucent/io/MetaImageFormat.h"
 
 #include "HeaderFields.h"
+#include "VoxelRead.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
-#include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 
 #include <cstdio>
@@ -42,13 +42,19 @@ struct MetaHeader {
     }
 };
 
-MetaHeader parseHeader(const std::vector<char>& file, const std::string& path) {
+/// The header's fields from `file` (a prefix of the file, `whole` when it is all of it); `complete`
+/// false when the prefix ends before ElementDataFile's line does (read more and parse again).
+MetaHeader parseHeader(std::string_view file, bool whole, const std::string& path, bool& complete) {
     MetaHeader h;
+    complete = false;
     std::size_t pos = 0;
     while (pos < file.size()) {
-        std::size_t end = pos;
-        while (end < file.size() && file[end] != '\n') ++end;
-        const std::string line(file.data() + pos, end - pos);
+        std::size_t end = file.find('\n', pos);
+        if (end == std::string_view::npos) {
+            if (!whole) return h;  // a line not seen to its end is not judged
+            end = file.size();
+        }
+        const std::string line(file.substr(pos, end - pos));
         pos = end + 1;
         const auto eq = line.find('=');
         if (eq == std::string::npos) {
@@ -62,6 +68,8 @@ MetaHeader parseHeader(const std::vector<char>& file, const std::string& path) {
             break;
         }
     }
+    if (h.dataFile.empty() && !whole) return h;
+    complete = true;
     if (h.dataFile.empty()) throw IoError(path + ": MetaImage header has no ElementDataFile");
     h.dataStart = std::min(pos, file.size());
     return h;
@@ -105,53 +113,61 @@ std::vector<std::int64_t> readAxes(const MetaHeader& h, const std::string& path,
     return {g.dims[0], g.dims[1], g.dims[2], img.frames};
 }
 
-/// The `need` voxel bytes: inline or from the data file (after HeaderSize), inflated when compressed.
-std::vector<char> readVoxelBytes(const MetaHeader& h, const std::vector<char>& file, const std::string& path,
-                                 std::size_t need) {
-    std::vector<char> external;
-    std::size_t start = h.dataStart;
+/// Where the voxels are: inline or in the data file (after HeaderSize), compressed or not.
+VoxelSource voxelSource(const MetaHeader& h, const std::string& path) {
+    VoxelSource src;
+    src.file = path;
+    src.offset = h.dataStart;
     if (h.dataFile != "LOCAL") {
         if (h.dataFile.find('%') != std::string::npos || h.dataFile == "LIST")
             throw IoError(path + ": MetaImage slice lists (ElementDataFile " + printable(h.dataFile) +
                           ") are not supported");
-        external = readDataFile(path, h.dataFile);
-        start = 0;
+        src.file = dataFilePath(path, h.dataFile);
+        src.offset = 0;
     }
-    const std::vector<char>& source = h.dataFile == "LOCAL" ? file : external;
-    const bool compressed = isTrue(h.get("CompressedData"));
+    src.compressed = isTrue(h.get("CompressedData"));
     // HeaderSize -1: the voxels are the last bytes of the data file.
     const std::int64_t headerSize =
         parseInteger(h.get("HeaderSize"), path, "HeaderSize", -1, std::numeric_limits<std::int64_t>::max(), 0);
-    if (h.dataFile != "LOCAL" && headerSize == -1 && !compressed)
-        start = source.size() - std::min(source.size(), need);
+    if (h.dataFile != "LOCAL" && headerSize == -1 && !src.compressed)
+        src.atEnd = true;
     else if (h.dataFile != "LOCAL" && headerSize > 0)
-        start = std::min<std::uint64_t>(std::uint64_t(headerSize), source.size());
-    std::vector<char> inflated;
-    if (compressed) inflated = inflateBuffer({source.data() + start, source.size() - start}, path, need);
-    const std::vector<char>& data = compressed ? inflated : source;
-    const std::size_t offset = compressed ? 0 : start;
-    if (data.size() - offset < need)
-        throw IoError(path + ": truncated voxel data (" + std::to_string(data.size() - offset) + " bytes, " +
-                      std::to_string(need) + " expected)");
-    return {data.begin() + static_cast<std::ptrdiff_t>(offset),
-            data.begin() + static_cast<std::ptrdiff_t>(offset + need)};
+        src.offset = std::uint64_t(headerSize);
+    src.swapped = isTrue(h.get("BinaryDataByteOrderMSB")) || isTrue(h.get("ElementByteOrderMSB"));
+    return src;
 }
 
 }  // namespace
 
-RawImage MetaImageFormat::read(const std::string& path) { return parse(readFile(path), path); }
+RawImage MetaImageFormat::read(const std::string& path) {
+    ByteFile file(path);
+    RawImage img = readHeader(file);
+    img.bytes = readAllVoxels(img, file);
+    return img;
+}
 
-RawImage MetaImageFormat::parse(const std::vector<char>& file, const std::string& path) {
-    const MetaHeader h = parseHeader(file, path);
+RawImage MetaImageFormat::parse(const std::vector<char>& bytes, const std::string& path) {
+    ByteFile file({bytes.data(), bytes.size()}, path);
+    RawImage img = readHeader(file);
+    img.bytes = readAllVoxels(img, file);
+    return img;
+}
+
+RawImage MetaImageFormat::readHeader(ByteFile& file) {
+    const std::string& path = file.path();
+    MetaHeader h;
+    parseGrowingPrefix(file, [&](std::string_view bytes, bool whole) {
+        bool complete = false;
+        h = parseHeader(bytes, whole, path, complete);
+        return complete;
+    });
     RawImage img;
     // Sizes are checked (positive, no overflow, within memory) before anything is allocated.
     const auto sizes = readAxes(h, path, img);  // sets the type too: read before its size is used
-    const std::size_t need = imageBytes(sizes, scalarSize(img.type), path);
-    img.bytes = readVoxelBytes(h, file, path, need);
-    if (h.dataFile != "LOCAL") img.dataFiles.push_back(dataFilePath(path, h.dataFile));
-    countIoWork({.bytesAllocated = img.bytes.size()});
-    const bool msb = isTrue(h.get("BinaryDataByteOrderMSB")) || isTrue(h.get("ElementByteOrderMSB"));
-    if (msb) swapBytes(img.bytes.data(), img.geometry.voxelCount() * img.frames, scalarSize(img.type));
+    imageBytes(sizes, scalarSize(img.type), path);
+    img.source = voxelSource(h, path);
+    if (h.dataFile != "LOCAL") img.dataFiles.push_back(img.source.file);
+    checkVoxelSource(img, img.frameBytes() * std::size_t(img.frames), file);
     return img;
 }
 
@@ -173,7 +189,7 @@ void MetaImageFormat::write(const RawImage& image, const std::string& path) {
     h << "\nElementType = " << typeName(image.type) << "\n";
     if (image.slope != 1.0 || image.intercept != 0.0)
         throw IoError(path + ": MetaImage cannot store a rescale slope/intercept");
-    const std::string_view data(image.bytes.data(), image.bytes.size());
+    const std::string_view data = image.voxelBytes();
     if (toLower(path).ends_with(".mhd")) {
         const auto rawPath = std::filesystem::path(path).replace_extension(".raw");
         writeFileAtomically(rawPath.string(), {data});

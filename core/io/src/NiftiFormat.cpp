@@ -2,9 +2,9 @@
 #include "lucent/io/NiftiFormat.h"
 
 #include "NiftiHeader.h"
+#include "VoxelRead.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
-#include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 
 #include <algorithm>
@@ -168,7 +168,7 @@ namespace {
 
 /// The header at the start of `bytes`, in host byte order (`swapped` says whether it was not),
 /// with its magic and dimensions checked.
-NiftiHeader readHeader(const std::vector<char>& bytes, const std::string& path, bool& swapped) {
+NiftiHeader parseHeader(std::string_view bytes, const std::string& path, bool& swapped) {
     if (bytes.size() < sizeof(NiftiHeader)) throw IoError(path + ": too short for a NIfTI-1 header");
     NiftiHeader h;
     std::memcpy(&h, bytes.data(), sizeof h);
@@ -204,16 +204,34 @@ std::size_t voxelOffset(const NiftiHeader& h, const std::string& path) {
 
 }  // namespace
 
-RawImage NiftiFormat::read(const std::string& path) { return parse(readFile(path), path); }
+RawImage NiftiFormat::read(const std::string& path) {
+    ByteFile file(path);
+    RawImage img = readHeader(file);
+    img.bytes = readAllVoxels(img, file);
+    return img;
+}
 
 RawImage NiftiFormat::parse(const std::vector<char>& stored, const std::string& path) {
+    ByteFile file({stored.data(), stored.size()}, path);
+    RawImage img = readHeader(file);
+    img.bytes = readAllVoxels(img, file);
+    return img;
+}
+
+RawImage NiftiFormat::readHeader(ByteFile& file) {
+    const std::string& path = file.path();
     const bool gz = toLower(path).ends_with(".gz");
-    const std::string_view compressed(stored.data(), stored.size());
-    // A .gz is inflated twice, first only its header: the sizes it promises bound the second pass.
+    // A .gz's header is the first 348 bytes of its stream: only they are inflated here.
     std::vector<char> inflated;
-    if (gz) inflated = inflateBuffer(compressed, path, sizeof(NiftiHeader));
+    std::string_view stored;
+    if (gz) {
+        inflated = inflateBuffer(file.prefix(std::size_t(64) << 10), path, sizeof(NiftiHeader));
+        stored = {inflated.data(), inflated.size()};
+    } else {
+        stored = file.prefix(sizeof(NiftiHeader));
+    }
     bool swapped = false;
-    const NiftiHeader h = readHeader(gz ? inflated : stored, path, swapped);
+    const NiftiHeader h = parseHeader(stored, path, swapped);
 
     RawImage img;
     if (!scalarFromDatatype(h.datatype, img.type))
@@ -227,18 +245,14 @@ RawImage NiftiFormat::parse(const std::vector<char>& stored, const std::string& 
     const std::size_t offset = voxelOffset(h, path);
     const auto& d = img.geometry.dims;
     const std::size_t need = imageBytes({d[0], d[1], d[2], img.frames}, scalarSize(img.type), path);
-    if (!gz && offset > stored.size())
+    if (!gz && offset > file.size())
         throw IoError(path + ": vox_offset " + std::to_string(offset) + " lies beyond the end of the file (" +
-                      std::to_string(stored.size()) + " bytes)");
-    if (gz) inflated = inflateBuffer(compressed, path, offset + need);
-    const std::vector<char>& data = gz ? inflated : stored;
-    if (data.size() < offset + need)
-        throw IoError(path + ": truncated (" + std::to_string(data.size() - std::min(data.size(), offset)) +
-                      " bytes of voxel data, " + std::to_string(need) + " expected)");
-    img.bytes.assign(data.begin() + static_cast<std::ptrdiff_t>(offset),
-                     data.begin() + static_cast<std::ptrdiff_t>(offset + need));
-    countIoWork({.bytesAllocated = img.bytes.size()});
-    if (swapped) swapBytes(img.bytes.data(), img.geometry.voxelCount() * img.frames, scalarSize(img.type));
+                      std::to_string(file.size()) + " bytes)");
+    img.source.file = path;
+    img.source.compressed = gz;
+    img.source.skip = offset;
+    img.source.swapped = swapped;
+    checkVoxelSource(img, need, file);
     return img;
 }
 
@@ -284,7 +298,7 @@ void NiftiFormat::write(const RawImage& image, const std::string& path) {
     const char extension[4] = {0, 0, 0, 0};
     const std::vector<std::string_view> parts = {{reinterpret_cast<const char*>(&h), sizeof h},
                                                  {extension, 4},
-                                                 {image.bytes.data(), image.bytes.size()}};
+                                                 image.voxelBytes()};
     if (toLower(path).ends_with(".gz")) {
         const auto gz = gzipBuffer(parts);
         writeFileAtomically(path, {{gz.data(), gz.size()}});

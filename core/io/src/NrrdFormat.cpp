@@ -2,9 +2,9 @@
 #include "lucent/io/NrrdFormat.h"
 
 #include "HeaderFields.h"
+#include "VoxelRead.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
-#include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 
 #include <bit>
@@ -86,15 +86,22 @@ struct NrrdHeader {
     }
 };
 
-NrrdHeader parseHeader(const std::vector<char>& file, const std::string& path) {
-    if (file.size() < 4 || std::string(file.data(), 4) != "NRRD") throw IoError(path + ": not a NRRD file (no NRRD magic)");
+/// The header's fields from `file` (a prefix of the file, `whole` when it is all of it); `complete`
+/// false when the prefix ends before the blank line that ends the header (read more, parse again).
+NrrdHeader parseHeader(std::string_view file, bool whole, const std::string& path, bool& complete) {
+    complete = false;
+    if (file.size() < 4 && !whole) return {};
+    if (file.size() < 4 || file.substr(0, 4) != "NRRD") throw IoError(path + ": not a NRRD file (no NRRD magic)");
     NrrdHeader h;
     std::size_t pos = 0;
     bool firstLine = true;
     while (pos < file.size()) {
-        std::size_t end = pos;
-        while (end < file.size() && file[end] != '\n') ++end;
-        std::string line(file.data() + pos, end - pos);
+        std::size_t end = file.find('\n', pos);
+        if (end == std::string_view::npos) {
+            if (!whole) return h;  // a line not seen to its end is not judged
+            end = file.size();
+        }
+        std::string line(file.substr(pos, end - pos));
         pos = end + 1;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (firstLine) {
@@ -111,6 +118,7 @@ NrrdHeader parseHeader(const std::vector<char>& file, const std::string& path) {
         if (colon == std::string::npos) continue;
         h.fields[toLower(trim(line.substr(0, colon)))] = trim(line.substr(colon + 2));
     }
+    complete = true;
     h.dataStart = std::min(pos, file.size());
     return h;
 }
@@ -163,27 +171,13 @@ std::vector<std::int64_t> readAxes(const NrrdHeader& h, const std::string& path,
     return {g.dims[0], g.dims[1], g.dims[2], img.frames};
 }
 
-/// Offset just past `lines` newline-terminated lines from `start`.
-std::size_t skipLines(const std::vector<char>& data, std::size_t start, std::int64_t lines, const std::string& path) {
-    std::size_t pos = start;
-    for (std::int64_t l = 0; l < lines; ++l) {
-        const auto* nl = static_cast<const char*>(std::memchr(data.data() + pos, '\n', data.size() - pos));
-        if (!nl)
-            throw IoError(path + ": line skip " + std::to_string(lines) + " passes the end of the data (" +
-                          std::to_string(l) + " lines present)");
-        pos = static_cast<std::size_t>(nl - data.data()) + 1;
-    }
-    return pos;
-}
-
 /// The detached data file's name ("data file" or its old spelling "datafile"); empty when attached.
 std::string dataFileName(const NrrdHeader& h) {
     return h.get("data file").empty() ? h.get("datafile") : h.get("data file");
 }
 
-/// The `need` voxel bytes: data file or attached data, after line skip, decoded, after byte skip.
-std::vector<char> readVoxelBytes(const NrrdHeader& h, const std::vector<char>& file, const std::string& path,
-                                 std::size_t need) {
+/// Where the voxels are: data file or attached data, line skip, encoding, byte skip.
+VoxelSource voxelSource(const NrrdHeader& h, const std::string& path, std::size_t need) {
     const std::string encoding = toLower(h.get("encoding"));
     const bool gzip = encoding == "gzip" || encoding == "gz";
     if (!gzip && encoding != "raw")
@@ -201,32 +195,40 @@ std::vector<char> readVoxelBytes(const NrrdHeader& h, const std::vector<char>& f
     const std::string dataFile = dataFileName(h);
     if (dataFile.find(' ') != std::string::npos || dataFile == "LIST")
         throw IoError(path + ": NRRD data file lists are not supported");
-    std::vector<char> detached;
-    if (!dataFile.empty()) detached = readDataFile(path, dataFile);
-    const std::vector<char>& source = dataFile.empty() ? file : detached;
-    const std::size_t start = skipLines(source, dataFile.empty() ? h.dataStart : 0, lineSkip, path);
-    std::vector<char> decoded;
-    if (gzip)
-        decoded = inflateBuffer({source.data() + start, source.size() - start}, path, std::size_t(byteSkip) + need);
-    const std::vector<char>& data = gzip ? decoded : source;
-    const std::size_t from = gzip ? 0 : start;
-    const std::size_t present = data.size() - from;
-    // byte skip -1: the voxels are the last bytes of the data.
-    const std::size_t offset = byteSkip == -1 ? from + present - std::min(present, need) : from + std::size_t(byteSkip);
-    if (offset > data.size() || data.size() - offset < need)
-        throw IoError(path + ": truncated voxel data (" + std::to_string(present) + " bytes" +
-                      (byteSkip > 0 ? " with a byte skip of " + std::to_string(byteSkip) : std::string()) + ", " +
-                      std::to_string(need) + " bytes of voxels expected)");
-    return {data.begin() + static_cast<std::ptrdiff_t>(offset),
-            data.begin() + static_cast<std::ptrdiff_t>(offset + need)};
+    VoxelSource src;
+    src.file = dataFile.empty() ? path : dataFilePath(path, dataFile);
+    src.offset = dataFile.empty() ? h.dataStart : 0;
+    src.lineSkip = lineSkip;
+    src.compressed = gzip;
+    src.atEnd = byteSkip == -1;  // the voxels are the last bytes of the data
+    src.skip = byteSkip > 0 ? std::uint64_t(byteSkip) : 0;
+    return src;
 }
 
 }  // namespace
 
-RawImage NrrdFormat::read(const std::string& path) { return parse(readFile(path), path); }
+RawImage NrrdFormat::read(const std::string& path) {
+    ByteFile file(path);
+    RawImage img = readHeader(file);
+    img.bytes = readAllVoxels(img, file);
+    return img;
+}
 
-RawImage NrrdFormat::parse(const std::vector<char>& file, const std::string& path) {
-    const NrrdHeader h = parseHeader(file, path);
+RawImage NrrdFormat::parse(const std::vector<char>& bytes, const std::string& path) {
+    ByteFile file({bytes.data(), bytes.size()}, path);
+    RawImage img = readHeader(file);
+    img.bytes = readAllVoxels(img, file);
+    return img;
+}
+
+RawImage NrrdFormat::readHeader(ByteFile& file) {
+    const std::string& path = file.path();
+    NrrdHeader h;
+    parseGrowingPrefix(file, [&](std::string_view bytes, bool whole) {
+        bool complete = false;
+        h = parseHeader(bytes, whole, path, complete);
+        return complete;
+    });
     RawImage img;
     img.keyValues = h.keyValues;
     if (!scalarFromName(h.get("type"), img.type))
@@ -237,12 +239,10 @@ RawImage NrrdFormat::parse(const std::vector<char>& file, const std::string& pat
     // Sizes are checked (positive, no overflow, within memory) before anything is allocated.
     const auto sizes = readAxes(h, path, img);
     const std::size_t need = imageBytes(sizes, scalarSize(img.type), path);
-    img.bytes = readVoxelBytes(h, file, path, need);
-    if (const std::string dataFile = dataFileName(h); !dataFile.empty())
-        img.dataFiles.push_back(dataFilePath(path, dataFile));
-    countIoWork({.bytesAllocated = img.bytes.size()});
-    if ((endian == "big") != (std::endian::native == std::endian::big))
-        swapBytes(img.bytes.data(), img.geometry.voxelCount() * img.frames, scalarSize(img.type));
+    img.source = voxelSource(h, path, need);
+    img.source.swapped = (endian == "big") != (std::endian::native == std::endian::big);
+    if (img.source.file != path) img.dataFiles.push_back(img.source.file);
+    checkVoxelSource(img, need, file);
     return img;
 }
 
@@ -274,7 +274,7 @@ void NrrdFormat::write(const RawImage& image, const std::string& path, bool gzip
     if (image.slope != 1.0 || image.intercept != 0.0)
         throw IoError(path + ": NRRD writer does not store a rescale slope/intercept");
     const std::string header = h.str();
-    const std::string_view data(image.bytes.data(), image.bytes.size());
+    const std::string_view data = image.voxelBytes();
     if (gzip) {
         const auto gz = gzipBuffer({data});
         writeFileAtomically(path, {header, {gz.data(), gz.size()}});

@@ -3,6 +3,8 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/core/GridMatch.h"
+#include "VoxelRead.h"
+#include "lucent/io/ByteFile.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/GeometryCheck.h"
 #include "lucent/io/MetaImageFormat.h"
@@ -39,23 +41,40 @@ std::string volumeFormatName(const std::string& path) {
 }
 
 namespace {
-RawImage readByFormat(const std::string& path) {
+/// The header of the open `file`, by its extension; geometry checked.
+RawImage headerByFormat(ByteFile& file) {
+    const std::string& path = file.path();
+    RawImage image;
     switch (formatOf(path)) {
-    case Format::Nifti: return NiftiFormat::read(path);
-    case Format::MetaImage: return MetaImageFormat::read(path);
-    case Format::Nrrd: return NrrdFormat::read(path);
-    case Format::None: break;
+    case Format::Nifti: image = NiftiFormat::readHeader(file); break;
+    case Format::MetaImage: image = MetaImageFormat::readHeader(file); break;
+    case Format::Nrrd: image = NrrdFormat::readHeader(file); break;
+    case Format::None:
+        throw IoError(path + ": unknown volume file type (use .nii, .nii.gz, .mha, .mhd, .nrrd or .nhdr)");
     }
-    throw IoError(path + ": unknown volume file type (use .nii, .nii.gz, .mha, .mhd, .nrrd or .nhdr)");
-}
-}  // namespace
-
-RawImage readRawImage(const std::string& path) {
-    if (const std::string why = whyNotRegularFile(path); !why.empty()) throw IoError(why);
-    RawImage image = readByFormat(path);
     // Every format's geometry passes the same check, so no reader can hand on NaN or singular axes.
     checkGeometry(image.geometry, path, image.warnings);
     return image;
+}
+}  // namespace
+
+RawImage readRawImageHeader(const std::string& path) {
+    ByteFile file(path);
+    return headerByFormat(file);
+}
+
+RawImage readRawImage(const std::string& path) {
+    ByteFile file(path);
+    RawImage image = headerByFormat(file);
+    image.bytes = readAllVoxels(image, file);
+    return image;
+}
+
+Volume readVolumeFile(const RawImage& header, const std::string& path) {
+    ByteFile file(path);
+    Volume v = readVolume(header, file);
+    v.metadata().description = std::filesystem::path(path).filename().string();
+    return v;
 }
 
 void writeRawImage(const RawImage& image, const std::string& path) {
@@ -75,7 +94,9 @@ void writeRawImage(const RawImage& image, const std::string& path) {
 }
 
 Volume readVolumeFile(const std::string& path) {
-    Volume v = toVolume(readRawImage(path), path);
+    ByteFile file(path);
+    const RawImage header = headerByFormat(file);
+    Volume v = readVolume(header, file);
     v.metadata().description = std::filesystem::path(path).filename().string();
     return v;
 }
@@ -85,12 +106,14 @@ namespace {
 RawImage reversedRows(RawImage image) {
     const auto& d = image.geometry.dims;
     const std::size_t row = std::size_t(d[0]) * scalarSize(image.type);
-    std::vector<char> out(image.bytes.size());
+    const std::string_view in = image.voxelBytes();
+    std::vector<char> out(in.size());
     const std::size_t slices = std::size_t(d[2]) * std::size_t(std::max(image.frames, 1));
     for (std::size_t s = 0; s < slices; ++s)
         for (int j = 0; j < d[1]; ++j)
-            std::copy_n(image.bytes.data() + (s * d[1] + (d[1] - 1 - j)) * row, row, out.data() + (s * d[1] + j) * row);
+            std::copy_n(in.data() + (s * d[1] + (d[1] - 1 - j)) * row, row, out.data() + (s * d[1] + j) * row);
     image.bytes = std::move(out);
+    image.borrowed = {};
     image.geometry = reverseRows(image.geometry);
     return image;
 }

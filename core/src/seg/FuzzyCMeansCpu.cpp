@@ -172,6 +172,14 @@ std::vector<double> FuzzyCMeansCpu::centres() const {
     return sorted;
 }
 
+void FuzzyCMeansCpu::takeResult(LabelMap& out) {
+    const Geometry& g = m_request.volume->geometry();
+    if (m_included.size() != g.voxelCount()) return result(out);
+    writeLabels({m_included.data(), m_included.size(), false});
+    out = LabelMap(g, std::move(m_included));
+    m_included = {};
+}
+
 void FuzzyCMeansCpu::writeLabels(const LabelSink& sink, const VoxelBox*) const {
     // Every voxel is written (the box is only a lower bound on what callers need).
     if (sink.onDevice) throw std::invalid_argument("the CPU fuzzy C-means engine writes host labels only");

@@ -5,6 +5,7 @@
 #include "lucent/core/seg/VoxelNeighbours.h"
 
 #include <algorithm>
+#include <string>
 #include <cmath>
 #include <stdexcept>
 
@@ -51,6 +52,11 @@ std::uint16_t FuzzyConnectednessCpu::affinity(std::size_t a, std::size_t b) cons
 
 void FuzzyConnectednessCpu::start(const SegmentationRequest& request) {
     validateRequest(Method::FuzzyConnectedness, request);
+    // The bucket queue holds 32-bit voxel indices: refused before anything is allocated.
+    if (request.volume->voxelCount() > 0xffffffffull)
+        throw std::invalid_argument("volume of " + std::to_string(request.volume->voxelCount()) +
+                                    " voxels is over the CPU fuzzy connectedness engine's limit of 2^32 - 1 voxels "
+                                    "(32-bit queue indices)");
     m_request = request;
     const auto& fc = request.fuzzyConnectedness;
     const auto range = request.volume->range();
@@ -68,7 +74,6 @@ void FuzzyConnectednessCpu::start(const SegmentationRequest& request) {
         for (int d = 0; d <= span; ++d) m_g2[d] = affinityG2(double(d), m_params);
     }
     const Geometry& g = request.volume->geometry();
-    if (g.voxelCount() > 0xffffffffull) throw std::invalid_argument("volume too large for the CPU fuzzy connectedness engine");
     m_connectivity.assign(g.voxelCount(), 0);
     m_buckets.assign(kFullStrength + 1, {});
     m_iterations = 0;

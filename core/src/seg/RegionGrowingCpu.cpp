@@ -17,7 +17,9 @@ void RegionGrowingCpu::start(const SegmentationRequest& request) {
     m_request = request;
     const Geometry& g = request.volume->geometry();
     if (g.voxelCount() >= 0xffffffffull)
-        throw std::invalid_argument("volume too large for the CPU region-growing engine (over 4G voxels)");
+        throw std::invalid_argument("volume of " + std::to_string(g.voxelCount()) +
+                                    " voxels is over the CPU region-growing engine's limit of 2^32 - 2 voxels "
+                                    "(32-bit front indices); use --backend cuda");
     m_state.assign(g.voxelCount(), kOutside);
     m_front.clear();
     m_iterations = 0;
@@ -157,6 +159,18 @@ void RegionGrowingCpu::writeLabels(const LabelSink& sink, const VoxelBox* box) c
             for (int i = b.lo[0]; i <= b.hi[0]; ++i) sink.data[row + i] = m_state[row + i] == kGrown ? 1 : 0;
         }
     });
+}
+
+void RegionGrowingCpu::takeResult(LabelMap& out) {
+    const Geometry& g = m_request.volume->geometry();
+    if (m_state.size() != g.voxelCount()) return result(out);
+    parallelFor(std::size_t(g.dims[2]), m_request.threads, [&](std::size_t k) {
+        std::uint8_t* slice = m_state.data() + k * g.sliceSize();
+        for (std::size_t i = 0; i < g.sliceSize(); ++i) slice[i] = slice[i] == kGrown ? 1 : 0;
+    });
+    out = LabelMap(g, std::move(m_state));
+    m_state = {};
+    std::vector<std::uint32_t>().swap(m_front);
 }
 
 }  // namespace lucent

@@ -12,6 +12,8 @@ class LabelMap {
 public:
     LabelMap() = default;
     explicit LabelMap(const Geometry& geometry) : m_geometry(geometry), m_labels(geometry.voxelCount(), 0) {}
+    /// Takes `labels` (one per voxel of `geometry`, else std::invalid_argument) without copying.
+    LabelMap(const Geometry& geometry, std::vector<std::uint8_t>&& labels);
 
     const Geometry& geometry() const { return m_geometry; }
     std::size_t voxelCount() const { return m_labels.size(); }

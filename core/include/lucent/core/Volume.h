@@ -3,6 +3,7 @@
 
 #include "lucent/core/Geometry.h"
 #include "lucent/core/NamedWindow.h"
+#include "lucent/core/VoxelBuffer.h"
 
 #include <cstdint>
 #include <string>
@@ -32,7 +33,11 @@ struct VolumeMetadata {
 class Volume {
 public:
     Volume() = default;
+    /// Zero voxels.
     Volume(const Geometry& geometry, PixelType type);
+    /// Takes `voxels` as they are (a reader filled them in place); its size must be the volume's
+    /// byte size, else std::invalid_argument.
+    Volume(const Geometry& geometry, PixelType type, VoxelBuffer&& voxels);
 
     const Geometry& geometry() const { return m_geometry; }
     /// Replaces the geometry; the voxel count must not change.
@@ -41,16 +46,19 @@ public:
     std::size_t voxelCount() const { return m_geometry.voxelCount(); }
     bool empty() const { return voxelCount() == 0; }
 
-    std::int16_t* int16Data() { return m_int16.data(); }
-    const std::int16_t* int16Data() const { return m_int16.data(); }
-    float* float32Data() { return m_float32.data(); }
-    const float* float32Data() const { return m_float32.data(); }
+    /// The voxels when the type is int16, else nullptr.
+    std::int16_t* int16Data() { return m_type == PixelType::Int16 ? reinterpret_cast<std::int16_t*>(m_voxels.data()) : nullptr; }
+    const std::int16_t* int16Data() const { return const_cast<Volume*>(this)->int16Data(); }
+    /// The voxels when the type is float32, else nullptr.
+    float* float32Data() { return m_type == PixelType::Float32 ? reinterpret_cast<float*>(m_voxels.data()) : nullptr; }
+    const float* float32Data() const { return const_cast<Volume*>(this)->float32Data(); }
     /// Raw bytes of whichever storage is in use.
     const void* data() const;
     std::size_t byteSize() const;
 
     double value(std::size_t index) const {
-        return m_type == PixelType::Int16 ? m_int16[index] : m_float32[index];
+        return m_type == PixelType::Int16 ? reinterpret_cast<const std::int16_t*>(m_voxels.data())[index]
+                                          : reinterpret_cast<const float*>(m_voxels.data())[index];
     }
     double value(int i, int j, int k) const { return value(m_geometry.index(i, j, k)); }
     void setValue(std::size_t index, double v);
@@ -64,8 +72,7 @@ public:
 private:
     Geometry m_geometry;
     PixelType m_type = PixelType::Int16;
-    std::vector<std::int16_t> m_int16;
-    std::vector<float> m_float32;
+    VoxelBuffer m_voxels;
     VolumeMetadata m_metadata;
 };
 

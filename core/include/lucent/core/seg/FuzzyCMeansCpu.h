@@ -19,6 +19,8 @@ public:
     bool finished() const override { return m_finished; }
     void cancel() override { m_finished = true; }
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
+    /// The inclusion bytes become the labels in place (a voxel's label reads only its own byte).
+    void takeResult(LabelMap& out) override;
     std::vector<Volume> softMaps() const override;
     MethodFigures figures() const override;
 

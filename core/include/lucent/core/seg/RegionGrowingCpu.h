@@ -19,6 +19,8 @@ public:
     bool finished() const override { return m_front.empty(); }
     void cancel() override { m_front.clear(); }
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
+    /// The state bytes become the labels in place (no second byte per voxel).
+    void takeResult(LabelMap& out) override;
     /// A wider interval or added seeds (same volume, ROI, mask, connectivity) grow on from the
     /// current region; anything else restarts.
     UpdateOutcome update(const SegmentationRequest& request) override;

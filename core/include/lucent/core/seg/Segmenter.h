@@ -80,6 +80,10 @@ public:
 
     /// All labels into `out`, reusing its storage when it is already on the volume's grid.
     void result(LabelMap& out) const;
+    /// result(), for a caller done with the engine (the CLI): an engine whose working memory can
+    /// become the labels hands it over instead of holding both (CPU region growing: its state byte
+    /// per voxel). Afterwards only figures(), backend() and writeContours() are valid until start().
+    virtual void takeResult(LabelMap& out) { result(out); }
     /// Runs step() until finished; returns the last report.
     StepReport run(int iterationsPerStep = 64);
 

@@ -19,13 +19,14 @@ struct SourceListing {
 };
 
 /// What one reading of a path found, kept whole so that the volume chosen from its listing loads
-/// without reading the headers (or a volume file) again: list, let someone choose, then load.
+/// without reading the headers again: list, let someone choose, then load. A volume file's voxels
+/// are not read by the scan (its header says where they are); load reads them, once.
 struct SourceScan {
     std::string path;
     SourceListing listing;
     std::vector<DicomSeries> dicom;      ///< the first listing.series entries: a folder's DICOM series
     std::vector<std::string> volumeFiles;  ///< the entries after them: a folder's volume files
-    std::optional<RawImage> volumeFile;  ///< the file's contents when `path` is a volume file
+    std::optional<RawImage> volumeFile;  ///< the file's header (no voxels) when `path` is a volume file
     std::size_t filesScanned = 0;        ///< files whose headers were read (DICOM)
 };
 

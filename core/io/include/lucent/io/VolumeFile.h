@@ -15,6 +15,12 @@ bool isVolumeFileName(const std::string& path);
 /// The format's name for reports ("NIfTI-1", "MetaImage", "NRRD"); empty when not a volume file.
 std::string volumeFormatName(const std::string& path);
 
+/// The header of a volume file alone: geometry (checked), scalar type, frames, rescale, data files
+/// and where the voxels are (`source`); `bytes` stays empty. Reads the header's bytes (a .nii.gz:
+/// inflates its 348) and no voxel, so listing a file costs the same at any size. The sizes are
+/// checked against the read limit and the data's length (IoError naming the file).
+RawImage readRawImageHeader(const std::string& path);
+/// Header and every frame's voxels.
 RawImage readRawImage(const std::string& path);
 /// Writes atomically in the format the extension names; IoError on failure, nothing left behind.
 void writeRawImage(const RawImage& image, const std::string& path);
@@ -33,7 +39,10 @@ struct OutputLayout {
 /// as a dcm2niix conversion); anything else is stored as loaded. World positions never change.
 RawImage inOutputLayout(RawImage image, const std::string& path, OutputLayout layout);
 
+/// Frame 0 of a volume file, read straight into the volume (readVolume: RawImage.h).
 Volume readVolumeFile(const std::string& path);
+/// The same from a header already read (readRawImageHeader(path)): the header is not parsed again.
+Volume readVolumeFile(const RawImage& header, const std::string& path);
 /// Writes `volume` in the layout of its own input (OutputLayout::of(volume)).
 void writeVolumeFile(const Volume& volume, const std::string& path);
 /// Writes `volume` (a result on the grid of `layout`'s input, such as a connectivity map).
