@@ -202,6 +202,12 @@ void Scene3D::setLiveSurfaces(std::shared_ptr<const LabelSurfaces> surfaces) {
     m->liveActor->VisibilityOn();
 }
 
+void Scene3D::setDraft(bool draft) {
+    const double pixels = draft ? 2.0 : 1.0;
+    m->mapper->SetImageSampleDistance(pixels);
+    m->labelMapper->SetImageSampleDistance(pixels);
+}
+
 void Scene3D::setCursor(Vec3 voxel) {
     m->cursor = voxel;
     m->updatePlanes();

@@ -157,6 +157,8 @@ void View3DWidget::onLiveFrame() {
 }
 
 void View3DWidget::onLiveState() {
+    // Draft rays while a run keeps the pane busy; full quality once it is over.
+    m_scene.setDraft(m_live && m_live->active());
     if (m_live && m_live->active()) {
         // A run that stopped (finished, paused) shows its result at once, not a throttled frame later.
         if (!m_live->running() && isVisible()) refreshLiveNow();
