@@ -1,5 +1,6 @@
 /// @brief `lucent [PATH] [--mask MASK] [--preset NAME] [--layout L] [--series ID] [--screenshot OUT.png]
-/// [--live srg|fc|fcm|snake [options of lucent segment] [--steps N] [--record OUT.mp4|DIR]]`: the Qt
+/// [--live srg|fc|fcm|snake [options of lucent segment] [--steps N] [--record OUT.mp4|DIR] [--accept]]
+/// [--recover]`: the Qt
 /// viewer, a rendered screenshot of its window, or a method evolving live in it.
 #include "CommandLine.h"
 #include "Commands.h"
@@ -7,6 +8,7 @@
 #include "SeedPoints.h"
 #include "SegmentOptions.h"
 
+#include "lucent/ui/Autosave.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/VolumeFile.h"
@@ -15,6 +17,8 @@
 
 #include <QApplication>
 #include <QImage>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <iostream>
@@ -30,7 +34,18 @@ struct LiveOptions {
     std::vector<WorldSeed> worldSeeds;  ///< --seed-lps / --seed-ras / --seeds: placed once the volume is loaded
     int steps = -1;  // to convergence
     QString record;
+    bool accept = false;  ///< --accept: the result goes into the label layer when the run ends
 };
+
+/// --accept in the window: Segment > Accept once the run has finished (then the autosave keeps it).
+void acceptWhenFinished(ui::SegmentPanel& panel) {
+    auto* once = new QObject(&panel);
+    QObject::connect(&panel.live(), &ui::LiveSegmentation::stateChanged, once, [&panel, once] {
+        if (panel.live().published().state != SessionState::Finished) return;
+        once->deleteLater();
+        if (!panel.acceptResult()) std::cerr << "lucent: live: the result could not be accepted\n";
+    });
+}
 
 /// Starts the method in the window as the interactive path does, advances it (every frame drawn,
 /// and recorded with --record), and leaves it on screen. Returns an error message, empty on success.
@@ -47,7 +62,10 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script) {
     }
     QString error;
     if (!panel.startWith(live.method, request, !script || live.steps < 0 ? true : false, &error)) return error;
-    if (!script) return {};
+    if (!script) {
+        if (live.accept) acceptWhenFinished(panel);
+        return {};
+    }
     std::unique_ptr<FrameRecorder> recorder;
     try {
         if (!live.record.isEmpty()) recorder = std::make_unique<FrameRecorder>(live.record);
@@ -63,6 +81,7 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script) {
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
+    if (live.accept && !panel.acceptResult()) return "the result could not be accepted: " + panel.live().lastError();
     const auto& p = panel.live().published();
     std::cout << "live " << methodName(live.method) << " (" << p.backend << "): " << p.steps << " steps, "
               << panel.live().voxels() << " voxels, " << sessionStateName(p.state) << "\n";
@@ -73,6 +92,7 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script) {
 /// The viewer's command line, checked.
 struct ViewerOptions {
     QString path, screenshot, mask, preset, series;
+    bool recover = false;  ///< --recover: restore the newest recovery copy without asking
     ui::Layout layout = ui::Layout::Grid2x2;
     bool layoutGiven = false;
     bool liveRun = false;
@@ -92,6 +112,7 @@ LiveOptions liveOptions(const CommandLine& cl) {
     live.steps = cl.has("--steps") ? cl.integer("--steps", 0) : -1;
     if (cl.has("--steps") && live.steps < 1) throw UsageError("--steps must be at least 1");
     live.record = QString::fromStdString(cl.value("--record"));
+    live.accept = cl.has("--accept");
     return live;
 }
 
@@ -99,7 +120,9 @@ ViewerOptions viewerOptions(const std::vector<std::string>& args) {
     std::set<std::string> valued = segmentValueOptions();
     valued.merge(worldSeedOptions());
     valued.insert({"--screenshot", "--layout", "--mask", "--preset", "--series", "--live", "--steps", "--record"});
-    const CommandLine cl(args, valued, segmentFlags());
+    std::set<std::string> flags = segmentFlags();
+    flags.insert({"--accept", "--recover"});
+    const CommandLine cl(args, valued, flags);
     if (cl.positionals().size() > 1) throw UsageError("the viewer takes at most one PATH");
     ViewerOptions o;
     o.path = cl.positionals().empty() ? QString() : QString::fromStdString(cl.positionals()[0]);
@@ -108,16 +131,18 @@ ViewerOptions viewerOptions(const std::vector<std::string>& args) {
     o.preset = QString::fromStdString(cl.value("--preset"));
     o.series = QString::fromStdString(cl.value("--series"));
     o.layoutGiven = cl.has("--layout");
+    o.recover = cl.has("--recover");
     if (o.layoutGiven && !ui::parseLayout(QString::fromStdString(cl.value("--layout")), o.layout))
         throw UsageError("--layout must be 1x1, 2x2 or 1+3");
     if (!o.screenshot.isEmpty() && o.path.isEmpty()) throw UsageError("--screenshot needs a PATH to open");
     if (!o.screenshot.isEmpty() && !o.screenshot.endsWith(".png", Qt::CaseInsensitive))
         throw UsageError("--screenshot writes a .png file");
+    if (o.recover && !o.screenshot.isEmpty()) throw UsageError("--recover restores into the window; not with --screenshot");
     o.liveRun = cl.has("--live");
     if (o.liveRun && o.path.isEmpty()) throw UsageError("--live needs a PATH to open");
     if (o.liveRun) o.live = liveOptions(cl);
     for (const char* opt : {"--steps", "--record", "--backend", "--seed", "--seed-lps", "--seed-ras", "--seeds",
-                            "--lower", "--upper", "--rect", "--slice"})
+                            "--lower", "--upper", "--rect", "--slice", "--accept"})
         if (!o.liveRun && cl.has(opt)) throw UsageError(std::string(opt) + " needs --live " + methodKeyList("|", "|"));
     return o;
 }
@@ -191,11 +216,25 @@ int runViewer(int argc, char** argv) {
     ui::prepareOpenGl();
     int qtArgc = 1;
     QApplication app(qtArgc, argv);
-    // Screenshots must not depend on, nor change, the user's remembered settings.
-    app.setOrganizationName(o.screenshot.isEmpty() && o.live.record.isEmpty() ? "Lucent" : "Lucent-screenshot");
+    app.setOrganizationName("Lucent");
     app.setApplicationName("Lucent");
+    const bool scripted = !o.screenshot.isEmpty() || !o.live.record.isEmpty();
+    // Scripted runs start from default settings every time and leave none behind: their settings
+    // live in a folder of their own, removed at exit (never the user's, nor one shared between runs).
+    QTemporaryDir scriptSettings;
+    if (scripted) {
+        if (!scriptSettings.isValid()) return fail("cannot make a temporary settings folder: " + scriptSettings.errorString());
+        for (auto format : {QSettings::NativeFormat, QSettings::IniFormat})
+            QSettings::setPath(format, QSettings::UserScope, scriptSettings.path());
+    }
     ui::MainWindow window;
-    if (!o.screenshot.isEmpty() || !o.live.record.isEmpty()) return runScripted(window, o);
+    if (scripted) {
+        window.autosave().setEnabled(false);  // nothing of a scripted run is left behind
+        return runScripted(window, o);
+    }
+    // Work a crashed or killed Lucent left: offered (or restored with --recover) before PATH opens.
+    window.show();
+    if (window.recoverAtStart(o.recover)) o.path.clear();
     LabelMap requestMask;
     openInteractive(window, o, requestMask);
     return app.exec();

@@ -39,7 +39,8 @@ std::string usage() {
     const std::string surfaceOut = io::suffixPattern(io::kSurfaceSuffixes);
     const std::string methods = methodKeyList("|", "|"), backends = backendKeyList("|", "|");
     return "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
-           "              [--live " + methods + " [options of segment for it] [--steps N] [--record OUT.mp4|DIR]]\n"
+           "              [--live " + methods + " [options of segment for it] [--steps N] [--record OUT.mp4|DIR] [--accept]]\n"
+           "              [--recover]   (restore the newest recovery copy of a Lucent that did not close normally)\n"
            "       (PATH may be a session, SESSION.lucent: its data, window, layout, labels and measurements)\n"
            "       lucent info PATH [--json] [--threads N]   (every volume under PATH: DICOM series and volume\n"
            "              files " + io::suffixPattern(io::kVolumeReadSuffixes) + ", each with the ID --series takes)\n"

@@ -101,6 +101,8 @@ signals:
     /// The state changed (running, paused, finished, idle).
     void stateChanged();
     void failed(const QString& message);
+    /// An accepted result changed the label layer (the autosave keeps it at once).
+    void accepted();
 
 private:
     /// The soft map written by a CUDA engine into device scratch and copied into the heat texture
