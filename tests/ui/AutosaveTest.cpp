@@ -106,7 +106,7 @@ struct Saving {
     TempDir dir;
     WorkState work;
     SavedSession state = sessionMarking(5, 1);
-    Autosave autosave{&work, [this]() -> std::optional<SavedSession> { return state; }};
+    Autosave autosave{&work, [this]() -> std::optional<Autosave::Snapshot> { return Autosave::Snapshot{state, nullptr}; }};
     Saving() { autosave.setFolder(QString::fromStdString(dir.file("recovery"))); }
     QStringList files() const {
         return QDir(autosave.folder()).entryList({"lucent-*"}, QDir::Files);
@@ -203,7 +203,7 @@ TEST(RecoveryCopies, OffersOnlyCopiesWhoseWriterIsGoneAndClaimsThem) {
 int childWrites(const QString& folder) {
     WorkState work;
     SavedSession state = sessionMarking(5, 1);
-    Autosave autosave(&work, [&]() -> std::optional<SavedSession> { return state; });
+    Autosave autosave(&work, [&]() -> std::optional<Autosave::Snapshot> { return Autosave::Snapshot{state, nullptr}; });
     autosave.setFolder(folder);
     work.noteChange(Part::Labels);
     autosave.saveNow();
@@ -231,10 +231,11 @@ TEST(Autosave, KillDuringTheWriteKeepsThePreviousCopy) {
         execl(self.c_str(), self.c_str(), "--autosave-child", dirArg.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
-    // The temporary of copy 2 appears once copy 1 is in place.
+    // Copy 2's temporary: one that exists beside copy 1 (copy 1's own came and went before it).
     QStringList partial;
     for (int i = 0; i < 6000 && partial.isEmpty(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (QDir(folder).entryList({"lucent-*.lucent"}, QDir::Files).isEmpty()) continue;
         partial = QDir(folder).entryList({"*.partial-*"}, QDir::Files);
     }
     kill(child, SIGKILL);

@@ -107,8 +107,8 @@ bool Autosave::lockCopy(QString* error) {
 void Autosave::startWrite() {
     QElapsedTimer clock;
     clock.start();
-    std::optional<SavedSession> state = m_capture ? m_capture() : std::nullopt;
-    if (!state) return;
+    std::optional<Snapshot> snapshot = m_capture ? m_capture() : std::nullopt;
+    if (!snapshot) return;
     QString error;
     if (!lockCopy(&error)) return emit failed("Autosave: " + error);
     m_timing.captureMs = double(clock.nsecsElapsed()) / 1e6;
@@ -116,7 +116,7 @@ void Autosave::startWrite() {
     const QString path = copyPath();
     const std::function<void()> hook = m_beforeRename;
     m_inFlight = true;
-    m_watcher.setFuture(QtConcurrent::run([state = std::move(*state), path, hook]() -> Result {
+    m_watcher.setFuture(QtConcurrent::run([snapshot = std::move(*snapshot), path, hook]() -> Result {
         QElapsedTimer worker;
         worker.start();
         Result r;
@@ -124,7 +124,8 @@ void Autosave::startWrite() {
             // Staged: the temporary is complete before it replaces the previous copy.
             io::StagedOutputs stage;
             QString why;
-            if (!SessionFile::write(path, state, &why)) throw std::runtime_error(why.toStdString());
+            const LabelMap* labels = snapshot.labels ? snapshot.labels.get() : (snapshot.state.labels ? &*snapshot.state.labels : nullptr);
+            if (!SessionFile::write(path, snapshot.state, labels, &why)) throw std::runtime_error(why.toStdString());
             if (hook) hook();
             stage.commit();
             r.bytes = QFileInfo(path).size();

@@ -10,6 +10,7 @@
 #include "lucent/ui/CinePlayer.h"
 #include "lucent/ui/DicomTagDialog.h"
 #include "lucent/ui/LabelFiles.h"
+#include "lucent/ui/LabelMirror.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/SegmentPanel.h"
@@ -138,9 +139,11 @@ void MainWindow::bindWork() {
     connect(live, &LiveSegmentation::stateChanged, &m_work, [this, live] { m_work.setRunPending(live->active()); });
     connect(&m_work, &WorkState::modifiedChanged, this, &QWidget::setWindowModified);
     connect(m_labelFiles, &LabelFiles::exported, &m_work, [this] { m_work.markSaved(WorkState::Part::Labels); });
-    m_autosave = new Autosave(&m_work, [this]() -> std::optional<SavedSession> {
+    // The layer reaches the worker through a mirror: a stroke costs the GUI thread its box, not the volume.
+    auto mirror = std::make_shared<LabelMirror>(m_model);
+    m_autosave = new Autosave(&m_work, [this, mirror]() -> std::optional<Autosave::Snapshot> {
         if (!m_model.hasVolume() || m_currentPath.isEmpty()) return std::nullopt;
-        return m_session->capture(m_currentPath);
+        return Autosave::Snapshot{m_session->capture(m_currentPath, false), mirror->sync()};
     }, this);
     // An accepted result is the work of a whole run: kept at once, not at the next interval.
     connect(live, &LiveSegmentation::accepted, m_autosave, &Autosave::saveNow);

@@ -25,9 +25,15 @@ class WorkState;
 class Autosave : public QObject {
     Q_OBJECT
 public:
-    /// The copy's content: the session shown now, or none when there is nothing a session can hold
-    /// (no volume, or one not opened from a file). Runs on the GUI thread; the label layer is copied.
-    using Capture = std::function<std::optional<SavedSession>()>;
+    /// The copy's content: the session shown now and its label layer (shared, not copied into the
+    /// session: the worker reads it, and the capture must not change it while a write is in flight).
+    struct Snapshot {
+        SavedSession state;
+        std::shared_ptr<const LabelMap> labels;
+    };
+    /// The snapshot, or none when there is nothing a session can hold (no volume, or one not opened
+    /// from a file). Runs on the GUI thread, never while a write is in flight.
+    using Capture = std::function<std::optional<Snapshot>()>;
 
     /// The interval without a setting or LUCENT_AUTOSAVE_S.
     static constexpr int kDefaultIntervalS = 60;
