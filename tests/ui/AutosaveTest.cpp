@@ -5,6 +5,7 @@
 #include "TempDir.h"
 
 #include "lucent/ui/Autosave.h"
+#include "lucent/ui/LabelMirror.h"
 #include "lucent/ui/RecoveryCopies.h"
 #include "lucent/ui/SessionFile.h"
 #include "lucent/ui/ViewerModel.h"
@@ -19,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -99,6 +101,31 @@ TEST(WorkState, FollowsTheModelsLabelEditsUndoAndTable) {
     renamed.name = "Tumour";
     model.setLabelInfo(renamed);
     EXPECT_TRUE(work.changed(Part::Labels)) << "a renamed label";
+}
+
+TEST(LabelMirror, CopiesOnlyTheChangedBoxAndEqualsTheLayer) {
+    ViewerModel model;
+    SeriesInfo info;
+    model.setVolume(std::make_shared<Volume>(smallGrid(), PixelType::Int16), info, "auto");
+    LabelMirror mirror(model);
+    EXPECT_EQ(mirror.sync(), nullptr) << "no layer yet";
+    model.labelLayer().at(1, 1, 1) = 2;
+    model.labelsEdited(nullptr);
+    auto copy = mirror.sync();
+    ASSERT_NE(copy, nullptr);
+    EXPECT_EQ(mirror.lastCopiedBytes(), model.labels()->voxelCount()) << "the first sync copies the layer";
+    // A stroke in a 2 x 2 x 1 box: only its rows are copied, and the copy equals the layer.
+    VoxelBox box;
+    box.lo = {3, 2, 2};
+    box.hi = {4, 3, 2};
+    for (int j = 2; j <= 3; ++j)
+        for (int i = 3; i <= 4; ++i) model.labelLayer().at(i, j, 2) = 1;
+    model.labelsEdited(&box);
+    copy = mirror.sync();
+    EXPECT_EQ(mirror.lastCopiedBytes(), 4u);
+    EXPECT_TRUE(std::equal(copy->data(), copy->data() + copy->voxelCount(), model.labels()->data()));
+    EXPECT_EQ(mirror.sync(), copy);
+    EXPECT_EQ(mirror.lastCopiedBytes(), 0u) << "nothing changed";
 }
 
 /// A work state and an autosave writing `state` into a temporary folder.
@@ -209,8 +236,9 @@ int childWrites(const QString& folder) {
     autosave.saveNow();
     autosave.waitForWrite();
     if (autosave.writes() != 1) return 3;
-    autosave.setBeforeRename([] {
-        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // killed here
+    autosave.setBeforeRename([folder] {
+        QFile(folder + ".stalled").open(QIODevice::WriteOnly);  // the parent kills once it sees this
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     });
     state = sessionMarking(7, 2);
     work.noteChange(Part::Labels);
@@ -231,17 +259,17 @@ TEST(Autosave, KillDuringTheWriteKeepsThePreviousCopy) {
         execl(self.c_str(), self.c_str(), "--autosave-child", dirArg.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
-    // Copy 2's temporary: one that exists beside copy 1 (copy 1's own came and went before it).
-    QStringList partial;
-    for (int i = 0; i < 6000 && partial.isEmpty(); ++i) {
+    // The child says when it stands between copy 2's complete temporary and its rename.
+    bool stalled = false;
+    for (int i = 0; i < 6000 && !stalled; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        if (QDir(folder).entryList({"lucent-*.lucent"}, QDir::Files).isEmpty()) continue;
-        partial = QDir(folder).entryList({"*.partial-*"}, QDir::Files);
+        stalled = QFileInfo::exists(folder + ".stalled");
     }
     kill(child, SIGKILL);
     int status = 0;
     waitpid(child, &status, 0);
-    ASSERT_FALSE(partial.isEmpty()) << "the child never reached its second write (status " << status << ")";
+    ASSERT_TRUE(stalled) << "the child never reached its second write (status " << status << ")";
+    EXPECT_EQ(QDir(folder).entryList({"*.partial-*"}, QDir::Files).size(), 1) << "copy 2 was killed as a temporary";
     ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
     auto found = RecoveryCopies::orphaned(folder);
     ASSERT_EQ(found.size(), 1u) << "the killed writer's copy is offered";
