@@ -21,6 +21,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QStatusBar>
 #include <QUrl>
 #include <QWindow>
 
@@ -240,6 +241,43 @@ TEST_F(UnsavedWork, AnAcceptedResultIsCopiedAtOnceAndACloseRemovesTheCopy) {
     answer("discard");
     EXPECT_TRUE(window->close());
     EXPECT_TRUE(copies().isEmpty()) << "a normal close leaves no copy";
+}
+
+TEST_F(UnsavedWork, ARunThatFailsMidWaySaysWhyAndLeavesLabelsHistoryAndMeasurements) {
+    paint();
+    Measurement ruler;
+    ruler.kind = MeasurementKind::Ruler;
+    ruler.axis = 2;
+    ruler.slice = 3;
+    const Geometry& g = window->model().volume()->geometry();
+    ruler.points = {g.voxelToPatient({2, 2, 3}), g.voxelToPatient({10, 12, 3})};
+    window->measurementPanel().add(ruler);
+    const LabelMap labels = *window->model().labels();
+    const std::string undo = window->model().history().undoText();
+    const std::size_t steps = window->model().history().steps();
+    // The run's first advance after its start fails, as a CUDA launch or allocation would (this
+    // small region would be done within one advance).
+    qputenv("LUCENT_FAULT_AFTER_STEPS", "1");
+    SegmentationRequest request;
+    request.seeds = {{8, 8, 3}};
+    request.regionGrowing = {500, 2000, 6};
+    QString error;
+    const bool started = window->segment().startWith(Method::RegionGrowing, request, true, &error);
+    const bool ran = started && window->segment().live().runFrames(-1, [] {}, &error);
+    qunsetenv("LUCENT_FAULT_AFTER_STEPS");
+    ASSERT_TRUE(started) << error.toStdString();
+    EXPECT_FALSE(ran) << "the run failed";
+    EXPECT_TRUE(error.contains("injected fault")) << error.toStdString();
+    EXPECT_TRUE(window->statusBar()->currentMessage().contains("injected fault"))
+        << "the user is told: " << window->statusBar()->currentMessage().toStdString();
+    EXPECT_FALSE(window->segment().live().active()) << "the run ended";
+    EXPECT_TRUE(sameBytes(*window->model().labels(), labels)) << "the label layer is untouched";
+    EXPECT_EQ(window->model().history().undoText(), undo);
+    EXPECT_EQ(window->model().history().steps(), steps);
+    ASSERT_TRUE(window->model().undo());
+    EXPECT_EQ(window->model().labels()->at(6, 6, 3), 0) << "the stroke before the run still undoes";
+    EXPECT_EQ(window->measurementPanel().measurements().all().size(), 1u);
+    EXPECT_TRUE(window->work().modified()) << "the unsaved work is still unsaved";
 }
 
 /// A copy of this window's work as a process that is gone leaves it: under another process's name,

@@ -3,8 +3,23 @@
 #include "lucent/core/seg/SessionWorker.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 namespace lucent {
+
+namespace {
+
+/// Fault injection for tests: LUCENT_FAULT_AFTER_STEPS=N makes the Nth advance of each run fail as
+/// an engine failure would (a CUDA launch or allocation mid-run), so that what survives a failed run
+/// (the label layer, its history, the measurements) is tested on any backend. 0 or unset: never.
+long faultAfterAdvances() {
+    const char* text = std::getenv("LUCENT_FAULT_AFTER_STEPS");
+    return text ? std::max(0L, std::strtol(text, nullptr, 10)) : 0;
+}
+
+}  // namespace
 
 SessionWorker::SessionWorker(std::chrono::microseconds budget, int publishCostFactor, Clock clock)
     : m_budget(budget),
@@ -98,10 +113,12 @@ void SessionWorker::publishLocked() {
 
 void SessionWorker::loop() {
     std::unique_lock lock(m_engineMutex);
+    long faultIn = 0;  // advances until the injected fault, 0: none
     while (!m_quit) {
         if (m_job) {
             Job job = std::move(*m_job);
             m_job.reset();
+            faultIn = faultAfterAdvances();
             m_session.cancel();
             m_startRunning = true;
             // start() runs unlocked: commands and the GUI's frames wait for an advance, never for a
@@ -140,6 +157,8 @@ void SessionWorker::loop() {
             continue;
         }
         try {
+            if (faultIn > 0 && --faultIn == 0)
+                throw std::runtime_error("injected fault during the run (LUCENT_FAULT_AFTER_STEPS); the run ended");
             m_session.advance(m_budget);
         } catch (const std::exception& e) {
             m_session.cancel();
