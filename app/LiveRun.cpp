@@ -63,6 +63,16 @@ QString record(ui::MainWindow& window, const LiveOptions& options, FrameRecorder
     return {};
 }
 
+/// --accept in the window: Segment > Accept once the run has finished (then the autosave keeps it).
+void acceptWhenFinished(ui::SegmentPanel& panel) {
+    auto* once = new QObject(&panel);
+    QObject::connect(&panel.live(), &ui::LiveSegmentation::stateChanged, once, [&panel, once] {
+        if (panel.live().published().state != SessionState::Finished) return;
+        once->deleteLater();
+        if (!panel.acceptResult()) std::cerr << "lucent: live: the result could not be accepted\n";
+    });
+}
+
 }  // namespace
 
 std::set<std::string> liveValueOptions() {
@@ -91,6 +101,7 @@ LiveOptions liveOptions(const CommandLine& cl) {
                          std::to_string(FrameRecorder::kMaxFps));
     for (const char* opt : {"--record-every", "--record-fps"})
         if (cl.has(opt) && live.record.isEmpty()) throw UsageError(std::string(opt) + " needs --record");
+    live.accept = cl.has("--accept");
     return live;
 }
 
@@ -113,7 +124,10 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, Fr
     QElapsedTimer wall;  // the run's own time, from its start to its end (the summary line says it)
     wall.start();
     if (!panel.startWith(live.method, request, play, &error)) return error;
-    if (!script) return {};
+    if (!script) {
+        if (live.accept) acceptWhenFinished(panel);
+        return {};
+    }
     try {
         if (recorder) {
             if (const QString why = record(window, live, *recorder); !why.isEmpty()) return why;
@@ -127,6 +141,7 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, Fr
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
+    if (live.accept && !panel.acceptResult()) return "the result could not be accepted: " + panel.live().lastError();
     const auto& p = panel.live().published();
     std::cout << "live " << methodName(live.method) << " (" << p.backend << "): " << p.steps << " steps, "
               << panel.live().voxels() << " voxels, " << sessionStateName(p.state) << ", "

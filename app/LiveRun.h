@@ -33,6 +33,7 @@ struct LiveOptions {
     QString record;
     int recordEvery = 1;
     int recordFps = FrameRecorder::kDefaultFps;
+    bool accept = false;  ///< --accept: the result goes into the label layer when the run ends
 };
 
 /// The viewer's options with a value that only a live run takes (--steps, --speed, --record ...).

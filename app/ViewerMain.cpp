@@ -1,6 +1,6 @@
 /// @brief `lucent [PATH] [--mask MASK] [--preset NAME] [--layout L] [--series ID] [--screenshot OUT.png]
-/// [--live srg|fc|fcm|snake [options of lucent segment] [--steps N] [--speed S] [--record OUT.mp4|DIR]]`
-/// and `lucent --demo [PATH]`: the Qt viewer, a rendered screenshot of its window, or a method
+/// [--live srg|fc|fcm|snake [options of lucent segment] [--steps N] [--speed S] [--record OUT.mp4|DIR]
+/// [--accept]] [--recover]` and `lucent --demo [PATH]`: the Qt viewer, a rendered screenshot of its window, or a method
 /// evolving live in it.
 #include "CommandLine.h"
 #include "Commands.h"
@@ -19,6 +19,8 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QImage>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <iostream>
@@ -34,6 +36,7 @@ struct ViewerOptions {
     bool layoutGiven = false;
     bool liveRun = false;
     bool demo = false;
+    bool recover = false;
     LiveOptions live;
 };
 
@@ -43,7 +46,7 @@ ViewerOptions viewerOptions(const std::vector<std::string>& args) {
     valued.merge(liveValueOptions());
     valued.insert({"--screenshot", "--layout", "--mask", "--preset", "--series"});
     std::set<std::string> flags = segmentFlags();
-    flags.insert("--demo");
+    flags.insert({"--demo", "--accept", "--recover"});
     const CommandLine cl(args, valued, flags);
     if (cl.positionals().size() > 1) throw UsageError("the viewer takes at most one PATH");
     ViewerOptions o;
@@ -53,11 +56,13 @@ ViewerOptions viewerOptions(const std::vector<std::string>& args) {
     o.preset = QString::fromStdString(cl.value("--preset"));
     o.series = QString::fromStdString(cl.value("--series"));
     o.layoutGiven = cl.has("--layout");
+    o.recover = cl.has("--recover");
     if (o.layoutGiven && !ui::parseLayout(QString::fromStdString(cl.value("--layout")), o.layout))
         throw UsageError("--layout must be 1x1, 2x2 or 1+3");
     if (!o.screenshot.isEmpty() && o.path.isEmpty()) throw UsageError("--screenshot needs a PATH to open");
     if (!o.screenshot.isEmpty() && !o.screenshot.endsWith(".png", Qt::CaseInsensitive))
         throw UsageError("--screenshot writes a .png file");
+    if (o.recover && !o.screenshot.isEmpty()) throw UsageError("--recover restores into the window; not with --screenshot");
     o.demo = cl.has("--demo");
     if (o.demo) {
         if (cl.has("--live")) throw UsageError("--demo plays its own runs: leave out --live");
@@ -75,7 +80,8 @@ ViewerOptions viewerOptions(const std::vector<std::string>& args) {
     if (o.liveRun && o.path.isEmpty()) throw UsageError("--live needs a PATH to open");
     if (o.liveRun) o.live = liveOptions(cl);
     for (const char* opt : {"--steps", "--record", "--backend", "--seed", "--seed-lps", "--seed-ras", "--seeds",
-                            "--lower", "--upper", "--rect", "--slice", "--speed", "--record-every", "--record-fps"})
+                            "--lower", "--upper", "--rect", "--slice", "--speed", "--record-every", "--record-fps",
+                            "--accept"})
         if (!o.liveRun && cl.has(opt)) throw UsageError(std::string(opt) + " needs --live " + methodKeyList("|", "|"));
     return o;
 }
@@ -174,11 +180,25 @@ int runViewer(int argc, char** argv) {
     ui::prepareOpenGl();
     int qtArgc = 1;
     QApplication app(qtArgc, argv);
-    // Screenshots must not depend on, nor change, the user's remembered settings.
-    app.setOrganizationName(o.screenshot.isEmpty() && o.live.record.isEmpty() ? "Lucent" : "Lucent-screenshot");
+    app.setOrganizationName("Lucent");
     app.setApplicationName("Lucent");
+    const bool scripted = !o.screenshot.isEmpty() || !o.live.record.isEmpty();
+    // Scripted runs start from default settings every time and leave none behind: their settings
+    // live in a folder of their own, removed at exit (never the user's, nor one shared between runs).
+    QTemporaryDir scriptSettings;
+    if (scripted) {
+        if (!scriptSettings.isValid()) return fail("cannot make a temporary settings folder: " + scriptSettings.errorString());
+        for (auto format : {QSettings::NativeFormat, QSettings::IniFormat})
+            QSettings::setPath(format, QSettings::UserScope, scriptSettings.path());
+    }
     ui::MainWindow window;
-    if (!o.screenshot.isEmpty() || !o.live.record.isEmpty()) return runScripted(window, o);
+    if (scripted) {
+        window.autosave().setEnabled(false);  // nothing of a scripted run is left behind
+        return runScripted(window, o);
+    }
+    // Work a crashed or killed Lucent left: offered (or restored with --recover) before PATH opens.
+    window.show();
+    if (window.recoverAtStart(o.recover)) o.path.clear();
     LabelMap requestMask;
     openInteractive(window, o, requestMask);
     return app.exec();

@@ -47,7 +47,8 @@ std::string usage() {
     const std::string methods = methodKeyList("|", "|"), backends = backendKeyList("|", "|");
     return "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
            "              [--live " + methods + " [options of segment for it] [--steps N] [--speed STEPS_PER_S|max]\n"
-           "                     [--record OUT.mp4|DIR [--record-every K] [--record-fps F]]]\n"
+           "                     [--record OUT.mp4|DIR [--record-every K] [--record-fps F]] [--accept]]\n"
+           "              [--recover]   (restore the newest recovery copy of a Lucent that did not close normally)\n"
            "       lucent --demo [PATH]   (the CT head, or PATH: a paced snake, then region growing; recorded\n"
            "              to lucent-demo.mp4 without a display)\n"
            "       (PATH may be a session, SESSION.lucent: its data, window, layout, labels and measurements)\n"

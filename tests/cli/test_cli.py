@@ -752,6 +752,7 @@ def contracts(a):
     import islands
     import live_pacing
     import one_grid
+    import recovery
     import run_stats
     import screenshot_pixels
     import segment_results as seg
@@ -779,7 +780,9 @@ def contracts(a):
     if a.xvfb:
         out += [("viewer", lambda t: viewer_contract(a.lucent, a.xvfb, t)),
                 ("screenshot_pixels", lambda t: screenshot_pixels.screenshot_pixels_contract(a.lucent, a.xvfb, t)),
-                ("live", lambda t: live_contract(a.lucent, a.xvfb, t))]
+                ("live", lambda t: live_contract(a.lucent, a.xvfb, t)),
+                ("recovery", lambda t: recovery.recovery_contract(a.lucent, a.xvfb, t)),
+                ("scripted_settings", lambda t: recovery.scripted_settings_contract(a.lucent, a.xvfb, t))]
     if a.make_series:
         out += [("dicom", lambda t: dicom_contract(a.lucent, a.make_series, t)),
                 ("hostile_dicom", lambda t: hostile_dicom_contract(a.lucent, a.make_series, t)),

@@ -278,6 +278,7 @@ bool LiveSegmentation::accept(const std::array<std::uint8_t, 256>& labelFor, con
     }
     if (changed) m_model->labelsEdited(nullptr);
     cancel();
+    if (changed) emit accepted();
     return changed;
 }
 

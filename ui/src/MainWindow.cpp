@@ -6,6 +6,7 @@
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/DicomReader.h"
 #include "lucent/io/VolumeFile.h"
+#include "lucent/ui/Autosave.h"
 #include "lucent/ui/CinePlayer.h"
 #include "lucent/ui/DicomTagDialog.h"
 #include "lucent/ui/LabelFiles.h"
@@ -31,6 +32,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLockFile>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -45,6 +47,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 namespace lucent::ui {
 
@@ -59,7 +62,7 @@ void checkQuietly(QAction* action, bool on) {
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-    setWindowTitle("Lucent");
+    setTitle({});
     setAcceptDrops(true);
     m_grid = new ViewGrid(&m_model, this);
     setCentralWidget(m_grid);
@@ -106,6 +109,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_measure->buildMenus(menuBar(), m_helpMenu->menuAction());
     connect(m_measure, &MeasurementPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     bindSession();
+    bindWork();
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     if (!settings.contains("window/geometry")) resize(1280, 860);
@@ -119,6 +123,11 @@ MainWindow::~MainWindow() {
     // they report to (the model, the views) goes.
     delete m_loader;
     delete m_segment;
+    // A normal end (not a crash): the work was saved, discarded or confirmed; no copy is left. The
+    // autosave goes before the model and the work state its capture and timer use.
+    m_autosave->discard();
+    delete m_autosave;
+    m_autosave = nullptr;
 }
 
 void MainWindow::bindSession() {
@@ -470,6 +479,10 @@ void MainWindow::setLayoutMode(Layout layout) {
 
 bool MainWindow::openPath(const QString& path, const QString& seriesId, bool synchronous, QString* error) {
     if (SessionFile::isSessionPath(path)) return openSession(path, synchronous, error);
+    if (!synchronous && !confirmUnsavedWork("opening " + QFileInfo(path).fileName())) {
+        if (error) *error = "Kept the unsaved work; nothing was opened.";
+        return false;
+    }
     m_pendingSession.reset();  // the latest path wins, a session whose data was loading included
     return openData(path, seriesId, synchronous, error);
 }
@@ -567,21 +580,33 @@ void MainWindow::onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo
     m_pendingFrames.clear();
     const auto& d = m_model.volume()->geometry().dims;
     const QString name = QString::fromStdString(info.description.empty() ? QFileInfo(path).fileName().toStdString() : info.description);
-    setWindowTitle(QString("%1 (%2 %3 x %4 x %5) - Lucent").arg(name, QString::fromStdString(info.modality)).arg(d[0]).arg(d[1]).arg(d[2]));
+    const QString title = QString("%1 (%2 %3 x %4 x %5)").arg(name, QString::fromStdString(info.modality)).arg(d[0]).arg(d[1]).arg(d[2]);
+    setTitle(title);
     addRecent(path);
     if (!warnings.isEmpty()) {
         statusBar()->showMessage("Loaded with warnings: " + warnings.join("; "), 15000);
         statusBar()->setToolTip(warnings.join("\n"));
     }
     m_sessionPath.clear();  // another volume: Save session proposes a file beside it
-    if (!m_pendingSession) return;
+    if (!m_pendingSession) return m_work.markSaved();  // as on disk
     // The session's data is in and on its grid: everything else goes back on it.
     const PendingSession session = std::move(*m_pendingSession);
     m_pendingSession.reset();
     const QStringList problems = m_session->apply(session.state, session.file);
+    if (session.recovery) {
+        // Restored work is saved nowhere but in the copy: unsaved, and kept by this window's copy
+        // (the old one goes once that is written). Save session proposes a file beside the data.
+        m_work.markSaved();
+        m_work.noteChange(WorkState::Part::Session);
+        m_autosave->adopt(session.file, session.recovery);
+        m_autosave->saveNow();
+        statusBar()->showMessage("Restored the work from the recovery copy " + session.file + ".", 15000);
+        return;
+    }
     m_sessionPath = session.file;
     addRecent(session.file);
-    setWindowTitle(QFileInfo(session.file).fileName() + " - " + windowTitle());
+    setTitle(QFileInfo(session.file).fileName() + " - " + title);
+    m_work.markSaved();
     if (!problems.isEmpty()) statusBar()->showMessage("Session opened with problems: " + problems.join("; "), 15000);
     else statusBar()->showMessage("Session " + session.file + " opened.", 5000);
 }
@@ -601,13 +626,17 @@ bool MainWindow::openSession(const QString& path, bool synchronous, QString* err
         if (!synchronous) showError("Cannot open the session", why);
         return false;
     };
+    if (!synchronous && !confirmUnsavedWork("opening " + QFileInfo(path).fileName())) {
+        if (error) *error = "Kept the unsaved work; nothing was opened.";
+        return false;
+    }
     SavedSession state;
     QString why;
     if (!SessionFile::read(path, state, &why)) return fail(why);
     if (!QFileInfo::exists(state.dataPath))
         return fail(QString("%1: its data %2 is missing (moved or deleted?)").arg(path, state.dataPath));
     const QString data = state.dataPath, series = state.seriesId;
-    m_pendingSession = PendingSession{QFileInfo(path).absoluteFilePath(), std::move(state)};
+    m_pendingSession = PendingSession{QFileInfo(path).absoluteFilePath(), std::move(state), std::exchange(m_restoring, nullptr)};
     if (openData(data, series, synchronous, &why)) return true;
     // A grid refusal names the session already (and dropped it); a load failure does not.
     const bool loadFailed = m_pendingSession.has_value();
@@ -624,6 +653,7 @@ bool MainWindow::saveSession(const QString& path, QString* error) {
     if (!SessionFile::write(path, m_session->capture(m_currentPath), error)) return false;
     m_sessionPath = QFileInfo(path).absoluteFilePath();
     addRecent(m_sessionPath);
+    m_work.markSaved();
     statusBar()->showMessage("Session saved to " + path, 5000);
     return true;
 }
@@ -642,20 +672,27 @@ QString MainWindow::defaultSessionPath() const {
     return QDir(data.absolutePath()).filePath((name.isEmpty() ? QString("session") : name) + SessionFile::kSuffix);
 }
 
-void MainWindow::saveSessionInteractive(bool ask) {
-    if (!m_model.hasVolume()) return showError("Save session", "Open a volume first.");
+bool MainWindow::saveSessionInteractive(bool ask) {
+    if (!m_model.hasVolume()) {
+        showError("Save session", "Open a volume first.");
+        return false;
+    }
     QString path = m_sessionPath;
     if (ask || path.isEmpty()) {
         path = QFileDialog::getSaveFileName(this, "Save session", defaultSessionPath(), "Lucent sessions (*.lucent)");
-        if (path.isEmpty()) return;
+        if (path.isEmpty()) return false;
         if (!SessionFile::isSessionPath(path)) path += SessionFile::kSuffix;
     }
     QString error;
-    if (!saveSession(path, &error)) showError("Cannot save the session", error);
+    if (saveSession(path, &error)) return true;
+    showError("Cannot save the session", error);
+    return false;
 }
 
 bool MainWindow::openMask(const QString& path, QString* error) {
-    return m_labelFiles->importFile(path, error);
+    if (!m_labelFiles->importFile(path, error)) return false;
+    m_work.markSaved(WorkState::Part::Labels);  // the layer is that file
+    return true;
 }
 
 void MainWindow::showTags() {
@@ -690,6 +727,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmUnsavedWork("closing")) return event->ignore();
+    m_autosave->discard();  // saved or discarded: nothing to recover
     m_loader->cancel();
     QSettings().setValue("window/geometry", saveGeometry());
     QMainWindow::closeEvent(event);

@@ -128,6 +128,10 @@ bool MeasurementPanel::remove(int id) {
 }
 
 void MeasurementPanel::refresh(int select) {
+    if (m_set.revision() != m_shownRevision) {
+        m_shownRevision = m_set.revision();
+        emit changed();
+    }
     const int keep = select ? select : selectedId();
     const QSignalBlocker block(m_table);
     m_table->setRowCount(int(m_set.all().size()));

@@ -28,7 +28,7 @@ Vec3 snapToWhole(Vec3 v) {
 SessionBinding::SessionBinding(ViewerModel& model, ViewGrid* views, SessionParts parts)
     : m_model(model), m_views(views), m_parts(std::move(parts)) {}
 
-SavedSession SessionBinding::capture(const QString& dataPath) const {
+SavedSession SessionBinding::capture(const QString& dataPath, bool withLabels) const {
     const Geometry& grid = m_model.volume()->geometry();
     SavedSession s;
     s.dataPath = dataPath;
@@ -46,7 +46,7 @@ SavedSession SessionBinding::capture(const QString& dataPath) const {
     s.overlayOpacity = m_model.overlayOpacity();
     s.cursorPatient = grid.voxelToPatient(m_model.cursor());
     if (m_views) captureViews(s);
-    if (m_model.labels()) s.labels = *m_model.labels();
+    if (withLabels && m_model.labels()) s.labels = *m_model.labels();
     s.labelTable = m_model.labelTable();
     s.activeLabel = m_model.activeLabel();
     if (m_parts.segmentSettings) s.segmentation = m_parts.segmentSettings();

@@ -372,6 +372,10 @@ LabelMap SessionFile::decodeLabels(const QByteArray& text, const Geometry& grid,
 }
 
 QByteArray SessionFile::toJson(const SavedSession& s, const QString& sessionPath) {
+    return toJson(s, sessionPath, s.labels ? &*s.labels : nullptr);
+}
+
+QByteArray SessionFile::toJson(const SavedSession& s, const QString& sessionPath, const LabelMap* layer) {
     QJsonArray views;
     for (const SavedView& v : s.views)
         views.append(QJsonObject{{"zoom", v.zoom}, {"pan_mm", QJsonArray{v.panMm[0], v.panMm[1]}}});
@@ -390,9 +394,9 @@ QByteArray SessionFile::toJson(const SavedSession& s, const QString& sessionPath
     QJsonArray table;
     for (const LabelInfo& l : s.labelTable.labels()) table.append(labelTableEntry(l));
     QJsonObject labels{{"table", table}, {"active", s.activeLabel}};
-    if (s.labels) {
+    if (layer) {
         labels.insert("encoding", "rle-gzip-base64");
-        labels.insert("voxels", QString::fromLatin1(encodeLabels(*s.labels)));
+        labels.insert("voxels", QString::fromLatin1(encodeLabels(*layer)));
     }
     QJsonArray measurements;
     for (const Measurement& m : s.measurements) measurements.append(measurementJson(m));
@@ -537,8 +541,12 @@ SavedSession SessionFile::fromJson(const QByteArray& json, const QString& sessio
 }
 
 bool SessionFile::write(const QString& path, const SavedSession& state, QString* error) {
+    return write(path, state, state.labels ? &*state.labels : nullptr, error);
+}
+
+bool SessionFile::write(const QString& path, const SavedSession& state, const LabelMap* labels, QString* error) {
     try {
-        const QByteArray json = toJson(state, path);
+        const QByteArray json = toJson(state, path, labels);
         io::writeFileAtomically(path.toStdString(), {std::string_view(json.constData(), std::size_t(json.size()))});
         return true;
     } catch (const std::exception& e) {

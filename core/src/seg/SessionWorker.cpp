@@ -3,9 +3,24 @@
 #include "lucent/core/seg/SessionWorker.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace lucent {
+
+namespace {
+
+/// Fault injection for tests: LUCENT_FAULT_AFTER_STEPS=N makes the Nth advance of each run fail as
+/// an engine failure would (a CUDA launch or allocation mid-run), so that what survives a failed run
+/// (the label layer, its history, the measurements) is tested on any backend. 0 or unset: never.
+long faultAfterAdvances() {
+    const char* text = std::getenv("LUCENT_FAULT_AFTER_STEPS");
+    return text ? std::max(0L, std::strtol(text, nullptr, 10)) : 0;
+}
+
+}  // namespace
 
 SessionWorker::SessionWorker(std::chrono::microseconds budget, int publishCostFactor, Clock clock)
     : m_budget(budget),
@@ -118,7 +133,7 @@ void SessionWorker::finishUnpaced() {
     m_wake.notify_all();
 }
 
-bool SessionWorker::advanceLocked(std::unique_lock<std::mutex>& lock) {
+bool SessionWorker::advanceLocked(std::unique_lock<std::mutex>& lock, long& faultIn) {
     if (!m_wasRunning) m_pacer.restart(m_clock());  // started or played again: the first step waits a period
     m_wasRunning = true;
     const bool paced = m_pacer.paced() && !m_unpacedToEnd;
@@ -132,6 +147,8 @@ bool SessionWorker::advanceLocked(std::unique_lock<std::mutex>& lock) {
         }
     }
     try {
+        if (faultIn > 0 && --faultIn == 0)
+            throw std::runtime_error("injected fault during the run (LUCENT_FAULT_AFTER_STEPS); the run ended");
         m_session.advance(m_budget, paced ? 1 : std::numeric_limits<int>::max());
     } catch (const std::exception& e) {
         m_session.cancel();
@@ -143,10 +160,12 @@ bool SessionWorker::advanceLocked(std::unique_lock<std::mutex>& lock) {
 
 void SessionWorker::loop() {
     std::unique_lock lock(m_engineMutex);
+    long faultIn = 0;  // advances until the injected fault, 0: none
     while (!m_quit) {
         if (m_job) {
             Job job = std::move(*m_job);
             m_job.reset();
+            faultIn = faultAfterAdvances();
             m_session.cancel();
             m_startRunning = true;
             // start() runs unlocked: commands and the GUI's frames wait for an advance, never for a
@@ -188,7 +207,7 @@ void SessionWorker::loop() {
             m_wake.wait(lock, [this] { return m_quit || m_job || m_session.state() == SessionState::Running; });
             continue;
         }
-        if (!advanceLocked(lock)) continue;
+        if (!advanceLocked(lock, faultIn)) continue;
         // Writing the changed box costs a pass over it: publish at most once per frame interval
         // (the GUI takes at most that often), and less often when writing is slow, and always when
         // the run stops.

@@ -122,6 +122,8 @@ signals:
     /// The pace changed (the panel's control, the HUD's buttons, --speed).
     void speedChanged(int stepsPerSecond);
     void failed(const QString& message);
+    /// An accepted result changed the label layer (the autosave keeps it at once).
+    void accepted();
 
 private:
     /// The soft map written by a CUDA engine into device scratch and copied into the heat texture

@@ -5,6 +5,7 @@
 #include "lucent/ui/SavedSession.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
+#include "lucent/ui/WorkState.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -16,18 +17,21 @@
 #include <vector>
 
 class QLabel;
+class QLockFile;
 class QMenu;
 class QProgressDialog;
 class QSlider;
 
 namespace lucent::ui {
 
+class Autosave;
 class CinePlayer;
 class LabelFiles;
 class LabelPanel;
 class MeasurementPanel;
 class SegmentPanel;
 class SessionBinding;
+struct RecoveryCopy;
 class View3DWidget;
 class VolumeLoader;
 
@@ -82,6 +86,22 @@ public:
     void setLayoutMode(Layout layout);
     QStringList recentFiles() const;
 
+    /// Whether the work (labels, measurements, seeds, a run not yet accepted) changed since it was
+    /// last saved as a session or exported; the title shows `*` while it has.
+    WorkState& work() { return m_work; }
+    /// The recovery copy of this window's work (Autosave.h).
+    Autosave& autosave() { return *m_autosave; }
+    /// With unsaved work, asks Save session / Export labels / Discard / Cancel before `action`
+    /// ("closing", "opening another volume"); true when the action may go on (no unsaved work, the
+    /// work saved or exported, or Discard), false on Cancel or a failed save.
+    bool confirmUnsavedWork(const QString& action);
+    /// At start: offers each recovery copy left by a process that is gone (what, when, which data;
+    /// Restore / Discard / Later), or restores the newest without asking. True when one was restored.
+    bool recoverAtStart(bool withoutAsking = false);
+    /// Reopens `copy`'s data and puts its labels, measurements and view back, as unsaved work; the
+    /// copy is removed once this window's own recovery copy is written.
+    bool restoreRecovery(const RecoveryCopy& copy, bool synchronous = false, QString* error = nullptr);
+
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -109,8 +129,12 @@ private:
     /// With a session pending: whether the loaded volume is on its grid; if not, the session is
     /// dropped with `error` and the shown volume kept.
     bool sessionAdmits(const Volume& volume, QString* error);
-    /// File > Save session (ask: Save session as...).
-    void saveSessionInteractive(bool ask);
+    /// File > Save session (ask: Save session as...); true when it was written.
+    bool saveSessionInteractive(bool ask);
+    /// The work follows the model, the measurements, the seeds and the live run; the autosave follows it.
+    void bindWork();
+    /// "name (modality dims) - Lucent" with the modified mark.
+    void setTitle(const QString& base);
     void rebuildRecentMenu();
     void addRecent(const QString& path);
     void showError(const QString& title, const QString& message);
@@ -151,11 +175,15 @@ private:
     struct PendingSession {
         QString file;
         SavedSession state;
+        std::shared_ptr<QLockFile> recovery;  ///< set when `file` is a recovery copy being restored
     };
     std::optional<PendingSession> m_pendingSession;  // its data is loading; applied once it is in
     QString m_sessionPath;
     std::array<QAction*, 3> m_layoutActions{};  // by Layout
     std::unique_ptr<SessionBinding> m_session;
+    WorkState m_work;
+    Autosave* m_autosave = nullptr;
+    std::shared_ptr<QLockFile> m_restoring;  // the recovery copy restoreRecovery() is opening
 };
 
 }  // namespace lucent::ui

@@ -48,6 +48,8 @@ public:
 signals:
     /// A problem for the status bar (a failed export).
     void message(const QString& text);
+    /// A measurement was added, edited or deleted, or the set was replaced (another volume).
+    void changed();
 
 private:
     /// Rebuilds the rows from the set, keeping the selection (or selecting `select`), and repaints.
@@ -63,6 +65,7 @@ private:
     QActionGroup* m_toolGroup = nullptr;
     QAction *m_ruler = nullptr, *m_angle = nullptr, *m_ellipse = nullptr, *m_rectangle = nullptr;
     bool m_takingTool = false;  // the grid's activeToolChanged() is our own doing
+    std::uint64_t m_shownRevision = 0;  // the set's revision the rows show
 };
 
 }  // namespace lucent::ui

@@ -39,7 +39,9 @@ public:
     /// The session of the model (which must hold a volume) loaded from `dataPath`: series, frame,
     /// window, drawing settings, cursor, labels and their table; layout, zoom and pan from the views;
     /// segmentation settings, measurements and panels from the parts.
-    SavedSession capture(const QString& dataPath) const;
+    /// Without `withLabels` the label voxels are left out (their table stays): a caller that keeps
+    /// its own copy of the layer (the autosave's LabelMirror) spares the GUI thread a full copy.
+    SavedSession capture(const QString& dataPath, bool withLabels = true) const;
     /// Why a volume on `grid` cannot take `state` (the data changed since the session was saved),
     /// naming `source`; empty when it can.
     static QString gridProblem(const SavedSession& state, const Geometry& grid, const QString& source);

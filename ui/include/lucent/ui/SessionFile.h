@@ -20,12 +20,17 @@ public:
     /// failure, and the old session stays until the new one is complete. False with `error`
     /// ("PATH: problem") on failure.
     static bool write(const QString& path, const SavedSession& state, QString* error = nullptr);
+    /// The same with the label voxels of `labels` (none when null) instead of state.labels: a layer
+    /// shared with its owner, not copied into the session.
+    static bool write(const QString& path, const SavedSession& state, const LabelMap* labels, QString* error);
     /// Reads `path`; false with `error` naming the file and the problem (missing, not JSON, not a
     /// session, a newer format, a damaged label layer); `state` is untouched then.
     static bool read(const QString& path, SavedSession& state, QString* error = nullptr);
 
     /// The JSON text of `state` as saved at `sessionPath` (its data path made relative to it).
     static QByteArray toJson(const SavedSession& state, const QString& sessionPath);
+    /// The same with the label voxels of `labels` (none when null) instead of state.labels.
+    static QByteArray toJson(const SavedSession& state, const QString& sessionPath, const LabelMap* labels);
     /// Parses the JSON of a session saved at `sessionPath`; throws IoError naming it.
     static SavedSession fromJson(const QByteArray& json, const QString& sessionPath);
 

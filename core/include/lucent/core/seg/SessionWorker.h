@@ -90,7 +90,8 @@ private:
     void publishLocked();  // engine lock held
     /// One advance of a running session: paced (one step when due, else a wait for it or a command)
     /// or as many steps as the budget allows. Engine lock held; false when it only waited.
-    bool advanceLocked(std::unique_lock<std::mutex>& lock);
+    /// `faultIn`: advances left until the injected fault (LUCENT_FAULT_AFTER_STEPS), 0 for none.
+    bool advanceLocked(std::unique_lock<std::mutex>& lock, long& faultIn);
 
     std::chrono::microseconds m_budget;
     /// While running, the next publish waits at least this many times as long as the last one took
