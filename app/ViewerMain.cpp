@@ -10,6 +10,7 @@
 #include "SeedPoints.h"
 #include "SegmentOptions.h"
 
+#include "lucent/ui/Autosave.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/VolumeFile.h"
