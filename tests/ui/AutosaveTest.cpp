@@ -101,6 +101,11 @@ TEST(WorkState, FollowsTheModelsLabelEditsUndoAndTable) {
     renamed.name = "Tumour";
     model.setLabelInfo(renamed);
     EXPECT_TRUE(work.changed(Part::Labels)) << "a renamed label";
+    // Another volume (set on the model directly, as scripts and tests do): its empty layer, history
+    // and default table are nothing to lose.
+    work.markSaved();
+    model.setVolume(std::make_shared<Volume>(smallGrid(), PixelType::Int16), info, "auto");
+    EXPECT_FALSE(work.modified()) << "a new volume has no work of its own yet";
 }
 
 TEST(LabelMirror, CopiesOnlyTheChangedBoxAndEqualsTheLayer) {

@@ -10,9 +10,12 @@ namespace lucent::ui {
 WorkState::WorkState(QObject* parent) : QObject(parent) {}
 
 void WorkState::follow(ViewerModel& model) {
-    // A brush stroke, an accepted result, an undo, Close labels, a renamed or recoloured label.
+    // A brush stroke, an accepted result, an undo, Close labels, a renamed or recoloured label. A new
+    // volume sends the same signals with no layer and no history: nothing of it to lose yet.
     for (auto signal : {&ViewerModel::labelsChanged, &ViewerModel::historyChanged, &ViewerModel::labelTableChanged})
-        connect(&model, signal, this, [this] { noteChange(Part::Labels); });
+        connect(&model, signal, this, [this, &model] {
+            if (model.labels() || model.history().canUndo() || model.history().canRedo()) noteChange(Part::Labels);
+        });
 }
 
 template <class F>
