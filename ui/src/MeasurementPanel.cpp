@@ -96,6 +96,7 @@ MeasurementPanel::MeasurementPanel(ViewerModel* model, ViewGrid* grid, QWidget* 
     connect(model, &ViewerModel::volumeChanged, this, [this] {
         m_tool.cancel();
         m_set.setVolume(m_model->volume());
+        m_shownRevision = m_set.revision();  // another volume's empty set is no change of the work
         refresh();
     });
     for (auto o : kOrientations)
