@@ -108,18 +108,31 @@ Volume DeviceVolume::download() const {
 namespace {
 template <typename T>
 std::pair<double, double> minMax(const T* data, std::size_t n) {
+    // CUB takes the item count as an int here: the volume goes in chunks below 2^31 items, so 2^32
+    // voxels and more reduce whole (a cast of the count wrapped to 0 items, and fc / fcm sized their
+    // tables from the empty range).
+    constexpr std::size_t kChunk = std::size_t(1) << 30;
     DeviceBuffer out(2 * sizeof(T), "the volume's range");
+    const int largest = static_cast<int>(std::min(n, kChunk));
     std::size_t tempBytes = 0, tempMax = 0;
-    cub::DeviceReduce::Min(nullptr, tempBytes, data, out.as<T>(), static_cast<int>(n));
+    cub::DeviceReduce::Min(nullptr, tempBytes, data, out.as<T>(), largest);
     tempMax = tempBytes;
-    cub::DeviceReduce::Max(nullptr, tempBytes, data, out.as<T>() + 1, static_cast<int>(n));
+    cub::DeviceReduce::Max(nullptr, tempBytes, data, out.as<T>() + 1, largest);
     tempMax = std::max(tempMax, tempBytes);
     DeviceBuffer temp(tempMax, "the volume's range");
-    cub::DeviceReduce::Min(temp.get(), tempMax, data, out.as<T>(), static_cast<int>(n));
-    cub::DeviceReduce::Max(temp.get(), tempMax, data, out.as<T>() + 1, static_cast<int>(n));
-    T host[2];
-    cudaCheck(cudaMemcpy(host, out.get(), sizeof host, cudaMemcpyDeviceToHost), "GPU range");
-    return {double(host[0]), double(host[1])};
+    double lo = 0, hi = 0;
+    for (std::size_t at = 0; at < n; at += kChunk) {
+        const int count = static_cast<int>(std::min(kChunk, n - at));
+        std::size_t bytes = tempMax;
+        cub::DeviceReduce::Min(temp.get(), bytes, data + at, out.as<T>(), count);
+        bytes = tempMax;
+        cub::DeviceReduce::Max(temp.get(), bytes, data + at, out.as<T>() + 1, count);
+        T host[2];
+        cudaCheck(cudaMemcpy(host, out.get(), sizeof host, cudaMemcpyDeviceToHost), "GPU range");
+        lo = at == 0 ? double(host[0]) : std::min(lo, double(host[0]));
+        hi = at == 0 ? double(host[1]) : std::max(hi, double(host[1]));
+    }
+    return {lo, hi};
 }
 }  // namespace
 

