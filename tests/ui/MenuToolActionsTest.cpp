@@ -8,6 +8,7 @@
 #include "lucent/core/seg/RegionGrowingCpu.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/VolumeFile.h"
+#include "lucent/ui/IntervalAxis.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/SegmentPanel.h"
@@ -17,6 +18,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -300,6 +302,67 @@ TEST_F(ToolMenus, ExportMeasurementsWritesTheRulerDrawn) {
     EXPECT_EQ(column("type"), "ruler");
     EXPECT_EQ(column("unit"), "mm");
     EXPECT_NEAR(column("value").toDouble(), truth, 0.1 * 0.6) << "within a tenth of the smallest voxel";
+}
+
+/// Band pixels: the interval's tint over the histogram (base and bars are grey, r = g = b).
+bool tinted(const QImage& image, int x) {
+    const QColor c = image.pixelColor(x, 3);
+    return c.blue() > c.red() + 30;
+}
+
+TEST_F(ToolMenus, TheIntervalIsDrawnOnTheHistogramAndShiftDragsItFinely) {
+    load(ball());
+    live().setBackend(gpu::Backend::Cpu);
+    key(Qt::Key_G);
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(48, 40));
+    ASSERT_TRUE(settle());
+    auto* histogram = panel().findChild<QWidget*>("srgHistogram");
+    ASSERT_NE(histogram, nullptr);
+    ASSERT_TRUE(histogram->isVisible());
+    typeInto(panel().findChild<QSpinBox*>("srgLowerBox"), "0");
+    QTest::keyClick(panel().findChild<QSpinBox*>("srgLowerBox"), Qt::Key_Return);
+    typeInto(panel().findChild<QSpinBox*>("srgUpperBox"), "500");
+    QTest::keyClick(panel().findChild<QSpinBox*>("srgUpperBox"), Qt::Key_Return);
+    ASSERT_EQ(panel().model().lower(), 0);
+    ASSERT_EQ(panel().model().upper(), 500);
+
+    // The phantom's values are -1000..1000: the band covers the axis' third quarter, drawn.
+    const ValueHistogram* counts = panel().model().valueHistogram();
+    ASSERT_NE(counts, nullptr);
+    EXPECT_EQ(counts->lo, -1000);
+    EXPECT_EQ(counts->hi, 1000);
+    const IntervalAxis axis(counts->lo, counts->hi, histogram->width() - 2);  // a pixel of frame each side
+    const auto at = [&](double value) { return 1 + int(std::lround(axis.xOf(value))); };
+    const QImage shown = histogram->grab().toImage();
+    EXPECT_TRUE(tinted(shown, at(250)));
+    EXPECT_FALSE(tinted(shown, at(-500)));
+    EXPECT_FALSE(tinted(shown, at(750)));
+
+    // The upper handle dragged 20 pixels right, then 20 more with Shift: a tenth as far.
+    const double perPixel = axis.valuePerPixel();
+    const QPoint grab(at(500), histogram->height() / 2);
+    QTest::mousePress(histogram, Qt::LeftButton, {}, grab);
+    const auto move = [&](QPoint to, Qt::KeyboardModifiers modifiers) {
+        QMouseEvent event(QEvent::MouseMove, QPointF(to), histogram->mapToGlobal(QPointF(to)), Qt::NoButton,
+                          Qt::LeftButton, modifiers);
+        QApplication::sendEvent(histogram, &event);
+    };
+    move(grab + QPoint(20, 0), {});
+    // The model keeps whole values (HU); the control keeps the drag's fractions between moves.
+    EXPECT_EQ(panel().model().upper(), std::lround(500 + 20 * perPixel));
+    move(grab + QPoint(40, 0), Qt::ShiftModifier);
+    EXPECT_EQ(panel().model().upper(), std::lround(500 + 22 * perPixel)) << "Shift: a tenth per pixel";
+    QTest::mouseRelease(histogram, Qt::LeftButton, {}, grab + QPoint(40, 0));
+    EXPECT_EQ(panel().model().lower(), 0) << "the other handle stays";
+    EXPECT_EQ(panel().findChild<QSpinBox*>("srgUpperBox")->value(), int(std::lround(500 + 22 * perPixel)))
+        << "the box shows the dragged value";
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(live().request().regionGrowing.upper, panel().model().upper()) << "the run regrew with it";
+
+    // Arrow keys move the handle taken last, one value each.
+    const double upper = panel().model().upper();
+    QTest::keyClick(histogram, Qt::Key_Left);
+    EXPECT_DOUBLE_EQ(panel().model().upper(), upper - 1);
 }
 
 TEST_F(ToolMenus, ReturnInAFieldAppliesItCtrlReturnAcceptsAndCtrlZUndoesTheLabels) {

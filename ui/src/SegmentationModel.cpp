@@ -15,6 +15,8 @@ namespace lucent::ui {
 
 namespace {
 
+constexpr std::size_t kHistogramBins = 256;
+
 /// "Accept region growing": the undo entry of an accepted run.
 QString acceptDescription(Method method) {
     const std::string_view name = methodInfo(method).lowerTitle;
@@ -32,6 +34,7 @@ SegmentationModel::SegmentationModel(ViewerModel* viewer, SegmentationRunner* ru
     connect(viewer, &ViewerModel::volumeChanged, this, [this] {
         m_seedTool.clear();
         m_range.reset();  // computed when region growing first needs it, not on every load
+        m_histogram.reset();
         emit seedsChanged();
     });
 }
@@ -105,6 +108,18 @@ std::optional<std::pair<double, double>> SegmentationModel::intervalLimits() con
     const auto [lo, hi] = *m_range;
     const double w = hi - lo;
     return std::pair{std::max(-1e9, std::floor(lo - w)), std::min(1e9, std::ceil(hi + w))};
+}
+
+const ValueHistogram* SegmentationModel::valueHistogram() {
+    if (!m_range || !m_viewer->hasVolume()) return nullptr;
+    if (!m_histogram) {
+        // Integer data gets whole-value bins where the range is narrow (an MR's 0..400), so no bin is
+        // empty for lack of values; else a fixed count that a 240-pixel control can show.
+        const auto [lo, hi] = *m_range;
+        const std::size_t bins = std::clamp<std::size_t>(std::size_t(hi - lo + 1), 1, kHistogramBins);
+        m_histogram = sampleHistogram(*m_viewer->volume(), lo, hi, bins);
+    }
+    return &*m_histogram;
 }
 
 void SegmentationModel::dragInterval(double dx, double dy, bool started) {

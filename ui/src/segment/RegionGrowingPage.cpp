@@ -1,11 +1,12 @@
-/// @brief Region growing's page: seeds, interval boxes and sliders, neighbours (SegmentPages.h).
+/// @brief Region growing's page: seeds, interval boxes and histogram, neighbours (SegmentPages.h).
 #include "SegmentPages.h"
+
+#include "IntervalHistogram.h"
 
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QSignalBlocker>
-#include <QSlider>
 #include <QSpinBox>
 
 #include <cmath>
@@ -28,27 +29,22 @@ RegionGrowingPage::RegionGrowingPage(SegmentationModel* model, LiveSegmentation*
     m_upper = new QSpinBox(this);
     m_lower->setObjectName("srgLowerBox");
     m_upper->setObjectName("srgUpperBox");
-    m_lowerSlider = new QSlider(Qt::Horizontal, this);
-    m_upperSlider = new QSlider(Qt::Horizontal, this);
-    m_lowerSlider->setObjectName("srgLower");
-    m_upperSlider->setObjectName("srgUpper");
     for (QSpinBox* b : {m_lower, m_upper}) {
         b->setRange(-32768, 32767);
         // A typed value applies on Return (or leaving the field), not digit by digit: typing 300
         // must not grow the region at 3 and 30 first.
         b->setKeyboardTracking(false);
+        connect(b, &QSpinBox::valueChanged, this, [this] { m_model->setInterval(m_lower->value(), m_upper->value()); });
     }
-    for (QSlider* s : {m_lowerSlider, m_upperSlider}) s->setRange(-32768, 32767);
+    // The histogram shows where the interval lies among the volume's values. It keeps a drag's
+    // fractions (a fine drag on a narrow range moves a tenth of a value per pixel) while the model
+    // takes whole values, which refresh() shows in the boxes.
+    m_histogram = new IntervalHistogram(this);
+    connect(m_histogram, &IntervalHistogram::intervalEdited, this,
+            [this](double lower, double upper) { m_model->setInterval(lower, upper); });
     form->addRow("Lower", m_lower);
-    form->addRow(m_lowerSlider);
     form->addRow("Upper", m_upper);
-    form->addRow(m_upperSlider);
-    // Box and slider show one value; either moving sets the model's interval, which regrows.
-    for (auto [box, s] : {std::pair{m_lower, m_lowerSlider}, std::pair{m_upper, m_upperSlider}}) {
-        connect(s, &QSlider::valueChanged, box, &QSpinBox::setValue);
-        connect(box, &QSpinBox::valueChanged, s, &QSlider::setValue);
-        connect(box, &QSpinBox::valueChanged, this, [this] { m_model->setInterval(m_lower->value(), m_upper->value()); });
-    }
+    form->addRow(m_histogram);
     m_connectivity = new QComboBox(this);
     m_connectivity->addItems({"6 (faces)", "26 (faces, edges, corners)"});
     connect(m_connectivity, &QComboBox::currentIndexChanged, this,
@@ -59,17 +55,15 @@ RegionGrowingPage::RegionGrowingPage(SegmentationModel* model, LiveSegmentation*
 }
 
 void RegionGrowingPage::refresh() {
-    const QSignalBlocker b1(m_lower), b2(m_upper), b3(m_lowerSlider), b4(m_upperSlider), b5(m_connectivity);
+    const QSignalBlocker b1(m_lower), b2(m_upper), b5(m_connectivity);
     if (const auto limits = m_model->intervalLimits()) {
         const int from = int(limits->first), to = int(limits->second);
         for (QSpinBox* box : {m_lower, m_upper}) box->setRange(from, to);
-        for (QSlider* s : {m_lowerSlider, m_upperSlider}) s->setRange(from, to);
     }
-    const int lower = int(std::lround(m_model->lower())), upper = int(std::lround(m_model->upper()));
-    m_lower->setValue(lower);
-    m_lowerSlider->setValue(lower);
-    m_upper->setValue(upper);
-    m_upperSlider->setValue(upper);
+    m_lower->setValue(int(std::lround(m_model->lower())));
+    m_upper->setValue(int(std::lround(m_model->upper())));
+    m_histogram->setHistogram(m_model->valueHistogram());
+    m_histogram->setInterval(m_model->lower(), m_model->upper());
     m_connectivity->setCurrentIndex(m_model->connectivity() == 26 ? 1 : 0);
     m_seeds->refresh();
 }

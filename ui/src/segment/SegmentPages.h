@@ -48,7 +48,9 @@ private:
     std::vector<VoxelIndex> m_shown;
 };
 
-/// Seeds, the interval (boxes and sliders), neighbours.
+class IntervalHistogram;
+
+/// Seeds, the interval (boxes, and handles on the volume's histogram), neighbours.
 class RegionGrowingPage : public SegmentPage {
 public:
     RegionGrowingPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent);
@@ -56,7 +58,7 @@ public:
 
 private:
     QSpinBox *m_lower, *m_upper;
-    QSlider *m_lowerSlider, *m_upperSlider;
+    IntervalHistogram* m_histogram;
     QComboBox* m_connectivity;
     SeedList* m_seeds;
 };

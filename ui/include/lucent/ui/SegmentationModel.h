@@ -7,6 +7,7 @@
 /// the first seed's interval estimate -> request() -> SegmentationRunner::start / update.
 #pragma once
 
+#include "lucent/core/ValueHistogram.h"
 #include "lucent/core/seg/SegmentationRequest.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/ui/SegmentSettings.h"
@@ -63,6 +64,9 @@ public:
     /// A drag from a seed (MITK's gesture): up widens, down narrows, right raises, left lowers; a
     /// pixel moves 0.5 % of the data's range. `started` on the drag's first move.
     void dragInterval(double dx, double dy, bool started);
+    /// The volume's histogram over the data's range, drawn under the interval; none until region
+    /// growing first needed the data's range (as intervalLimits).
+    const ValueHistogram* valueHistogram();
     const FuzzyConnectednessParams& fuzzyConnectedness() const { return m_fc; }
     /// The fuzzy connectedness threshold (0..1): a live run relabels its stored map.
     void setThreshold(double threshold);
@@ -153,6 +157,7 @@ private:
     std::shared_ptr<LabelMap> m_fcmMask;
     std::vector<bool> m_clustersChosen;
     std::optional<std::pair<double, double>> m_range;  // the data's range, once per volume
+    std::optional<ValueHistogram> m_histogram;          // over m_range, once per volume
     std::array<double, 2> m_dragFrom{0, 0};             // the interval when a drag began
     // snake polygons are cached per frame so that three views do not each ask the worker
     mutable SegmentationRunner::SlicePolygon m_polygonCache;

@@ -1,0 +1,29 @@
+/// @brief A histogram of a volume's values over a chosen range, from a strided sample of its voxels.
+#pragma once
+
+#include "lucent/core/Volume.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace lucent {
+
+/// Counts of the sampled values in `counts.size()` equal bins over [lo, hi]; values outside the
+/// range are left out (they have no bin), hi itself falls in the last bin.
+struct ValueHistogram {
+    double lo = 0, hi = 1;
+    std::vector<std::uint64_t> counts;
+    std::size_t sampled = 0;  ///< voxels looked at (every stride-th one)
+
+    double binWidth() const { return counts.empty() ? 0.0 : (hi - lo) / double(counts.size()); }
+    /// The bin of a value in range, or -1 outside it.
+    long binOf(double value) const;
+};
+
+/// Every ceil(voxels / maxSamples)-th voxel, so that a 1 G-voxel volume costs what a 2 M-voxel one
+/// does: a histogram drawn under a control needs its shape, not exact counts.
+ValueHistogram sampleHistogram(const Volume& volume, double lo, double hi, std::size_t bins,
+                               std::size_t maxSamples = std::size_t(1) << 21);
+
+}  // namespace lucent

@@ -1,0 +1,28 @@
+/// @brief sampleHistogram: strided counts of a volume's values in equal bins.
+#include "lucent/core/ValueHistogram.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lucent {
+
+long ValueHistogram::binOf(double value) const {
+    if (counts.empty() || !(value >= lo && value <= hi) || hi <= lo) return -1;
+    const auto bin = static_cast<long>(std::floor((value - lo) / binWidth()));
+    return std::min(bin, static_cast<long>(counts.size()) - 1);
+}
+
+ValueHistogram sampleHistogram(const Volume& volume, double lo, double hi, std::size_t bins, std::size_t maxSamples) {
+    ValueHistogram histogram{lo, hi, std::vector<std::uint64_t>(std::max<std::size_t>(1, bins), 0), 0};
+    const std::size_t n = volume.voxelCount();
+    if (n == 0) return histogram;
+    const std::size_t stride = (n + std::max<std::size_t>(1, maxSamples) - 1) / std::max<std::size_t>(1, maxSamples);
+    for (std::size_t i = 0; i < n; i += stride) {
+        ++histogram.sampled;
+        const long bin = histogram.binOf(volume.value(i));
+        if (bin >= 0) ++histogram.counts[std::size_t(bin)];
+    }
+    return histogram;
+}
+
+}  // namespace lucent
