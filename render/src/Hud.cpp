@@ -75,7 +75,8 @@ struct Hud::Impl {
     double lastSeconds = -1;
     bool wantsMouse = false, wantsKeyboard = false, panelVisible = true, panelAppearing = false;
     HudPanelFrame panel;
-    std::array<float, 2> panelSize{0, 0};  // as last drawn: where it fits is chosen with it
+    std::array<float, 2> panelSize{0, 0};    // as last drawn whole: where it fits is chosen with it
+    std::array<float, 2> compactSize{0, 0};  // as last drawn without its plot
 
     void ensureFonts(float dpr);
 };
@@ -207,13 +208,19 @@ HudAction Hud::draw(const SliceViewGeometry& view, const ViewAnnotations& annota
     HudAction action = HudAction::None;
     d.panel = {};
     if (hud.active && d.panelVisible) {
-        // The panel's size from its last frame (a first guess before it was drawn).
+        // The panel's sizes from their last frames (first guesses before they were drawn: the plot
+        // is 48 px and a row's spacing tall).
         const std::array<float, 2> size = d.panelSize[0] > 0 ? d.panelSize : std::array<float, 2>{300 * dpr, 150 * dpr};
+        const std::array<float, 2> compact =
+            d.compactSize[0] > 0 ? d.compactSize : std::array<float, 2>{size[0], std::max(0.0f, size[1] - 52 * dpr)};
         const float header = annotationHeaderBottom(d.annotationFont, dpr);
         const PanelRoom room{float(view.width()), float(view.height()), header + 6 * dpr, header + 6 * dpr, 6 * dpr};
-        const auto at = placePanel(size, room, overlay);
-        action = drawHudPanel(hud, at[0], at[1], dpr, d.panel);
-        if (d.panel.panel) d.panelSize = {(*d.panel.panel)[2] - (*d.panel.panel)[0], (*d.panel.panel)[3] - (*d.panel.panel)[1]};
+        const PanelPlace place = placePanel(size, compact, room, overlay);
+        action = drawHudPanel(hud, place.at[0], place.at[1], dpr, place.compact, d.panel);
+        if (d.panel.panel) {
+            const HudRect& r = *d.panel.panel;
+            (place.compact ? d.compactSize : d.panelSize) = {r[2] - r[0], r[3] - r[1]};
+        }
     }
     d.panelAppearing = d.panel.appearing;
     ImGui::Render();

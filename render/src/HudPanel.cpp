@@ -68,7 +68,7 @@ HudAction speedRow(const HudState& hud, HudPanelFrame& frame, HudAction action) 
 
 }  // namespace
 
-HudAction drawHudPanel(const HudState& hud, float x, float y, float dpr, HudPanelFrame& frame) {
+HudAction drawHudPanel(const HudState& hud, float x, float y, float dpr, bool compact, HudPanelFrame& frame) {
     frame = {};
     ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.6f);
@@ -79,7 +79,7 @@ HudAction drawHudPanel(const HudState& hud, float x, float y, float dpr, HudPane
     if (ImGui::Begin("##run", nullptr, flags)) {
         frame.appearing = ImGui::IsWindowAppearing();
         figures(hud);
-        plot(hud, dpr);
+        if (!compact) plot(hud, dpr);
         const ImGuiStyle& style = ImGui::GetStyle();
         const float width = ImGui::CalcTextSize("Accept").x + 2 * style.FramePadding.x + 4 * dpr;
         ImGui::BeginDisabled(!hud.canStep);

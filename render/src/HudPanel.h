@@ -20,7 +20,8 @@ struct HudPanelFrame {
 };
 
 /// Draws the panel as an ImGui window with its top-left corner at (x, y), between NewFrame and
-/// Render; fills `frame` and returns the button released this frame.
-HudAction drawHudPanel(const HudState& hud, float x, float y, float dpr, HudPanelFrame& frame);
+/// Render; fills `frame` and returns the button released this frame. A compact panel leaves out the
+/// plot (where the whole one would hide the run's seeds or polygon).
+HudAction drawHudPanel(const HudState& hud, float x, float y, float dpr, bool compact, HudPanelFrame& frame);
 
 }  // namespace lucent::render

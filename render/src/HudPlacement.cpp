@@ -39,9 +39,8 @@ int covered(const Box& box, const ViewOverlay& overlay) {
     return n;
 }
 
-}  // namespace
-
-std::array<float, 2> placePanel(std::array<float, 2> size, const PanelRoom& room, const ViewOverlay& overlay) {
+/// The first corner covering nothing, else the one covering the fewest samples; and that count.
+std::pair<std::array<float, 2>, int> bestCorner(std::array<float, 2> size, const PanelRoom& room, const ViewOverlay& overlay) {
     const float left = room.margin, right = std::max(room.margin, room.width - room.margin - size[0]);
     const float top = room.top, bottom = std::max(room.top, room.height - room.bottom - size[1]);
     const std::array<std::array<float, 2>, 4> corners{{{left, top}, {right, top}, {left, bottom}, {right, bottom}}};
@@ -55,7 +54,20 @@ std::array<float, 2> placePanel(std::array<float, 2> size, const PanelRoom& room
         }
         if (n == 0) break;
     }
-    return best;
+    return {best, fewest};
+}
+
+}  // namespace
+
+std::array<float, 2> placePanel(std::array<float, 2> size, const PanelRoom& room, const ViewOverlay& overlay) {
+    return bestCorner(size, room, overlay).first;
+}
+
+PanelPlace placePanel(std::array<float, 2> size, std::array<float, 2> compactSize, const PanelRoom& room,
+                      const ViewOverlay& overlay) {
+    const auto [at, covers] = bestCorner(size, room, overlay);
+    if (covers == 0) return {at, false};
+    return {bestCorner(compactSize, room, overlay).first, true};
 }
 
 }  // namespace lucent::render

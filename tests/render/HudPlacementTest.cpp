@@ -41,5 +41,18 @@ TEST(HudPlacement, ASeedInTheTopLeftCornerSendsThePanelTopRight) {
     EXPECT_FLOAT_EQ(at[1], 30);
 }
 
+TEST(HudPlacement, ASmallViewWithABoxInItsMiddleGetsThePanelWithoutItsPlot) {
+    const PanelRoom room{466, 400, 20, 20, 6};  // one view of a 2x2 layout beside the Segment panel
+    ViewOverlay overlay;
+    overlay.lines.push_back(rectangle(150, 210, 290, 300));
+    const PanelPlace whole = placePanel({260, 200}, {260, 150}, room, overlay);
+    EXPECT_TRUE(whole.compact) << "every corner of the whole panel reaches the box";
+    EXPECT_FLOAT_EQ(whole.at[0], 6);
+    EXPECT_FLOAT_EQ(whole.at[1], 20);
+    const PanelPlace roomy = placePanel({260, 200}, {260, 150}, PanelRoom{900, 700, 20, 20, 6}, overlay);
+    EXPECT_FALSE(roomy.compact) << "a large view keeps the plot";
+    EXPECT_FLOAT_EQ(roomy.at[0], 900 - 6 - 260);
+}
+
 }  // namespace
 }  // namespace lucent::render

@@ -22,4 +22,14 @@ struct PanelRoom {
 /// the fewest overlay samples wins, top-left first on ties.
 std::array<float, 2> placePanel(std::array<float, 2> size, const PanelRoom& room, const ViewOverlay& overlay);
 
+/// Where the panel goes and whether it drops its plot: the whole panel at the first corner that covers
+/// nothing; else the compact panel (`compactSize`, no plot) at the first such corner; else the compact
+/// panel where it covers the fewest samples. A small view with a box in its middle keeps the box clear.
+struct PanelPlace {
+    std::array<float, 2> at{0, 0};
+    bool compact = false;
+};
+PanelPlace placePanel(std::array<float, 2> size, std::array<float, 2> compactSize, const PanelRoom& room,
+                      const ViewOverlay& overlay);
+
 }  // namespace lucent::render
