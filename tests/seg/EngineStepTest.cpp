@@ -76,6 +76,38 @@ TEST(EngineSteps, GrowMonotonicallyInsideTheReportedBoxes) {
         }
 }
 
+TEST(EngineSteps, FuzzyCMeansReportsTheVoxelsItsIterationsRelabel) {
+    // A ramp of values: the cluster borders move while the centres settle, so iterations relabel.
+    const Volume ramp = shapeVolume({64, 8, 8}, [](int, int, int) { return false; }, 0, 0, 0);
+    Volume v = ramp;
+    const Geometry& g = v.geometry();
+    for (std::size_t i = 0; i < v.voxelCount(); ++i) v.setValue(i, double(i % std::size_t(g.dims[0])) * (i % 7 == 0 ? 30 : 10));
+    const bool cuda = !gpu::listDevices().empty() && gpu::hasCudaEngine(Method::FuzzyCMeans);
+    for (gpu::Backend backend : cuda ? std::vector{gpu::Backend::Cpu, gpu::Backend::Cuda} : std::vector{gpu::Backend::Cpu}) {
+        SegmentationRequest r;
+        r.volume = &v;
+        r.fuzzyCMeans.clusters = 3;
+        r.fuzzyCMeans.epsilon = 1e-6;
+        auto engine = gpu::createSegmenter(Method::FuzzyCMeans, backend);
+        engine->start(r);
+        LabelMap before(g), after(g);
+        engine->writeLabels(LabelSink::host(before), nullptr);
+        int relabelled = 0;
+        for (StepReport rep; !rep.finished;) {
+            rep = engine->step(1);
+            engine->writeLabels(LabelSink::host(after), nullptr);
+            for (std::size_t i = 0; i < after.voxelCount(); ++i) {
+                if (after[i] == before[i]) continue;
+                ++relabelled;
+                ASSERT_TRUE(rep.changed) << engine->backend() << ": iteration " << rep.iterations << " relabelled without a box";
+                ASSERT_TRUE(rep.changed->contains(int(i % g.dims[0]), int(i / g.dims[0] % g.dims[1]), int(i / g.sliceSize())));
+            }
+            before = after;
+        }
+        EXPECT_GT(relabelled, 0) << engine->backend() << ": the case must relabel something to show anything";
+    }
+}
+
 TEST(EngineSteps, BoxOnlyWritesLeaveTheRestAlone) {
     const Volume v = tubeVolume();
     for (gpu::Backend backend : backends()) {

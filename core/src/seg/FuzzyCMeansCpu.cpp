@@ -141,6 +141,7 @@ double FuzzyCMeansCpu::iterate() {
 }
 
 StepReport FuzzyCMeansCpu::step(int maxIterations) {
+    const int before = m_iterations;
     for (int it = 0; it < maxIterations && !m_finished; ++it) {
         m_lastChange = iterate();
         ++m_iterations;
@@ -151,6 +152,9 @@ StepReport FuzzyCMeansCpu::step(int maxIterations) {
     r.iterations = m_iterations;
     r.convergence = m_lastChange;
     r.finished = m_finished;
+    // New centres may move any value to another cluster: a live view re-uploads the whole preview
+    // (without a box it kept the first iteration's labels on screen).
+    if (m_iterations > before) r.changed = wholeBox(m_request.volume->geometry());
     r.progress = m_finished ? 1.0
                             : std::clamp(std::log(m_lastChange) / std::log(m_request.fuzzyCMeans.epsilon), 0.0, 0.99);
     return r;
