@@ -271,6 +271,31 @@ TEST_F(View3D, LivePreviewShowsWhileTheMethodRuns) {
     EXPECT_LT(colourPixels(frame(), red, 40), 20) << "cancel takes the preview away";
 }
 
+TEST_F(View3D, AnUntickedClusterLeavesTheLivePreview) {
+    load(ballVolume(Mat3{}));
+    view()->setPreset(Preset3D::None);
+    LiveSegmentation live(&model, grid.get());
+    view()->followLive(&live);
+    live.setBackend(gpu::Backend::Cpu);
+    SegmentationRequest r;
+    r.fuzzyCMeans.clusters = 2;  // the background and the ball
+    QString error;
+    ASSERT_TRUE(live.start(Method::FuzzyCMeans, r, false, &error)) << error.toStdString();
+    ASSERT_TRUE(live.runFrames(-1, {}, &error)) << error.toStdString();
+    view()->refreshLiveNow();
+    ASSERT_TRUE(waitFor([&] { return view()->liveCopyShown() == view()->liveCopiesTaken(); }, 30000));
+    const std::size_t both = view()->liveTriangles();
+    ASSERT_GT(both, 200u);
+    live.showOnlyValues({false, true});  // the panel's tick boxes: cluster 1 off
+    ASSERT_TRUE(waitFor([&] { return view()->liveCopyShown() == view()->liveCopiesTaken(); }, 30000));
+    EXPECT_LT(view()->liveTriangles(), both) << "the background's surface is gone";
+    EXPECT_GT(view()->liveTriangles(), 200u) << "the ball's stays";
+    live.showOnlyValues({false, false});
+    ASSERT_TRUE(waitFor([&] { return view()->liveCopyShown() == view()->liveCopiesTaken(); }, 30000));
+    EXPECT_EQ(view()->liveTriangles(), 0u) << "nothing ticked, nothing drawn";
+    live.cancel();
+}
+
 TEST_F(View3D, LabelsInsideTheSkullShowUnderTheBonePreset) {
     load(skullVolume());
     EXPECT_EQ(view()->preset(), Preset3D::CtBone);

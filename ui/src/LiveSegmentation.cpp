@@ -311,6 +311,10 @@ bool LiveSegmentation::copyPreviewReduced(std::size_t maxCells, LabelMap& out) {
             if (m_lastOnDevice && m_context) m_context->downloadReducedLabels(plan, out);
             else if (m_preview.voxelCount() == m_volume->voxelCount()) reduceLabels(m_preview, plan, out);
             else return;
+            // Values unticked in the panel leave the 3D pane as they leave the slice views.
+            if (m_hiddenValues != std::array<std::uint32_t, 8>{})
+                for (std::size_t i = 0; i < out.voxelCount(); ++i)
+                    if (m_hiddenValues[out[i] / 32] & (1u << (out[i] % 32))) out[i] = 0;
             made = true;
         } catch (const std::exception&) {
             made = false;  // the device could not make the copy: the 3D pane keeps what it shows
@@ -344,8 +348,11 @@ void LiveSegmentation::showOnlyValues(const std::vector<bool>& shown) {
     std::array<std::uint32_t, 8> hidden{};
     for (std::size_t v = 1; v <= shown.size() && v < 256; ++v)
         if (!shown[v - 1]) hidden[v / 32] |= 1u << (v % 32);
+    const bool changed = hidden != m_hiddenValues;
+    m_hiddenValues = hidden;
     m_grid->withGlContext([&](SharedTextures& t) { t.textures().setPreviewHidden(hidden); });
     m_grid->updateViews();
+    if (changed) emit shownValuesChanged();
 }
 
 void LiveSegmentation::showStep(int index) {

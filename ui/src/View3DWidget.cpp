@@ -143,6 +143,9 @@ void View3DWidget::followLive(LiveSegmentation* live) {
     m_live = live;
     connect(live, &LiveSegmentation::framed, this, &View3DWidget::onLiveFrame);
     connect(live, &LiveSegmentation::stateChanged, this, &View3DWidget::onLiveState);
+    connect(live, &LiveSegmentation::shownValuesChanged, this, [this] {
+        if (m_live && m_live->active() && isVisible()) refreshLiveNow();
+    });
     connect(live, &QObject::destroyed, this, [this] {
         m_live = nullptr;
         clearLive();

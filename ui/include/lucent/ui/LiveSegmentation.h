@@ -124,6 +124,8 @@ signals:
     void failed(const QString& message);
     /// An accepted result changed the label layer (the autosave keeps it at once).
     void accepted();
+    /// showOnlyValues() changed which preview values are drawn (the 3D pane rebuilds its surfaces).
+    void shownValuesChanged();
 
 private:
     /// The soft map written by a CUDA engine into device scratch and copied into the heat texture
@@ -157,6 +159,7 @@ private:
     SessionWorker::Published m_published;
     SessionState m_lastState = SessionState::Idle;
     int m_shownStep = -1;
+    std::array<std::uint32_t, 8> m_hiddenValues{};  // preview values not drawn (bit v of word v / 32)
     int m_scrubbedSlice = -1;      // the slice whose preview holds a scrubbed step's fill
     std::size_t m_shownPixels = 0;  // inside the scrubbed step's polygon
     int m_softShown = -1;
