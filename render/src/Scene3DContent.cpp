@@ -1,7 +1,8 @@
-/// @brief What Scene3D shows: the volume read in place with a preset, the label volume (nearest
+/// @brief What Scene3D shows: the volume read in place (a coarse copy above Scene3D::kShownVoxels) with a preset, the label volume (nearest
 /// voxel, label colours), accepted label surfaces, and the slice planes and crosshair at the cursor.
 #include "LabelSurfacesImpl.h"
 #include "Scene3DImpl.h"
+#include "lucent/core/VolumeReduction.h"
 #include "lucent/render/PlaneOutline.h"
 
 #include <vtkCellArray.h>
@@ -58,10 +59,6 @@ std::pair<double, double> robustRange(const Volume& v) {
 
 }  // namespace
 
-vtkSmartPointer<vtkMatrix4x4> Scene3D::Impl::userMatrix() const {
-    return volume ? matrixOf(volume->geometry()) : vtkSmartPointer<vtkMatrix4x4>::New();
-}
-
 void Scene3D::setVolume(std::shared_ptr<const Volume> volume) {
     m->volume = std::move(volume);
     m->labels.reset();
@@ -72,11 +69,14 @@ void Scene3D::setVolume(std::shared_ptr<const Volume> volume) {
     m->liveActor->VisibilityOff();
     if (!m->volume || m->volume->empty()) {
         m->volume.reset();
+        m->shown.reset();
         m->prop->VisibilityOff();
         m->planesActor->VisibilityOff();
         return;
     }
-    const Volume& v = *m->volume;
+    const LabelReduction plan = planLabelReduction(m->volume->geometry().dims, m->shownVoxels);
+    m->shown = plan.factor == 1 ? m->volume : std::make_shared<const Volume>(reduceVolume(*m->volume, plan));
+    const Volume& v = *m->shown;
     m->image = emptyImage(v.geometry());
     // Read in place (save = 1: VTK never frees the voxels); the scene keeps the volume alive. The
     // texture is uploaded once, at the first render.
@@ -92,15 +92,20 @@ void Scene3D::setVolume(std::shared_ptr<const Volume> volume) {
     m->mapper->SetInputData(m->image);
     m->mapper->SetAutoAdjustSampleDistances(0);
     m->mapper->LockSampleDistanceToInputSpacingOn();
-    m->prop->SetUserMatrix(m->userMatrix());
+    m->prop->SetUserMatrix(matrixOf(v.geometry()));
     std::tie(m->lo, m->hi) = robustRange(v);
-    m->cursor = {(v.geometry().dims[0] - 1) / 2.0, (v.geometry().dims[1] - 1) / 2.0, (v.geometry().dims[2] - 1) / 2.0};
+    const Geometry& fine = m->volume->geometry();
+    m->cursor = {(fine.dims[0] - 1) / 2.0, (fine.dims[1] - 1) / 2.0, (fine.dims[2] - 1) / 2.0};
     m->applyPreset();
     m->updatePlanes();
     resetCamera();
 }
 
 bool Scene3D::hasVolume() const { return m->volume != nullptr; }
+
+Geometry Scene3D::shownGeometry() const { return m->shown ? m->shown->geometry() : Geometry{}; }
+
+void Scene3D::setShownVoxels(std::size_t voxels) { m->shownVoxels = std::max<std::size_t>(1, voxels); }
 
 std::pair<double, double> Scene3D::valueRange() const { return {m->lo, m->hi}; }
 
@@ -140,10 +145,15 @@ void Scene3D::setLabelVolume(std::shared_ptr<const LabelMap> labels, const Label
         m->labelProp->VisibilityOff();
         return;
     }
-    const Geometry& g = m->labels->geometry();
+    // Above the budget, the label volume is a coarse copy too (it shows until the surfaces come).
+    const LabelReduction plan = planLabelReduction(m->labels->geometry().dims, m->shownVoxels);
+    if (plan.factor > 1) reduceLabels(*m->labels, plan, m->labelCells);
+    else m->labelCells = LabelMap();
+    const LabelMap& shown = plan.factor > 1 ? m->labelCells : *m->labels;
+    const Geometry& g = shown.geometry();
     m->labelImage = emptyImage(g);
     auto a = vtkSmartPointer<vtkUnsignedCharArray>::New();
-    a->SetVoidArray(const_cast<std::uint8_t*>(m->labels->data()), vtkIdType(m->labels->voxelCount()), 1);
+    a->SetVoidArray(const_cast<std::uint8_t*>(shown.data()), vtkIdType(shown.voxelCount()), 1);
     m->labelImage->GetPointData()->SetScalars(a);
     m->labelMapper->SetInputData(m->labelImage);
     m->labelMapper->SetAutoAdjustSampleDistances(0);

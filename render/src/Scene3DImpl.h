@@ -27,9 +27,6 @@ struct Scene3D::Impl {
     void applyLabelTable();
     /// Rebuilds the slice plane outlines and crosshair lines at the cursor.
     void updatePlanes();
-    /// Index (scaled by spacing) -> patient of the current volume.
-    vtkSmartPointer<vtkMatrix4x4> userMatrix() const;
-
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> window;
     vtkSmartPointer<vtkRenderer> renderer;
     /// Labels (accepted and live) drawn over the volume rendering with the same camera: a label
@@ -38,6 +35,8 @@ struct Scene3D::Impl {
     bool glReady = false;
 
     std::shared_ptr<const Volume> volume;
+    std::shared_ptr<const Volume> shown;  // what VTK reads: `volume`, or its coarse copy
+    std::size_t shownVoxels = Scene3D::kShownVoxels;
     vtkSmartPointer<vtkImageData> image;
     vtkSmartPointer<vtkGPUVolumeRayCastMapper> mapper;
     vtkSmartPointer<vtkVolumeProperty> property;
@@ -46,6 +45,7 @@ struct Scene3D::Impl {
     double lo = 0, hi = 1;  // robust value range (1st and 99.5th percentiles), for MR
 
     std::shared_ptr<const LabelMap> labels;
+    LabelMap labelCells;  // the coarse copy drawn for a label map over Scene3D::kShownVoxels
     vtkSmartPointer<vtkImageData> labelImage;
     vtkSmartPointer<vtkGPUVolumeRayCastMapper> labelMapper;
     vtkSmartPointer<vtkVolumeProperty> labelProperty;

@@ -186,6 +186,26 @@ TEST_F(View3D, BallLandsWhereItsPatientPositionProjects) {
     expectBallWhereProjected();
 }
 
+TEST_F(View3D, AVolumeOverTheBudgetIsDrawnFromItsCoarseCopyInPlace) {
+    const auto volume = ballVolume(rotation({1, 1, 0}, 60.0));
+    load(volume);
+    int n = 0;
+    const QPointF fine = brightCentroid(frame(), &n);
+    ASSERT_GT(n, 200);
+    EXPECT_EQ(view()->shownGeometry().dims, volume->geometry().dims) << "under the budget: the voxels themselves";
+    view()->setShownVoxels(volume->voxelCount() / 8);  // a factor of 2
+    load(std::make_shared<Volume>(*volume));
+    const Geometry shown = view()->shownGeometry();
+    EXPECT_EQ(shown.dims[0], (volume->geometry().dims[0] + 1) / 2);
+    EXPECT_LE(shown.voxelCount(), volume->voxelCount() / 8);
+    const QPointF coarse = brightCentroid(frame(), &n);
+    ASSERT_GT(n, 200) << "the coarse ball is rendered";
+    // Same place on screen within 2 % of the pane (the blocks' centres are where their voxels were).
+    EXPECT_NEAR(coarse.x(), fine.x(), 0.02);
+    EXPECT_NEAR(coarse.y(), fine.y(), 0.02);
+    expectBallWhereProjected();
+}
+
 TEST_F(View3D, FlippedGridMovesTheBallToTheOtherSide) {
     // Same voxels, the i axis pointing to the patient's right: the ball must change sides.
     load(ballVolume(Mat3::fromColumns({-1, 0, 0}, {0, 1, 0}, {0, 0, -1})));

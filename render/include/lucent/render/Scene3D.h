@@ -32,10 +32,19 @@ public:
     void releaseGl();
     bool glReady() const;
 
-    /// Shows `volume` (kept, not copied: the voxels are read in place); null clears the scene.
-    /// Its texture is uploaded once, at the next render. Resets the camera.
+    /// The most voxels the pane ray-casts: a larger volume (or label map) is drawn from a coarse
+    /// copy of block means (VolumeReduction.h; majorities for labels), so its texture and rays cost
+    /// what the pane can show, not what the volume weighs (1024^3: 512^3 cells, 256 MB of int16).
+    static constexpr std::size_t kShownVoxels = std::size_t(1) << 27;
+
+    /// Shows `volume` (kept; read in place up to kShownVoxels, else through a coarse copy); null
+    /// clears the scene. Its texture is uploaded once, at the next render. Resets the camera.
     void setVolume(std::shared_ptr<const Volume> volume);
     bool hasVolume() const;
+    /// The grid the pane ray-casts: the volume's, or its coarse copy's.
+    Geometry shownGeometry() const;
+    /// Another voxel budget than kShownVoxels (a smaller GPU; tests), for volumes set from now on.
+    void setShownVoxels(std::size_t voxels);
     /// The volume's robust value range (1st and 99.5th percentiles of a sample), as MR presets use it.
     std::pair<double, double> valueRange() const;
     void setPreset(Preset3D preset);

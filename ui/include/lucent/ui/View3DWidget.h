@@ -27,6 +27,9 @@ public:
     void followLive(LiveSegmentation* live);
     void setPreset(render::Preset3D preset);
     render::Preset3D preset() const { return m_scene.preset(); }
+    /// The scene's voxel budget (render::Scene3D::setShownVoxels) and the grid it ray-casts.
+    void setShownVoxels(std::size_t voxels) { m_scene.setShownVoxels(voxels); }
+    Geometry shownGeometry() const { return m_scene.shownGeometry(); }
     /// The three slice planes and the crosshair at the cursor, shown or hidden.
     void setPlanesVisible(bool visible);
     /// The slice planes along the patient's axes, as the slice views in anatomical-planes mode.
