@@ -1,8 +1,8 @@
 /// @brief StudyDatabase over Qt SQL's SQLite driver: schema, integrity check and rebuild, transactional writes, the
 /// listing.
-#include "StudyDatabase.h"
+#include "lucent/pacs/StudyDatabase.h"
 
-#include "QtApplication.h"
+#include "lucent/pacs/QtApplication.h"
 
 #include "lucent/core/Errors.h"
 #include "lucent/io/DicomReader.h"
@@ -17,7 +17,7 @@
 #include <map>
 #include <stdexcept>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 namespace fs = std::filesystem;
 
@@ -142,6 +142,10 @@ bool StudyDatabase::available() { return true; }
 
 const std::string& StudyDatabase::recoveryMessage() const { return m_impl->recovery; }
 
+std::string StudyDatabase::connectionName() const { return m_impl->connection; }
+
+const std::string& StudyDatabase::path() const { return m_impl->path; }
+
 std::vector<StudySeries> StudyDatabase::importPath(const std::string& path, std::vector<std::string>* warnings,
                                                    const ProgressCallback& progress) {
     const io::DicomScanResult scan = io::DicomReader::scan(fs::absolute(path).lexically_normal().string());
@@ -149,6 +153,17 @@ std::vector<StudySeries> StudyDatabase::importPath(const std::string& path, std:
     std::vector<StudySeries> series = seriesOf(scan);
     add(series, progress);
     return series;
+}
+
+std::vector<StudySeries> StudyDatabase::importPaths(const std::vector<std::string>& paths) {
+    std::vector<StudySeries> all;
+    for (const std::string& path : paths) {
+        std::vector<StudySeries> series =
+            seriesOf(io::DicomReader::scan(fs::absolute(path).lexically_normal().string()));
+        all.insert(all.end(), std::make_move_iterator(series.begin()), std::make_move_iterator(series.end()));
+    }
+    add(all);
+    return all;
 }
 
 void StudyDatabase::Impl::writeSeries(const StudySeries& e) {
@@ -270,4 +285,4 @@ bool StudyDatabase::removeStudy(const std::string& studyUid) {
     return removed;
 }
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs
