@@ -224,9 +224,10 @@ void OpenFromPacsDialog::stopRetrieve() {
     connect(job, &RetrieveJob::finished, job, &QObject::deleteLater);
 }
 
-bool OpenFromPacsDialog::retrieving() const { return m_job && m_job->isRunning(); }
+bool OpenFromPacsDialog::retrieving() const { return m_busy; }
 
 void OpenFromPacsDialog::setBusy(bool busy) {
+    m_busy = busy;
     m_retrieve->setEnabled(!busy);
     m_cancel->setEnabled(busy);
     m_search->setEnabled(!busy);

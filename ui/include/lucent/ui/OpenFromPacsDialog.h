@@ -33,6 +33,7 @@ public:
     QString status() const;
     PacsResultsModel& studies() { return m_studies; }
     PacsResultsModel& series() { return m_series; }
+    /// From Retrieve until the job's outcome (done, failed, cancelled) is shown.
     bool retrieving() const;
 
 signals:
@@ -62,6 +63,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
     QPointer<RetrieveJob> m_job;
+    bool m_busy = false;
     int m_queries = 0;  // the query whose answer is shown: later answers win
 };
 
