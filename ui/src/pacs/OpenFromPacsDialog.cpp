@@ -2,6 +2,7 @@
 #include "lucent/ui/OpenFromPacsDialog.h"
 
 #include "Background.h"
+#include "NodeChoice.h"
 
 #include "lucent/core/Errors.h"
 #include "lucent/ui/PacsQueryForm.h"
@@ -92,7 +93,7 @@ void OpenFromPacsDialog::buildQuery() {
     auto* form = new QFormLayout;
     m_node = new QComboBox(this);
     m_node->setObjectName("pacsNode");
-    for (const PacsNodeEntry& e : m_nodes.nodes()) m_node->addItem(QString("%1  (%2)").arg(e.name, e.address()), e.name);
+    followNodes(m_node, m_nodes);
     const auto edit = [this](const char* name, const QString& placeholder) {
         auto* e = new QLineEdit(this);
         e->setObjectName(name);
@@ -231,6 +232,7 @@ void OpenFromPacsDialog::setBusy(bool busy) {
     m_retrieve->setEnabled(!busy);
     m_cancel->setEnabled(busy);
     m_search->setEnabled(!busy);
+    m_progress->setTextVisible(busy);
     if (!busy) m_progress->setRange(0, 1), m_progress->setValue(0);
 }
 

@@ -47,6 +47,7 @@ PacsNodesDialog::PacsNodesDialog(PacsNodeList& nodes, PasswordAsker ask, QWidget
     m_list->setObjectName("pacsNodeList");
     m_list->setModel(&m_nodes);
     m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_list->setMinimumWidth(300);
     buildForm();
     auto* add = button("&New", "pacsNodeNew", this);
     auto* remove = button("&Remove", "pacsNodeRemove", this);

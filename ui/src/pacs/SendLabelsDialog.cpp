@@ -2,6 +2,7 @@
 #include "lucent/ui/SendLabelsDialog.h"
 
 #include "Background.h"
+#include "NodeChoice.h"
 
 #include "lucent/core/Errors.h"
 
@@ -21,7 +22,7 @@ SendLabelsDialog::SendLabelsDialog(const PacsNodeList& nodes, PasswordAsker ask,
     setObjectName("sendLabelsDialog");
     m_node = new QComboBox(this);
     m_node->setObjectName("sendNode");
-    for (const PacsNodeEntry& e : m_nodes.nodes()) m_node->addItem(QString("%1  (%2)").arg(e.name, e.address()), e.name);
+    followNodes(m_node, m_nodes);
     m_progress = new QProgressBar(this);
     m_progress->setObjectName("sendProgress");
     m_progress->setRange(0, 1);
@@ -42,17 +43,15 @@ SendLabelsDialog::SendLabelsDialog(const PacsNodeList& nodes, PasswordAsker ask,
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_send, &QPushButton::clicked, this, &SendLabelsDialog::send);
-    if (m_nodes.rowCount() == 0) {
-        setStatus("No PACS node yet: add one in File > PACS nodes.", true);
-        m_send->setEnabled(false);
-    }
+    if (m_nodes.rowCount() == 0) setStatus("No PACS node yet: add one in File > PACS nodes.", true);
     resize(560, 200);
 }
 
 void SendLabelsDialog::send() {
     const QString name = m_node->currentData().toString();
     const int row = m_nodes.find(name);
-    if (row < 0 || m_sending) return;
+    if (m_sending) return;
+    if (row < 0) return setStatus("Choose a PACS node (File > PACS nodes adds one).", true);
     const QString who = QString("PACS node '%1'").arg(name);
     std::optional<pacs::PacsConnection> connection;
     try {

@@ -33,6 +33,7 @@ StudyBrowserDialog::StudyBrowserDialog(pacs::StudyDatabase& db, QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_open = new QPushButton("&Open series", this);
     m_open->setObjectName("browserOpen");
     m_remove = new QPushButton("&Remove study...", this);

@@ -61,6 +61,8 @@ void StudyBrowserModel::refresh() {
     for (int c = 0; c < ColumnCount; ++c) setHeaderData(c, Qt::Horizontal, kHeaders[c]);
 }
 
+int StudyBrowserModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
 QString StudyBrowserModel::seriesUid(int row) const { return record(row).value(kSeriesUid).toString(); }
 
 QString StudyBrowserModel::studyUid(int row) const { return record(row).value(kStudyUid).toString(); }

@@ -27,6 +27,8 @@ public:
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     /// Re-runs the query (after a removal or an import).
     void refresh();
+    /// The visible columns only (the UIDs and the folder are read through the accessors below).
+    int columnCount(const QModelIndex& parent = {}) const override;
 
     QString seriesUid(int row) const;
     QString studyUid(int row) const;
