@@ -250,6 +250,18 @@ TEST(RetrieveJob, CancelMidRetrieveLeavesNothingIndexedAndNothingInTheCache) {
     EXPECT_FALSE(fs::exists(fs::path(r.cache) / "1.2.826.0.1.3680043.2.1125.9"));
 }
 
+TEST(RetrieveJob, CancelWhileTheLastSeriesArrivesStillIndexesNothing) {
+    RetrieveRun r;
+    FakeNode node;
+    ui::RetrieveJob job(std::ref(node), "PACS node 'fake'", r.database, r.cache);
+    node.during = [&job](int) { job.cancel(); };
+    r.run(job, {"1.2.3.1"});
+    EXPECT_TRUE(r.cancelled);
+    EXPECT_TRUE(r.folders.isEmpty());
+    EXPECT_EQ(r.indexed(), 0u);
+    EXPECT_FALSE(fs::exists(fs::path(r.cache) / "1.2.826.0.1.3680043.2.1125.9"));
+}
+
 TEST(RetrieveJob, AFailedSeriesIndexesNothingAndNamesTheNode) {
     RetrieveRun r;
     FakeNode node;
