@@ -145,10 +145,12 @@ TEST(PacsQueryForm, TheKeysBecomeAStudyQueryAndABadDateIsRefused) {
     EXPECT_EQ(s.studyUid, "1.2.3");
 }
 
-TEST(StudyBrowserModel, FiveThousandStudiesOpenWithOnePageFetched) {
-    TempDir dir;
-    pacs::StudyDatabase db(dir.file("studies.sqlite"), dir.file("cache"));
-    constexpr int kStudies = 5000;
+namespace {
+
+constexpr int kStudies = 5000;
+
+/// kStudies made-up studies of one series each ("Doe^1NNNN", ID1NNNN; study 4242 is a PET).
+void fill(pacs::StudyDatabase& db) {
     std::vector<pacs::StudySeries> all;
     for (int i = 0; i < kStudies; ++i) {
         pacs::StudySeries e;
@@ -164,6 +166,14 @@ TEST(StudyBrowserModel, FiveThousandStudiesOpenWithOnePageFetched) {
         all.push_back(e);
     }
     db.add(all);
+}
+
+}  // namespace
+
+TEST(StudyBrowserModel, FiveThousandStudiesOpenWithOnePageFetched) {
+    TempDir dir;
+    pacs::StudyDatabase db(dir.file("studies.sqlite"), dir.file("cache"));
+    fill(db);
     ui::StudyBrowserModel model(db);
     // Counted, not timed: opening reads one page, and the rest only as the view scrolls.
     EXPECT_LT(model.rowCount(), 1000);
@@ -234,6 +244,23 @@ TEST(RetrieveJob, EverySeriesArrivesThenIsIndexed) {
     EXPECT_TRUE(r.failure.isEmpty()) << r.failure.toStdString();
     ASSERT_EQ(r.folders.size(), 2);
     EXPECT_EQ(r.indexed(), 2u);
+}
+
+TEST(RetrieveJob, IndexesWhileTheBrowserIsOpenOnThousandsOfStudies) {
+    // The browser's model keeps its query open (rows not yet fetched); a retrieve must still index.
+    RetrieveRun r;
+    pacs::StudyDatabase db(r.database, r.cache);
+    fill(db);
+    ui::StudyBrowserModel model(db);
+    ASSERT_TRUE(model.canFetchMore());
+    FakeNode node;
+    ui::RetrieveJob job(std::ref(node), "PACS node 'fake'", r.database, r.cache);
+    r.run(job, {"1.2.3.1"});
+    EXPECT_TRUE(r.failure.isEmpty()) << r.failure.toStdString();
+    EXPECT_EQ(r.indexed(), std::size_t(kStudies) + 1);
+    model.refresh();
+    while (model.canFetchMore()) model.fetchMore();
+    EXPECT_EQ(model.rowCount(), kStudies + 1);
 }
 
 TEST(RetrieveJob, CancelMidRetrieveLeavesNothingIndexedAndNothingInTheCache) {

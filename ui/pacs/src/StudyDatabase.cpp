@@ -88,19 +88,35 @@ struct StudyDatabase::Impl {
         QSqlDatabase::removeDatabase(q(connection));
     }
 
+    /// What went wrong with `query` as a damage report; a database that another connection holds
+    /// (SQLite BUSY or LOCKED) is not damaged, and moving it aside would lose it: that throws.
+    std::string problemOf(const QSqlQuery& query) const {
+        const QSqlError e = query.lastError();
+        if (e.nativeErrorCode() == "5" || e.nativeErrorCode() == "6")
+            throw std::runtime_error(path + ": the study database is busy (another process is writing it): " +
+                                     e.text().toStdString());
+        return e.text().toStdString();
+    }
+
     /// Empty when the file is a sound database of ours (tables created when new), else what is wrong.
     std::string prepare() {
         QSqlQuery query(db());
-        if (!query.exec("PRAGMA quick_check") || !query.next()) return query.lastError().text().toStdString();
+        if (!query.exec("PRAGMA quick_check") || !query.next()) return problemOf(query);
         if (query.value(0).toString() != "ok") return "integrity check: " + s(query.value(0));
-        if (!query.exec("PRAGMA user_version") || !query.next()) return query.lastError().text().toStdString();
-        if (query.value(0).toInt() > kSchemaVersion)
+        if (!query.exec("PRAGMA user_version") || !query.next()) return problemOf(query);
+        const int version = query.value(0).toInt();
+        if (version > kSchemaVersion)
             throw std::runtime_error(path + ": made by a newer Lucent (schema " + s(query.value(0)) + "); not changed");
-        for (const char* statement : kSchema)
-            if (!query.exec(statement)) return query.lastError().text().toStdString();
-        if (!query.exec("PRAGMA user_version = " + QString::number(kSchemaVersion)) ||
-            !query.exec("PRAGMA foreign_keys = ON"))
-            return query.lastError().text().toStdString();
+        // Write-ahead logging: the viewer's browser reads (a query left open while it pages) while a
+        // retrieve or `lucent db import` writes. Switching needs the file to itself; a database
+        // someone is reading keeps its journal mode until the next open.
+        query.exec("PRAGMA journal_mode = WAL");
+        if (version != kSchemaVersion) {  // a write: only when the tables are new or older
+            for (const char* statement : kSchema)
+                if (!query.exec(statement)) return problemOf(query);
+            if (!query.exec("PRAGMA user_version = " + QString::number(kSchemaVersion))) return problemOf(query);
+        }
+        if (!query.exec("PRAGMA foreign_keys = ON")) return problemOf(query);
         return {};
     }
 
@@ -127,6 +143,9 @@ StudyDatabase::StudyDatabase(const std::string& path, const std::string& cacheFo
     fs::rename(path, aside, ec);
     if (ec) throw std::runtime_error(path + ": damaged (" + problem + ") and cannot be moved aside: " + ec.message());
     fs::remove(path + "-journal", ec);
+    // A write-ahead log belongs to the damaged file: it goes aside with it, never into the new one.
+    fs::rename(path + "-wal", aside + "-wal", ec);
+    fs::remove(path + "-shm", ec);
     m_impl->connect();
     if (const std::string again = m_impl->prepare(); !again.empty())
         throw std::runtime_error(path + ": cannot create the study database: " + again);

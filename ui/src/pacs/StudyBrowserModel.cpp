@@ -47,6 +47,8 @@ void StudyBrowserModel::refresh() {
                "'\\' OR se.description LIKE ? ESCAPE '\\' OR se.modality LIKE ? ESCAPE '\\'";
     sql += QString(" ORDER BY %1 %2, st.uid, se.number, se.uid")
                .arg(kColumns[m_sortColumn], m_order == Qt::AscendingOrder ? "ASC" : "DESC");
+    // The open query holds its read snapshot: let it go first, or what others wrote since stays unseen.
+    clear();
     QSqlQuery query(QSqlDatabase::database(QString::fromStdString(m_db.connectionName()), false));
     query.setForwardOnly(false);
     query.prepare(sql);
