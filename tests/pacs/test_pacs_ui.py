@@ -4,7 +4,8 @@
 Starts Orthanc (as test_pacs.py does: a temporary folder, free ports, the DICOMweb plugin), loads the real MR series
 through Orthanc's REST API, runs the QTest suite under xvfb-run with the node's ports in LUCENT_TEST_PACS_*, checks
 through Orthanc's REST API that the SEG the viewer sent references the series, then stops Orthanc and runs the
-stopped-node case. Exits 77 (skipped) without Orthanc or the real data.
+stopped-node case. Orthanc checks the called AE title and asks for HTTP basic credentials (the password in
+LUCENT_PACS_PASSWORD, as a user would set it). Exits 77 (skipped) without Orthanc or the real data.
 """
 import argparse
 import glob
@@ -16,6 +17,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_pacs import Orthanc, SEG_CLASS, free_port, tags  # noqa: E402
+
+
+USER, PASSWORD = "radiologist", "s3cret-for-the-test"
 
 
 def main():
@@ -35,7 +39,8 @@ def main():
         print("skip: the real MR series is missing (tests/fetch-data.sh): %s" % a.data)
         return 77
     tmp = tempfile.mkdtemp(prefix="lucent-pacs-ui-")
-    orthanc = Orthanc(exe, os.path.join(tmp, "orthanc"), free_port())
+    # The called AE title checked and HTTP basic authentication on: the wrong-AE and wrong-password cases.
+    orthanc = Orthanc(exe, os.path.join(tmp, "orthanc"), free_port(), check_called_aet=True, users={USER: PASSWORD})
     failures = []
     try:
         for f in brain:
@@ -44,6 +49,7 @@ def main():
         env = dict(os.environ, LUCENT_DATA=a.data, QT_QPA_PLATFORM="xcb",
                    LUCENT_TEST_PACS_DIMSE_PORT=str(orthanc.dicom_port), LUCENT_TEST_PACS_WEB=orthanc.web,
                    LUCENT_TEST_PACS_PATIENT_ID=b["0010,0020"], LUCENT_TEST_SCREENSHOTS=a.screenshots,
+                   LUCENT_TEST_PACS_USER=USER, LUCENT_PACS_PASSWORD=PASSWORD,
                    HOME=os.path.join(tmp, "home"))  # the settings of the test's own, never the user's
         xvfb = [a.xvfb, "-a", "-f", os.path.join(tmp, "xauth"), "-s", "-screen 0 1600x1200x24"] if a.xvfb else []
 

@@ -14,6 +14,8 @@
 #include "lucent/ui/StudyBrowserDialog.h"
 
 #include <QComboBox>
+#include <QInputDialog>
+#include <QListView>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSpinBox>
@@ -59,6 +61,7 @@ protected:
         e.name = kNode + " (web)";
         e.web = true;
         e.url = env("LUCENT_TEST_PACS_WEB");
+        e.user = env("LUCENT_TEST_PACS_USER");
         return e;
     }
     template <typename Dialog>
@@ -135,11 +138,51 @@ TEST_F(PacsViewer, ANodeTypedIntoThePreferencesAnswersEcho) {
     QTest::keyClicks(child<QLineEdit>(d, "pacsNodeName"), web().name);
     QTest::keyClick(child<QComboBox>(d, "pacsNodeKind"), Qt::Key_Down);
     QTest::keyClicks(child<QLineEdit>(d, "pacsNodeUrl"), web().url);
+    QTest::keyClicks(child<QLineEdit>(d, "pacsNodeUser"), web().user);
     click(d, "pacsNodeApply");
     ASSERT_EQ(window->pacs().nodes().rowCount(), 2) << d->status().toStdString();
+    EXPECT_EQ(window->pacs().nodes().nodes()[1], web());
     click(d, "pacsNodeEcho");
     EXPECT_TRUE(waitFor([&] { return d->status().contains("answered"); }, 30000)) << d->status().toStdString();
     EXPECT_EQ(d->status(), "PACS node 'Orthanc test (web)' answered QIDO-RS.");
+}
+
+TEST_F(PacsViewer, AWrongAeTitleAndAWrongPasswordAreOneMessageNamingTheNode) {
+    ui::PacsNodeEntry wrongAe = dimse();
+    wrongAe.aeTitle = "NOTORTHANC";
+    window->pacs().nodes().put(wrongAe);
+    window->pacs().nodes().put(web());
+    trigger("File", "PACS nodes...");
+    auto* d = open<ui::PacsNodesDialog>(window->findChild<ui::PacsNodesDialog*>("pacsNodesDialog"));
+    ASSERT_NE(d, nullptr);
+    const auto echo = [&] {
+        click(d, "pacsNodeEcho");
+        EXPECT_TRUE(waitFor([&] { return !d->status().startsWith("Asking"); }, 30000));
+        return d->status();
+    };
+    QString status = echo();
+    EXPECT_TRUE(status.startsWith("PACS node 'Orthanc test': NOTORTHANC@127.0.0.1:")) << status.toStdString();
+    // The DICOMweb node with a wrong password in the environment: refused, named.
+    child<QListView>(d, "pacsNodeList")->setCurrentIndex(window->pacs().nodes().index(1));
+    const QByteArray right = qgetenv("LUCENT_PACS_PASSWORD");
+    qputenv("LUCENT_PACS_PASSWORD", "wrong");
+    status = echo();
+    EXPECT_TRUE(status.startsWith("PACS node 'Orthanc test (web)': " + web().url)) << status.toStdString();
+    EXPECT_TRUE(status.contains("wrong or missing credentials")) << status.toStdString();
+    // No password in the environment: it is asked, typed into the dialog, and used once.
+    qunsetenv("LUCENT_PACS_PASSWORD");
+    QString prompt;
+    QTimer::singleShot(200, d, [&] {
+        if (auto* ask = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
+            prompt = ask->labelText();
+            QTest::keyClicks(ask->findChild<QLineEdit*>(), QString::fromUtf8(right));
+            ask->accept();
+        }
+    });
+    status = echo();
+    qputenv("LUCENT_PACS_PASSWORD", right);
+    EXPECT_TRUE(prompt.contains("Orthanc test (web)")) << prompt.toStdString();
+    EXPECT_EQ(status, "PACS node 'Orthanc test (web)' answered QIDO-RS.");
 }
 
 TEST_F(PacsViewer, OpenFromPacsRetrievesTheSeriesAndTheViewerHoldsTheFilesVolume) {
