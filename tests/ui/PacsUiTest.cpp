@@ -93,8 +93,8 @@ protected:
         return other.model().volume();
     }
     /// Types the patient ID into Open from PACS, searches, and waits for the study's series.
-    ui::OpenFromPacsDialog* queryStudy() {
-        window->pacs().nodes().put(dimse());
+    ui::OpenFromPacsDialog* queryStudy(const ui::PacsNodeEntry& node) {
+        window->pacs().nodes().put(node);
         trigger("File", "Open from PACS...");
         auto* d = open<ui::OpenFromPacsDialog>(window->findChild<ui::OpenFromPacsDialog*>("openFromPacsDialog"));
         if (!d) return nullptr;
@@ -186,12 +186,12 @@ TEST_F(PacsViewer, AWrongAeTitleAndAWrongPasswordAreOneMessageNamingTheNode) {
 }
 
 TEST_F(PacsViewer, OpenFromPacsRetrievesTheSeriesAndTheViewerHoldsTheFilesVolume) {
-    ui::OpenFromPacsDialog* d = queryStudy();
+    ui::OpenFromPacsDialog* d = queryStudy(dimse());
     ASSERT_NE(d, nullptr);
     screenshot(d, "open-from-pacs");
     click(d, "pacsRetrieve");
     ASSERT_TRUE(waitFor([&] { return window->model().hasVolume(); }, 60000)) << d->status().toStdString();
-    EXPECT_TRUE(d->status().startsWith("Retrieved 1 series from PACS node 'Orthanc test'")) << d->status().toStdString();
+    EXPECT_TRUE(d->status().startsWith("Retrieved 1 series from PACS node 'Orthanc test'.")) << d->status().toStdString();
     const auto files = fromFiles();
     ASSERT_TRUE(files);
     EXPECT_TRUE(sameVoxels(*window->model().volume(), *files));
@@ -202,8 +202,18 @@ TEST_F(PacsViewer, OpenFromPacsRetrievesTheSeriesAndTheViewerHoldsTheFilesVolume
     EXPECT_EQ(indexed[0].folder.rfind(cache(), 0), 0u) << indexed[0].folder;
 }
 
+TEST_F(PacsViewer, OpenFromPacsOverDicomWebRetrievesTheSameVolume) {
+    ui::OpenFromPacsDialog* d = queryStudy(web());  // QIDO-RS, WADO-RS; the password from the environment
+    ASSERT_NE(d, nullptr);
+    click(d, "pacsRetrieve");
+    ASSERT_TRUE(waitFor([&] { return window->model().hasVolume(); }, 60000)) << d->status().toStdString();
+    EXPECT_EQ(d->status(), "Retrieved 1 series from PACS node 'Orthanc test (web)'.");
+    EXPECT_TRUE(sameVoxels(*window->model().volume(), *fromFiles()));
+    EXPECT_EQ(pacs::StudyDatabase(dir.file("db/studies.sqlite"), cache()).list().size(), 1u);
+}
+
 TEST_F(PacsViewer, CancelMidRetrieveIndexesNothingAndOpensNothing) {
-    ui::OpenFromPacsDialog* d = queryStudy();
+    ui::OpenFromPacsDialog* d = queryStudy(dimse());
     ASSERT_NE(d, nullptr);
     // Cancel pressed right after Retrieve, while the series is on the wire.
     click(d, "pacsRetrieve");
