@@ -24,10 +24,14 @@ int runPacs(const std::vector<std::string>& args);
 /// `lucent db list|import`: the local study database.
 int runDb(const std::vector<std::string>& args);
 
+}  // namespace lucent::app
+namespace lucent::pacs {
 class StudyDatabase;
+}
+namespace lucent::app {
 /// The study database at net::defaultStudyDatabase() (LUCENT_DB or the user's data folder), its
 /// recovery message, if any, on stderr.
-std::unique_ptr<StudyDatabase> openStudyDatabase();
+std::unique_ptr<pacs::StudyDatabase> openStudyDatabase();
 int runVersion();
 /// The Qt viewer (or its screenshot mode); argv as main received it.
 int runViewer(int argc, char** argv);

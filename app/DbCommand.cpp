@@ -1,7 +1,7 @@
 /// @brief `lucent db list [--json]` and `lucent db import PATH`: the local study database from the command line.
 #include "CommandLine.h"
 #include "Commands.h"
-#include "StudyDatabase.h"
+#include "lucent/pacs/StudyDatabase.h"
 
 #include "lucent/core/JsonWriter.h"
 #include "lucent/io/FileUtil.h"
@@ -10,6 +10,9 @@
 #include <iostream>
 
 namespace lucent::app {
+
+using pacs::StudyDatabase;
+using pacs::StudySeries;
 
 namespace {
 

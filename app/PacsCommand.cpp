@@ -3,7 +3,8 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "PacsTarget.h"
-#include "StudyDatabase.h"
+#include "lucent/pacs/StudyDateRange.h"
+#include "lucent/pacs/StudyDatabase.h"
 
 #include <iostream>
 #include "lucent/core/JsonWriter.h"
@@ -24,15 +25,7 @@ std::set<std::string> withFlags(std::set<std::string> flags) {
 
 /// A DICOM date or range: YYYYMMDD, YYYYMMDD-, -YYYYMMDD or YYYYMMDD-YYYYMMDD.
 std::string dateRange(const std::string& text) {
-    const auto isDate = [](const std::string& d) {
-        return d.size() == 8 && d.find_first_not_of("0123456789") == std::string::npos;
-    };
-    const std::size_t dash = text.find('-');
-    const std::string from = text.substr(0, dash), to = dash == std::string::npos ? "" : text.substr(dash + 1);
-    const bool ok = dash == std::string::npos
-                        ? isDate(text)
-                        : (from.empty() || isDate(from)) && (to.empty() || isDate(to)) && !(from.empty() && to.empty());
-    if (!ok) throw UsageError("--study-date needs YYYYMMDD or a range YYYYMMDD-YYYYMMDD, got '" + text + "'");
+    if (!pacs::isStudyDateRange(text)) throw UsageError("--study-date needs YYYYMMDD or a range YYYYMMDD-YYYYMMDD, got '" + text + "'");
     return text;
 }
 
@@ -106,8 +99,8 @@ int runGet(const std::vector<std::string>& args) {
     }
     for (const net::RetrievedSeries& s : series) std::cout << s.folder << "\n";
     // Into the cache: the study database indexes what arrived (only complete series arrive).
-    if (request.destination.empty() && StudyDatabase::available()) {
-        const std::unique_ptr<StudyDatabase> db = openStudyDatabase();
+    if (request.destination.empty() && pacs::StudyDatabase::available()) {
+        const std::unique_ptr<pacs::StudyDatabase> db = openStudyDatabase();
         for (const net::RetrievedSeries& s : series) db->importPath(s.folder);
     }
     return 0;

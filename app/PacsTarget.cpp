@@ -1,5 +1,4 @@
-/// @brief PacsTarget: parsing --pacs, --aet, --timeout, --user, --token-file; DIMSE through lucent_net, DICOMweb
-/// through DicomWebClient.
+/// @brief PacsTarget: parsing --pacs, --aet, --timeout, --user, --token-file into a pacs::PacsConnection.
 #include "PacsTarget.h"
 
 #include "SecretInput.h"
@@ -28,18 +27,18 @@ PacsTarget::PacsTarget(const CommandLine& cl) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string("--pacs: ") + e.what());
     }
-    const int timeout = cl.integer("--timeout", m_node.timeoutSeconds);
+    const int timeout = cl.integer("--timeout", net::PacsNode{}.timeoutSeconds);
     if (timeout < 1 || timeout > 3600) throw UsageError("--timeout needs whole seconds from 1 to 3600");
-    m_web = address.kind == net::PacsAddress::Kind::DicomWeb;
-    if (!m_web) {
+    if (address.kind != net::PacsAddress::Kind::DicomWeb) {
         if (cl.has("--user") || cl.has("--token-file"))
             throw UsageError("--user and --token-file are for DICOMweb URLs, not DIMSE nodes");
         if (cl.has("--ca-file") && !cl.has("--tls")) throw UsageError("--ca-file needs --tls with a DIMSE node");
-        m_node = address.node;
-        m_node.tls = cl.has("--tls");
-        m_node.caFile = cl.value("--ca-file");
-        m_node.callingAet = cl.value("--aet", m_node.callingAet);
-        m_node.timeoutSeconds = timeout;
+        net::PacsNode node = address.node;
+        node.tls = cl.has("--tls");
+        node.caFile = cl.value("--ca-file");
+        node.callingAet = cl.value("--aet", node.callingAet);
+        node.timeoutSeconds = timeout;
+        m_connection = pacs::PacsConnection(node);
         return;
     }
     if (cl.has("--aet")) throw UsageError("--aet is for DIMSE nodes, not DICOMweb URLs");
@@ -51,47 +50,36 @@ PacsTarget::PacsTarget(const CommandLine& cl) {
         throw UsageError("--pacs " + address.url.substr(0, authority) +
                          "...: no credentials in the URL; give --user NAME (password in " + kPasswordVariable +
                          ") or --token-file FILE");
-    m_endpoint.url = address.url;
-    m_endpoint.timeoutSeconds = timeout;
-    m_endpoint.caFile = cl.value("--ca-file");
+    pacs::DicomWebEndpoint endpoint;
+    endpoint.url = address.url;
+    endpoint.timeoutSeconds = timeout;
+    endpoint.caFile = cl.value("--ca-file");
     if (cl.has("--user")) {
-        m_endpoint.user = cl.value("--user");
-        if (m_endpoint.user.empty() || m_endpoint.user.find(':') != std::string::npos)
+        endpoint.user = cl.value("--user");
+        if (endpoint.user.empty() || endpoint.user.find(':') != std::string::npos)
             throw UsageError("--user needs a name without ':'");
-        m_endpoint.password = secretFromEnvironmentOrTerminal(
-            kPasswordVariable, "Password for " + m_endpoint.user + " at " + address.url + ": ");
+        endpoint.password = secretFromEnvironmentOrTerminal(
+            kPasswordVariable, "Password for " + endpoint.user + " at " + address.url + ": ");
     } else if (cl.has("--token-file")) {
-        m_endpoint.token = secretFromFile(cl.value("--token-file"), "--token-file");
+        endpoint.token = secretFromFile(cl.value("--token-file"), "--token-file");
     } else if (const char* token = std::getenv(kTokenVariable); token && *token) {
-        m_endpoint.token = token;
+        endpoint.token = token;
     }
+    m_connection = pacs::PacsConnection(endpoint);
 }
 
-std::string PacsTarget::label() const { return m_web ? m_endpoint.url : m_node.label(); }
+void PacsTarget::echo() { m_connection.echo(); }
 
-void PacsTarget::echo() {
-    if (m_web)
-        DicomWebClient(m_endpoint).echo();
-    else
-        net::echo(m_node);
-}
-
-std::vector<net::FindRecord> PacsTarget::find(const net::FindQuery& query) {
-    return m_web ? DicomWebClient(m_endpoint).find(query) : net::find(m_node, query);
-}
+std::vector<net::FindRecord> PacsTarget::find(const net::FindQuery& query) { return m_connection.find(query); }
 
 std::vector<net::RetrievedSeries> PacsTarget::retrieve(const net::RetrieveRequest& request) {
-    if (m_web && request.movePort > 0) throw UsageError("--move-port is for DIMSE nodes, not DICOMweb URLs");
+    if (web() && request.movePort > 0) throw UsageError("--move-port is for DIMSE nodes, not DICOMweb URLs");
     // Lucent's own storage SCP for a C-MOVE listens without TLS: over TLS, C-GET only.
-    if (m_node.tls && request.movePort > 0) throw UsageError("--move-port does not work with --tls (use C-GET)");
-    return m_web ? DicomWebClient(m_endpoint).retrieve(request) : net::retrieve(m_node, request);
+    if (m_connection.node().tls && request.movePort > 0)
+        throw UsageError("--move-port does not work with --tls (use C-GET)");
+    return m_connection.retrieve(request);
 }
 
-void PacsTarget::store(const std::vector<std::string>& files) {
-    if (m_web)
-        DicomWebClient(m_endpoint).store(files);
-    else
-        net::store(m_node, files);
-}
+void PacsTarget::store(const std::vector<std::string>& files) { m_connection.store(files); }
 
 }  // namespace lucent::app

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "CommandLine.h"
-#include "DicomWebClient.h"
+#include "lucent/pacs/PacsConnection.h"
 
 #include "lucent/net/PacsClient.h"
 
@@ -25,8 +25,8 @@ public:
     explicit PacsTarget(const CommandLine& cl);
 
     /// The node as written ("AET@HOST:PORT") or the URL without user information.
-    std::string label() const;
-    bool web() const { return m_web; }
+    std::string label() const { return m_connection.label(); }
+    bool web() const { return m_connection.web(); }
 
     /// DIMSE C-ECHO, or a QIDO-RS query that must be answered.
     void echo();
@@ -35,9 +35,8 @@ public:
     void store(const std::vector<std::string>& files);
 
 private:
-    bool m_web = false;
-    net::PacsNode m_node;
-    DicomWebEndpoint m_endpoint;
+    /// The connection once parsed (a DIMSE node or a DICOMweb endpoint).
+    pacs::PacsConnection m_connection{net::PacsNode{}};
 };
 
 }  // namespace lucent::app

@@ -14,11 +14,6 @@ namespace lucent::app {
 
 namespace {
 
-std::string trimmed(const std::string& s) {
-    const auto first = s.find_first_not_of(" \t\r\n");
-    return first == std::string::npos ? std::string() : s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
-}
-
 /// Turns the terminal's echo off for its lifetime.
 class EchoOff {
 public:
@@ -56,12 +51,11 @@ std::string secretFromEnvironmentOrTerminal(const char* variable, const std::str
 }
 
 std::string secretFromFile(const std::string& path, const std::string& option) {
-    std::ifstream in(path);
-    std::string line;
-    if (!in || !std::getline(in, line)) throw UsageError(option + " " + path + ": cannot read the file");
-    line = trimmed(line);
-    if (line.empty()) throw UsageError(option + " " + path + ": the first line is empty");
-    return line;
+    try {
+        return pacs::secretFromFile(path, option);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
 }
 
 }  // namespace lucent::app

@@ -2,14 +2,14 @@
 /// (never a settings file).
 #pragma once
 
+#include "lucent/pacs/PacsSecrets.h"
+
 #include <string>
 
 namespace lucent::app {
 
-/// The password of --user.
-inline constexpr const char* kPasswordVariable = "LUCENT_PACS_PASSWORD";
-/// A bearer token when --token-file is not given.
-inline constexpr const char* kTokenVariable = "LUCENT_PACS_TOKEN";
+using pacs::kPasswordVariable;
+using pacs::kTokenVariable;
 
 /// The value of `variable` when set (an empty value counts as set); else asks `prompt` on the
 /// terminal without echo; UsageError naming the variable when there is no terminal to ask on.

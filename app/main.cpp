@@ -1,8 +1,8 @@
 /// @brief The `lucent` executable: CLI sub-commands (info, convert, segment, version), else the viewer.
 #include "CommandLine.h"
 #include "Commands.h"
-#include "DicomWebClient.h"
-#include "StudyDatabase.h"
+#include "lucent/pacs/DicomWebClient.h"
+#include "lucent/pacs/StudyDatabase.h"
 
 #include "lucent/core/Errors.h"
 #include "lucent/core/Version.h"
@@ -22,7 +22,7 @@ int runVersion() {
     std::cout << "lucent " << kVersion << "\nDICOM: " << (io::DicomReader::available() ? "DCMTK" : "not built (no DCMTK)") << "\n"
               << "Surfaces: " << (io::surfacesAvailable() ? "VTK" : "not built (no VTK)") << "\n"
               << "DICOMweb and study database: "
-              << (DicomWebClient::available() && StudyDatabase::available() ? "Qt Network and Qt SQL"
+              << (pacs::DicomWebClient::available() && pacs::StudyDatabase::available() ? "Qt Network and Qt SQL"
                                                                             : "not built (no Qt 6 Network and SQL)")
               << "\n"
               << gpu::describeBackends() << "\n";

@@ -1,14 +1,14 @@
 /// @brief MultipartReader: parts whole whatever the chunking, quoted boundaries, preamble and epilogue, a body cut
 /// short, a wrong type.
-#include "MultipartReader.h"
+#include "lucent/pacs/MultipartReader.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-using lucent::app::MultipartError;
-using lucent::app::MultipartReader;
+using lucent::pacs::MultipartError;
+using lucent::pacs::MultipartReader;
 
 namespace {
 

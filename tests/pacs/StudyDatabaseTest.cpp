@@ -1,6 +1,6 @@
 /// @brief StudyDatabase without the CLI: import of the real MR series and synthetic ones, replace, cancel, a killed
 /// writer, a damaged file, removal.
-#include "StudyDatabase.h"
+#include "lucent/pacs/StudyDatabase.h"
 
 #include "SyntheticDicom.h"
 #include "TempDir.h"
@@ -19,8 +19,8 @@
 #include <map>
 
 namespace fs = std::filesystem;
-using lucent::app::StudyDatabase;
-using lucent::app::StudySeries;
+using lucent::pacs::StudyDatabase;
+using lucent::pacs::StudySeries;
 using lucent::testing::TempDir;
 
 namespace {

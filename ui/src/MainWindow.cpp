@@ -10,6 +10,7 @@
 #include "lucent/ui/CinePlayer.h"
 #include "lucent/ui/DicomTagDialog.h"
 #include "lucent/ui/LabelFiles.h"
+#include "lucent/ui/PacsActions.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/SegmentPanel.h"
@@ -81,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_grid, &ViewGrid::renderError, this, [this](const QString& m) { showError("Display error", m); });
     m_loader = new VolumeLoader(this);
     m_labelFiles = new LabelFiles(&m_model, this);
+    m_pacs = new PacsActions(this);
     connect(m_labelFiles, &LabelFiles::exported, this, [this](const QString& m) { statusBar()->showMessage(m, 15000); });
     wireLoader();
     m_cine = new CinePlayer(&m_model, m_grid, this);
@@ -167,6 +169,8 @@ void MainWindow::buildFileMenu() {
         const QString path = QFileDialog::getOpenFileName(this, "Open session", {}, "Lucent sessions (*.lucent);;All files (*)");
         if (!path.isEmpty()) openSession(path);
     })->setObjectName("openSession");
+    // The local study database and PACS nodes (query, retrieve; the labels sent back below).
+    m_pacs->addOpenActions(file);
     file->addAction("&Save session", QKeySequence::Save, this, [this] { saveSessionInteractive(false); })
         ->setObjectName("saveSession");
     file->addAction("Save session &as...", this, [this] { saveSessionInteractive(true); })->setObjectName("saveSessionAs");
@@ -174,6 +178,7 @@ void MainWindow::buildFileMenu() {
     file->addAction("&Import labels...", QKeySequence("Ctrl+M"), m_labelFiles, &LabelFiles::importDialog);
     file->addAction("&Export labels...", QKeySequence("Ctrl+E"), m_labelFiles, [this] { m_labelFiles->exportDialog(); });
     addDicomSegAction(file);
+    m_pacs->addSendAction(file);
     // One undoable step (Edit > Undo brings the voxels back), so it asks nothing.
     file->addAction("&Close labels", this, [this] { m_model.closeLabels(); })->setObjectName("closeLabelsAction");
     m_recentMenu = file->addMenu("&Recent");

@@ -29,6 +29,7 @@ class CinePlayer;
 class LabelFiles;
 class LabelPanel;
 class MeasurementPanel;
+class PacsActions;
 class SegmentPanel;
 class SessionBinding;
 struct RecoveryCopy;
@@ -48,6 +49,8 @@ public:
     /// File > Import / Export labels.
     LabelFiles& labelFiles() { return *m_labelFiles; }
     MeasurementPanel& measurementPanel() { return *m_measure; }
+    /// File > DICOM browser, Open from PACS, PACS nodes, Send labels to PACS.
+    PacsActions& pacs() { return *m_pacs; }
     /// Plays through the active view's slices (View > Cine, P; rate in the toolbar).
     CinePlayer& cine() { return *m_cine; }
     /// Writes the active view (the axial one when none is active) as drawn, annotations included,
@@ -171,6 +174,7 @@ private:
     QString m_currentPath;
     VolumeLoader* m_loader = nullptr;
     LabelFiles* m_labelFiles = nullptr;
+    PacsActions* m_pacs = nullptr;
     QPointer<QProgressDialog> m_progress;
     struct PendingSession {
         QString file;

@@ -1,10 +1,10 @@
 /// @brief DicomWebClient over Qt Network: QIDO-RS queries, WADO-RS series streamed part by part to files, STOW-RS of
 /// files from disk.
-#include "DicomWebClient.h"
+#include "lucent/pacs/DicomWebClient.h"
 
 #include "DicomJsonRecords.h"
 #include "HttpSession.h"
-#include "MultipartReader.h"
+#include "lucent/pacs/MultipartReader.h"
 
 #include "lucent/net/DicomPart10.h"
 #include "lucent/net/RetrieveStaging.h"
@@ -20,7 +20,7 @@
 #include <optional>
 #include <set>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 namespace fs = std::filesystem;
 
@@ -215,4 +215,4 @@ void DicomWebClient::store(const std::vector<std::string>& files) {
                              (failed.empty() ? std::string("the server did not say which") : failed));
 }
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 /// A DICOMweb service: its base URL ("http(s)://host:port/dicom-web"), credentials and timeout.
 struct DicomWebEndpoint {
@@ -45,4 +45,4 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

@@ -2,7 +2,7 @@
 /// as one line.
 #include "HttpSession.h"
 
-#include "QtApplication.h"
+#include "lucent/pacs/QtApplication.h"
 
 #include "lucent/net/PacsNode.h"
 
@@ -16,7 +16,7 @@
 #include <exception>
 #include <memory>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 namespace {
 
@@ -125,4 +125,4 @@ HttpAnswer HttpSession::wait(QNetworkReply* reply, const QUrl& url, const Stream
     return answer;
 }
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

@@ -1,11 +1,11 @@
 /// @brief ensureQtApplication: one QCoreApplication for the CLI's Qt services, kept until exit.
-#include "QtApplication.h"
+#include "lucent/pacs/QtApplication.h"
 
 #include <QCoreApplication>
 
 #include <clocale>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 void ensureQtApplication() {
     if (QCoreApplication::instance()) return;
@@ -17,4 +17,4 @@ void ensureQtApplication() {
     std::setlocale(LC_NUMERIC, "C");
 }
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

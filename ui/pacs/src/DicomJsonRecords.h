@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 /// The records of a QIDO-RS answer at `level`; std::runtime_error saying what is wrong when the
 /// body is not a JSON array of objects.
@@ -16,4 +16,4 @@ std::vector<net::FindRecord> findRecordsFromJson(const QByteArray& body, net::Qu
 /// The attributes a QIDO-RS query asks for (includefield) at `level`, by keyword.
 QList<QByteArray> qidoIncludeFields(net::QueryLevel level);
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

@@ -1,8 +1,8 @@
 /// @brief StudyDatabase over Qt SQL's SQLite driver: schema, integrity check and rebuild, transactional writes, the
 /// listing.
-#include "StudyDatabase.h"
+#include "lucent/pacs/StudyDatabase.h"
 
-#include "QtApplication.h"
+#include "lucent/pacs/QtApplication.h"
 
 #include "lucent/core/Errors.h"
 #include "lucent/io/DicomReader.h"
@@ -17,7 +17,7 @@
 #include <map>
 #include <stdexcept>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 namespace fs = std::filesystem;
 
@@ -88,19 +88,35 @@ struct StudyDatabase::Impl {
         QSqlDatabase::removeDatabase(q(connection));
     }
 
+    /// What went wrong with `query` as a damage report; a database that another connection holds
+    /// (SQLite BUSY or LOCKED) is not damaged, and moving it aside would lose it: that throws.
+    std::string problemOf(const QSqlQuery& query) const {
+        const QSqlError e = query.lastError();
+        if (e.nativeErrorCode() == "5" || e.nativeErrorCode() == "6")
+            throw std::runtime_error(path + ": the study database is busy (another process is writing it): " +
+                                     e.text().toStdString());
+        return e.text().toStdString();
+    }
+
     /// Empty when the file is a sound database of ours (tables created when new), else what is wrong.
     std::string prepare() {
         QSqlQuery query(db());
-        if (!query.exec("PRAGMA quick_check") || !query.next()) return query.lastError().text().toStdString();
+        if (!query.exec("PRAGMA quick_check") || !query.next()) return problemOf(query);
         if (query.value(0).toString() != "ok") return "integrity check: " + s(query.value(0));
-        if (!query.exec("PRAGMA user_version") || !query.next()) return query.lastError().text().toStdString();
-        if (query.value(0).toInt() > kSchemaVersion)
+        if (!query.exec("PRAGMA user_version") || !query.next()) return problemOf(query);
+        const int version = query.value(0).toInt();
+        if (version > kSchemaVersion)
             throw std::runtime_error(path + ": made by a newer Lucent (schema " + s(query.value(0)) + "); not changed");
-        for (const char* statement : kSchema)
-            if (!query.exec(statement)) return query.lastError().text().toStdString();
-        if (!query.exec("PRAGMA user_version = " + QString::number(kSchemaVersion)) ||
-            !query.exec("PRAGMA foreign_keys = ON"))
-            return query.lastError().text().toStdString();
+        // Write-ahead logging: the viewer's browser reads (a query left open while it pages) while a
+        // retrieve or `lucent db import` writes. Switching needs the file to itself; a database
+        // someone is reading keeps its journal mode until the next open.
+        query.exec("PRAGMA journal_mode = WAL");
+        if (version != kSchemaVersion) {  // a write: only when the tables are new or older
+            for (const char* statement : kSchema)
+                if (!query.exec(statement)) return problemOf(query);
+            if (!query.exec("PRAGMA user_version = " + QString::number(kSchemaVersion))) return problemOf(query);
+        }
+        if (!query.exec("PRAGMA foreign_keys = ON")) return problemOf(query);
         return {};
     }
 
@@ -127,6 +143,9 @@ StudyDatabase::StudyDatabase(const std::string& path, const std::string& cacheFo
     fs::rename(path, aside, ec);
     if (ec) throw std::runtime_error(path + ": damaged (" + problem + ") and cannot be moved aside: " + ec.message());
     fs::remove(path + "-journal", ec);
+    // A write-ahead log belongs to the damaged file: it goes aside with it, never into the new one.
+    fs::rename(path + "-wal", aside + "-wal", ec);
+    fs::remove(path + "-shm", ec);
     m_impl->connect();
     if (const std::string again = m_impl->prepare(); !again.empty())
         throw std::runtime_error(path + ": cannot create the study database: " + again);
@@ -142,6 +161,10 @@ bool StudyDatabase::available() { return true; }
 
 const std::string& StudyDatabase::recoveryMessage() const { return m_impl->recovery; }
 
+std::string StudyDatabase::connectionName() const { return m_impl->connection; }
+
+const std::string& StudyDatabase::path() const { return m_impl->path; }
+
 std::vector<StudySeries> StudyDatabase::importPath(const std::string& path, std::vector<std::string>* warnings,
                                                    const ProgressCallback& progress) {
     const io::DicomScanResult scan = io::DicomReader::scan(fs::absolute(path).lexically_normal().string());
@@ -149,6 +172,17 @@ std::vector<StudySeries> StudyDatabase::importPath(const std::string& path, std:
     std::vector<StudySeries> series = seriesOf(scan);
     add(series, progress);
     return series;
+}
+
+std::vector<StudySeries> StudyDatabase::importPaths(const std::vector<std::string>& paths) {
+    std::vector<StudySeries> all;
+    for (const std::string& path : paths) {
+        std::vector<StudySeries> series =
+            seriesOf(io::DicomReader::scan(fs::absolute(path).lexically_normal().string()));
+        all.insert(all.end(), std::make_move_iterator(series.begin()), std::make_move_iterator(series.end()));
+    }
+    add(all);
+    return all;
 }
 
 void StudyDatabase::Impl::writeSeries(const StudySeries& e) {
@@ -270,4 +304,4 @@ bool StudyDatabase::removeStudy(const std::string& studyUid) {
     return removed;
 }
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

@@ -8,7 +8,7 @@
 #include <functional>
 #include <stdexcept>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 /// A body that is not the multipart its Content-Type announced.
 class MultipartError : public std::runtime_error {
@@ -47,4 +47,4 @@ private:
     int m_parts = 0;
 };
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

@@ -1,11 +1,11 @@
 /// @brief MultipartReader: finds delimiters across chunk edges, splits each part into headers and body.
-#include "MultipartReader.h"
+#include "lucent/pacs/MultipartReader.h"
 
 #include <QList>
 
 #include <algorithm>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 QByteArray MultipartReader::boundaryOf(const QByteArray& contentType) {
     for (const QByteArray& raw : contentType.split(';')) {
@@ -84,4 +84,4 @@ void MultipartReader::finish() const {
                              " part(s) without its closing delimiter (cut short)");
 }
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

@@ -1,7 +1,7 @@
 /// @brief DICOMweb for builds without Qt Network: every call says so, naming the URL.
-#include "DicomWebClient.h"
+#include "lucent/pacs/DicomWebClient.h"
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 struct DicomWebClient::Impl {
     DicomWebEndpoint endpoint;
@@ -20,4 +20,4 @@ std::vector<net::FindRecord> DicomWebClient::find(const net::FindQuery&) { m_imp
 std::vector<net::RetrievedSeries> DicomWebClient::retrieve(const net::RetrieveRequest&) { m_impl->unavailable(); }
 void DicomWebClient::store(const std::vector<std::string>&) { m_impl->unavailable(); }
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

@@ -8,7 +8,7 @@
 
 #include <stdexcept>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 namespace {
 
@@ -82,4 +82,4 @@ std::vector<net::FindRecord> findRecordsFromJson(const QByteArray& body, net::Qu
     return records;
 }
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

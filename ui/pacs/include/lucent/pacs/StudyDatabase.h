@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 /// One series as the database holds it, with its patient and study.
 struct StudySeries {
@@ -36,6 +36,11 @@ public:
     /// True when this build has the database (Qt SQL with its SQLite driver).
     static bool available();
 
+    /// The Qt SQL connection of this database, for a model that reads it lazily (QSqlQueryModel) on
+    /// the thread that opened it; empty in builds without Qt SQL.
+    std::string connectionName() const;
+    /// The file this database lives in.
+    const std::string& path() const;
     /// What opening had to repair, or empty.
     const std::string& recoveryMessage() const;
 
@@ -45,6 +50,8 @@ public:
     /// and nothing of this import stays. Returns the series indexed.
     std::vector<StudySeries> importPath(const std::string& path, std::vector<std::string>* warnings = nullptr,
                                         const ProgressCallback& progress = {});
+    /// importPath() of several paths, all indexed in one transaction or none (a retrieve's series).
+    std::vector<StudySeries> importPaths(const std::vector<std::string>& paths);
     /// Writes these series (replacing those of the same UID) in one transaction.
     void add(const std::vector<StudySeries>& series, const ProgressCallback& progress = {});
     /// Every series, by patient name, study date, study UID and series number.
@@ -58,4 +65,4 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

@@ -1,9 +1,9 @@
 /// @brief The study database for builds without Qt SQL: opening one says so.
-#include "StudyDatabase.h"
+#include "lucent/pacs/StudyDatabase.h"
 
 #include <stdexcept>
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 struct StudyDatabase::Impl {};
 
@@ -17,12 +17,21 @@ const std::string& StudyDatabase::recoveryMessage() const {
     static const std::string none;
     return none;
 }
+std::string StudyDatabase::connectionName() const { return {}; }
+
+const std::string& StudyDatabase::path() const {
+    static const std::string none;
+    return none;
+}
+
 std::vector<StudySeries> StudyDatabase::importPath(const std::string&, std::vector<std::string>*,
                                                    const ProgressCallback&) {
     return {};
 }
+std::vector<StudySeries> StudyDatabase::importPaths(const std::vector<std::string>&) { return {}; }
+
 void StudyDatabase::add(const std::vector<StudySeries>&, const ProgressCallback&) {}
 std::vector<StudySeries> StudyDatabase::list() const { return {}; }
 bool StudyDatabase::removeStudy(const std::string&) { return false; }
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

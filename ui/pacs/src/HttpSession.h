@@ -16,7 +16,7 @@ class QHttpMultiPart;
 class QNetworkReply;
 class QNetworkRequest;
 
-namespace lucent::app {
+namespace lucent::pacs {
 
 /// How we authenticate: HTTP basic (user and password) or a bearer token; none when both are empty.
 struct HttpCredentials {
@@ -67,4 +67,4 @@ private:
     int m_timeoutSeconds;
 };
 
-}  // namespace lucent::app
+}  // namespace lucent::pacs

@@ -1,0 +1,55 @@
+/// @brief The File menu's PACS items: DICOM browser, Open from PACS, PACS nodes, Send labels to PACS; each opens its
+/// dialog and hands what it fetched to the window.
+#pragma once
+
+#include "lucent/ui/PacsNodeList.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+class QDialog;
+class QMenu;
+
+namespace lucent::pacs {
+class StudyDatabase;
+}
+
+namespace lucent::ui {
+
+class MainWindow;
+
+class PacsActions : public QObject {
+    Q_OBJECT
+public:
+    /// Reads the nodes from QSettings.
+    explicit PacsActions(MainWindow* window);
+    ~PacsActions() override;
+
+    /// File > DICOM browser, Open from PACS, PACS nodes (greyed with the reason in a build without
+    /// Qt Network and SQL).
+    void addOpenActions(QMenu* file);
+    /// File > Send labels to PACS, greyed with its reason as Export labels as DICOM SEG is.
+    void addSendAction(QMenu* file);
+
+    PacsNodeList& nodes() { return m_nodes; }
+    /// Opens (or raises) each dialog; nullptr when it cannot open (a message says why).
+    QDialog* showBrowser();
+    QDialog* showOpenFromPacs();
+    QDialog* showNodes();
+    QDialog* showSend();
+
+private:
+    /// The study database at LUCENT_DB or the user's data folder, opened once; nullptr with a message.
+    pacs::StudyDatabase* database();
+    /// The password of a DICOMweb user: an input dialog over the window.
+    PasswordAsker asker();
+
+    MainWindow* m_window;
+    PacsNodeList m_nodes;
+    std::unique_ptr<pacs::StudyDatabase> m_db;
+    QPointer<QDialog> m_browser, m_open, m_nodesDialog, m_send;
+};
+
+}  // namespace lucent::ui

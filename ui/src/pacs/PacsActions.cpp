@@ -1,0 +1,140 @@
+/// @brief PacsActions: the menu items, the study database opened on first use, the dialogs wired to the window.
+#include "lucent/ui/PacsActions.h"
+
+#include "lucent/net/PacsNode.h"
+#include "lucent/pacs/StudyDatabase.h"
+#include "lucent/ui/LabelFiles.h"
+#include "lucent/ui/MainWindow.h"
+#include "lucent/ui/OpenFromPacsDialog.h"
+#include "lucent/ui/PacsNodesDialog.h"
+#include "lucent/ui/SendLabelsDialog.h"
+#include "lucent/ui/StudyBrowserDialog.h"
+
+#include "lucent/io/LabelFile.h"
+
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+
+namespace lucent::ui {
+
+namespace {
+
+/// Shows a dialog made once and kept while open (a second click raises it).
+QDialog* raise(QPointer<QDialog>& kept, const std::function<QDialog*()>& make) {
+    if (!kept) {
+        kept = make();
+        if (!kept) return nullptr;
+        kept->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    kept->show();
+    kept->raise();
+    kept->activateWindow();
+    return kept;
+}
+
+}  // namespace
+
+PacsActions::PacsActions(MainWindow* window) : QObject(window), m_window(window) {
+    QSettings settings;
+    m_nodes.load(settings);
+}
+
+PacsActions::~PacsActions() = default;
+
+void PacsActions::addOpenActions(QMenu* file) {
+    file->addAction("DICOM &browser...", QKeySequence("Ctrl+B"), this, &PacsActions::showBrowser)
+        ->setObjectName("dicomBrowser");
+    file->addAction("Open from &PACS...", this, &PacsActions::showOpenFromPacs)->setObjectName("openFromPacs");
+    file->addAction("PACS &nodes...", this, &PacsActions::showNodes)->setObjectName("pacsNodes");
+}
+
+void PacsActions::addSendAction(QMenu* file) {
+    auto* send = file->addAction("Send labels to PACS...", this, &PacsActions::showSend);
+    send->setObjectName("sendLabelsToPacs");
+    auto follow = [this, send] {
+        const QString why = LabelFiles::dicomSegUnavailable(m_window->model());
+        send->setEnabled(why.isEmpty());
+        send->setText(why.isEmpty() ? "Send labels to PACS..." : QString("Send labels to PACS (%1)").arg(why));
+        send->setToolTip(why.isEmpty() ? "The labels as a DICOM SEG of the open series, to a PACS node"
+                                       : "A DICOM SEG " + why);
+        send->setStatusTip(send->toolTip());
+    };
+    connect(&m_window->model(), &ViewerModel::volumeChanged, send, follow);
+    follow();
+}
+
+pacs::StudyDatabase* PacsActions::database() {
+    if (m_db) return m_db.get();
+    try {
+        m_db = std::make_unique<pacs::StudyDatabase>(net::defaultStudyDatabase(), net::defaultRetrieveCache());
+        if (!m_db->recoveryMessage().empty())
+            QMessageBox::warning(m_window, "Study database", QString::fromStdString(m_db->recoveryMessage()));
+    } catch (const std::exception& e) {
+        QMessageBox::warning(m_window, "Cannot open the study database", QString::fromUtf8(e.what()));
+    }
+    return m_db.get();
+}
+
+PasswordAsker PacsActions::asker() {
+    return [this](const QString& prompt) -> std::optional<QString> {
+        bool ok = false;
+        const QString password = QInputDialog::getText(m_window, "PACS password", prompt, QLineEdit::Password, {}, &ok);
+        return ok ? std::optional<QString>(password) : std::nullopt;
+    };
+}
+
+QDialog* PacsActions::showBrowser() {
+    return raise(m_browser, [this]() -> QDialog* {
+        pacs::StudyDatabase* db = database();
+        if (!db) return nullptr;
+        auto* dialog = new StudyBrowserDialog(*db, m_window);
+        connect(dialog, &StudyBrowserDialog::openSeries, m_window,
+                [this](const QString& folder, const QString& uid) { m_window->openPath(folder, uid); });
+        return dialog;
+    });
+}
+
+QDialog* PacsActions::showOpenFromPacs() {
+    return raise(m_open, [this]() -> QDialog* {
+        std::string dbPath, cache;
+        try {
+            dbPath = net::defaultStudyDatabase();
+            cache = net::defaultRetrieveCache();
+        } catch (const std::exception& e) {
+            QMessageBox::warning(m_window, "Open from PACS", QString::fromUtf8(e.what()));
+            return nullptr;
+        }
+        auto* dialog = new OpenFromPacsDialog(m_nodes, asker(), dbPath, cache, m_window);
+        connect(dialog, &OpenFromPacsDialog::retrieved, m_window, [this](const QString& folder, const QString& uid) {
+            if (m_browser) static_cast<StudyBrowserDialog*>(m_browser.data())->model().refresh();
+            m_window->openPath(folder, uid);
+        });
+        return dialog;
+    });
+}
+
+QDialog* PacsActions::showNodes() {
+    return raise(m_nodesDialog, [this] { return new PacsNodesDialog(m_nodes, asker(), m_window); });
+}
+
+QDialog* PacsActions::showSend() {
+    const QString why = LabelFiles::dicomSegUnavailable(m_window->model());
+    if (!why.isEmpty()) {
+        QMessageBox::information(m_window, "Send labels to PACS", "A DICOM SEG " + why + ".");
+        return nullptr;
+    }
+    if (!m_window->model().labels() || io::presentLabels(*m_window->model().labels()).empty()) {
+        QMessageBox::information(m_window, "Send labels to PACS", "The label layer is empty.");
+        return nullptr;
+    }
+    return raise(m_send, [this] {
+        auto write = [this](const QString& path, QString* error) {
+            return m_window->labelFiles().exportFile(path, {}, false, false, error);
+        };
+        return new SendLabelsDialog(m_nodes, asker(), write, m_window);
+    });
+}
+
+}  // namespace lucent::ui

@@ -1,0 +1,81 @@
+/// @brief RetrieveJob: the retrieve loop on a QtConcurrent thread; the index written in one place once all arrived.
+#include "lucent/ui/RetrieveJob.h"
+
+#include "lucent/pacs/StudyDatabase.h"
+
+#include <QMetaObject>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <filesystem>
+
+namespace lucent::ui {
+
+namespace fs = std::filesystem;
+
+RetrieveJob::RetrieveJob(Retriever retrieve, QString node, std::string databasePath, std::string cacheFolder,
+                         QObject* parent)
+    : QObject(parent),
+      m_retrieve(std::move(retrieve)),
+      m_node(std::move(node)),
+      m_databasePath(std::move(databasePath)),
+      m_cacheFolder(std::move(cacheFolder)) {}
+
+RetrieveJob::~RetrieveJob() {
+    // A job still running finishes its series and cleans up; nobody is left to hear of it.
+    m_cancel = true;
+    if (m_watcher) m_watcher->waitForFinished();
+}
+
+void RetrieveJob::start(const std::string& studyUid, const std::vector<std::string>& seriesUids) {
+    m_watcher = new QFutureWatcher<Outcome>(this);
+    connect(m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
+        const Outcome o = m_watcher->result();
+        if (o.kind == Outcome::Kind::Done) emit finished(o.folders, o.uids);
+        if (o.kind == Outcome::Kind::Failed) emit failed(o.message);
+        if (o.kind == Outcome::Kind::Cancelled) emit cancelled();
+    });
+    m_watcher->setFuture(QtConcurrent::run([this, studyUid, seriesUids] { return run(studyUid, seriesUids); }));
+}
+
+void RetrieveJob::cancel() { m_cancel = true; }
+
+bool RetrieveJob::isRunning() const { return m_watcher && m_watcher->isRunning(); }
+
+RetrieveJob::Outcome RetrieveJob::run(const std::string& studyUid, const std::vector<std::string>& seriesUids) {
+    Outcome o;
+    std::vector<std::string> fetched;  // folders this job wrote: removed unless all is indexed
+    const auto discard = [&](Outcome::Kind kind, const QString& message) {
+        std::error_code ec;
+        for (const std::string& folder : fetched) fs::remove_all(folder, ec);
+        fs::remove(fs::path(m_cacheFolder) / studyUid, ec);  // only when it is left empty
+        return Outcome{kind, message, {}, {}};
+    };
+    const int total = int(seriesUids.size());
+    const auto report = [this, total](int done) {
+        QMetaObject::invokeMethod(this, [this, done, total] { emit progress(done, total); }, Qt::QueuedConnection);
+    };
+    report(0);
+    try {
+        for (int i = 0; i < total; ++i) {
+            if (m_cancel) return discard(Outcome::Kind::Cancelled, {});
+            const net::RetrieveRequest request{studyUid, seriesUids[std::size_t(i)],
+                                               (fs::path(m_cacheFolder) / studyUid).string(), 0};
+            for (const net::RetrievedSeries& s : m_retrieve(request)) {
+                fetched.push_back(s.folder);
+                o.folders << QString::fromStdString(s.folder);
+                o.uids << QString::fromStdString(s.seriesUid);
+            }
+            report(i + 1);
+        }
+        if (m_cancel) return discard(Outcome::Kind::Cancelled, {});
+        if (fetched.empty()) return discard(Outcome::Kind::Failed, m_node + ": the node sent no series");
+        // Indexed only now that every series is whole; one connection of this thread's own.
+        pacs::StudyDatabase db(m_databasePath, m_cacheFolder);
+        db.importPaths(fetched);
+    } catch (const std::exception& e) {
+        return discard(Outcome::Kind::Failed, m_node + ": " + QString::fromUtf8(e.what()));
+    }
+    return o;
+}
+
+}  // namespace lucent::ui
