@@ -2,7 +2,8 @@
 /// the mouse, the dialog's Browse... answered in Qt's own file dialog, the options typed; the next
 /// run started (a seed clicked) is recorded step-exact into PNGs (one frame per engine step and the
 /// start, each different from the one before, the engine's time per step in frames.json), then the
-/// run shown is recorded again from its start into an MP4, every second step.
+/// run shown is recorded again from its start into an MP4, every second step. Stop in the progress
+/// window ends a recording with the frames so far.
 #include "CtPhantom.h"
 #include "MenuDriving.h"
 
@@ -19,6 +20,8 @@
 #include <QJsonObject>
 #include <QMessageBox>
 #include <QProcess>
+#include <QProgressDialog>
+#include <QTimer>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -160,4 +163,36 @@ TEST_F(RecordRun, TheNextRunStartedIsRecordedOneFramePerStepThenTheRunShownAgain
                             "stream=nb_read_frames,r_frame_rate", "-of", "csv=p=0", mp4});
     ASSERT_TRUE(probe.waitForFinished(30000));
     EXPECT_EQ(QString(probe.readAllStandardOutput()).trimmed(), QString("12/1,%1").arg(frames));
+}
+
+TEST_F(RecordRun, StopInTheProgressWindowKeepsTheFramesSoFar) {
+    QTemporaryDir tmp;
+    const QString folder = QDir(tmp.path()).filePath("stopped");
+    // The progress window's Stop, clicked once it says 3 frames were written.
+    QString progressText;
+    auto* watcher = new QTimer(&lucent::testing::pendingHandlers());
+    QObject::connect(watcher, &QTimer::timeout, [&, watcher] {
+        auto* progress = window->findChild<QProgressDialog*>("recordProgress");
+        if (!progress || !progress->isVisible() || !progress->labelText().contains(": 3 frames written")) return;
+        watcher->stop();
+        progressText = progress->labelText();
+        auto* stop = progress->findChild<QPushButton*>();
+        if (stop) QTest::mouseClick(stop, Qt::LeftButton);
+    });
+    watcher->start(1);
+    answerDialog(folder, false, "1", "30");
+    clickRecordThisRun();
+    ASSERT_TRUE(waitFor([&] { return recording().armed(); }, 10000));
+    closeMessage();
+    key(Qt::Key_G);
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(48, 40));
+    ASSERT_TRUE(waitFor([&] { return !recording().armed() && !recording().recording(); }));
+    EXPECT_EQ(progressText, QString("Recording to %1: 3 frames written").arg(folder));
+    // Clicked while frame 4 (step 3) was being drawn: that frame is the last.
+    const QString message = closeMessage();
+    EXPECT_EQ(message, QString("recorded 4 frames to %1 (stopped before the run's end)").arg(folder));
+    EXPECT_EQ(QDir(folder).entryList({"frame-*.png"}, QDir::Files).size(), 4);
+    EXPECT_TRUE(QFile::exists(QDir(folder).filePath("frames.json"))) << "the notes of the frames kept";
+    EXPECT_STREQ(sessionStateName(live().published().state), "paused") << "the run waits where it stopped";
+    EXPECT_EQ(live().published().steps, 3);
 }

@@ -1,7 +1,7 @@
 /// @brief Segment > Record this run...: asks where and how (RecordRunDialog), then records the run
 /// shown from its start (restarted paused) or, with none, the next run started, step-exact through
-/// RunRecorder as `--record` does, with a progress window (frames written, Stop) and a closing
-/// message saying how many frames went where.
+/// RunRecorder as `--record` does, with a progress window (frames written; Stop keeps the frame
+/// being drawn and those before) and a closing message saying how many frames went where.
 #pragma once
 
 #include "lucent/ui/RecordingPlan.h"
