@@ -58,7 +58,8 @@ public:
     }
 
 signals:
-    /// A problem to show in the status bar (a run that failed, a method without its seeds).
+    /// A line for the status bar: a problem (a run that failed, a method without its seeds) or a
+    /// recording's closing line.
     void message(const QString& text);
 
 private:
