@@ -74,7 +74,7 @@ void playDemo(ui::MainWindow& window) {
     });
 }
 
-QString recordDemo(ui::MainWindow& window, FrameRecorder& recorder, int every) {
+QString recordDemo(ui::MainWindow& window, ui::FrameRecorder& recorder, int every) {
     DemoPlan plan;
     try {
         plan = planDemo(*window.model().volume());

@@ -2,7 +2,7 @@
 /// region growing of its skull (DemoPlan.h); on screen, or recorded step by step without a display.
 #pragma once
 
-#include "FrameRecorder.h"
+#include "lucent/ui/FrameRecorder.h"
 
 #include <QString>
 
@@ -24,7 +24,7 @@ inline constexpr const char* kDemoRecording = "lucent-demo.mp4";
 void playDemo(ui::MainWindow& window);
 /// The same two runs recorded, one frame per `every` steps (0: every snake step, every 4th front
 /// of region growing), into `recorder`. Returns an error message, empty on success.
-QString recordDemo(ui::MainWindow& window, FrameRecorder& recorder, int every);
+QString recordDemo(ui::MainWindow& window, ui::FrameRecorder& recorder, int every);
 /// The demo without a display: the same command again under xvfb-run (the views need OpenGL, which
 /// Qt's offscreen platform lacks), recording to `record` or kDemoRecording. Returns only on failure.
 int recordDemoUnderXvfb(int argc, char** argv, const QString& record);

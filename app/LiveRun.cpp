@@ -1,67 +1,22 @@
-/// @brief A live run in the window: options, the paced or step-exact advance, the recorded frames' notes.
+/// @brief A live run in the window: options, then the paced advance or the step-exact recording (ui::RunRecorder).
 #include "LiveRun.h"
 
 #include "Commands.h"
 #include "SegmentOptions.h"
 
-#include "lucent/core/JsonWriter.h"
 #include "lucent/core/seg/RunSpeed.h"
 #include "lucent/ui/MainWindow.h"
+#include "lucent/ui/RunRecorder.h"
 #include "lucent/ui/SegmentPanel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QImage>
 
-#include <cmath>
 #include <iostream>
-#include <sstream>
 
 namespace lucent::app {
 
 namespace {
-
-/// A propagating snake moves from slice to slice: the views go with it, so the recording shows it.
-void followRunSlice(ui::MainWindow& window, const ui::SegmentationRunner::SlicePolygon& polygon) {
-    if (polygon.slice < 0) return;
-    Vec3 cursor = window.model().cursor();
-    if (std::lround(cursor.z) == polygon.slice) return;
-    cursor.z = polygon.slice;
-    window.model().setCursor(cursor);
-}
-
-/// frames.json's line for a frame: the step, the engine's iteration and the snake's polygon drawn.
-std::string frameNote(int frame, int step, const ui::LiveSegmentation& live,
-                      const ui::SegmentationRunner::SlicePolygon& polygon) {
-    std::ostringstream s;
-    JsonWriter json(s, false);
-    const auto& p = live.published();
-    json.beginObject().key("frame").value(frame).key("step").value(step).key("iteration").value(p.last.iterations);
-    json.key("state").value(sessionStateName(p.state)).key("voxels").value(live.voxels());
-    if (polygon.slice >= 0) {
-        json.key("slice").value(polygon.slice).key("polygon").beginArray();
-        for (const auto& point : polygon.points) json.array(std::vector<double>{point[0], point[1]});
-        json.endArray();
-    }
-    json.endObject();
-    return s.str();
-}
-
-QString record(ui::MainWindow& window, const LiveOptions& options, FrameRecorder& recorder) {
-    ui::LiveSegmentation& live = window.segment().live();
-    QString error;
-    const bool ok = live.stepFrames(options.recordEvery, options.steps, [&](int step) {
-        // The polygon the overlay draws: the latest step's, or the start before the first step.
-        auto polygon = live.latestPolygon();
-        if (polygon.points.empty()) polygon = live.polygon(-1);
-        followRunSlice(window, polygon);
-        for (int i = 0; i < 2; ++i) QApplication::processEvents();
-        recorder.add(window.grab().toImage(), frameNote(recorder.frames(), step, live, polygon));
-        return true;
-    }, &error);
-    if (!ok) return error.isEmpty() ? "the run ended without a result" : error;
-    return {};
-}
 
 /// --accept in the window: Segment > Accept once the run has finished (then the autosave keeps it).
 void acceptWhenFinished(ui::SegmentPanel& panel) {
@@ -95,17 +50,16 @@ LiveOptions liveOptions(const CommandLine& cl) {
     live.record = QString::fromStdString(cl.value("--record"));
     live.recordEvery = cl.integer("--record-every", 1);
     if (live.recordEvery < 1) throw UsageError("--record-every must be at least 1");
-    live.recordFps = cl.integer("--record-fps", FrameRecorder::kDefaultFps);
-    if (live.recordFps < FrameRecorder::kMinFps || live.recordFps > FrameRecorder::kMaxFps)
-        throw UsageError("--record-fps must be " + std::to_string(FrameRecorder::kMinFps) + ".." +
-                         std::to_string(FrameRecorder::kMaxFps));
+    live.recordFps = cl.integer("--record-fps", ui::RecordingPlan::kDefaultFps);
+    if (live.recordFps < ui::RecordingPlan::kMinFps || live.recordFps > ui::RecordingPlan::kMaxFps)
+        throw UsageError("--record-fps must be " + ui::RecordingPlan::fpsRange().toStdString());
     for (const char* opt : {"--record-every", "--record-fps"})
         if (cl.has(opt) && live.record.isEmpty()) throw UsageError(std::string(opt) + " needs --record");
     live.accept = cl.has("--accept");
     return live;
 }
 
-QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, FrameRecorder* recorder) {
+QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui::FrameRecorder* recorder) {
     ui::SegmentPanel& panel = window.segment();
     panel.live().setBackend(live.backend);
     // A script's run goes as fast as it can unless --speed paces it; on screen, the method's pace.
@@ -130,7 +84,8 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, Fr
     }
     try {
         if (recorder) {
-            if (const QString why = record(window, live, *recorder); !why.isEmpty()) return why;
+            ui::RunRecorder frames(panel.live(), window.model(), [&window] { return window.grab().toImage(); });
+            if (const QString why = frames.record(*recorder, live.recordEvery, live.steps); !why.isEmpty()) return why;
         } else {
             const auto onFrame = [&] {
                 for (int i = 0; i < 2; ++i) QApplication::processEvents();

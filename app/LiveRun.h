@@ -4,11 +4,11 @@
 #pragma once
 
 #include "CommandLine.h"
-#include "FrameRecorder.h"
 #include "SeedPoints.h"
 
 #include "lucent/core/seg/SegmentationRequest.h"
 #include "lucent/gpu/SegmenterFactory.h"
+#include "lucent/ui/FrameRecorder.h"
 
 #include <QString>
 
@@ -32,7 +32,7 @@ struct LiveOptions {
     std::optional<int> speed;           ///< --speed: steps per second or kUnpaced
     QString record;
     int recordEvery = 1;
-    int recordFps = FrameRecorder::kDefaultFps;
+    int recordFps = ui::RecordingPlan::kDefaultFps;
     bool accept = false;  ///< --accept: the result goes into the label layer when the run ends
 };
 
@@ -44,7 +44,7 @@ LiveOptions liveOptions(const CommandLine& cl);
 /// Starts the method in the window as the interactive path does. Interactive (`script` false): it
 /// plays at its pace and stays. Scripted: advances to the end or --steps (every frame drawn), or,
 /// with `recorder`, step by step with one frame per --record-every steps, each drawn after its
-/// steps (the frames do not depend on the machine's speed). Returns an error message, empty on success.
-QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, FrameRecorder* recorder = nullptr);
+/// steps (ui::RunRecorder: the frames do not depend on the machine's speed). Returns an error message, empty on success.
+QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui::FrameRecorder* recorder = nullptr);
 
 }  // namespace lucent::app

@@ -5,7 +5,6 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Demo.h"
-#include "FrameRecorder.h"
 #include "LiveRun.h"
 #include "SeedPoints.h"
 #include "SegmentOptions.h"
@@ -74,7 +73,7 @@ ViewerOptions viewerOptions(const std::vector<std::string>& args) {
         o.live.record = QString::fromStdString(cl.value("--record"));
         o.live.recordEvery = cl.integer("--record-every", 0);  // 0: the demo's own per method
         if (cl.has("--record-every") && o.live.recordEvery < 1) throw UsageError("--record-every must be at least 1");
-        o.live.recordFps = cl.integer("--record-fps", FrameRecorder::kDefaultFps);
+        o.live.recordFps = cl.integer("--record-fps", ui::RecordingPlan::kDefaultFps);
         return o;
     }
     o.liveRun = cl.has("--live");
@@ -92,9 +91,16 @@ int fail(const QString& error) {
     return 1;
 }
 
-void finishRecording(FrameRecorder& recorder) {
+/// The recorder of --record (or the demo's): says on stderr when an MP4 becomes PNGs (no ffmpeg).
+std::unique_ptr<ui::FrameRecorder> makeRecorder(const QString& path, int fps) {
+    ui::RecordingPlan plan(path, fps);
+    if (!plan.fallbackNotice().isEmpty()) std::cerr << "lucent: warning: " << plan.fallbackNotice().toStdString() << "\n";
+    return std::make_unique<ui::FrameRecorder>(plan);
+}
+
+void finishRecording(ui::FrameRecorder& recorder) {
     const int frames = recorder.finish();
-    std::cout << "recorded " << frames << " frames to " << recorder.target().toStdString() << "\n";
+    std::cout << recorder.plan().endMessage(frames).toStdString() << "\n";
 }
 
 /// --screenshot / --record / a demo without a display: open, run, render, exit; every failure is
@@ -116,9 +122,9 @@ int runScripted(ui::MainWindow& window, ViewerOptions& o) {
             requestMask = *window.model().labels();
             o.live.request.mask = &requestMask;
         }
-        std::unique_ptr<FrameRecorder> recorder;
+        std::unique_ptr<ui::FrameRecorder> recorder;
         try {
-            if (!o.live.record.isEmpty()) recorder = std::make_unique<FrameRecorder>(o.live.record, o.live.recordFps);
+            if (!o.live.record.isEmpty()) recorder = makeRecorder(o.live.record, o.live.recordFps);
             if (const QString why = runLive(window, o.live, true, recorder.get()); !why.isEmpty()) return fail(why);
             if (recorder) finishRecording(*recorder);
         } catch (const std::exception& e) {
@@ -128,9 +134,9 @@ int runScripted(ui::MainWindow& window, ViewerOptions& o) {
     }
     if (o.demo) {
         try {
-            FrameRecorder recorder(o.live.record.isEmpty() ? QString(kDemoRecording) : o.live.record, o.live.recordFps);
-            if (const QString why = recordDemo(window, recorder, o.live.recordEvery); !why.isEmpty()) return fail(why);
-            finishRecording(recorder);
+            const auto recorder = makeRecorder(o.live.record.isEmpty() ? QString(kDemoRecording) : o.live.record, o.live.recordFps);
+            if (const QString why = recordDemo(window, *recorder, o.live.recordEvery); !why.isEmpty()) return fail(why);
+            finishRecording(*recorder);
         } catch (const std::exception& e) {
             return fail(QString::fromStdString(e.what()));
         }

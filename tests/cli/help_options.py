@@ -18,7 +18,7 @@ def parsed_options(app=APP):
             continue
         text = open(os.path.join(app, name)).read()
         if "CommandLine" not in text:
-            continue  # e.g. FrameRecorder.cpp: ffmpeg's arguments, not ours
+            continue  # e.g. Demo.cpp: no command line of its own
         for option in OPTION.findall(text):
             found.setdefault(option, name)
     return found

@@ -4,7 +4,9 @@
 step, the start included; consecutive frames differ; frames.json's polygon of frame k equals the
 polygon `lucent segment --steps k --polygon` writes (another process, no viewer); and the polygon
 drawn in frame k lies where that polygon maps on screen (the mapping taken from frame 0, whose
-polygon is the rectangle). Region growing recorded from a seed in the skull grows frame over frame.
+polygon is the rectangle); each recorded step has the engine's time per step (the HUD's ms/step,
+which read 0.00 for single steps). Region growing recorded from a seed in the skull grows frame over
+frame: in the engine's voxel count and in the red hatching drawn in the frames.
 A run paced at 20 steps/s takes 1.5-3 s for its 39 steps, an unpaced one well under a second (the
 run's own time, which the summary line gives). The run's HUD panel is drawn once in a 2x2 window.
 An MP4 recording holds one frame per step (ffprobe)."""
@@ -40,6 +42,12 @@ def colour_box(path, colour, tol=40):
     return (min(xs), min(ys), max(xs), max(ys), len(xs)) if xs else None
 
 
+def overlay_pixels(path):
+    """Pixels of the live result's red hatching (label 1) in a frame; the HUD and the image have none."""
+    _, _, rows = read_png(path)
+    return sum(1 for row in rows for p in row if p[0] > 150 and p[1] < 120 and p[2] < 120)
+
+
 def cli_polygon(lucent, ct, tmp, steps):
     out = os.path.join(tmp, "poly%d.json" % steps)
     rc, _, err = run(lucent, "segment", ct, "--method", "snake", *SNAKE, "--backend", "cpu", "--steps", steps,
@@ -67,6 +75,9 @@ def snake_recording(lucent, xvfb, ct, tmp):
         return
     check([n["step"] for n in notes] == list(range(40)) and [n["iteration"] for n in notes] == list(range(40)),
           "frame k is drawn after step k, the engine's iteration k")
+    # Single steps are timed too: the HUD's ms/step of a recorded step is the engine's time, not 0.00.
+    idle = [n["frame"] for n in notes[1:] if not n["ms_per_step"] > 0]
+    check(not idle, "every recorded step has its engine time per step (0 in frames %s)" % idle)
     digests = [hashlib.sha256(open(os.path.join(frames, f), "rb").read()).hexdigest() for f in pngs]
     same = [k for k in range(1, len(digests)) if digests[k] == digests[k - 1]]
     check(not same, "consecutive frames differ (equal: %s)" % same)
@@ -115,6 +126,9 @@ def growing_recording(lucent, xvfb, ct, tmp):
     voxels = [n["voxels"] for n in notes]
     check([n["step"] for n in notes] == list(range(0, 61, 10)), "--record-every 10: frames at steps 0, 10, ... 60")
     check(all(b > a for a, b in zip(voxels, voxels[1:])), "the region grows frame over frame: %s" % voxels)
+    drawn = [overlay_pixels(os.path.join(frames, "frame-%05d.png" % k)) for k in range(len(notes))]
+    check(drawn[0] == 0 and all(b > a for a, b in zip(drawn, drawn[1:])),
+          "the frames show the region growing on the slice: %s red pixels" % drawn)
 
 
 def pacing(lucent, xvfb, ct, tmp):

@@ -170,3 +170,52 @@ TEST(SegmentationSession, FcmClustersMapToChosenLabelsAndBadRequestsStayIdle) {
     EXPECT_EQ(session.state(), SessionState::Idle);
     EXPECT_EQ(session.engine(), nullptr);
 }
+
+namespace {
+
+/// Region growing whose every step takes `stepTime` on a clock that moves only when told.
+class TimedRegionGrowing final : public Segmenter {
+public:
+    TimedRegionGrowing(std::chrono::steady_clock::time_point& now, std::chrono::microseconds stepTime)
+        : m_now(now), m_stepTime(stepTime) {}
+    Method method() const override { return m_engine.method(); }
+    const char* backend() const override { return m_engine.backend(); }
+    void start(const SegmentationRequest& request) override {
+        m_grid = request.volume->geometry();
+        m_engine.start(request);
+    }
+    StepReport step(int maxIterations) override {
+        m_now += m_stepTime;
+        return m_engine.step(maxIterations);
+    }
+    bool finished() const override { return m_engine.finished(); }
+    void cancel() override { m_engine.cancel(); }
+    void writeLabels(const LabelSink& sink, const VoxelBox* box) const override { m_engine.writeLabels(sink, box); }
+
+protected:
+    const Geometry& grid() const override { return m_grid; }
+
+private:
+    std::chrono::steady_clock::time_point& m_now;
+    std::chrono::microseconds m_stepTime;
+    RegionGrowingCpu m_engine;
+    Geometry m_grid;
+};
+
+}  // namespace
+
+TEST(SegmentationSession, SingleStepsAreTimedOnTheSessionsClock) {
+    // A recording advances by single steps only: the HUD's ms/step must be the engine's time for
+    // them too (it read 0.00 when only advance() was timed).
+    const Volume v = ball();
+    std::chrono::steady_clock::time_point now{};
+    SegmentationSession session([&now] { return now; });
+    session.begin(std::make_unique<TimedRegionGrowing>(now, 2500us), srgRequest(v));
+    session.pause();
+    session.stepOnce();
+    EXPECT_EQ(session.lastReport().iterations, 1);
+    EXPECT_DOUBLE_EQ(session.msPerStep(), 2.5) << "one step of 2.5 ms on the fake clock";
+    session.play();
+    EXPECT_EQ(session.advance(10ms, 2), 2);
+    EXPECT_DOUBLE_EQ(session.msPerStep(), 2.5) << "two steps of 2.5 ms in one advance";
+}

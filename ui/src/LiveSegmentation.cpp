@@ -1,6 +1,7 @@
 /// @brief Engines on the worker, frames on the GUI timer: start, commands, the per-frame upload
 /// (interop or host box), voxel counting, accept and cancel.
 #include "lucent/ui/LiveSegmentation.h"
+#include "lucent/ui/RecordingPlan.h"
 
 #include "lucent/core/Errors.h"
 #include "lucent/core/LabelReduction.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string_view>
+#include <utility>
 
 namespace lucent::ui {
 
@@ -116,11 +118,13 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
     if (!m_speedChosen) m_speed = watchableSpeed(method);
     m_worker->setSpeed(m_speed);
     emit speedChanged(m_speed);
+    const bool held = std::exchange(m_holdNextStart, false);
     m_worker->begin(std::move(engine), m_request, 1,
-                    [this](const Segmenter& e, const VoxelBox& box) { writeLabels(e, box); }, play);
+                    [this](const Segmenter& e, const VoxelBox& box) { writeLabels(e, box); }, play && !held);
     m_timer.start();
     if (!notice.isEmpty()) emit failed(notice);
     emit stateChanged();
+    if (held) emit startHeld();
     return true;
 }
 
@@ -551,7 +555,6 @@ namespace lucent::ui {
 
 bool LiveSegmentation::stepFrames(int every, int maxSteps, const std::function<bool(int step)>& onFrame, QString* error) {
     if (!m_worker) return false;
-    every = std::max(1, every);
     m_timer.stop();
     m_worker->waitUntilSettled();  // a paused start is done (a playing one ran to its end)
     // A run that was playing is held: every frame must follow its own steps.
@@ -559,8 +562,9 @@ bool LiveSegmentation::stepFrames(int every, int maxSteps, const std::function<b
     frameNow();
     int step = 0;
     bool more = !onFrame || onFrame(step);
-    while (more && m_published.state == SessionState::Paused && (maxSteps < 0 || step < maxSteps)) {
-        const int n = maxSteps < 0 ? every : std::min(every, maxSteps - step);
+    while (more && m_published.state == SessionState::Paused) {
+        const int n = RecordingPlan::stepsToNextFrame(step, every, maxSteps);
+        if (n == 0) break;
         m_worker->command([n, &step](SegmentationSession& s) {
             for (int i = 0; i < n && s.state() == SessionState::Paused; ++i) {
                 s.stepOnce();

@@ -7,6 +7,7 @@
 #include "lucent/core/seg/Backend.h"
 #include "lucent/core/seg/Methods.h"
 #include "lucent/gpu/DeviceInfo.h"
+#include "lucent/ui/RunRecording.h"
 #include "lucent/ui/SegmentDialogs.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
@@ -208,6 +209,11 @@ void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
     accept->setObjectName("acceptAction");
     seg->addAction("Ca&ncel", QKeySequence(Qt::Key_Escape), this, [this] { m_live->cancel(); });
     seg->addSeparator();
+    // Recorded frames are the window as it is on screen, as `lucent --record` writes them.
+    QWidget* window = bar->window();
+    m_recording = new RunRecording(m_live, m_model, [window] { return window->grab().toImage(); }, window);
+    connect(m_recording, &RunRecording::finished, this, &SegmentPanel::message);
+    seg->addAction("Record this r&un...", this, [this] { m_recording->ask(); })->setObjectName("recordRunAction");
     seg->addAction("Show the &panel", this, [this] { show(); raise(); });
 }
 

@@ -2,6 +2,7 @@
 #include "lucent/core/seg/SegmentationSession.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace lucent {
 
@@ -14,6 +15,9 @@ const char* sessionStateName(SessionState state) {
     }
     return "?";
 }
+
+SegmentationSession::SegmentationSession(Clock clock)
+    : m_clock(clock ? std::move(clock) : Clock([] { return std::chrono::steady_clock::now(); })) {}
 
 void SegmentationSession::begin(std::unique_ptr<Segmenter> engine, const SegmentationRequest& request, int iterationsPerStep) {
     cancel();
@@ -49,19 +53,22 @@ void SegmentationSession::afterStep(const StepReport& report) {
 
 int SegmentationSession::advance(std::chrono::microseconds budget, int maxSteps) {
     if (m_state != SessionState::Running) return 0;
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = m_clock();
     int steps = 0;
     do {
         afterStep(m_engine->step(m_perStep));
         ++steps;
-    } while (m_state == SessionState::Running && steps < maxSteps && std::chrono::steady_clock::now() - start < budget);
-    m_msPerStep = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / steps;
+    } while (m_state == SessionState::Running && steps < maxSteps && m_clock() - start < budget);
+    m_msPerStep = std::chrono::duration<double, std::milli>(m_clock() - start).count() / steps;
     return steps;
 }
 
 void SegmentationSession::stepOnce() {
     if (m_state != SessionState::Running && m_state != SessionState::Paused) return;
+    // Timed too: a recording advances by single steps only, and its HUD shows the engine's time.
+    const auto start = m_clock();
     afterStep(m_engine->step(m_perStep));
+    m_msPerStep = std::chrono::duration<double, std::milli>(m_clock() - start).count();
     if (m_state != SessionState::Finished) m_state = SessionState::Paused;
 }
 

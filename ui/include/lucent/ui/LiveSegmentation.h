@@ -113,6 +113,10 @@ public:
     bool stepFrames(int every, int maxSteps, const std::function<bool(int step)>& onFrame, QString* error = nullptr);
     /// One frame now (what the timer does): take the changes, upload them, redraw the views.
     void frameNow();
+    /// The next start() begins paused whatever it asks and emits startHeld() (a recording armed by
+    /// Segment > Record this run... steps that run from its start); false disarms.
+    void holdNextStart(bool hold = true) { m_holdNextStart = hold; }
+    bool holdingNextStart() const { return m_holdNextStart; }
 
 signals:
     /// A frame brought news (panels refresh their figures).
@@ -122,6 +126,8 @@ signals:
     /// The pace changed (the panel's control, the HUD's buttons, --speed).
     void speedChanged(int stepsPerSecond);
     void failed(const QString& message);
+    /// A run started paused because holdNextStart() asked it to.
+    void startHeld();
     /// An accepted result changed the label layer (the autosave keeps it at once).
     void accepted();
     /// showOnlyValues() changed which preview values are drawn (the 3D pane rebuilds its surfaces).
@@ -166,6 +172,7 @@ private:
     QString m_lastError;
     bool m_interop = false;
     int m_speed = kUnpaced;
+    bool m_holdNextStart = false;
     bool m_speedChosen = false;  // setSpeed() was called: runs keep that pace instead of their method's
     QElapsedTimer m_clock;
     double m_fps = 0;

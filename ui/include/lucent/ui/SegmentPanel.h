@@ -23,6 +23,7 @@ namespace lucent::ui {
 class ViewerModel;
 class ViewGrid;
 class SegmentPage;
+class RunRecording;
 
 class SegmentPanel : public QDockWidget {
     Q_OBJECT
@@ -32,6 +33,8 @@ public:
     /// Adds the Edit (undo / redo) and Segment menus to `bar`, before the menu of `before`.
     void buildMenus(QMenuBar* bar, QAction* before);
     LiveSegmentation& live() { return *m_live; }
+    /// Segment > Record this run... (made with the menus).
+    RunRecording* recording() { return m_recording; }
     SegmentationModel& model() { return *m_segmentation; }
     SeedTool& seeds() { return m_segmentation->seedTool(); }
     RectangleTool& rectangle() { return m_segmentation->rectangleTool(); }
@@ -55,7 +58,8 @@ public:
     }
 
 signals:
-    /// A problem to show in the status bar (a run that failed, a method without its seeds).
+    /// A line for the status bar: a problem (a run that failed, a method without its seeds) or a
+    /// recording's closing line.
     void message(const QString& text);
 
 private:
@@ -86,6 +90,7 @@ private:
     QSpinBox* m_perFrame = nullptr;
     QSpinBox* m_speed = nullptr;  // steps per second, 0 shown as "max"
     QAction *m_undo = nullptr, *m_redo = nullptr;
+    RunRecording* m_recording = nullptr;
 };
 
 }  // namespace lucent::ui

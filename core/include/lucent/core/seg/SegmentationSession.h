@@ -11,6 +11,7 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -26,6 +27,10 @@ const char* sessionStateName(SessionState state);  ///< "idle", "running", "paus
 class SegmentationSession {
 public:
     using Polygon = std::vector<std::array<double, 2>>;
+    /// What the time budget and the time per step read (steady_clock when empty; a test's fake clock).
+    using Clock = std::function<std::chrono::steady_clock::time_point()>;
+
+    explicit SegmentationSession(Clock clock = {});
 
     /// Starts `engine` on `request` (what start() throws passes through; the session stays idle).
     void begin(std::unique_ptr<Segmenter> engine, const SegmentationRequest& request, int iterationsPerStep = 1);
@@ -50,7 +55,8 @@ public:
     /// GL (snake) or the method's convergence figure after every step, for the HUD's plot.
     const std::vector<double>& convergence() const { return m_convergence; }
     const StepReport& lastReport() const { return m_last; }
-    /// Mean wall-clock milliseconds of a step over the last advance (for the HUD).
+    /// Mean wall-clock milliseconds of a step over the last advance, or of the last single step
+    /// (stepOnce: a recording's steps, the Step button), for the HUD.
     double msPerStep() const { return m_msPerStep; }
 
     /// Writes the result into `layer`: voxels whose result label r is non-zero get labelFor[r]
@@ -71,6 +77,8 @@ public:
 private:
     void afterStep(const StepReport& report);
     void markAllChanged();
+
+    Clock m_clock;
 
     std::unique_ptr<Segmenter> m_engine;
     SegmentationRequest m_request;
