@@ -44,6 +44,7 @@ LiveOptions liveOptions(const CommandLine& cl) {
         throw UsageError(std::string(cl.has("--speed") ? "--speed: " : "") + e.what());
     }
     live.request = requestFromOptions(cl, live.method);
+    live.estimateInterval = intervalToEstimate(cl, live.method);
     live.worldSeeds = worldSeedsFromOptions(cl);
     live.steps = cl.has("--steps") ? cl.integer("--steps", 0) : -1;
     if (cl.has("--steps") && live.steps < 1) throw UsageError("--steps must be at least 1");
@@ -70,6 +71,8 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui
     try {
         for (const WorldSeed& seed : live.worldSeeds)
             request.seeds.push_back(nearestVoxel(window.model().volume()->geometry(), seed));
+        request.volume = window.model().volume().get();
+        if (live.estimateInterval) std::cerr << "lucent: " << estimateInterval(*request.volume, request) << "\n";
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }

@@ -34,6 +34,7 @@ struct LiveOptions {
     int recordEvery = 1;
     int recordFps = ui::RecordingPlan::kDefaultFps;
     bool accept = false;  ///< --accept: the result goes into the label layer when the run ends
+    bool estimateInterval = false;  ///< srg without --lower / --upper: from the first seed, as segment does
 };
 
 /// The viewer's options with a value that only a live run takes (--steps, --speed, --record ...).

@@ -9,7 +9,6 @@
 #include "SeriesBatch.h"
 
 #include "lucent/core/JsonWriter.h"
-#include "lucent/core/seg/SeedInterval.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/FileSuffixes.h"
 #include "lucent/io/FileUtil.h"
@@ -142,17 +141,6 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     return statsText;
 }
 
-/// srg without --lower/--upper: the interval of the first seed's tissue (the viewer's rule), told
-/// on stderr unless --quiet.
-void estimateInterval(const Volume& volume, SegmentationRequest& request, const Reporter& report) {
-    validateRequest(Method::RegionGrowing, request);  // seeds present and inside before they are read
-    const RegionGrowingParams p = seedInterval(volume, request.seeds, volume.range());
-    request.regionGrowing.lower = p.lower;
-    request.regionGrowing.upper = p.upper;
-    report.note("interval " + std::to_string(std::llround(p.lower)) + ".." + std::to_string(std::llround(p.upper)) +
-                " estimated at the first seed");
-}
-
 /// One volume: load, run, write.
 int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest request,
                   const SeriesRun& run) {
@@ -177,8 +165,8 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
         mask = io::readLabelFile(cl.value("--mask"), volume.geometry()).labels;
         request.mask = &mask;
     }
-    const bool estimate = method == Method::RegionGrowing && !cl.has("--lower");
-    if (estimate) estimateInterval(volume, request, run.report);
+    const bool estimate = intervalToEstimate(cl, method);
+    if (estimate) run.report.note(estimateInterval(volume, request));
     const EngineResult r = runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(),
                                      !out.polygon.empty(), run.report, cl.has("--steps") ? cl.integer("--steps", 0) : 0);
     if (!r.notice.empty()) run.report.warn(r.notice);

@@ -1,6 +1,10 @@
 /// @brief Parsing of the request options shared by `lucent segment` and `lucent PATH --live`.
 #include "SegmentOptions.h"
 
+#include "lucent/core/seg/SeedInterval.h"
+
+#include <cmath>
+
 #include <sstream>
 
 namespace lucent::app {
@@ -81,6 +85,19 @@ SegmentationRequest requestFromOptions(const CommandLine& cl, Method method) {
     if (method == Method::Snake && request.roi)
         snake.domain = {request.roi->lo[0], request.roi->lo[1], request.roi->hi[0], request.roi->hi[1]};
     return request;
+}
+
+bool intervalToEstimate(const CommandLine& cl, Method method) {
+    return method == Method::RegionGrowing && !cl.has("--lower");
+}
+
+std::string estimateInterval(const Volume& volume, SegmentationRequest& request) {
+    validateRequest(Method::RegionGrowing, request);  // seeds present and inside before they are read
+    const RegionGrowingParams p = seedInterval(volume, request.seeds, volume.range());
+    request.regionGrowing.lower = p.lower;
+    request.regionGrowing.upper = p.upper;
+    return "interval " + std::to_string(std::llround(p.lower)) + ".." + std::to_string(std::llround(p.upper)) +
+           " estimated at the first seed";
 }
 
 }  // namespace lucent::app

@@ -20,5 +20,10 @@ std::set<std::string> segmentFlags();
 /// The request `cl` describes for `method` (volume and mask are the caller's); UsageError when a
 /// method's required options are missing or malformed.
 SegmentationRequest requestFromOptions(const CommandLine& cl, Method method);
+/// Region growing with neither --lower nor --upper: its interval is estimated at the first seed.
+bool intervalToEstimate(const CommandLine& cl, Method method);
+/// Sets the request's interval from the first seed's tissue (the viewer's rule, SeedInterval.h) and
+/// returns the line that tells it: "interval A..B estimated at the first seed".
+std::string estimateInterval(const Volume& volume, SegmentationRequest& request);
 
 }  // namespace lucent::app

@@ -8,6 +8,7 @@ import array
 import gzip
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -720,6 +721,13 @@ def live_contract(lucent, xvfb, tmp):
     rc, out, err = live(src, "--live", "srg", "--seed-lps", "-30,-38,540", "--lower", "500", "--upper", "2000",
                         "--backend", "cpu", "--screenshot", shot)
     check(rc == 1 and "--seed-lps" in err, "--live with a mm seed outside the volume: exit 1 naming it: %r" % err)
+    # Without --lower / --upper the interval comes from the first seed, as `segment` takes it.
+    rc, _, est_err = run(lucent, "segment", src, "--method", "srg", "--seed", "20,18,12", "-o", mask, "--backend", "cpu")
+    said = re.findall(r"interval -?\d+\.\.-?\d+ estimated at the first seed", est_err)
+    check(rc == 0 and len(said) == 1, "segment srg estimates its interval: %r" % est_err[-300:])
+    rc, out, err = live(src, "--live", "srg", "--seed", "20,18,12", "--backend", "cpu", "--screenshot", shot)
+    check(rc == 0 and said and said[0] in err and "finished" in out,
+          "--live srg without an interval: the same estimate as segment's (%r): %r" % (said, err[-300:]))
     frames = os.path.join(tmp, "live_frames")
     rc, out, err = live(src, "--live", "snake", "--slice", "12", "--rect", "8,6,32,30", "--steps", "4",
                         "--backend", "cpu", "--record", frames)
