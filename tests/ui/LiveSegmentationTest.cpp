@@ -9,6 +9,7 @@
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
 #include "lucent/ui/MainWindow.h"
+#include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
 
@@ -19,6 +20,7 @@
 #include <QApplication>
 #include <QListWidget>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -188,6 +190,67 @@ TEST_F(Live, SeedAndIntervalGrowTheOverlayAndAcceptUndoRedo) {
     EXPECT_TRUE(sameMask(*window.model().labels(), expected));
     QTest::qWait(50);
     EXPECT_GT(redPixels(axialImage()), ballPixels) << "the accepted labels are drawn";
+}
+
+TEST_F(Live, ARunThatFailsMidWaySaysWhyAndKeepsTheLayerItsHistoryAndTheMeasurements) {
+    // Work to keep: an accepted run (one undo step) and a ruler.
+    SegmentationRequest request;
+    request.seeds = {{48, 40, 20}};
+    request.regionGrowing = {900, 1100, 6};
+    QString error;
+    ASSERT_TRUE(panel().startWith(Method::RegionGrowing, request, true, &error)) << error.toStdString();
+    ASSERT_TRUE(live().runFrames(-1, [] {}, &error)) << error.toStdString();
+    expectBackend();
+    ASSERT_TRUE(panel().acceptResult());
+    Measurement ruler;
+    ruler.kind = MeasurementKind::Ruler;
+    ruler.axis = 2;
+    ruler.slice = 20;
+    const Geometry& g = volume->geometry();
+    ruler.points = {g.voxelToPatient({10, 10, 20}), g.voxelToPatient({60, 50, 20})};
+    window.measurementPanel().add(ruler);
+    const LabelMap labels = *window.model().labels();
+    const std::string undo = window.model().history().undoText();
+    const std::size_t steps = window.model().history().steps();
+    const double length = window.measurementPanel().measurements().all().at(0).value;
+    ASSERT_EQ(undo, "Accept region growing");
+
+    // The next run, into the box around the ball, fails: by the fault hook on any backend (its first
+    // advance after the start), and on CUDA also by a memory cap that no allocation of the run fits.
+    struct Fault {
+        const char* variable;
+        const char* value;
+        const char* says;
+    };
+    std::vector<Fault> faults = {{"LUCENT_FAULT_AFTER_STEPS", "1", "injected fault"}};
+    if (backend() == gpu::Backend::Cuda) faults.push_back({"LUCENT_GPU_MEMORY_LIMIT_MB", "0.0001", "GPU out of memory"});
+    request.regionGrowing = {0, 1100, 6};
+    for (const Fault& f : faults) {
+        SCOPED_TRACE(f.variable);
+        error.clear();
+        qputenv(f.variable, f.value);
+        const bool started = panel().startWith(Method::RegionGrowing, request, true, &error);
+        const bool ran = started && live().runFrames(-1, [] {}, &error);
+        qunsetenv(f.variable);
+        ASSERT_TRUE(started) << error.toStdString();
+        EXPECT_FALSE(ran) << "the run failed";
+        EXPECT_TRUE(error.contains(f.says)) << error.toStdString();
+        EXPECT_TRUE(window.statusBar()->currentMessage().contains(f.says))
+            << "the user is told: " << window.statusBar()->currentMessage().toStdString();
+        EXPECT_FALSE(live().active()) << "the run ended";
+        EXPECT_TRUE(std::equal(labels.data(), labels.data() + labels.voxelCount(), window.model().labels()->data()))
+            << "the label layer, byte for byte";
+        EXPECT_EQ(window.model().history().undoText(), undo);
+        EXPECT_EQ(window.model().history().steps(), steps);
+        ASSERT_EQ(window.measurementPanel().measurements().all().size(), 1u);
+        EXPECT_EQ(window.measurementPanel().measurements().all()[0].value, length);
+    }
+    // The sitting goes on: the same run without a fault completes and is accepted over the first.
+    ASSERT_TRUE(panel().startWith(Method::RegionGrowing, request, true, &error)) << error.toStdString();
+    ASSERT_TRUE(live().runFrames(-1, [] {}, &error)) << error.toStdString();
+    ASSERT_TRUE(panel().acceptResult());
+    EXPECT_EQ(window.model().history().steps(), steps + 1);
+    EXPECT_GT(nonZero(*window.model().labels()), nonZero(labels));
 }
 
 TEST_F(Live, DraggingFromTheSeedWidensAndShiftsTheInterval) {
