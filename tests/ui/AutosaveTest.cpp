@@ -2,6 +2,7 @@
 /// pending run, Autosave's copy (written only with changes, one name per window and process, the
 /// previous copy kept when a write fails or the writer is killed mid-write with SIGKILL), and
 /// RecoveryCopies, which offers only copies whose writer is gone.
+#include "FileSizeLimit.h"
 #include "TempDir.h"
 
 #include "lucent/ui/Autosave.h"
@@ -204,6 +205,34 @@ TEST(Autosave, AFailedWriteSaysSoAndKeepsThePreviousCopy) {
     s.autosave.setBeforeRename({});
     s.autosave.saveNow();  // the next try writes the new state
     s.autosave.waitForWrite();
+    SavedSession read;
+    ASSERT_TRUE(SessionFile::read(s.autosave.copyPath(), read));
+    EXPECT_EQ(read.labels->data()[6], 3);
+}
+
+TEST(Autosave, AFullDiskDuringTheRealWriteKeepsThePreviousCopyAndLaterCopiesWork) {
+    Saving s;
+    s.work.noteChange(Part::Labels);
+    s.autosave.saveNow();
+    s.autosave.waitForWrite();
+    const QByteArray first = bytesOf(s.autosave.copyPath());
+    ASSERT_GT(first.size(), 64);
+    QSignalSpy failed(&s.autosave, &Autosave::failed);
+    s.state = sessionMarking(6, 3);
+    s.work.noteChange(Part::Labels);
+    {
+        lucent::testing::FileSizeLimit full(64);  // the disk fills part-way through the new copy
+        s.autosave.saveNow();
+        s.autosave.waitForWrite();
+    }
+    ASSERT_EQ(failed.size(), 1);
+    const QString message = failed.front().at(0).toString();
+    EXPECT_TRUE(message.contains(s.autosave.copyPath()) && message.contains("File too large")) << message.toStdString();
+    EXPECT_EQ(bytesOf(s.autosave.copyPath()), first) << "the previous copy, byte for byte";
+    EXPECT_EQ(s.files().size(), 2) << "the copy and its lock, no temporary: " << s.files().join(",").toStdString();
+    s.autosave.saveNow();  // space again: the next copy holds the new state
+    s.autosave.waitForWrite();
+    EXPECT_EQ(failed.size(), 1);
     SavedSession read;
     ASSERT_TRUE(SessionFile::read(s.autosave.copyPath(), read));
     EXPECT_EQ(read.labels->data()[6], 3);
