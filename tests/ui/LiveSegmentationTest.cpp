@@ -12,6 +12,8 @@
 #include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
+#include "lucent/ui/SharedTextures.h"
+#include "lucent/ui/ViewGrid.h"
 
 #include <QSlider>
 #include <QAction>
@@ -222,7 +224,8 @@ TEST_F(Live, ARunThatFailsMidWaySaysWhyAndKeepsTheLayerItsHistoryAndTheMeasureme
         const char* value;
         const char* says;
     };
-    std::vector<Fault> faults = {{"LUCENT_FAULT_AFTER_STEPS", "1", "injected fault"}};
+    // The hook fails the second advance: the first one's region is on screen when the run fails.
+    std::vector<Fault> faults = {{"LUCENT_FAULT_AFTER_STEPS", "2", "injected fault"}};
     if (backend() == gpu::Backend::Cuda) faults.push_back({"LUCENT_GPU_MEMORY_LIMIT_MB", "0.0001", "GPU out of memory"});
     request.regionGrowing = {0, 1100, 6};
     for (const Fault& f : faults) {
@@ -238,6 +241,11 @@ TEST_F(Live, ARunThatFailsMidWaySaysWhyAndKeepsTheLayerItsHistoryAndTheMeasureme
         EXPECT_TRUE(window.statusBar()->currentMessage().contains(f.says))
             << "the user is told: " << window.statusBar()->currentMessage().toStdString();
         EXPECT_FALSE(live().active()) << "the run ended";
+        EXPECT_EQ(live().voxels(), 0u) << "no partial preview is left to look like a result";
+        bool previewShown = true;
+        window.grid().withGlContext([&](SharedTextures& t) { previewShown = t.textures().hasPreview(); });
+        EXPECT_FALSE(previewShown) << "the views show the layer as it was";
+        EXPECT_FALSE(panel().acceptResult()) << "a failed run has nothing to accept";
         EXPECT_TRUE(std::equal(labels.data(), labels.data() + labels.voxelCount(), window.model().labels()->data()))
             << "the label layer, byte for byte";
         EXPECT_EQ(window.model().history().undoText(), undo);

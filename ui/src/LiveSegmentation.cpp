@@ -183,8 +183,10 @@ void LiveSegmentation::frameNow() {
         emit stateChanged();
     }
     if (!m_published.error.empty()) {
+        // A published error ended the run (its start, an advance or a label write failed): its partial
+        // preview goes too, so that nothing on screen looks like a result that could be accepted.
         m_lastError = QString::fromStdString(m_published.error);
-        m_published.error.clear();
+        cancel();
         emit failed(m_lastError);
     }
     if (news) emit framed();
