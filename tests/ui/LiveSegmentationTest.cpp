@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QApplication>
 #include <QListWidget>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTest>
@@ -252,6 +253,25 @@ TEST_F(Live, ARunThatFailsMidWaySaysWhyAndKeepsTheLayerItsHistoryAndTheMeasureme
         EXPECT_EQ(window.model().history().steps(), steps);
         ASSERT_EQ(window.measurementPanel().measurements().all().size(), 1u);
         EXPECT_EQ(window.measurementPanel().measurements().all()[0].value, length);
+    }
+    if (backend() == gpu::Backend::Cuda) {
+        // Backend auto under the same cap: the run moves to the CPU engine and says so once, and the
+        // preview is the CPU engine's whole result (it wrote a host map made when the run moved).
+        QSignalSpy told(&live(), &LiveSegmentation::failed);
+        live().setBackend(gpu::Backend::Auto);
+        qputenv("LUCENT_GPU_MEMORY_LIMIT_MB", "0.0001");
+        const bool started = panel().startWith(Method::RegionGrowing, request, true, &error);
+        const bool ran = started && live().runFrames(-1, [] {}, &error);
+        qunsetenv("LUCENT_GPU_MEMORY_LIMIT_MB");
+        live().setBackend(backend());
+        EXPECT_TRUE(ran) << error.toStdString();
+        EXPECT_EQ(live().published().backend, "cpu");
+        ASSERT_EQ(told.size(), 1);
+        EXPECT_TRUE(told.front().at(0).toString().contains("running on the CPU engine instead"))
+            << told.front().at(0).toString().toStdString();
+        EXPECT_EQ(live().voxels(), nonZero(engineResult<RegionGrowingCpu>(live().request())));
+        live().cancel();
+        EXPECT_TRUE(std::equal(labels.data(), labels.data() + labels.voxelCount(), window.model().labels()->data()));
     }
     // The sitting goes on: the same run without a fault completes and is accepted over the first.
     ASSERT_TRUE(panel().startWith(Method::RegionGrowing, request, true, &error)) << error.toStdString();
