@@ -756,6 +756,7 @@ def contracts(a):
     # __main__, and without the alias they would load a second copy with its own pass/fail counts.
     sys.modules.setdefault("test_cli", sys.modules[__name__])
     import conventions
+    import full_disk
     import help_options
     import islands
     import live_pacing
@@ -784,7 +785,8 @@ def contracts(a):
             ("min_segment", lambda t: seg.min_segment_contract(a.lucent, t)),
             ("threads", lambda t: seg.threads_contract(a.lucent, t)),
             ("staged_outputs", lambda t: staged_outputs_contract(a.lucent, t)),
-            ("interrupted_write", lambda t: interrupted_write_contract(a.lucent, t))]
+            ("interrupted_write", lambda t: interrupted_write_contract(a.lucent, t)),
+            ("full_disk", lambda t: full_disk.full_disk_contract(a.lucent, t))]
     if a.xvfb:
         out += [("viewer", lambda t: viewer_contract(a.lucent, a.xvfb, t)),
                 ("screenshot_pixels", lambda t: screenshot_pixels.screenshot_pixels_contract(a.lucent, a.xvfb, t)),

@@ -576,6 +576,53 @@ TEST(CudaEngines, RealCtHeadEqualsCpu) {
     }
 }
 
+/// Sets an environment variable for a scope (the memory cap is read at every allocation).
+struct ScopedEnv {
+    const char* name;
+    ScopedEnv(const char* n, const char* value) : name(n) { ::setenv(n, value, 1); }
+    void set(const char* value) const { ::setenv(name, value, 1); }
+    ~ScopedEnv() { ::unsetenv(name); }
+};
+
+TEST(GpuMemoryLimit, ARefusedAllocationNamesItAndItsSizesAndOneWithinTheCapWorks) {
+    REQUIRE_DEVICE();
+    const Volume v = noiseVolume({128, 128, 128}, PixelType::Int16, 4);  // 4 MiB resident
+    const double centre = v.value(64, 64, 64);
+    const auto r = srg(v, {{64, 64, 64}}, centre - 40, centre + 40);
+    {
+        ScopedEnv cap("LUCENT_GPU_MEMORY_LIMIT_MB", "2");
+        try {
+            gpu::GpuContext refused(v);
+            ADD_FAILURE() << "a 2 MiB cap cannot hold a 4 MiB volume";
+        } catch (const GpuError& e) {
+            // The same words as a real cudaMalloc failure: what, how much, how much is free of what.
+            EXPECT_NE(std::string(e.what()).find("GPU out of memory: the volume needs 4.0 MiB"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("of 2.0 MiB are free"), std::string::npos) << e.what();
+        }
+    }
+    auto context = std::make_shared<gpu::GpuContext>(v);  // no cap: the refused volume's bytes were never taken
+    ScopedEnv cap("LUCENT_GPU_MEMORY_LIMIT_MB", "4.1");   // the volume fits, a run's 256 KiB of bits do not
+    auto cuda = gpu::createSegmenter(Method::RegionGrowing, gpu::Backend::Cuda, context);
+    try {
+        cuda->start(r);
+        ADD_FAILURE() << "the run's first allocation passes a cap of 4.1 MiB";
+    } catch (const GpuError& e) {
+        EXPECT_NE(std::string(e.what()).find("GPU out of memory: the region-growing mask bits needs 0."), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("of 4.1 MiB are free"), std::string::npos) << e.what();
+    }
+    cap.set("16");  // room again: the same context runs, and equals the CPU
+    auto again = gpu::createSegmenter(Method::RegionGrowing, gpu::Backend::Cuda, context);
+    again->start(r);
+    again->run();
+    EXPECT_STREQ(again->backend(), "cuda");
+    LabelMap labels;
+    again->result(labels);
+    const Outcome cpu = run(Method::RegionGrowing, gpu::Backend::Cpu, r);
+    EXPECT_GT(cpu.labels.count(1), 0u);
+    EXPECT_EQ(differing(labels, cpu.labels), 0u);
+}
+
 TEST(CudaEngines, OutOfMemoryFallsBackToTheCpuWithTheReason) {
     REQUIRE_DEVICE();
     const Volume v = noiseVolume({128, 128, 128}, PixelType::Int16, 1);  // 4 MiB

@@ -1,4 +1,5 @@
 /// @brief Round trips through NIfTI, MetaImage and NRRD with oblique geometry; errors leave no file behind.
+#include "FileSizeLimit.h"
 #include "TempDir.h"
 
 #include "lucent/core/Errors.h"
@@ -7,9 +8,6 @@
 #include "lucent/io/VolumeFile.h"
 
 #include <gtest/gtest.h>
-
-#include <csignal>
-#include <sys/resource.h>
 
 #include <cmath>
 #include <cstring>
@@ -121,20 +119,15 @@ TEST(VolumeFile, FailedWriteLeavesNothingBehind) {
     EXPECT_THROW(writeVolumeFile(makeVolume(PixelType::Int16), dir.file("missing/x.nii")), IoError);
     EXPECT_THROW(writeVolumeFile(makeVolume(PixelType::Int16), dir.file("x.png")), IoError);
     // A full disk, simulated by a file-size limit: the write fails part-way (EFBIG, as ENOSPC would).
-    rlimit old{};
-    getrlimit(RLIMIT_FSIZE, &old);
-    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit small = old;
-    small.rlim_cur = 1024;  // the volume needs about 3 KB
-    setrlimit(RLIMIT_FSIZE, &small);
     bool threw = false;
-    try {
-        writeVolumeFile(makeVolume(PixelType::Int16), dir.file("big.nii"));
-    } catch (const IoError& e) {
-        threw = std::string(e.what()).find("big.nii") != std::string::npos;
+    {
+        lucent::testing::FileSizeLimit full(1024);  // the volume needs about 3 KB
+        try {
+            writeVolumeFile(makeVolume(PixelType::Int16), dir.file("big.nii"));
+        } catch (const IoError& e) {
+            threw = std::string(e.what()).find("big.nii") != std::string::npos;
+        }
     }
-    setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, oldHandler);
     EXPECT_TRUE(threw);
     EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }

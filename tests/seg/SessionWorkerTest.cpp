@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -192,6 +193,22 @@ TEST(SessionWorker, AStartThatFailsSaysWhy) {
         EXPECT_EQ(p.state, SessionState::Idle);
         EXPECT_NE(p.error.find("seed"), std::string::npos) << p.error;
     });
+}
+
+TEST(SessionWorker, ALabelWriteThatFailsEndsTheRunAndSaysWhy) {
+    const Volume v = ball();
+    SessionWorker worker;
+    int writes = 0;
+    worker.begin(std::make_unique<RegionGrowingCpu>(), srgRequest(v), 1, [&](const Segmenter&, const VoxelBox&) {
+        ++writes;
+        throw std::runtime_error("GPU out of memory: the label buffer needs 0.1 MiB");
+    });
+    worker.waitUntilSettled();
+    worker.take([](const SessionWorker::Published& p) {
+        EXPECT_EQ(p.state, SessionState::Idle) << "the run ended";
+        EXPECT_NE(p.error.find("the label buffer"), std::string::npos) << p.error;
+    });
+    EXPECT_EQ(writes, 1) << "no write after the failed one";
 }
 
 TEST(SessionWorker, DestroyedMidRunAndRestartedMidStart) {

@@ -2,6 +2,7 @@
 /// pending run, Autosave's copy (written only with changes, one name per window and process, the
 /// previous copy kept when a write fails or the writer is killed mid-write with SIGKILL), and
 /// RecoveryCopies, which offers only copies whose writer is gone.
+#include "FileSizeLimit.h"
 #include "TempDir.h"
 
 #include "lucent/ui/Autosave.h"
@@ -21,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -108,29 +110,83 @@ TEST(WorkState, FollowsTheModelsLabelEditsUndoAndTable) {
     EXPECT_FALSE(work.modified()) << "a new volume has no work of its own yet";
 }
 
-TEST(LabelMirror, CopiesOnlyTheChangedBoxAndEqualsTheLayer) {
+bool sameLayer(const LabelMap& a, const LabelMap& b) {
+    return a.voxelCount() == b.voxelCount() && std::equal(a.data(), a.data() + a.voxelCount(), b.data());
+}
+
+TEST(LabelMirror, TheGuiThreadCopiesOnlyChangedBoxesAndTheWorkerTheWholeLayer) {
     ViewerModel model;
     SeriesInfo info;
     model.setVolume(std::make_shared<Volume>(smallGrid(), PixelType::Int16), info, "auto");
     LabelMirror mirror(model);
-    EXPECT_EQ(mirror.sync(), nullptr) << "no layer yet";
+    EXPECT_EQ(mirror.sync().labels, nullptr) << "no layer yet";
     model.labelLayer().at(1, 1, 1) = 2;
     model.labelsEdited(nullptr);
-    auto copy = mirror.sync();
-    ASSERT_NE(copy, nullptr);
-    EXPECT_EQ(mirror.lastCopiedBytes(), model.labels()->voxelCount()) << "the first sync copies the layer";
-    // A stroke in a 2 x 2 x 1 box: only its rows are copied, and the copy equals the layer.
+    // A new layer: nothing copied here, the whole layer handed to the worker.
+    LabelMirror::Sync first = mirror.sync();
+    ASSERT_NE(first.labels, nullptr);
+    ASSERT_TRUE(first.copyWhole);
+    EXPECT_EQ(mirror.lastCopiedBytes(), 0u) << "the GUI thread copies no whole layer";
+    EXPECT_EQ(model.layerReaders().held(), 1) << "the layer is held for the worker";
+    std::thread(first.copyWhole).join();
+    EXPECT_EQ(mirror.wholeCopies(), 1);
+    EXPECT_EQ(model.layerReaders().held(), 0);
+    EXPECT_TRUE(sameLayer(*first.labels, *model.labels()));
+    // A stroke in a 2 x 2 x 1 box: only its rows are copied, here, and the copy equals the layer.
     VoxelBox box;
     box.lo = {3, 2, 2};
     box.hi = {4, 3, 2};
     for (int j = 2; j <= 3; ++j)
         for (int i = 3; i <= 4; ++i) model.labelLayer().at(i, j, 2) = 1;
     model.labelsEdited(&box);
-    copy = mirror.sync();
+    LabelMirror::Sync stroke = mirror.sync();
+    EXPECT_FALSE(stroke.copyWhole);
     EXPECT_EQ(mirror.lastCopiedBytes(), 4u);
-    EXPECT_TRUE(std::equal(copy->data(), copy->data() + copy->voxelCount(), model.labels()->data()));
-    EXPECT_EQ(mirror.sync(), copy);
+    EXPECT_EQ(stroke.labels, first.labels) << "the same mirror, updated in place";
+    EXPECT_TRUE(sameLayer(*stroke.labels, *model.labels()));
+    EXPECT_EQ(mirror.sync().labels, first.labels);
     EXPECT_EQ(mirror.lastCopiedBytes(), 0u) << "nothing changed";
+    // An undo (a change of unknown extent) whose copy is dropped unrun (its write never started):
+    // the layer is free again, and the next sync hands the whole layer out again.
+    ASSERT_TRUE(model.editLabels([](LabelMap& m) { m.at(6, 4, 3) = 5; }, "Paint"));
+    ASSERT_TRUE(model.undo());
+    {
+        LabelMirror::Sync dropped = mirror.sync();
+        EXPECT_TRUE(dropped.copyWhole);
+        EXPECT_EQ(mirror.lastCopiedBytes(), 0u);
+    }
+    EXPECT_EQ(model.layerReaders().held(), 0) << "a dropped copy holds nothing";
+    LabelMirror::Sync again = mirror.sync();
+    ASSERT_TRUE(again.copyWhole);
+    EXPECT_EQ(mirror.lastCopiedBytes(), 0u);
+    again.copyWhole();
+    EXPECT_EQ(mirror.wholeCopies(), 2);
+    EXPECT_TRUE(sameLayer(*again.labels, *model.labels()));
+}
+
+TEST(LabelMirror, AnEditWaitsForTheWorkersWholeCopy) {
+    ViewerModel model;
+    SeriesInfo info;
+    model.setVolume(std::make_shared<Volume>(smallGrid(), PixelType::Int16), info, "auto");
+    model.labelLayer().at(1, 1, 1) = 2;
+    model.labelsEdited(nullptr);
+    const LabelMap before = *model.labels();
+    LabelMirror mirror(model);
+    LabelMirror::Sync sync = mirror.sync();
+    ASSERT_TRUE(sync.copyWhole);
+    // An edit on another thread (standing for the GUI's next stroke) while the copy has not run.
+    std::atomic<bool> edited{false};
+    std::thread editor([&] {
+        model.labelLayer().at(2, 2, 2) = 7;
+        edited = true;
+    });
+    while (model.layerReaders().waiting() == 0 && !edited) std::this_thread::yield();
+    EXPECT_FALSE(edited) << "the edit went ahead of the worker's copy";
+    EXPECT_EQ(model.layerReaders().waiting(), 1);
+    sync.copyWhole();
+    editor.join();
+    EXPECT_TRUE(edited);
+    EXPECT_TRUE(sameLayer(*sync.labels, before)) << "the copy is the layer before the edit, never a torn one";
 }
 
 /// A work state and an autosave writing `state` into a temporary folder.
@@ -204,6 +260,34 @@ TEST(Autosave, AFailedWriteSaysSoAndKeepsThePreviousCopy) {
     s.autosave.setBeforeRename({});
     s.autosave.saveNow();  // the next try writes the new state
     s.autosave.waitForWrite();
+    SavedSession read;
+    ASSERT_TRUE(SessionFile::read(s.autosave.copyPath(), read));
+    EXPECT_EQ(read.labels->data()[6], 3);
+}
+
+TEST(Autosave, AFullDiskDuringTheRealWriteKeepsThePreviousCopyAndLaterCopiesWork) {
+    Saving s;
+    s.work.noteChange(Part::Labels);
+    s.autosave.saveNow();
+    s.autosave.waitForWrite();
+    const QByteArray first = bytesOf(s.autosave.copyPath());
+    ASSERT_GT(first.size(), 64);
+    QSignalSpy failed(&s.autosave, &Autosave::failed);
+    s.state = sessionMarking(6, 3);
+    s.work.noteChange(Part::Labels);
+    {
+        lucent::testing::FileSizeLimit full(64);  // the disk fills part-way through the new copy
+        s.autosave.saveNow();
+        s.autosave.waitForWrite();
+    }
+    ASSERT_EQ(failed.size(), 1);
+    const QString message = failed.front().at(0).toString();
+    EXPECT_TRUE(message.contains(s.autosave.copyPath()) && message.contains("File too large")) << message.toStdString();
+    EXPECT_EQ(bytesOf(s.autosave.copyPath()), first) << "the previous copy, byte for byte";
+    EXPECT_EQ(s.files().size(), 2) << "the copy and its lock, no temporary: " << s.files().join(",").toStdString();
+    s.autosave.saveNow();  // space again: the next copy holds the new state
+    s.autosave.waitForWrite();
+    EXPECT_EQ(failed.size(), 1);
     SavedSession read;
     ASSERT_TRUE(SessionFile::read(s.autosave.copyPath(), read));
     EXPECT_EQ(read.labels->data()[6], 3);

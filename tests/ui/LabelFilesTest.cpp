@@ -1,5 +1,6 @@
 /// @brief File > Export / Import labels in the viewer: every format out and back onto the series' grid, errors keep the layer.
 #include "EventLoopWait.h"
+#include "FileSizeLimit.h"
 #include "SyntheticDicom.h"
 #include "TempDir.h"
 
@@ -8,6 +9,9 @@
 #include "lucent/ui/OpenGlSetup.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <gtest/gtest.h>
@@ -115,6 +119,34 @@ TEST_F(LabelFilesTest, AFailedExportLeavesNoFileAndKeepsAnExistingOne) {
     EXPECT_EQ(std::filesystem::file_size(existing.toStdString()), size);
     EXPECT_FALSE(files.exportFile(QString::fromStdString(dir.file("missing/x.dcm")), {}, false, false, &error));
     EXPECT_FALSE(std::filesystem::exists(dir.file("missing")));
+}
+
+TEST_F(LabelFilesTest, AFullDiskKeepsThePreviousFileByteForByteAndSaysNothingWasExported) {
+    LabelFiles files(&window.model(), &window);
+    QString error;
+    const QString target = QString::fromStdString(dir.file("labels.nii"));
+    auto bytes = [](const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    ASSERT_TRUE(files.exportFile(target, {}, false, false, &error)) << error.toStdString();
+    const QByteArray before = bytes(target);
+    ASSERT_GT(before.size(), 1024) << "352 bytes of header and 21 x 13 x 6 labels";
+    ASSERT_TRUE(window.model().editLabels([](LabelMap& m) { m.at(0, 0, 0) = 2; }, "Paint"));
+    QSignalSpy exported(&files, &LabelFiles::exported);
+    {
+        lucent::testing::FileSizeLimit full(1024);  // the disk fills part-way through the new file
+        EXPECT_FALSE(files.exportFile(target, {}, false, false, &error));
+    }
+    EXPECT_TRUE(error.contains(target) && error.contains("File too large")) << error.toStdString();
+    EXPECT_EQ(bytes(target), before) << "the previous file, byte for byte";
+    EXPECT_EQ(QDir(QString::fromStdString(dir.path())).entryList({"*.partial-*"}, QDir::Files).size(), 0)
+        << "no temporary is left";
+    EXPECT_EQ(exported.size(), 0) << "what marks the labels saved is not said";
+    // Space again: the same export writes the new layer.
+    ASSERT_TRUE(files.exportFile(target, {}, false, false, &error)) << error.toStdString();
+    EXPECT_EQ(io::readLabelFile(target.toStdString(), window.model().labels()->geometry()).labels.at(0, 0, 0), 2);
+    EXPECT_EQ(exported.size(), 1);
 }
 
 int main(int argc, char** argv) {

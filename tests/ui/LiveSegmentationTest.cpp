@@ -9,8 +9,11 @@
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
 #include "lucent/ui/MainWindow.h"
+#include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
+#include "lucent/ui/SharedTextures.h"
+#include "lucent/ui/ViewGrid.h"
 
 #include <QSlider>
 #include <QAction>
@@ -18,7 +21,9 @@
 #include <QLabel>
 #include <QApplication>
 #include <QListWidget>
+#include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -188,6 +193,103 @@ TEST_F(Live, SeedAndIntervalGrowTheOverlayAndAcceptUndoRedo) {
     EXPECT_TRUE(sameMask(*window.model().labels(), expected));
     QTest::qWait(50);
     EXPECT_GT(redPixels(axialImage()), ballPixels) << "the accepted labels are drawn";
+}
+
+TEST_F(Live, ARunThatFailsMidWaySaysWhyAndKeepsTheLayerItsHistoryAndTheMeasurements) {
+    // Work to keep: an accepted run (one undo step) and a ruler.
+    SegmentationRequest request;
+    request.seeds = {{48, 40, 20}};
+    request.regionGrowing = {900, 1100, 6};
+    QString error;
+    ASSERT_TRUE(panel().startWith(Method::RegionGrowing, request, true, &error)) << error.toStdString();
+    ASSERT_TRUE(live().runFrames(-1, [] {}, &error)) << error.toStdString();
+    expectBackend();
+    ASSERT_TRUE(panel().acceptResult());
+    Measurement ruler;
+    ruler.kind = MeasurementKind::Ruler;
+    ruler.axis = 2;
+    ruler.slice = 20;
+    const Geometry& g = volume->geometry();
+    ruler.points = {g.voxelToPatient({10, 10, 20}), g.voxelToPatient({60, 50, 20})};
+    window.measurementPanel().add(ruler);
+    const LabelMap labels = *window.model().labels();
+    const std::string undo = window.model().history().undoText();
+    const std::size_t steps = window.model().history().steps();
+    const double length = window.measurementPanel().measurements().all().at(0).value;
+    ASSERT_EQ(undo, "Accept region growing");
+
+    // The next run, into the box around the ball, fails: by the fault hook on any backend (its first
+    // advance after the start), and on CUDA also by a memory cap that no allocation of the run fits.
+    struct Fault {
+        const char* variable;
+        const char* value;
+        const char* says;
+    };
+    // The hook fails the second advance: the first one's region is on screen when the run fails.
+    std::vector<Fault> faults = {{"LUCENT_FAULT_AFTER_STEPS", "2", "injected fault"}};
+    if (backend() == gpu::Backend::Cuda) faults.push_back({"LUCENT_GPU_MEMORY_LIMIT_MB", "0.0001", "GPU out of memory"});
+    request.regionGrowing = {0, 1100, 6};
+    for (const Fault& f : faults) {
+        SCOPED_TRACE(f.variable);
+        error.clear();
+        qputenv(f.variable, f.value);
+        const bool started = panel().startWith(Method::RegionGrowing, request, true, &error);
+        const bool ran = started && live().runFrames(-1, [] {}, &error);
+        qunsetenv(f.variable);
+        ASSERT_TRUE(started) << error.toStdString();
+        EXPECT_FALSE(ran) << "the run failed";
+        EXPECT_TRUE(error.contains(f.says)) << error.toStdString();
+        EXPECT_TRUE(window.statusBar()->currentMessage().contains(f.says))
+            << "the user is told: " << window.statusBar()->currentMessage().toStdString();
+        EXPECT_FALSE(live().active()) << "the run ended";
+        EXPECT_EQ(live().voxels(), 0u) << "no partial preview is left to look like a result";
+        bool previewShown = true;
+        window.grid().withGlContext([&](SharedTextures& t) { previewShown = t.textures().hasPreview(); });
+        EXPECT_FALSE(previewShown) << "the views show the layer as it was";
+        EXPECT_FALSE(panel().acceptResult()) << "a failed run has nothing to accept";
+        EXPECT_TRUE(std::equal(labels.data(), labels.data() + labels.voxelCount(), window.model().labels()->data()))
+            << "the label layer, byte for byte";
+        EXPECT_EQ(window.model().history().undoText(), undo);
+        EXPECT_EQ(window.model().history().steps(), steps);
+        ASSERT_EQ(window.measurementPanel().measurements().all().size(), 1u);
+        EXPECT_EQ(window.measurementPanel().measurements().all()[0].value, length);
+    }
+    // The sitting goes on: the same run without a fault completes and is accepted over the first.
+    ASSERT_TRUE(panel().startWith(Method::RegionGrowing, request, true, &error)) << error.toStdString();
+    ASSERT_TRUE(live().runFrames(-1, [] {}, &error)) << error.toStdString();
+    ASSERT_TRUE(panel().acceptResult());
+    EXPECT_EQ(window.model().history().steps(), steps + 1);
+    EXPECT_GT(nonZero(*window.model().labels()), nonZero(labels));
+}
+
+TEST_F(Live, BackendAutoMovesARunTheGpuCannotHoldToTheCpuAndSaysSo) {
+    REQUIRE_DEVICE("backend auto moves a run from CUDA to the CPU engine");
+    live().setBackend(gpu::Backend::Auto);
+    SegmentationRequest request;
+    request.seeds = {{48, 40, 20}};
+    request.regionGrowing = {900, 1100, 6};
+    QString error;
+    // A first run on the device makes the volume resident, so the next one fails in the engine.
+    ASSERT_TRUE(panel().startWith(Method::RegionGrowing, request, true, &error)) << error.toStdString();
+    ASSERT_TRUE(live().runFrames(-1, [] {}, &error)) << error.toStdString();
+    EXPECT_EQ(live().published().backend, "cuda");
+    live().cancel();
+    QSignalSpy told(&live(), &LiveSegmentation::failed);
+    request.regionGrowing = {0, 1100, 6};
+    qputenv("LUCENT_GPU_MEMORY_LIMIT_MB", "0.0001");
+    const bool started = panel().startWith(Method::RegionGrowing, request, true, &error);
+    const bool ran = started && live().runFrames(-1, [] {}, &error);
+    qunsetenv("LUCENT_GPU_MEMORY_LIMIT_MB");
+    ASSERT_TRUE(ran) << error.toStdString();
+    EXPECT_EQ(live().published().backend, "cpu");
+    ASSERT_EQ(told.size(), 1) << "said once";
+    EXPECT_TRUE(told.front().at(0).toString().contains("running on the CPU engine instead"))
+        << told.front().at(0).toString().toStdString();
+    // The preview is the CPU engine's whole result: the host map was made when the run moved.
+    const LabelMap expected = engineResult<RegionGrowingCpu>(live().request());
+    EXPECT_EQ(live().voxels(), nonZero(expected));
+    ASSERT_TRUE(panel().acceptResult());
+    EXPECT_TRUE(sameMask(*window.model().labels(), expected));
 }
 
 TEST_F(Live, DraggingFromTheSeedWidensAndShiftsTheInterval) {

@@ -121,6 +121,7 @@ void Autosave::startWrite() {
         worker.start();
         Result r;
         try {
+            if (snapshot.prepare) snapshot.prepare();
             // Staged: the temporary is complete before it replaces the previous copy.
             io::StagedOutputs stage;
             QString why;

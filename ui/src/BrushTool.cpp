@@ -86,6 +86,7 @@ void BrushTool::paintTo(const render::SliceViewGeometry& view, double x, double 
     // resliced plane's point is already on it).
     Vec3 at = view.screenToVoxel(x, y);
     if (view.showsVolumePlane()) at[view.normalAxis()] = view.slice();
+    m_model->layerReaders().waitUntilFree();  // the stroke writes the layer it holds
     const VoxelBox box = m_stroke->moveTo(at);
     if (!box.empty()) m_model->labelsEdited(&box);
 }

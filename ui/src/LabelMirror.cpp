@@ -1,4 +1,5 @@
-/// @brief The label layer mirrored for the autosave's worker: whole once, then changed boxes only.
+/// @brief The label layer mirrored for the autosave's worker: changed boxes on the GUI thread, the
+/// whole layer on the worker while the layer's changes wait.
 #include "lucent/ui/LabelMirror.h"
 
 #include "lucent/core/ParallelFor.h"
@@ -9,30 +10,59 @@
 
 namespace lucent::ui {
 
-std::shared_ptr<const LabelMap> LabelMirror::sync() {
+namespace {
+
+/// What copyWhole takes to the worker; the reader token is released when it ran or was dropped.
+struct WholeCopy {
+    std::shared_ptr<const LabelMap> from;
+    std::shared_ptr<LabelMap> to;
+    std::shared_ptr<void> readerToken;
+    std::shared_ptr<std::atomic<bool>> done;
+    std::shared_ptr<std::atomic<int>> count;
+
+    void run() {
+        if (!from) return;  // ran already
+        const std::size_t n = from->voxelCount(), slab = std::size_t(16) << 20;
+        // Made here, not on the GUI thread: a new map of 1 GiB is a pass of its own.
+        if (to->voxelCount() != n || !(to->geometry().dims == from->geometry().dims)) *to = LabelMap(from->geometry());
+        // In slabs on every core.
+        parallelFor((n + slab - 1) / slab, 0, [&](std::size_t s) {
+            const std::size_t at = s * slab;
+            std::memcpy(to->data() + at, from->data() + at, std::min(slab, n - at));
+        });
+        ++*count;
+        done->store(true);
+        from.reset();
+        readerToken.reset();  // the layer may change again
+    }
+};
+
+}  // namespace
+
+LabelMirror::Sync LabelMirror::sync() {
     m_copied = 0;
     const std::shared_ptr<const LabelMap> layer = m_model.labels();
     if (!layer) {
         m_copy.reset();
         m_source = nullptr;
-        return nullptr;
+        return {};
     }
     const int generation = m_model.labelGeneration();
-    if (m_copy && m_source == layer.get() && generation == m_generation) return m_copy;
-    const std::optional<VoxelBox> box =
-        m_copy && m_source == layer.get() ? m_model.labelChangeSince(m_generation) : std::nullopt;
-    const auto& d = layer->geometry().dims;
+    // A whole copy handed out but never run (its write was dropped) left the mirror behind.
+    const bool current = m_copy && m_source == layer.get() && m_wholeDone->load();
+    if (current && generation == m_generation) return {m_copy, {}};
+    const std::optional<VoxelBox> box = current ? m_model.labelChangeSince(m_generation) : std::nullopt;
+    m_source = layer.get();
+    m_generation = generation;
     if (!box) {
-        // The whole layer, in slabs on every core, into the copy already made when the grid is the same.
-        if (!m_copy || m_copy->voxelCount() != layer->voxelCount() || !(m_copy->geometry().dims == d))
-            m_copy = std::make_shared<LabelMap>(layer->geometry());
-        const std::size_t n = layer->voxelCount(), slab = std::size_t(16) << 20;
-        parallelFor((n + slab - 1) / slab, 0, [&](std::size_t s) {
-            const std::size_t at = s * slab;
-            std::memcpy(m_copy->data() + at, layer->data() + at, std::min(slab, n - at));
-        });
-        m_copied = n;
-    } else if (!box->empty()) {
+        if (!m_copy) m_copy = std::make_shared<LabelMap>();  // sized by the copy, on the worker
+        m_wholeDone = std::make_shared<std::atomic<bool>>(false);
+        auto whole = std::make_shared<WholeCopy>(
+            WholeCopy{layer, m_copy, m_model.layerReaders().hold(), m_wholeDone, m_wholeCopies});
+        return {m_copy, [whole] { whole->run(); }};
+    }
+    const auto& d = layer->geometry().dims;
+    if (!box->empty()) {
         const int lo0 = std::max(box->lo[0], 0), hi0 = std::min(box->hi[0], d[0] - 1);
         for (int k = std::max(box->lo[2], 0); k <= std::min(box->hi[2], d[2] - 1); ++k)
             for (int j = std::max(box->lo[1], 0); j <= std::min(box->hi[1], d[1] - 1); ++j) {
@@ -42,9 +72,7 @@ std::shared_ptr<const LabelMap> LabelMirror::sync() {
                 m_copied += n;
             }
     }
-    m_source = layer.get();
-    m_generation = generation;
-    return m_copy;
+    return {m_copy, {}};
 }
 
 }  // namespace lucent::ui

@@ -103,6 +103,9 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
     // A CUDA run keeps its result on the device: no host map of the volume unless GL cannot map the
     // device buffer (then uploadChanges makes one).
     m_preview = onCuda(engine->backend()) ? LabelMap() : LabelMap(m_volume->geometry());
+    m_lastOnDevice = onCuda(engine->backend());
+    m_movedToCpu.clear();
+    m_previewWhole = false;
     m_voxels = 0;
     m_pending.reset();
     m_shownStep = -1;
@@ -136,6 +139,17 @@ void LiveSegmentation::writeLabels(const Segmenter& engine, const VoxelBox& box)
         m_lastOnDevice = true;
         return;
     }
+    if (m_lastOnDevice || m_preview.voxelCount() != m_volume->voxelCount()) {
+        // The run began on the device and moved to the CPU engine (FallbackSegmenter): the host map
+        // it writes from now on is made here and written whole, since the device's preview is stale.
+        m_preview = LabelMap(m_volume->geometry());
+        engine.writeLabels(LabelSink::host(m_preview), nullptr);
+        m_voxels = m_preview.voxelCount() - m_preview.count(0);
+        m_lastOnDevice = false;
+        m_previewWhole = true;
+        m_movedToCpu = gpu::fallbackNotice(engine);
+        return;
+    }
     const std::size_t before = countInBox(m_preview, box);
     engine.writeLabels(LabelSink::host(m_preview), &box);
     m_voxels += countInBox(m_preview, box) - before;
@@ -144,7 +158,7 @@ void LiveSegmentation::writeLabels(const Segmenter& engine, const VoxelBox& box)
 
 void LiveSegmentation::uploadChanges(const SessionWorker::Published&) {
     if (!m_pending) return;
-    const VoxelBox box = *m_pending;
+    const VoxelBox box = m_previewWhole ? wholeBox(m_volume->geometry()) : *m_pending;
     const bool onDevice = m_lastOnDevice && m_context;
     const bool done = m_grid->withGlContext([&](SharedTextures& t) {
         QString why;
@@ -156,12 +170,16 @@ void LiveSegmentation::uploadChanges(const SessionWorker::Published&) {
         }
         t.uploadPreview(m_preview, box);
     });
-    if (done) m_pending.reset();
+    if (done) {
+        m_pending.reset();
+        m_previewWhole = false;
+    }
 }
 
 void LiveSegmentation::frameNow() {
     if (!m_worker) return;
     bool news = false;
+    std::string moved;
     m_worker->take([&](const SessionWorker::Published& p) {
         // A step that changed no label (the snake between its label writes) is news too: the HUD,
         // the polygon and the panel follow every step.
@@ -172,7 +190,9 @@ void LiveSegmentation::frameNow() {
             news = true;
         }
         uploadChanges(p);
+        moved.swap(m_movedToCpu);
     });
+    if (!moved.empty()) emit failed(QString::fromStdString(moved));  // the run goes on, on the CPU: said once
     const qint64 now = m_clock.nsecsElapsed();
     if (news) {
         if (m_lastFrameNs) {
@@ -187,8 +207,10 @@ void LiveSegmentation::frameNow() {
         emit stateChanged();
     }
     if (!m_published.error.empty()) {
+        // A published error ended the run (its start, an advance or a label write failed): its partial
+        // preview goes too, so that nothing on screen looks like a result that could be accepted.
         m_lastError = QString::fromStdString(m_published.error);
-        m_published.error.clear();
+        cancel();
         emit failed(m_lastError);
     }
     if (news) emit framed();

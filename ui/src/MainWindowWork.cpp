@@ -28,11 +28,13 @@ void MainWindow::bindWork() {
     connect(live, &LiveSegmentation::stateChanged, &m_work, [this, live] { m_work.setRunPending(live->active()); });
     connect(&m_work, &WorkState::modifiedChanged, this, &QWidget::setWindowModified);
     connect(m_labelFiles, &LabelFiles::exported, &m_work, [this] { m_work.markSaved(WorkState::Part::Labels); });
-    // The layer reaches the worker through a mirror: a stroke costs the GUI thread its box, not the volume.
+    // The layer reaches the worker through a mirror: a stroke costs the GUI thread its box, a whole
+    // change the worker's copy, never the GUI thread's.
     auto mirror = std::make_shared<LabelMirror>(m_model);
     m_autosave = new Autosave(&m_work, [this, mirror]() -> std::optional<Autosave::Snapshot> {
         if (!m_model.hasVolume() || m_currentPath.isEmpty()) return std::nullopt;
-        return Autosave::Snapshot{m_session->capture(m_currentPath, false), mirror->sync()};
+        LabelMirror::Sync labels = mirror->sync();
+        return Autosave::Snapshot{m_session->capture(m_currentPath, false), labels.labels, labels.copyWhole};
     }, this);
     // An accepted result is the work of a whole run: kept at once, not at the next interval.
     connect(live, &LiveSegmentation::accepted, m_autosave, &Autosave::saveNow);

@@ -99,6 +99,7 @@ bool ViewerModel::closeLabels() {
 }
 
 LabelMap& ViewerModel::labelLayer() {
+    m_readers.waitUntilFree();
     if (!m_labels) m_labels = std::make_shared<LabelMap>(m_volume ? m_volume->geometry() : Geometry{});
     return *m_labels;
 }
@@ -129,6 +130,7 @@ std::optional<VoxelBox> ViewerModel::labelChangeSince(int generation) const {
 }
 
 bool ViewerModel::undo() {
+    m_readers.waitUntilFree();
     if (!m_labels || !m_history.undo(*m_labels)) return false;
     labelsEdited(nullptr);
     addEntriesForLayerValues();
@@ -136,6 +138,7 @@ bool ViewerModel::undo() {
 }
 
 bool ViewerModel::redo() {
+    m_readers.waitUntilFree();
     if (!m_labels || !m_history.redo(*m_labels)) return false;
     labelsEdited(nullptr);
     addEntriesForLayerValues();

@@ -50,6 +50,12 @@ void installHandlers() {
         action.sa_flags = SA_RESETHAND;
         ::sigaction(sig, &action, nullptr);
     }
+    // A file-size limit (`ulimit -f`) would end the process with SIGXFSZ mid-write, leaving the
+    // temporary and no message; ignored, the write fails with EFBIG and the writer names the file,
+    // as it does for a full disk. Left alone when the program handles or ignores it already.
+    struct sigaction current {};
+    if (::sigaction(SIGXFSZ, nullptr, &current) == 0 && !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL)
+        std::signal(SIGXFSZ, SIG_IGN);
 }
 
 int claimSlot(const std::string& path) {

@@ -94,22 +94,27 @@ void SessionWorker::publishLocked() {
     const auto box = m_session.takeChanges();
     std::lock_guard lock(m_publishMutex);
     Segmenter* engine = m_session.engine();
+    bool writeFailed = false;
     if (box && engine && m_writer) {
         try {
             m_writer(*engine, *box);
             m_published.changed = merge(m_published.changed, *box);
         } catch (const std::exception& e) {
             m_published.error = e.what();
+            writeFailed = true;
         }
         m_publishCost = m_clock() - started;
     }
+    if (engine) m_published.backend = engine->backend();
+    // The views cannot show the run (a device label write that failed): it ends, as a failed advance
+    // does, instead of running on unseen and failing at every publish. (Cancel drops the engine.)
+    if (writeFailed) m_session.cancel();
     m_published.state = m_session.state();
     m_published.last = m_session.lastReport();
     m_published.steps = int(m_session.convergence().size());
     m_published.msPerStep = m_session.msPerStep();
     m_published.convergence = m_session.convergence();
     m_published.polygons = m_session.polygons().size();
-    if (engine) m_published.backend = engine->backend();
 }
 
 void SessionWorker::setSpeed(int stepsPerSecond) {

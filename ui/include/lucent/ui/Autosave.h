@@ -30,6 +30,8 @@ public:
     struct Snapshot {
         SavedSession state;
         std::shared_ptr<const LabelMap> labels;
+        /// Run on the worker before `labels` is read (LabelMirror's whole-layer copy); may be empty.
+        std::function<void()> prepare;
     };
     /// The snapshot, or none when there is nothing a session can hold (no volume, or one not opened
     /// from a file). Runs on the GUI thread, never while a write is in flight.
@@ -70,8 +72,9 @@ public:
 
     /// Copies written since this object was made.
     int writes() const { return m_writes; }
-    /// Milliseconds of the last copy on the GUI thread (capture, the layer copied) and on the worker
-    /// (encode, write, rename), and its size: the benchmark prints them.
+    /// Milliseconds of the last copy on the GUI thread (capture, a changed box of the layer copied)
+    /// and on the worker (the whole layer copied when it changed as a whole, encode, write, rename),
+    /// and its size: the benchmark prints them.
     struct Timing {
         double captureMs = 0, workerMs = 0;
         std::int64_t bytes = 0;

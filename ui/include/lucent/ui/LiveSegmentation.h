@@ -161,6 +161,10 @@ private:
                                          // a CUDA run unless GL cannot map the device buffer
     std::atomic<std::size_t> m_voxels{0};
     std::atomic<bool> m_lastOnDevice{false};
+    // The run left the GPU (backend auto: out of memory, a failed launch) and the CPU engine wrote the
+    // whole preview on the host: why, until the GUI says it. Guarded by the worker's publish lock.
+    std::string m_movedToCpu;
+    bool m_previewWhole = false;  // the next upload is the whole preview (same lock)
     std::optional<VoxelBox> m_pending;   // changed, not yet in the texture (no GL context yet)
     SessionWorker::Published m_published;
     SessionState m_lastState = SessionState::Idle;

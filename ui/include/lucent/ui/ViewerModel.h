@@ -10,6 +10,7 @@
 #include "lucent/core/seg/SegmentationRequest.h"
 #include "lucent/render/SliceViewGeometry.h"
 #include "lucent/render/WindowLevel.h"
+#include "lucent/ui/LayerReaders.h"
 
 #include <QObject>
 #include <QString>
@@ -57,8 +58,10 @@ public:
     int labelGeneration() const { return m_labelGeneration; }
 
     /// The label layer accepted results and edits go into (made empty on the volume's grid the
-    /// first time); call labelsEdited() after changing it.
+    /// first time); call labelsEdited() after changing it. Waits for workers reading it in place.
     LabelMap& labelLayer();
+    /// Workers reading the layer in place (the autosave's copy): the layer's changes wait for them.
+    const LayerReaders& layerReaders() const { return m_readers; }
     /// Tells the views that `box` of the layer changed (all when null): they upload only that box.
     void labelsEdited(const VoxelBox* box);
     /// The box of the change that made the current generation from the previous one, when known.
@@ -152,6 +155,7 @@ private:
     std::vector<std::shared_ptr<const Volume>> m_frames;  // a 4D file's volumes; empty for one volume
     int m_frame = 0;
     std::shared_ptr<LabelMap> m_labels;
+    LayerReaders m_readers;
     std::optional<VoxelBox> m_lastLabelBox;
     std::deque<std::pair<int, std::optional<VoxelBox>>> m_changeBoxes;  // (generation made, its box)
     LabelTable m_table;

@@ -10,7 +10,8 @@ namespace lucent::io {
 /// ends the process meanwhile, a handler removes it (unlink only, async-signal-safe) and then ends
 /// the process with the same signal. The handlers are installed with the first TemporaryFile, for
 /// those signals whose action is still the default: a signal the caller ignores or handles itself
-/// is left alone. At most 64 exist at once (IoError beyond that, or for a name over 4095 bytes).
+/// is left alone; SIGXFSZ (a file-size limit) is ignored the same way, so that such a write fails
+/// with EFBIG and a message instead of ending the process. At most 64 exist at once (IoError beyond that, or for a name over 4095 bytes).
 class TemporaryFile {
 public:
     /// Registers `path` (the file need not exist yet: create it after this).
