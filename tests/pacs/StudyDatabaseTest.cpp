@@ -175,3 +175,16 @@ TEST(StudyDatabase, RemovingAStudyDeletesItsCachedFilesOnly) {
     EXPECT_TRUE(db.removeStudy(study));
     for (const std::string& f : elsewhere) EXPECT_TRUE(fs::exists(f)) << f;
 }
+
+TEST(StudyDatabase, ASeriesGivenFileByFileIsOneSeriesOfAllItsFiles) {
+    TempDir dir;
+    lucent::testing::SeriesSpec spec;
+    spec.slices = 4;
+    const std::vector<std::string> files = lucent::testing::writeSeries(spec, dir.file("series"));
+    StudyDatabase db(dir.file("studies.sqlite"), dir.file("dicom"));
+    const std::vector<StudySeries> indexed = db.importPaths(files);
+    ASSERT_EQ(indexed.size(), 1u);
+    const std::vector<StudySeries> all = db.list();
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0].images, 4) << "each file's scan alone would leave the last file's one image";
+}

@@ -11,6 +11,8 @@
 
 #include "lucent/io/LabelFile.h"
 #include "lucent/io/VolumeFile.h"
+#include "lucent/pacs/StudyDatabase.h"
+#include "lucent/ui/PacsActions.h"
 #include "lucent/ui/OpenGlSetup.h"
 #if LUCENT_HAVE_VTK
 #include "lucent/ui/View3DWidget.h"
@@ -20,6 +22,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QWheelEvent>
 
@@ -116,6 +119,13 @@ TEST_F(FileMenu, OpenFolderLoadsTheDicomSeries) {
     spec.slices = 7;
     lucent::testing::writeSeries(spec, dir.file("series"));
     const QString folder = QString::fromStdString(dir.file("series"));
+    const std::string dbPath = dir.file("studies.sqlite");
+    struct Restore {
+        QByteArray before = qgetenv("LUCENT_DB");
+        ~Restore() { qputenv("LUCENT_DB", before); }
+    } restore;
+    qputenv("LUCENT_DB", QByteArray::fromStdString(dbPath));
+    QSignalSpy indexed(&window->pacs(), &PacsActions::indexed);
     QString title;
     chooseFile(folder, &title);
     trigger("File", "Open folder...");
@@ -130,6 +140,13 @@ TEST_F(FileMenu, OpenFolderLoadsTheDicomSeries) {
                 wrong += v.value(i, j, k) != spec.storedValue(i, j, k) * spec.slope + spec.intercept;
     EXPECT_EQ(wrong, 0u) << "the slices in position order, every voxel as stored";
     EXPECT_EQ(v.metadata().modality, "CT");
+    // The series joined the study database (LUCENT_DB: a file of the test's), found by its UID.
+    ASSERT_TRUE(waitFor([&] { return indexed.count() > 0; })) << "indexed off the GUI thread";
+    EXPECT_EQ(indexed.takeFirst().at(0).toInt(), 1);
+    const auto listed = pacs::StudyDatabase(dbPath, dir.file("cache")).list();
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_EQ(listed[0].seriesUid, window->model().series().uid);
+    EXPECT_EQ(listed[0].images, 7);
     // A DICOM series: File > Export labels as DICOM SEG is offered, and its dialog writes a SEG.
     auto* seg = window->findChild<QAction*>("exportDicomSeg");
     ASSERT_NE(seg, nullptr);

@@ -588,6 +588,7 @@ void MainWindow::onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo
     const QString title = QString("%1 (%2 %3 x %4 x %5)").arg(name, QString::fromStdString(info.modality)).arg(d[0]).arg(d[1]).arg(d[2]);
     setTitle(title);
     addRecent(path);
+    m_pacs->indexOpened(info);
     if (!warnings.isEmpty()) {
         statusBar()->showMessage("Loaded with warnings: " + warnings.join("; "), 15000);
         statusBar()->setToolTip(warnings.join("\n"));

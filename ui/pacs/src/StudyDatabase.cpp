@@ -175,14 +175,24 @@ std::vector<StudySeries> StudyDatabase::importPath(const std::string& path, std:
 }
 
 std::vector<StudySeries> StudyDatabase::importPaths(const std::vector<std::string>& paths) {
-    std::vector<StudySeries> all;
+    // One scan result for all paths: a series whose files are split over several paths is one
+    // series of all its files (each path's series written alone kept only the last path's files).
+    io::DicomScanResult all;
     for (const std::string& path : paths) {
-        std::vector<StudySeries> series =
-            seriesOf(io::DicomReader::scan(fs::absolute(path).lexically_normal().string()));
-        all.insert(all.end(), std::make_move_iterator(series.begin()), std::make_move_iterator(series.end()));
+        io::DicomScanResult scan = io::DicomReader::scan(fs::absolute(path).lexically_normal().string());
+        all.series.insert(all.series.end(), std::make_move_iterator(scan.series.begin()), std::make_move_iterator(scan.series.end()));
     }
-    add(all);
-    return all;
+    std::vector<StudySeries> series = seriesOf(all);
+    add(series);
+    return series;
+}
+
+StudySeries StudyDatabase::addOpened(const SeriesInfo& info) {
+    io::DicomScanResult opened;
+    opened.series.push_back(io::DicomSeries{info, {}});
+    std::vector<StudySeries> series = seriesOf(opened);
+    add(series);
+    return series.front();
 }
 
 void StudyDatabase::Impl::writeSeries(const StudySeries& e) {

@@ -29,6 +29,7 @@ std::vector<StudySeries> StudyDatabase::importPath(const std::string&, std::vect
     return {};
 }
 std::vector<StudySeries> StudyDatabase::importPaths(const std::vector<std::string>&) { return {}; }
+StudySeries StudyDatabase::addOpened(const SeriesInfo&) { return {}; }
 
 void StudyDatabase::add(const std::vector<StudySeries>&, const ProgressCallback&) {}
 std::vector<StudySeries> StudyDatabase::list() const { return {}; }

@@ -12,10 +12,13 @@
 
 #include "lucent/io/LabelFile.h"
 
+#include <QFutureWatcher>
 #include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStatusBar>
+#include <QtConcurrent>
 
 namespace lucent::ui {
 
@@ -75,6 +78,38 @@ pacs::StudyDatabase* PacsActions::database() {
         QMessageBox::warning(m_window, "Cannot open the study database", QString::fromUtf8(e.what()));
     }
     return m_db.get();
+}
+
+void PacsActions::indexOpened(const SeriesInfo& info) {
+    if (info.transferSyntaxUid.empty() || info.files.empty()) return;  // not DICOM
+    std::string dbPath, cache;
+    try {
+        dbPath = net::defaultStudyDatabase();
+        cache = net::defaultRetrieveCache();
+    } catch (const std::exception&) {
+        return;  // no place for a database: opening the series is all the user asked for
+    }
+    // Its own connection on the worker (SQLite connections stay on their thread), one transaction.
+    auto* watcher = new QFutureWatcher<std::pair<int, QString>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const auto [series, error] = watcher->result();
+        watcher->deleteLater();
+        if (!error.isEmpty()) {
+            m_window->statusBar()->showMessage("Not added to the study database: " + error, 10000);
+            return;
+        }
+        if (m_browser) static_cast<StudyBrowserDialog*>(m_browser.data())->model().refresh();
+        emit indexed(series);
+    });
+    watcher->setFuture(QtConcurrent::run([dbPath, cache, info]() -> std::pair<int, QString> {
+        try {
+            pacs::StudyDatabase db(dbPath, cache);
+            db.addOpened(info);
+            return {1, {}};
+        } catch (const std::exception& e) {
+            return {0, QString::fromUtf8(e.what())};
+        }
+    }));
 }
 
 PasswordAsker PacsActions::asker() {

@@ -36,6 +36,8 @@ void PacsActions::addSendAction(QMenu* file) { greyed(file, "Send labels to PACS
 
 pacs::StudyDatabase* PacsActions::database() { return nullptr; }
 
+void PacsActions::indexOpened(const SeriesInfo&) {}  // no database in this build
+
 PasswordAsker PacsActions::asker() { return {}; }
 
 QDialog* PacsActions::showBrowser() {

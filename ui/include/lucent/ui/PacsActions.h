@@ -2,6 +2,7 @@
 /// dialog and hands what it fetched to the window.
 #pragma once
 
+#include "lucent/core/SeriesInfo.h"
 #include "lucent/ui/PacsNodeList.h"
 
 #include <QObject>
@@ -34,11 +35,19 @@ public:
     void addSendAction(QMenu* file);
 
     PacsNodeList& nodes() { return m_nodes; }
+    /// A DICOM series opened from files joins the study database, as `lucent db import` would add
+    /// it, on a worker thread; then indexed() (or a status message saying why not). Volume files
+    /// and builds without the database are left out.
+    void indexOpened(const SeriesInfo& info);
     /// Opens (or raises) each dialog; nullptr when it cannot open (a message says why).
     QDialog* showBrowser();
     QDialog* showOpenFromPacs();
     QDialog* showNodes();
     QDialog* showSend();
+
+signals:
+    /// indexOpened() wrote `series` series (the browser, if open, shows them).
+    void indexed(int series);
 
 private:
     /// The study database at LUCENT_DB or the user's data folder, opened once; nullptr with a message.

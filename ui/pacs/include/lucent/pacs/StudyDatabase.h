@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lucent/core/Progress.h"
+#include "lucent/core/SeriesInfo.h"
 
 #include <memory>
 #include <string>
@@ -50,8 +51,11 @@ public:
     /// and nothing of this import stays. Returns the series indexed.
     std::vector<StudySeries> importPath(const std::string& path, std::vector<std::string>* warnings = nullptr,
                                         const ProgressCallback& progress = {});
-    /// importPath() of several paths, all indexed in one transaction or none (a retrieve's series).
+    /// importPath() of several paths, all indexed in one transaction or none (a retrieve's series);
+    /// a series split over several paths is one series of all their files.
     std::vector<StudySeries> importPaths(const std::vector<std::string>& paths);
+    /// A DICOM series the viewer opened, from what its loading read (no file is read again).
+    StudySeries addOpened(const SeriesInfo& info);
     /// Writes these series (replacing those of the same UID) in one transaction.
     void add(const std::vector<StudySeries>& series, const ProgressCallback& progress = {});
     /// Every series, by patient name, study date, study UID and series number.
