@@ -280,7 +280,6 @@ int main(int argc, char** argv) {
         r.seeds = {{ci, cj, ck}};
         r.fuzzyConnectedness.threshold = 0.5;
         // Unpaced: the row measures the map's way to the screen, not the method's viewing pace.
-        const int pace = run.speed();
         run.setSpeed(kUnpaced);
         if (!panel.startWith(Method::FuzzyConnectedness, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
         QElapsedTimer mapTime;
@@ -289,7 +288,6 @@ int main(int argc, char** argv) {
         const auto& p = run.published();
         std::printf("fuzzy connectedness map, unpaced (start to settled, with frames) %.1f ms; engine %.1f ms (%d steps)\n",
                     mapTime.nsecsElapsed() / 1e6, p.msPerStep * p.steps, p.steps);
-        run.setSpeed(pace);
         const auto f = measure([&](int frame) { panel.setThreshold(0.2 + 0.7 * ((frame % 100) / 100.0)); }, {});
         report("fuzzy connectedness, threshold scrubbing", f);
         run.cancel();
@@ -299,6 +297,7 @@ int main(int argc, char** argv) {
         r.snake.slice = slice;
         r.snake.rect = rect;
         if (!gpu::hasCudaEngine(Method::Snake)) run.setBackend(gpu::Backend::Auto);  // the CPU engine, said in the report
+        run.setSpeed(watchableSpeed(Method::Snake));  // the pace a viewer shows it at (the fc row ran unpaced)
         if (!panel.startWith(Method::Snake, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
         // Restarted whenever it converges, so every measured frame shows an evolving snake.
         const auto f = measure({}, [&] {
