@@ -289,6 +289,32 @@ TEST(RetrieveJob, CancelWhileTheLastSeriesArrivesStillIndexesNothing) {
     EXPECT_FALSE(fs::exists(fs::path(r.cache) / "1.2.826.0.1.3680043.2.1125.9"));
 }
 
+TEST(RetrieveJob, CancellingARetrieveAgainKeepsTheSeriesCachedBefore) {
+    RetrieveRun r;
+    {
+        FakeNode node;
+        ui::RetrieveJob first(std::ref(node), "PACS node 'fake'", r.database, r.cache);
+        r.run(first, {"1.2.3.1"});
+        ASSERT_EQ(r.indexed(), 1u);
+    }
+    const fs::path cached = fs::path(r.cache) / "1.2.826.0.1.3680043.2.1125.9" / "1.2.3.1";
+    ASSERT_TRUE(fs::exists(cached));
+    RetrieveRun again;
+    again.database = r.database, again.cache = r.cache;
+    FakeNode node;
+    ui::RetrieveJob job(std::ref(node), "PACS node 'fake'", r.database, r.cache);
+    node.during = [&job](int call) {
+        if (call == 2) job.cancel();  // the series cached before arrived again; a new one is cancelled
+    };
+    again.run(job, {"1.2.3.1", "1.2.3.2"});
+    EXPECT_TRUE(again.cancelled);
+    EXPECT_TRUE(fs::exists(cached)) << "the series indexed before keeps its files";
+    EXPECT_FALSE(fs::exists(cached.parent_path() / "1.2.3.2")) << "the new series' files go";
+    const auto listed = pacs::StudyDatabase(r.database, r.cache).list();
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_TRUE(fs::exists(listed[0].folder)) << "the index points at files that exist";
+}
+
 TEST(RetrieveJob, AFailedSeriesIndexesNothingAndNamesTheNode) {
     RetrieveRun r;
     FakeNode node;

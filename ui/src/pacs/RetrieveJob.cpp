@@ -6,6 +6,7 @@
 #include <QMetaObject>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace lucent::ui {
@@ -43,10 +44,13 @@ bool RetrieveJob::isRunning() const { return m_watcher && m_watcher->isRunning()
 
 RetrieveJob::Outcome RetrieveJob::run(const std::string& studyUid, const std::vector<std::string>& seriesUids) {
     Outcome o;
-    std::vector<std::string> fetched;  // folders this job wrote: removed unless all is indexed
+    std::vector<std::string> fetched;  // folders this job wrote: indexed once all arrived
+    std::vector<std::string> created;  // of those, the ones it made: removed unless all is indexed
+    std::vector<std::string> before;   // series folders already in the cache (a series retrieved again)
     const auto discard = [&](Outcome::Kind kind, const QString& message) {
+        // A series cached and indexed earlier stays: its index entry still points at its files.
         std::error_code ec;
-        for (const std::string& folder : fetched) fs::remove_all(folder, ec);
+        for (const std::string& folder : created) fs::remove_all(folder, ec);
         fs::remove(fs::path(m_cacheFolder) / studyUid, ec);  // only when it is left empty
         return Outcome{kind, message, {}, {}};
     };
@@ -55,13 +59,18 @@ RetrieveJob::Outcome RetrieveJob::run(const std::string& studyUid, const std::ve
         QMetaObject::invokeMethod(this, [this, done, total] { emit progress(done, total); }, Qt::QueuedConnection);
     };
     report(0);
+    std::error_code ec;  // a study folder not there yet lists nothing
     try {
         for (int i = 0; i < total; ++i) {
             if (m_cancel) return discard(Outcome::Kind::Cancelled, {});
             const net::RetrieveRequest request{studyUid, seriesUids[std::size_t(i)],
                                                (fs::path(m_cacheFolder) / studyUid).string(), 0};
+            before.clear();
+            for (const auto& entry : fs::directory_iterator(request.destination, fs::directory_options::skip_permission_denied, ec))
+                before.push_back(entry.path().string());
             for (const net::RetrievedSeries& s : m_retrieve(request)) {
                 fetched.push_back(s.folder);
+                if (std::find(before.begin(), before.end(), fs::path(s.folder).string()) == before.end()) created.push_back(s.folder);
                 o.folders << QString::fromStdString(s.folder);
                 o.uids << QString::fromStdString(s.seriesUid);
             }
