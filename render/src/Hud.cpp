@@ -174,6 +174,8 @@ bool Hud::panelContains(float x, float y) const {
     return r && x >= (*r)[0] && x < (*r)[2] && y >= (*r)[1] && y < (*r)[3];
 }
 
+void Hud::forgetPanel() { m_impl->panel = {}; }
+
 bool Hud::needsFrame() const { return !m_impl->input.empty() || m_impl->panelAppearing; }
 
 void Hud::setPanelVisible(bool visible) { m_impl->panelVisible = visible; }

@@ -251,6 +251,21 @@ TEST_F(HudView, ClickOnPauseEmitsTheActionAndNotACursorMove) {
     keep(view->grabFramebuffer(), "finished");
 }
 
+TEST_F(HudView, AClickWhereTheEndedRunsPanelWasGoesToTheView) {
+    loadVolume();
+    view->setHudState(runningState());
+    frame();
+    const auto panel = view->hud().panelRect();
+    ASSERT_TRUE(panel.has_value());
+    const qreal dpr = view->devicePixelRatioF();
+    const QPoint inside(int(((*panel)[0] + (*panel)[2]) / 2 / dpr), int(((*panel)[1] + (*panel)[3]) / 2 / dpr));
+    // The run ends (Cancel) and the user clicks at once, before any frame has drawn the panel away.
+    view->setHudState(render::HudState{});
+    const Vec3 cursor = model.cursor();
+    QTest::mouseClick(view.get(), Qt::LeftButton, {}, inside);
+    EXPECT_NE(model.cursor().x, cursor.x) << "the click moved the crosshair, not a panel no longer shown";
+}
+
 TEST_F(HudView, ADragFromTheImageCrossesThePanel) {
     loadVolume();
     view->setHudState(runningState());

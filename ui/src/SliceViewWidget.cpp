@@ -73,6 +73,9 @@ void SliceViewWidget::initializeGL() {
 }
 
 void SliceViewWidget::setHudState(const render::HudState& state) {
+    // A run that ended takes its panel with it now, not at the next paint: a click right after
+    // Cancel where the panel was (a ruler's first point) belongs to the view.
+    if (!state.active) m_hud.forgetPanel();
     m_hudState = state;
     update();
 }

@@ -78,6 +78,9 @@ public:
     /// The point (device pixels) lies on the panel as last drawn: the place where a press belongs
     /// to the HUD even when ImGui has not yet seen the mouse there.
     bool panelContains(float x, float y) const;
+    /// The run's panel is gone before the next frame draws it away (a run ended or was cancelled):
+    /// a press where it was goes to the view, not to a panel no longer there.
+    void forgetPanel();
     /// Input is still queued: draw another frame for ImGui to see it.
     bool needsFrame() const;
 
