@@ -6,6 +6,7 @@
 #include "TempDir.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/io/DicomReader.h"
 
 #include <dcmtk/config/osconfig.h>
 #include <dcmtk/dcmdata/dctk.h>
@@ -187,4 +188,24 @@ TEST(StudyDatabase, ASeriesGivenFileByFileIsOneSeriesOfAllItsFiles) {
     const std::vector<StudySeries> all = db.list();
     ASSERT_EQ(all.size(), 1u);
     EXPECT_EQ(all[0].images, 4) << "each file's scan alone would leave the last file's one image";
+}
+
+TEST(StudyDatabase, AnOpenedSeriesKeepsAnEntryWhoseFilesAreThereAndReplacesAStaleOne) {
+    TempDir dir;
+    const std::string cache = dir.file("dicom");
+    lucent::testing::SeriesSpec spec;
+    spec.slices = 3;
+    lucent::testing::writeSeries(spec, cache + "/study/" + spec.seriesUid);
+    lucent::testing::writeSeries(spec, dir.file("mine"));
+    StudyDatabase db(dir.file("studies.sqlite"), cache);
+    db.importPath(cache);
+    const lucent::SeriesInfo mine = lucent::io::DicomReader::scan(dir.file("mine")).series.at(0).info;
+    db.addOpened(mine);
+    ASSERT_EQ(db.list().size(), 1u);
+    EXPECT_EQ(db.list()[0].folder, cache + "/study/" + spec.seriesUid) << "the retrieved copy stays indexed";
+    fs::remove_all(cache + "/study");
+    db.addOpened(mine);
+    ASSERT_EQ(db.list().size(), 1u);
+    EXPECT_EQ(fs::path(db.list()[0].folder), fs::path(dir.file("mine"))) << "a stale entry takes the opened files";
+    EXPECT_EQ(db.list()[0].images, 3);
 }

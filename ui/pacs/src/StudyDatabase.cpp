@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <optional>
 #include <map>
 #include <stdexcept>
 
@@ -81,6 +82,16 @@ struct StudyDatabase::Impl {
         QSqlDatabase d = QSqlDatabase::addDatabase("QSQLITE", q(connection));
         d.setDatabaseName(q(path));
         if (!d.open()) fail("cannot open the study database", d.lastError());
+    }
+
+    /// The folder the series `uid` is indexed at, or none when it is not indexed.
+    std::optional<std::string> folderOf(const std::string& uid) const {
+        QSqlQuery query(db());
+        query.prepare("SELECT folder FROM series WHERE uid = ?");
+        query.addBindValue(q(uid));
+        exec(query, "cannot look up a series");
+        if (!query.next()) return std::nullopt;
+        return query.value(0).toString().toStdString();
     }
 
     void disconnect() {
@@ -191,6 +202,9 @@ StudySeries StudyDatabase::addOpened(const SeriesInfo& info) {
     io::DicomScanResult opened;
     opened.series.push_back(io::DicomSeries{info, {}});
     std::vector<StudySeries> series = seriesOf(opened);
+    // Indexed already where its files still are (retrieved into the cache, imported): that entry
+    // stays, so Remove study still frees the cache; a stale entry takes the opened files instead.
+    if (const auto folder = m_impl->folderOf(info.uid); folder && fs::exists(*folder)) return series.front();
     add(series);
     return series.front();
 }

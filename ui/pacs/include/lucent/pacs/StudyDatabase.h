@@ -54,7 +54,8 @@ public:
     /// importPath() of several paths, all indexed in one transaction or none (a retrieve's series);
     /// a series split over several paths is one series of all their files.
     std::vector<StudySeries> importPaths(const std::vector<std::string>& paths);
-    /// A DICOM series the viewer opened, from what its loading read (no file is read again).
+    /// A DICOM series the viewer opened, from what its loading read (no file is read again); a
+    /// series indexed already where its files still are keeps that entry.
     StudySeries addOpened(const SeriesInfo& info);
     /// Writes these series (replacing those of the same UID) in one transaction.
     void add(const std::vector<StudySeries>& series, const ProgressCallback& progress = {});
