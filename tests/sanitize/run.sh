@@ -32,7 +32,11 @@ address_pass() {
   echo "sanitizers: address,undefined (build-sanitize/)"
   configure build-sanitize address,undefined
   # shellcheck disable=SC2046
-  build build-sanitize lucent_core_tests lucent_io_tests lucent_seg_tests lucent_surface_tests $(ui_targets) lucent
+  # pacs_ui (a Python driver around its QTest suite, defined where Orthanc and Qt Network are) is
+  # among ctest's *_ui tests when the build has it: its executable is built too.
+  local pacs=""
+  (cd build-sanitize && ctest -N -R '^pacs_ui$' | grep -q pacs_ui) && pacs=lucent_pacs_ui_tests
+  build build-sanitize lucent_core_tests lucent_io_tests lucent_seg_tests lucent_surface_tests $(ui_targets) $pacs lucent
   export UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$here/lsan.supp
   for t in core io seg surface; do
     echo "sanitizers: lucent_${t}_tests"

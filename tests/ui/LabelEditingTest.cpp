@@ -15,6 +15,8 @@
 #include <gtest/gtest.h>
 #include <QAction>
 #include <QApplication>
+#include <QEnterEvent>
+#include <QMouseEvent>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -415,10 +417,13 @@ TEST_F(LabelEditing, BrushOutlineShowsItsSizeAroundTheMouse) {
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(axial(), &leave);
     EXPECT_EQ(outlineNear(axialImage("outline-left"), ringAt(15), 2), 0) << "gone when the mouse leaves";
-    QTest::mouseMove(axial(), screenOf({centre.x + 3, centre.y, centre.z}));
-    QTest::mouseMove(axial(), screenOf(centre));
-    // The move comes back through the event loop: on a loaded machine it can take longer than one
-    // frame's wait (this failed about once in ten full runs under a parallel build).
+    // The mouse comes back: Enter and a move sent to the view itself (through the X server the
+    // pointer's return raced the frames under load and AddressSanitizer).
+    const QPointF back = screenOf(centre);
+    QEnterEvent enter(back, axial()->mapTo(axial()->window(), back), axial()->mapToGlobal(back));
+    QApplication::sendEvent(axial(), &enter);
+    QMouseEvent move(QEvent::MouseMove, back, axial()->mapToGlobal(back), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(axial(), &move);
     EXPECT_TRUE(waitFor([&] { return outlineNear(axialImage("outline-back"), ringAt(15), 2) > 0; }, 3000))
         << "back when it returns";
     action("paintAction")->trigger();  // unchecks the brush
