@@ -1,6 +1,8 @@
 /// @brief PacsActions: the menu items, the study database opened on first use, the dialogs wired to the window.
 #include "lucent/ui/PacsActions.h"
 
+#include "../CrossThread.h"
+
 #include "lucent/net/PacsNode.h"
 #include "lucent/pacs/StudyDatabase.h"
 #include "lucent/ui/LabelFiles.h"
@@ -12,13 +14,12 @@
 
 #include "lucent/io/LabelFile.h"
 
-#include <QFutureWatcher>
 #include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
-#include <QtConcurrent>
+#include <QThreadPool>
 
 namespace lucent::ui {
 
@@ -40,11 +41,12 @@ QDialog* raise(QPointer<QDialog>& kept, const std::function<QDialog*()>& make) {
 }  // namespace
 
 PacsActions::PacsActions(MainWindow* window) : QObject(window), m_window(window) {
+    m_indexing.setMaxThreadCount(1);
     QSettings settings;
     m_nodes.load(settings);
 }
 
-PacsActions::~PacsActions() = default;
+PacsActions::~PacsActions() { m_indexing.waitForDone(); }
 
 void PacsActions::addOpenActions(QMenu* file) {
     file->addAction("DICOM &browser...", QKeySequence("Ctrl+B"), this, &PacsActions::showBrowser)
@@ -89,27 +91,26 @@ void PacsActions::indexOpened(const SeriesInfo& info) {
     } catch (const std::exception&) {
         return;  // no place for a database: opening the series is all the user asked for
     }
-    // Its own connection on the worker (SQLite connections stay on their thread), one transaction.
-    auto* watcher = new QFutureWatcher<std::pair<int, QString>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const auto [series, error] = watcher->result();
-        watcher->deleteLater();
-        if (!error.isEmpty()) {
-            m_window->statusBar()->showMessage("Not added to the study database: " + error, 10000);
-            return;
-        }
-        if (m_browser) static_cast<StudyBrowserDialog*>(m_browser.data())->model().refresh();
-        emit indexed(series);
-    });
-    watcher->setFuture(QtConcurrent::run([dbPath, cache, info]() -> std::pair<int, QString> {
+    // Its own connection on a pool thread (SQLite connections stay on their thread); the outcome comes
+    // back through the event loop (dropped if the window went meanwhile). CrossThread.h's hand-overs
+    // make Qt's ordering visible to ThreadSanitizer.
+    startOnPool(m_indexing, [this, dbPath, cache, info] {
+        QString error;
         try {
             pacs::StudyDatabase db(dbPath, cache);
             db.addOpened(info);
-            return {1, {}};
         } catch (const std::exception& e) {
-            return {0, QString::fromUtf8(e.what())};
+            error = QString::fromUtf8(e.what());
         }
-    }));
+        callQueued(this, [this, error] {
+            if (!error.isEmpty()) {
+                m_window->statusBar()->showMessage("Not added to the study database: " + error, 10000);
+                return;
+            }
+            if (m_browser) static_cast<StudyBrowserDialog*>(m_browser.data())->model().refresh();
+            emit indexed(1);
+        });
+    });
 }
 
 PasswordAsker PacsActions::asker() {

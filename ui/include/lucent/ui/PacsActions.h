@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QThreadPool>
 
 #include <memory>
 
@@ -59,6 +60,9 @@ private:
     PacsNodeList m_nodes;
     std::unique_ptr<pacs::StudyDatabase> m_db;
     QPointer<QDialog> m_browser, m_open, m_nodesDialog, m_send;
+    /// indexOpened()'s writes, one at a time, in the order opened; the destructor waits for them,
+    /// so no task outlives the object it reports to.
+    QThreadPool m_indexing;
 };
 
 }  // namespace lucent::ui
