@@ -8,85 +8,87 @@
 #include "lucent/gpu/DeviceVolume.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace lucent::gpu {
 
-namespace {
-
-constexpr int kWordsPerWarp = 8, kWarpsPerRowBlock = 2;
-constexpr unsigned kFull = 0xffffffffu;
+namespace rg {
 
 struct Scope {
     VoxelBox roi;                     // whole grid when the request has none
     const std::uint8_t* mask = nullptr;  // device copy of the request's mask, or null
 };
 
-/// A block holds one row (y = blockIdx.y, z = blockIdx.z) or a part of it: each warp makes
-/// kWordsPerWarp consecutive words, each lane testing one voxel per word and a ballot packing the
-/// 32 answers. The eight loads come first, so that they are in flight together; no division.
+/// Where a tile's mask words come from: the interval over the volume, inside the scope. They are
+/// made when a round first visits the tile after the interval changed (its generation is older),
+/// so that a parameter change costs what the region's tiles hold, never a pass over the volume.
 template <typename T>
-__global__ void thresholdKernel(const T* volume, BitGrid g, double lo, double hi, Scope scope, std::uint32_t* maskBits) {
-    const int lane = threadIdx.x, y = blockIdx.y, z = blockIdx.z;
-    const int first = (blockIdx.x * blockDim.y + threadIdx.y) * kWordsPerWarp;
-    const std::size_t rowStart = (std::size_t(z) * g.ny + y) * g.nx;
-    const bool rowIn = y >= scope.roi.lo[1] && y <= scope.roi.hi[1] && z >= scope.roi.lo[2] && z <= scope.roi.hi[2];
-    bool inside[kWordsPerWarp];
-#pragma unroll
-    for (int u = 0; u < kWordsPerWarp; ++u) {
-        const int x = (first + u) * 32 + lane;
-        inside[u] = false;
-        if (x < g.nx && rowIn) {
-            const double v = double(volume[rowStart + x]);
-            inside[u] = v >= lo && v <= hi && x >= scope.roi.lo[0] && x <= scope.roi.hi[0] &&
-                        (!scope.mask || scope.mask[rowStart + x] != 0);
-        }
-    }
-#pragma unroll
-    for (int u = 0; u < kWordsPerWarp; ++u) {
-        const std::uint32_t bits = __ballot_sync(kFull, inside[u]);
-        if (lane == 0 && first + u < g.tx) maskBits[bitWord(g, first + u, y, z)] = bits;
-    }
+struct TileMask {
+    const T* volume;
+    double lo, hi;           // the interval (float volumes compare as the CPU engine does, in double)
+    int intLo, intHi;        // the same interval on integer values: ceil(lo), floor(hi), clamped
+    Scope scope;
+    std::uint32_t* words;    // the mask bits, bitWord layout; valid where the tile's generation is current
+    std::uint32_t* tileGen;  // per tile: the generation its words were made for
+    std::uint32_t gen;       // the current generation (never 0: a fresh grid's tiles hold 0)
+    std::uint8_t* occupied;  // per tile: it holds region voxels
+};
+
+}  // namespace rg
+
+namespace {
+
+using rg::Scope;
+using rg::TileMask;
+
+constexpr unsigned kFull = 0xffffffffu;
+
+template <typename T>
+__device__ bool inInterval(const TileMask<T>& m, T v) {
+    if constexpr (std::is_same_v<T, std::int16_t>) return int(v) >= m.intLo && int(v) <= m.intHi;
+    else return double(v) >= m.lo && double(v) <= m.hi;
 }
 
-/// The common case (int16, rows a multiple of 8 voxels, no mask): a lane loads 8 voxels in one
-/// 16-byte load, makes a byte of bits, and groups of 4 lanes OR their bytes into a word. A warp
-/// covers a segment of 256 voxels of a row (8 words); segments are numbered over all rows, so
-/// blocks stay full whatever the row length.
-__global__ void thresholdWideKernel(const std::int16_t* volume, BitGrid g, double lo, double hi, VoxelBox roi,
-                                    std::uint32_t* maskBits) {
-    const int lane = threadIdx.x & 31;
-    const unsigned segmentsPerRow = unsigned(g.nx + 255) / 256;
-    const unsigned segment = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    const unsigned row = segment / segmentsPerRow;
-    if (row >= unsigned(g.ny) * unsigned(g.nz)) return;  // a whole warp leaves together
-    const int y = int(row % unsigned(g.ny)), z = int(row / unsigned(g.ny));
-    const int x = int(segment % segmentsPerRow) * 256 + lane * 8;
-    const bool rowIn = y >= roi.lo[1] && y <= roi.hi[1] && z >= roi.lo[2] && z <= roi.hi[2];
-    std::uint32_t byte = 0;
-    if (x < g.nx && rowIn) {
-        const uint4 q = *reinterpret_cast<const uint4*>(volume + (std::size_t(z) * g.ny + y) * g.nx + x);
-        const unsigned words[4] = {q.x, q.y, q.z, q.w};
+/// One mask word: the 32 voxels from x = wx * 32 of row (y, z). A whole int16 word of a row whose
+/// length is a multiple of 8 loads as four 16-byte vectors (its address is then 16-byte aligned).
+template <typename T>
+__device__ std::uint32_t maskWord(const TileMask<T>& m, const BitGrid& g, int wx, int y, int z) {
+    const VoxelBox& roi = m.scope.roi;
+    if (y >= g.ny || z >= g.nz || y < roi.lo[1] || y > roi.hi[1] || z < roi.lo[2] || z > roi.hi[2]) return 0;
+    const int x0 = wx * 32, xa = max(x0, roi.lo[0]), xb = min(min(x0 + 31, g.nx - 1), roi.hi[0]);
+    const std::size_t row = (std::size_t(z) * g.ny + y) * g.nx;
+    std::uint32_t bits = 0;
+    if constexpr (std::is_same_v<T, std::int16_t>) {
+        if (xa == x0 && xb == x0 + 31 && !m.scope.mask && g.nx % 8 == 0) {
+            const uint4* q = reinterpret_cast<const uint4*>(m.volume + row + x0);
 #pragma unroll
-        for (int h = 0; h < 8; ++h) {
-            const double v = double(std::int16_t(h % 2 ? words[h / 2] >> 16 : words[h / 2] & 0xffffu));
-            const int xi = x + h;
-            if (v >= lo && v <= hi && xi >= roi.lo[0] && xi <= roi.hi[0]) byte |= 1u << h;
+            for (int v = 0; v < 4; ++v) {
+                const uint4 w = q[v];
+                const unsigned h[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+                for (int e = 0; e < 8; ++e) {
+                    const auto value = std::int16_t(e % 2 ? h[e / 2] >> 16 : h[e / 2] & 0xffffu);
+                    if (inInterval(m, value)) bits |= 1u << (v * 8 + e);
+                }
+            }
+            return bits;
         }
     }
-    std::uint32_t word = byte << (8 * (lane & 3));
-    word |= __shfl_xor_sync(kFull, word, 1);
-    word |= __shfl_xor_sync(kFull, word, 2);
-    const int wx = x / 32;
-    if ((lane & 3) == 0 && x < g.nx) maskBits[bitWord(g, wx, y, z)] = word;
+    for (int x = xa; x <= xb; ++x)
+        if (inInterval(m, m.volume[row + x]) && (!m.scope.mask || m.scope.mask[row + x] != 0)) bits |= 1u << (x - x0);
+    return bits;
 }
 
-__global__ void seedKernel(BitGrid g, const int3* seeds, int count, std::uint32_t* region, TileQueueView queue) {
+__global__ void seedKernel(BitGrid g, const int3* seeds, int count, std::uint32_t* region, std::uint8_t* occupied,
+                           TileQueueView queue) {
     for (int s = blockIdx.x * blockDim.x + threadIdx.x; s < count; s += gridDim.x * blockDim.x) {
         const int i = seeds[s].x, j = seeds[s].y, k = seeds[s].z;
         atomicOr(&region[bitWord(g, i >> 5, j, k)], 1u << (i & 31));
+        occupied[(std::uint32_t(k >> 5) * g.ty + std::uint32_t(j >> 5)) * g.tx + std::uint32_t(i >> 5)] = 1;
         queue.activateAround(i >> 5, j >> 5, k >> 5, g.tx, g.ty, g.tz);
     }
 }
@@ -96,9 +98,9 @@ __global__ void seedKernel(BitGrid g, const int3* seeds, int count, std::uint32_
 /// changes (reads and writes of shared memory separated by barriers), writes the words back and
 /// queues the neighbours whose shared faces gained voxels. Other tiles' words only ever gain
 /// bits, so a halo read while they are written is merely stale, and they queue us again.
-template <bool k26>
-__global__ void __launch_bounds__(1024) growRound(BitGrid g, const std::uint32_t* maskBits, std::uint32_t* region,
-                                                   TileQueueView queue, std::uint32_t* figures) {
+template <bool k26, typename T>
+__global__ void __launch_bounds__(1024) growRound(BitGrid g, TileMask<T> tm, std::uint32_t* region, TileQueueView queue,
+                                                   std::uint32_t* figures) {
     __shared__ std::uint32_t sR[34][34];  // [lz + 1][ly + 1]
     __shared__ std::uint8_t sLeft[34][34], sRight[34][34];  // bit 31 of the word at wx - 1, bit 0 at wx + 1
     __shared__ std::uint32_t sFaces;
@@ -111,7 +113,9 @@ __global__ void __launch_bounds__(1024) growRound(BitGrid g, const std::uint32_t
         const int wx = int(tile % g.tx), ty = int((tile / g.tx) % g.ty), tz = int(tile / (std::uint32_t(g.tx) * g.ty));
         const int y0 = ty * 32, z0 = tz * 32;
         const std::size_t own = std::size_t(tile) * 1024 + tid;
-        const std::uint32_t m = maskBits[own], r0 = region[own];
+        const bool stale = tm.tileGen[tile] != tm.gen;
+        const std::uint32_t m = stale ? maskWord(tm, g, wx, y0 + ly, z0 + lz) : tm.words[own], r0 = region[own];
+        if (stale) tm.words[own] = m;
         sR[lz + 1][ly + 1] = r0;
         if (tid < 132) {  // the ring around the tile's 32 x 32 rows
             int cz, cy;
@@ -213,8 +217,11 @@ __global__ void __launch_bounds__(1024) growRound(BitGrid g, const std::uint32_t
             if (wanted && nx >= 0 && ny >= 0 && nz >= 0 && nx < g.tx && ny < g.ty && nz < g.tz)
                 queue.activate((std::uint32_t(nz) * g.ty + std::uint32_t(ny)) * g.tx + std::uint32_t(nx));
         }
-        if (faces && tid == 13)
+        if (faces && tid == 13) {
             addChangedBox(figures, wx * 32, y0, z0, min(g.nx - 1, wx * 32 + 31), min(g.ny - 1, y0 + 31), min(g.nz - 1, z0 + 31));
+            tm.occupied[tile] = 1;
+        }
+        if (stale && tid == 0) tm.tileGen[tile] = tm.gen;  // no other block visits this tile in this round
         __syncthreads();  // sR and sFaces are reused by the next tile
     }
 }
@@ -252,8 +259,12 @@ __global__ void labelKernel(BitGrid g, const std::uint32_t* region, VoxelBox box
     for (int q = 0; q < 4 && x + q < g.nx; ++q) o[q] = std::uint8_t((bits >> q) & 1u);
 }
 
-__global__ void queueAllKernel(TileQueueView queue, std::uint32_t tiles) {
-    for (std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < tiles; t += gridDim.x * blockDim.x) queue.activate(t);
+/// Queues every tile that holds region voxels and the 26 around it: where a wider interval can
+/// let the region grow (a tile beside the region's face is reached through its halo).
+__global__ void requeueKernel(BitGrid g, std::uint32_t tiles, const std::uint8_t* occupied, TileQueueView queue) {
+    for (std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < tiles; t += gridDim.x * blockDim.x)
+        if (occupied[t])
+            queue.activateAround(int(t % g.tx), int((t / g.tx) % g.ty), int(t / (std::uint32_t(g.tx) * g.ty)), g.tx, g.ty, g.tz);
 }
 
 int gridFor(std::size_t threads, int block) { return int(std::min<std::size_t>((threads + block - 1) / block, 1u << 30)); }
@@ -272,6 +283,8 @@ void RegionGrowingCuda::start(const SegmentationRequest& request) {
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     m_mask.reserve(m_grid.words() * 4, "the region-growing mask bits");
     m_region.reserve(m_grid.words() * 4, "the region-growing region bits");
+    m_tileGen.reserve(std::size_t(m_grid.tiles()) * 4, "the region-growing tile generations");
+    m_occupied.reserve(m_grid.tiles(), "the region-growing occupied tiles");
     m_queue.allocate(m_grid.tiles(), "the region-growing tile queue");
     if (request.mask) {
         m_userMask.reserve(request.mask->voxelCount(), "the mask");
@@ -281,8 +294,10 @@ void RegionGrowingCuda::start(const SegmentationRequest& request) {
     m_timer.reset();
     m_timer.begin(stream);
     cudaCheck(cudaMemsetAsync(m_region.get(), 0, m_grid.words() * 4, stream), "region bits");
+    cudaCheck(cudaMemsetAsync(m_tileGen.get(), 0, std::size_t(m_grid.tiles()) * 4, stream), "tile generations");
+    cudaCheck(cudaMemsetAsync(m_occupied.get(), 0, m_grid.tiles(), stream), "occupied tiles");
+    m_gen = 1;  // every tile's mask is made from this interval when a round first visits it
     m_queue.reset(stream);
-    threshold();
     std::string rejected;
     const std::size_t planted = plantSeeds(request.seeds, &rejected);
     m_timer.end(stream);
@@ -294,26 +309,21 @@ void RegionGrowingCuda::start(const SegmentationRequest& request) {
     m_finished = false;
 }
 
-void RegionGrowingCuda::threshold() {
-    auto stream = static_cast<cudaStream_t>(m_context->stream());
-    cudaCheck(cudaMemsetAsync(m_mask.get(), 0, m_grid.words() * 4, stream), "mask bits");
-    Scope scope{m_request.roi ? *m_request.roi : wholeBox(m_request.volume->geometry()),
-                m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr};
-    const dim3 blocks((m_grid.tx + kWordsPerWarp * kWarpsPerRowBlock - 1) / (kWordsPerWarp * kWarpsPerRowBlock), m_grid.ny, m_grid.nz);
-    const dim3 threads(32, kWarpsPerRowBlock);
+template <typename T>
+rg::TileMask<T> RegionGrowingCuda::tileMask() const {
     const auto& p = m_request.regionGrowing;
-    const void* voxels = m_context->deviceVolume().devicePointer();
-    const std::size_t segments = std::size_t(m_grid.ny) * m_grid.nz * ((m_grid.nx + 255) / 256);
-    if (m_request.volume->pixelType() == PixelType::Int16 && m_grid.nx % 8 == 0 && !m_request.mask && segments * 32 < (std::size_t(1) << 32))
-        thresholdWideKernel<<<gridFor(std::size_t(m_grid.ny) * m_grid.nz * ((m_grid.nx + 255) / 256) * 32, 256), 256, 0, stream>>>(
-            static_cast<const std::int16_t*>(voxels), m_grid, p.lower, p.upper, scope.roi, m_mask.as<std::uint32_t>());
-    else if (m_request.volume->pixelType() == PixelType::Int16)
-        thresholdKernel<<<blocks, threads, 0, stream>>>(static_cast<const std::int16_t*>(voxels), m_grid, p.lower, p.upper, scope,
-                                                    m_mask.as<std::uint32_t>());
-    else
-        thresholdKernel<<<blocks, threads, 0, stream>>>(static_cast<const float*>(voxels), m_grid, p.lower, p.upper, scope,
-                                                    m_mask.as<std::uint32_t>());
-    launchCheck("region-growing threshold");
+    auto clampInt = [](double v) { return int(std::clamp(v, -65536.0, 65536.0)); };
+    return {static_cast<const T*>(m_context->deviceVolume().devicePointer()),
+            p.lower,
+            p.upper,
+            clampInt(std::ceil(p.lower)),
+            clampInt(std::floor(p.upper)),
+            Scope{m_request.roi ? *m_request.roi : wholeBox(m_request.volume->geometry()),
+                  m_request.mask ? m_userMask.as<std::uint8_t>() : nullptr},
+            m_mask.as<std::uint32_t>(),
+            m_tileGen.as<std::uint32_t>(),
+            m_gen,
+            m_occupied.as<std::uint8_t>()};
 }
 
 std::size_t RegionGrowingCuda::plantSeeds(const std::vector<VoxelIndex>& seeds, std::string* rejected) {
@@ -338,7 +348,8 @@ std::size_t RegionGrowingCuda::plantSeeds(const std::vector<VoxelIndex>& seeds, 
     // From pageable memory the copy has taken the bytes when it returns, so `list` may go.
     cudaCheck(cudaMemcpyAsync(m_seeds.get(), list.data(), list.size() * sizeof(int3), cudaMemcpyHostToDevice, stream), "seeds");
     seedKernel<<<gridFor(list.size(), 128), 128, 0, stream>>>(m_grid, m_seeds.as<int3>(), int(list.size()),
-                                                              m_region.as<std::uint32_t>(), m_queue.view());
+                                                              m_region.as<std::uint32_t>(), m_occupied.as<std::uint8_t>(),
+                                                              m_queue.view());
     launchCheck("region-growing seeds");
     return list.size();
 }
@@ -352,11 +363,14 @@ StepReport RegionGrowingCuda::step(int maxIterations) {
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
         const bool k26 = m_request.regionGrowing.connectivity == 26;
         m_timer.begin(stream);
+        const bool int16 = m_request.volume->pixelType() == PixelType::Int16;
         const RoundsDone done = runRounds(m_queue, m_figures, stream, maxIterations, [&](const TileQueueView& view) {
-            auto* mask = m_mask.as<std::uint32_t>();
             auto* region = m_region.as<std::uint32_t>();
-            if (k26) growRound<true><<<2 * sms, dim3(32, 32), 0, stream>>>(m_grid, mask, region, view, m_figures.device());
-            else growRound<false><<<2 * sms, dim3(32, 32), 0, stream>>>(m_grid, mask, region, view, m_figures.device());
+            const dim3 grid(2 * sms), block(32, 32);
+            if (int16 && k26) growRound<true><<<grid, block, 0, stream>>>(m_grid, tileMask<std::int16_t>(), region, view, m_figures.device());
+            else if (int16) growRound<false><<<grid, block, 0, stream>>>(m_grid, tileMask<std::int16_t>(), region, view, m_figures.device());
+            else if (k26) growRound<true><<<grid, block, 0, stream>>>(m_grid, tileMask<float>(), region, view, m_figures.device());
+            else growRound<false><<<grid, block, 0, stream>>>(m_grid, tileMask<float>(), region, view, m_figures.device());
         });
         m_timer.end(stream);
         m_rounds += done.rounds;
@@ -401,11 +415,9 @@ MethodFigures RegionGrowingCuda::figures() const {
     return f;
 }
 
-void RegionGrowingCuda::queueAllTiles() {
-    // Every tile holding region voxels may grow into the wider interval; queueing all of them
-    // costs one round over tiles that mostly find nothing to do.
-    queueAllKernel<<<gridFor(m_grid.tiles(), 256), 256, 0, static_cast<cudaStream_t>(m_context->stream())>>>(m_queue.view(),
-                                                                                                           m_grid.tiles());
+void RegionGrowingCuda::requeueRegion() {
+    requeueKernel<<<gridFor(m_grid.tiles(), 256), 256, 0, static_cast<cudaStream_t>(m_context->stream())>>>(
+        m_grid, m_grid.tiles(), m_occupied.as<std::uint8_t>(), m_queue.view());
     launchCheck("region-growing tile queue");
 }
 
@@ -418,8 +430,13 @@ UpdateOutcome RegionGrowingCuda::update(const SegmentationRequest& request) {
     m_request = request;
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     m_timer.begin(stream);
-    threshold();  // the region stays: a wider interval keeps every grown voxel inside the mask
-    queueAllTiles();
+    // The region stays (a wider interval keeps every grown voxel inside the mask); the tiles' masks
+    // are remade from the new interval as the rounds reach them.
+    if (++m_gen == 0) {
+        cudaCheck(cudaMemsetAsync(m_tileGen.get(), 0, std::size_t(m_grid.tiles()) * 4, stream), "tile generations");
+        m_gen = 1;
+    }
+    requeueRegion();
     plantSeeds(request.seeds, nullptr);
     m_timer.end(stream);
     m_finished = false;

@@ -10,6 +10,11 @@
 
 namespace lucent::gpu {
 
+namespace rg {
+template <typename T>
+struct TileMask;  // defined with the kernels
+}
+
 /// Bit-tile layout: a tile is one 32-voxel word along x by 32 rows (y) by 32 slices (z), stored
 /// contiguously (1024 words) so a block loads its tile in one coalesced sweep.
 struct BitGrid {
@@ -36,15 +41,19 @@ protected:
     const Geometry& grid() const override { return m_request.volume->geometry(); }
 
 private:
-    void threshold();  // (re)builds the mask bits from the interval, ROI and mask
+    /// The kernels' view of the interval, scope and lazily made mask words (TileMask in the .cu).
+    template <typename T>
+    rg::TileMask<T> tileMask() const;
     /// Sets the bits of the seeds that lie in the mask and queues their tiles; returns how many.
     std::size_t plantSeeds(const std::vector<VoxelIndex>& seeds, std::string* rejected);
-    void queueAllTiles();
+    /// Queues the tiles that hold region voxels and their neighbours (after the interval widened).
+    void requeueRegion();
 
     std::shared_ptr<GpuContext> m_context;
     SegmentationRequest m_request;
     BitGrid m_grid;
-    DeviceBuffer m_mask, m_region, m_userMask, m_seeds;
+    DeviceBuffer m_mask, m_region, m_userMask, m_seeds, m_tileGen, m_occupied;
+    std::uint32_t m_gen = 1;  // the interval's generation: tiles made for an older one remake their mask
     TileQueue m_queue;
     RoundFigures m_figures;
     mutable DeviceTimer m_timer;

@@ -1,6 +1,10 @@
 /// @brief The surface job's thread: wait for a request, build, report unless cancelled.
 #include "lucent/render/LabelSurfaceJob.h"
 
+#include "lucent/core/StageTimes.h"
+
+#include <optional>
+
 namespace lucent::render {
 
 LabelSurfaceJob::LabelSurfaceJob(Done done) : m_done(std::move(done)), m_thread([this] { loop(); }) {}
@@ -42,7 +46,9 @@ void LabelSurfaceJob::loop() {
             m_next.reset();
             m_cancel = false;
         }
+        std::optional<stages::Scope> building(std::in_place, "3D pane: surfaces built (own thread)");
         auto surfaces = buildLabelSurfaces(job.first, &m_cancel);
+        building.reset();
         {
             std::lock_guard lock(m_mutex);
             // A request or cancel that came during the build makes this result stale.

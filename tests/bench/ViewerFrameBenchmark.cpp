@@ -7,6 +7,7 @@
 /// usage: xvfb-run -a -s "-screen 0 1920x1080x24" lucent_bench_viewer [--frames N] [--live-frames N]
 ///        [--size X,Y,Z] [--backend auto|cpu|cuda] [--snake-side N] [--no-live]
 #include "lucent/core/ParallelFor.h"
+#include "lucent/core/StageTimes.h"
 #include "lucent/core/seg/RunSpeed.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/OpenGlSetup.h"
@@ -76,6 +77,14 @@ void printMemory(const char* after) {
     std::printf("  memory after %s: peak host RSS %.0f MB, GPU %.0f MB in use\n", after, peakRssMb(), gpuUsedMb());
 }
 
+/// The stages that ran since the last reset (on every thread): count, total and worst, then reset.
+void printStages() {
+    for (const auto& f : stages::snapshot())
+        std::printf("    %-50s %6lld x  total %9.2f ms  mean %7.3f ms  worst %8.2f ms\n", f.name.c_str(), f.count, f.totalMs,
+                    f.totalMs / double(std::max(1LL, f.count)), f.worstMs);
+    stages::reset();
+}
+
 Stats stats(std::vector<double> t) {
     std::sort(t.begin(), t.end());
     return {t[t.size() / 2], t.back()};
@@ -120,6 +129,7 @@ int main(int argc, char** argv) {
         if (!std::strcmp(argv[a], "--backend")) backendName = argv[a + 1];
         if (!std::strcmp(argv[a], "--snake-side")) snakeSide = std::atoi(argv[a + 1]);
     }
+    stages::setEnabled(true);
     lucent::ui::prepareOpenGl();
     QApplication app(argc, argv);
     app.setOrganizationName("Lucent-bench");
@@ -232,6 +242,7 @@ int main(int argc, char** argv) {
                     c.median, c.worst, k.median, k.worst, v.median, v.worst, d.median, d.worst,
                     pane3d ? pane3d->liveCopyShown() : 0, pane3d ? pane3d->liveCopiesTaken() : 0);
         printMemory(what);
+        printStages();
     };
     auto measure = [&](const std::function<void(int)>& each, const std::function<bool()>& restart) {
         std::vector<double> t;
@@ -240,6 +251,7 @@ int main(int argc, char** argv) {
         long long steps = 0;
         int before = run.published().steps;
         stageCommand.clear(), stageTake.clear(), stageViews.clear(), stage3d.clear();
+        stages::reset();
         for (int f = 0; f < liveFrames; ++f) {
             QElapsedTimer c;
             c.start();
@@ -281,6 +293,7 @@ int main(int argc, char** argv) {
         r.fuzzyConnectedness.threshold = 0.5;
         // Unpaced: the row measures the map's way to the screen, not the method's viewing pace.
         run.setSpeed(kUnpaced);
+        stages::reset();
         if (!panel.startWith(Method::FuzzyConnectedness, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
         QElapsedTimer mapTime;
         mapTime.start();
@@ -288,6 +301,7 @@ int main(int argc, char** argv) {
         const auto& p = run.published();
         std::printf("fuzzy connectedness map, unpaced (start to settled, with frames) %.1f ms; engine %.1f ms (%d steps)\n",
                     mapTime.nsecsElapsed() / 1e6, p.msPerStep * p.steps, p.steps);
+        printStages();
         const auto f = measure([&](int frame) { panel.setThreshold(0.2 + 0.7 * ((frame % 100) / 100.0)); }, {});
         report("fuzzy connectedness, threshold scrubbing", f);
         run.cancel();

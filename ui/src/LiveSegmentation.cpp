@@ -3,6 +3,7 @@
 #include "lucent/ui/LiveSegmentation.h"
 #include "lucent/ui/RecordingPlan.h"
 
+#include "lucent/core/StageTimes.h"
 #include "lucent/core/Errors.h"
 #include "lucent/core/LabelReduction.h"
 #include "lucent/core/seg/SnakeSlices.h"
@@ -134,7 +135,11 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
 void LiveSegmentation::writeLabels(const Segmenter& engine, const VoxelBox& box) {
     // Runs on the worker with the published state locked: the GUI does not upload meanwhile.
     if (m_context && onCuda(engine.backend())) {
-        engine.writeLabels(m_context->labelSink(), &box);
+        {
+            stages::Scope scope("live: device labels written");
+            engine.writeLabels(m_context->labelSink(), &box);
+        }
+        stages::Scope scope("live: device labels counted");
         m_voxels = m_context->countLabels();  // on the device: no download (it also waits for the write)
         m_lastOnDevice = true;
         return;
@@ -158,6 +163,7 @@ void LiveSegmentation::writeLabels(const Segmenter& engine, const VoxelBox& box)
 
 void LiveSegmentation::uploadChanges(const SessionWorker::Published&) {
     if (!m_pending) return;
+    stages::Scope scope("live: the changed box into the preview texture");
     const VoxelBox box = m_previewWhole ? wholeBox(m_volume->geometry()) : *m_pending;
     const bool onDevice = m_lastOnDevice && m_context;
     const bool done = m_grid->withGlContext([&](SharedTextures& t) {

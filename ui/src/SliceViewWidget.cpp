@@ -2,6 +2,7 @@
 /// interaction.
 #include "lucent/ui/SliceViewWidget.h"
 
+#include "lucent/core/StageTimes.h"
 #include "lucent/render/ViewNavigation.h"
 #include "lucent/ui/ViewTool.h"
 
@@ -100,6 +101,7 @@ void SliceViewWidget::syncGeometry() {
 }
 
 void SliceViewWidget::paintGL() {
+    stages::Scope scope("slice view: paint");
     syncGeometry();
     render::SliceStyle style;
     style.window = m_model->window();

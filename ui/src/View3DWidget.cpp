@@ -2,6 +2,7 @@
 /// worker, mouse gestures (left rotate, right / wheel zoom, middle or shift-left pan), screenshots.
 #include "lucent/ui/View3DWidget.h"
 
+#include "lucent/core/StageTimes.h"
 #include "CrossThread.h"
 
 #include "lucent/io/FileUtil.h"
@@ -83,6 +84,7 @@ void View3DWidget::initializeGL() {
 }
 
 void View3DWidget::paintGL() {
+    stages::Scope scope("3D pane: paint");
     const double dpr = devicePixelRatioF();
     m_scene.render(int(std::lround(width() * dpr)), int(std::lround(height() * dpr)));
 }
@@ -176,6 +178,7 @@ void View3DWidget::onLiveState() {
 void View3DWidget::refreshLiveNow() {
     m_liveClock.restart();
     if (!m_live) return;
+    stages::Scope scope("3D pane: the live copy taken");
     LabelMap cells;
     if (!m_live->copyPreviewReduced(kLiveCells, cells)) return;
     m_liveJob.request(std::move(cells), ++m_liveSerial);

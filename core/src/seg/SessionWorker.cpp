@@ -2,9 +2,12 @@
 /// publishes its changed box through the label writer under the publish lock.
 #include "lucent/core/seg/SessionWorker.h"
 
+#include "lucent/core/StageTimes.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -58,9 +61,14 @@ void SessionWorker::begin(std::unique_ptr<Segmenter> engine, const SegmentationR
 void SessionWorker::command(const std::function<void(SegmentationSession&)>& f) {
     {
         ++m_waiting;
+        std::optional<stages::Scope> waiting(std::in_place, "worker: a command waits for the engine");
         std::lock_guard lock(m_engineMutex);
+        waiting.reset();
         --m_waiting;
-        f(m_session);
+        {
+            stages::Scope run("worker: a command runs");
+            f(m_session);
+        }
         publishLocked();
     }
     m_wake.notify_all();
@@ -90,6 +98,7 @@ void SessionWorker::waitUntilSettled() {
 
 void SessionWorker::publishLocked() {
     // The cost counts the wait for the publish lock too: the GUI holds it while it uploads a box.
+    stages::Scope scope("worker: publish (labels of the changed box)");
     const auto started = m_clock();
     const auto box = m_session.takeChanges();
     std::lock_guard lock(m_publishMutex);
@@ -154,6 +163,7 @@ bool SessionWorker::advanceLocked(std::unique_lock<std::mutex>& lock, long& faul
     try {
         if (faultIn > 0 && --faultIn == 0)
             throw std::runtime_error("injected fault during the run (LUCENT_FAULT_AFTER_STEPS); the run ended");
+        stages::Scope scope("worker: advance");
         m_session.advance(m_budget, paced ? 1 : std::numeric_limits<int>::max());
     } catch (const std::exception& e) {
         m_session.cancel();
@@ -179,6 +189,7 @@ void SessionWorker::loop() {
             SegmentationSession fresh;
             std::string error;
             try {
+                stages::Scope scope("worker: engine start");
                 fresh.begin(std::move(job.engine), job.request, job.perStep);
                 if (!job.play) fresh.pause();
             } catch (const std::exception& e) {
