@@ -7,7 +7,8 @@
 
 namespace lucent::render {
 
-LabelSurfaceJob::LabelSurfaceJob(Done done) : m_done(std::move(done)), m_thread([this] { loop(); }) {}
+LabelSurfaceJob::LabelSurfaceJob(Done done, std::size_t maxTriangles)
+    : m_done(std::move(done)), m_maxTriangles(maxTriangles), m_thread([this] { loop(); }) {}
 
 LabelSurfaceJob::~LabelSurfaceJob() {
     {
@@ -47,7 +48,7 @@ void LabelSurfaceJob::loop() {
             m_cancel = false;
         }
         std::optional<stages::Scope> building(std::in_place, "3D pane: surfaces built (own thread)");
-        auto surfaces = buildLabelSurfaces(job.first, &m_cancel);
+        auto surfaces = buildLabelSurfacesWithin(job.first, m_maxTriangles, &m_cancel);
         building.reset();
         {
             std::lock_guard lock(m_mutex);

@@ -4,7 +4,10 @@
 #include "LabelSurfacesImpl.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/core/LabelReduction.h"
 #include "lucent/io/LabelSurface.h"
+
+#include <algorithm>
 
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
@@ -61,5 +64,21 @@ std::shared_ptr<const LabelSurfaces> buildLabelSurfaces(const LabelMap& labels, 
 }
 
 SurfaceFigures surfaceFigures(const LabelSurfaces& surfaces) { return surfaces.figures; }
+
+std::shared_ptr<const LabelSurfaces> buildLabelSurfacesWithin(const LabelMap& labels, std::size_t maxTriangles,
+                                                              const std::atomic<bool>* cancel) {
+    auto surfaces = buildLabelSurfaces(labels, cancel);
+    LabelMap coarser;
+    while (surfaces && maxTriangles > 0 && surfaces->figures.triangles > maxTriangles) {
+        const LabelMap& from = coarser.voxelCount() ? coarser : labels;
+        const LabelReduction plan = planLabelReduction(from.geometry().dims, std::max<std::size_t>(1, from.voxelCount() / 8));
+        if (plan.factor < 2) break;  // a single cell: nothing coarser to build
+        LabelMap next;
+        reduceLabels(from, plan, next);
+        coarser = std::move(next);
+        surfaces = buildLabelSurfaces(coarser, cancel);
+    }
+    return surfaces;
+}
 
 }  // namespace lucent::render

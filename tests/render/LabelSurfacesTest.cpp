@@ -71,6 +71,32 @@ TEST(LabelSurfaces, NothingForAnEmptyMapOrACancel) {
     EXPECT_EQ(buildLabelSurfaces(m, &cancel), nullptr);
 }
 
+TEST(LabelSurfaces, ATriangleBudgetBuildsCoarserCellsUntilTheSurfacesFitIt) {
+    // Speckle (every other voxel in a checkerboard of 2-voxel blocks) makes a surface per island:
+    // far more triangles than the budget; a ball within it is built as it is.
+    Geometry g = obliqueGrid();
+    g.dims = {64, 64, 48};
+    LabelMap speckle(g);
+    for (int k = 0; k < 48; ++k)
+        for (int j = 0; j < 64; ++j)
+            for (int i = 0; i < 64; ++i) speckle.at(i, j, k) = ((i / 2 + j / 2 + k / 2) % 2) ? 2 : 0;
+    const auto full = buildLabelSurfaces(speckle);
+    ASSERT_TRUE(full);
+    const std::size_t budget = 4000;
+    ASSERT_GT(surfaceFigures(*full).triangles, 4 * budget);
+    const auto within = buildLabelSurfacesWithin(speckle, budget);
+    ASSERT_TRUE(within);
+    EXPECT_LE(surfaceFigures(*within).triangles, budget);
+    EXPECT_GT(surfaceFigures(*within).triangles, 0u);
+    for (int a = 0; a < 3; ++a) {  // still where the labels are: the coarse cells cover the same grid
+        EXPECT_NEAR(surfaceFigures(*within).bounds[2 * a], surfaceFigures(*full).bounds[2 * a], 12.0) << "axis " << a;
+        EXPECT_NEAR(surfaceFigures(*within).bounds[2 * a + 1], surfaceFigures(*full).bounds[2 * a + 1], 12.0) << "axis " << a;
+    }
+    LabelMap ball(obliqueGrid());
+    paintBall(ball, ball.geometry().voxelToPatient({24, 20, 18}), 9.0, 3);
+    EXPECT_EQ(surfaceFigures(*buildLabelSurfacesWithin(ball, 1000000)).triangles, surfaceFigures(*buildLabelSurfaces(ball)).triangles);
+}
+
 TEST(LabelSurfaceJob, ReportsTheLatestRequest) {
     std::mutex mutex;
     std::vector<int> serials;

@@ -127,6 +127,37 @@ TEST(SegmentationSession, ThresholdUpdateRelabelsWithoutRunning) {
     EXPECT_EQ(session.lastReport().iterations, iterations);
 }
 
+TEST(SegmentationSession, AWiderIntervalMarksOnlyTheSeedsItAddsAndTheStepsMarkWhatTheyGrow) {
+    // A run that continues keeps its labels: the views redraw what changes, not the volume.
+    const Volume v = ball();
+    SegmentationSession session;
+    auto r = srgRequest(v);
+    session.begin(std::make_unique<RegionGrowingCpu>(), r);
+    while (session.state() == SessionState::Running) session.advance(10ms);
+    session.takeChanges();
+    r.regionGrowing.upper = 260;
+    ASSERT_EQ(session.update(r), UpdateOutcome::Continued);
+    EXPECT_FALSE(session.takeChanges().has_value()) << "a wider interval changes no label by itself";
+    r.seeds.push_back({22, 21, 15});
+    ASSERT_EQ(session.update(r), UpdateOutcome::Continued);
+    const auto seedBox = session.takeChanges();
+    ASSERT_TRUE(seedBox.has_value());
+    EXPECT_EQ(seedBox->lo, (std::array<int, 3>{22, 21, 15}));
+    EXPECT_EQ(seedBox->hi, (std::array<int, 3>{22, 21, 15}));
+    r.regionGrowing.lower = -50;  // the background joins: the steps report it
+    ASSERT_EQ(session.update(r), UpdateOutcome::Continued);
+    while (session.state() == SessionState::Running) session.advance(10ms);
+    const auto grown = session.takeChanges();
+    ASSERT_TRUE(grown.has_value());
+    EXPECT_EQ(grown->lo, (std::array<int, 3>{0, 0, 0}));
+    EXPECT_EQ(grown->hi, (std::array<int, 3>{47, 39, 31}));
+    r.regionGrowing.lower = 0;  // narrower: a new run, every label may change
+    ASSERT_EQ(session.update(r), UpdateOutcome::Restarted);
+    const auto all = session.takeChanges();
+    ASSERT_TRUE(all.has_value());
+    EXPECT_EQ(all->hi, (std::array<int, 3>{47, 39, 31}));
+}
+
 TEST(SegmentationSession, SnakeKeepsEveryPolygonAndItsFallingCriterion) {
     LabelMap truth;
     const Volume v = shapeVolume({80, 70, 1}, [](int i, int j, int) { return i >= 25 && i < 55 && j >= 20 && j < 50; }, 150, 50, 8,

@@ -14,6 +14,7 @@
 #include <QWheelEvent>
 
 #include <cmath>
+#include <utility>
 
 namespace lucent::ui {
 
@@ -29,9 +30,11 @@ View3DWidget::View3DWidget(ViewerModel* model, QWidget* parent)
           // From the job's thread: hand over to the GUI thread (dropped if this widget is gone).
           callQueued(this, [this, s = std::move(s), serial] { onSurfaces(s, serial); });
       }),
-      m_liveJob([this](std::shared_ptr<const render::LabelSurfaces> s, int serial) {
-          callQueued(this, [this, s = std::move(s), serial] { onLiveSurfaces(s, serial); });
-      }) {
+      m_liveJob(
+          [this](std::shared_ptr<const render::LabelSurfaces> s, int serial) {
+              callQueued(this, [this, s = std::move(s), serial] { onLiveSurfaces(s, serial); });
+          },
+          kLiveTriangles) {
     setObjectName("view3d");
     setMinimumSize(64, 64);
     m_liveTimer.setSingleShot(true);
@@ -84,7 +87,7 @@ void View3DWidget::initializeGL() {
 }
 
 void View3DWidget::paintGL() {
-    stages::Scope scope("3D pane: paint");
+    stages::Scope scope(std::exchange(m_newLiveSurfaces, false) ? "3D pane: paint with new live surfaces" : "3D pane: paint");
     const double dpr = devicePixelRatioF();
     m_scene.render(int(std::lround(width() * dpr)), int(std::lround(height() * dpr)));
 }
@@ -165,9 +168,10 @@ void View3DWidget::onLiveState() {
     // Draft rays while a run keeps the pane busy; full quality once it is over.
     m_scene.setDraft(m_live && m_live->active());
     if (m_live && m_live->active()) {
-        // A run that stopped (finished, paused) shows its result at once, not a throttled frame later.
-        if (!m_live->running() && isVisible()) refreshLiveNow();
-        else onLiveFrame();
+        // A run that stopped (finished, paused) is shown like its frames, at most 4 times a second:
+        // a dragged interval stops and restarts a run every frame, and each copy costs a pass over
+        // the device labels and a new surface. The timer shows the last state.
+        onLiveFrame();
         return;
     }
     m_liveTimer.stop();
@@ -187,9 +191,11 @@ void View3DWidget::refreshLiveNow() {
 void View3DWidget::onLiveSurfaces(std::shared_ptr<const render::LabelSurfaces> surfaces, int serial) {
     // A copy taken before the run ended (or before a newer copy) is not shown.
     if (serial != m_liveSerial || !m_live || !m_live->active()) return;
+    stages::Scope scope("3D pane: live surfaces set");
     m_liveShown = serial;
     m_liveTriangles = surfaces ? render::surfaceFigures(*surfaces).triangles : 0;
     m_scene.setLiveSurfaces(std::move(surfaces));
+    m_newLiveSurfaces = true;
     update();
 }
 

@@ -1,6 +1,7 @@
 /// @brief State machine, time-boxed stepping, change boxes, polygon history, accept and cancel.
 #include "lucent/core/seg/SegmentationSession.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -83,8 +84,11 @@ void SegmentationSession::pause() {
 UpdateOutcome SegmentationSession::update(const SegmentationRequest& request) {
     if (!m_engine) throw std::logic_error("segmentation session: update without a run");
     const UpdateOutcome outcome = m_engine->update(request);
+    // What the views must redraw: everything after a restart or a relabelling; after a run that
+    // continues (a wider interval) only the seeds it gained, since its steps report what they grow.
+    if (outcome == UpdateOutcome::Continued) markNewSeedsChanged(request);
     m_request = request;
-    markAllChanged();
+    if (outcome != UpdateOutcome::Continued) markAllChanged();
     if (outcome != UpdateOutcome::Relabelled) {
         if (outcome == UpdateOutcome::Restarted) {
             m_polygons.clear();
@@ -94,6 +98,12 @@ UpdateOutcome SegmentationSession::update(const SegmentationRequest& request) {
         m_state = m_engine->finished() ? SessionState::Finished : SessionState::Running;
     }
     return outcome;
+}
+
+void SegmentationSession::markNewSeedsChanged(const SegmentationRequest& next) {
+    for (const auto& seed : next.seeds)
+        if (std::find(m_request.seeds.begin(), m_request.seeds.end(), seed) == m_request.seeds.end())
+            m_changes = merge(m_changes, VoxelBox{{seed.i, seed.j, seed.k}, {seed.i, seed.j, seed.k}});
 }
 
 void SegmentationSession::markAllChanged() {

@@ -17,7 +17,8 @@ public:
     /// Called on the job's thread with the surfaces of request `serial` (null: no labelled voxel).
     using Done = std::function<void(std::shared_ptr<const LabelSurfaces> surfaces, int serial)>;
 
-    explicit LabelSurfaceJob(Done done);
+    /// `maxTriangles` > 0 builds with buildLabelSurfacesWithin (coarser until within it).
+    explicit LabelSurfaceJob(Done done, std::size_t maxTriangles = 0);
     /// Cancels the build in progress and joins the thread.
     ~LabelSurfaceJob();
     LabelSurfaceJob(const LabelSurfaceJob&) = delete;
@@ -33,6 +34,7 @@ private:
     void loop();
 
     Done m_done;
+    std::size_t m_maxTriangles;
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::optional<std::pair<LabelMap, int>> m_next;

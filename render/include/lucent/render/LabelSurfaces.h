@@ -28,4 +28,11 @@ struct SurfaceFigures {
 std::shared_ptr<const LabelSurfaces> buildLabelSurfaces(const LabelMap& labels, const std::atomic<bool>* cancel = nullptr);
 SurfaceFigures surfaceFigures(const LabelSurfaces& surfaces);
 
+/// As buildLabelSurfaces, with at most `maxTriangles` triangles (0: no limit): while the surfaces
+/// have more, the map is reduced by 2 along every axis (reduceLabels' majority cells) and built
+/// again. Drawing new surfaces costs the GUI thread in proportion to their triangles: a live
+/// preview keeps that within a frame whatever shape the labels take (noise makes many islands).
+std::shared_ptr<const LabelSurfaces> buildLabelSurfacesWithin(const LabelMap& labels, std::size_t maxTriangles,
+                                                              const std::atomic<bool>* cancel = nullptr);
+
 }  // namespace lucent::render

@@ -55,6 +55,9 @@ public:
     std::size_t liveTriangles() const { return m_liveTriangles; }
     /// Cells of the coarse live copy: the 3D detail of a live run, whatever the volume's size.
     static constexpr std::size_t kLiveCells = std::size_t(1) << 21;
+    /// The live surfaces' triangles at most (coarser cells beyond): the paint that uploads them
+    /// stays a few milliseconds, whatever shape the run's labels take.
+    static constexpr std::size_t kLiveTriangles = 150000;
     /// The planes follow the cursor once it rests (kCursorRestMs without a move): true while a
     /// move waits for that.
     bool cursorMovePending() const { return m_cursorTimer.isActive(); }
@@ -93,6 +96,7 @@ private:
     render::Scene3D m_scene;
     bool m_userPreset = false;
     bool m_planesVisible = true;
+    bool m_newLiveSurfaces = false;  // the next paint uploads live surfaces (timed apart by the benchmark)
     int m_liveSerial = 0, m_liveShown = 0;
     std::size_t m_liveTriangles = 0;
     QElapsedTimer m_liveClock;

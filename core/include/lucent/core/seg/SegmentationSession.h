@@ -77,6 +77,8 @@ public:
 private:
     void afterStep(const StepReport& report);
     void markAllChanged();
+    /// Marks the seeds of `next` that the current request lacks (before m_request becomes `next`).
+    void markNewSeedsChanged(const SegmentationRequest& next);
 
     Clock m_clock;
 
