@@ -1,6 +1,7 @@
 /// @brief Planning the 3D pane's coarse label copy and making it on the host (LabelReduction.h).
 #include "lucent/core/LabelReduction.h"
 
+#include "lucent/core/HostVolumeWork.h"
 #include "lucent/core/ParallelFor.h"
 
 #include <algorithm>
@@ -31,6 +32,7 @@ Geometry reducedGeometry(const Geometry& fine, const LabelReduction& plan) {
 void reduceLabels(const LabelMap& labels, const LabelReduction& plan, LabelMap& out) {
     const auto& d = labels.geometry().dims;
     if (d != plan.fine) throw std::invalid_argument("label reduction: the plan was made for another grid");
+    hostwork::note(labels.voxelCount());  // a pass over the whole host map
     const Geometry g = reducedGeometry(labels.geometry(), plan);
     if (!out.geometry().sameGrid(g) || out.voxelCount() != g.voxelCount()) out = LabelMap(g);
     const auto& c = plan.cells;

@@ -1,6 +1,7 @@
 /// @brief The per-volume GPU context: stream, resident volume, label buffer, scratch slots.
 #include "lucent/gpu/GpuContext.h"
 
+#include "lucent/core/HostVolumeWork.h"
 #include "CudaCheck.h"
 #include "CudaEngineBase.h"
 #include "DeviceBuffer.h"
@@ -78,7 +79,9 @@ void GpuContext::downloadLabels(LabelMap& out, const VoxelBox* box) {
     const Geometry& g = m_impl->volume->geometry();
     const LabelSink sink = labelSink();
     if (out.voxelCount() != g.voxelCount() || !out.geometry().sameGrid(g)) out = LabelMap(g);
-    copyLabelsToHost(*this, sink.data, LabelSink::host(out), box ? *box : wholeBox(g));
+    const VoxelBox b = box ? *box : wholeBox(g);
+    hostwork::note(std::size_t(b.hi[0] - b.lo[0] + 1) * std::size_t(b.hi[1] - b.lo[1] + 1) * std::size_t(b.hi[2] - b.lo[2] + 1));
+    copyLabelsToHost(*this, sink.data, LabelSink::host(out), b);
 }
 
 void GpuContext::downloadReducedLabels(const LabelReduction& plan, LabelMap& out) {

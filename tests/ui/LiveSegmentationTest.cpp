@@ -8,11 +8,13 @@
 #include "lucent/core/seg/FuzzyCMeansCpu.h"
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
+#include "lucent/core/HostVolumeWork.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
 #include "lucent/ui/SharedTextures.h"
+#include "lucent/ui/View3DWidget.h"
 #include "lucent/ui/ViewGrid.h"
 
 #include <QSlider>
@@ -290,6 +292,40 @@ TEST_F(Live, BackendAutoMovesARunTheGpuCannotHoldToTheCpuAndSaysSo) {
     EXPECT_EQ(live().voxels(), nonZero(expected));
     ASSERT_TRUE(panel().acceptResult());
     EXPECT_TRUE(sameMask(*window.model().labels(), expected));
+}
+
+TEST_F(Live, ADeviceRunsFramesPassOverNoWholeVolumeOnTheHost) {
+    // A volume over the 3D pane's cell budget, so that its live copy is a reduced one. On the CPU
+    // the preview lives on the host and the 3D copy reads all of it (the hook's control); on the
+    // device, frames, interval changes and 3D copies must not touch a whole-volume host buffer.
+    const auto big = phantom({192, 160, 96});
+    ASSERT_GT(big->voxelCount(), View3DWidget::kLiveCells);
+    SeriesInfo info;
+    info.modality = "CT";
+    window.model().setVolume(big, info, "");
+    SegmentationRequest r;
+    r.seeds = {{96, 80, 48}};
+    r.regionGrowing = {900, 1100, 6};
+    ASSERT_TRUE(panel().startWith(Method::RegionGrowing, r, true));
+    ASSERT_TRUE(settle());
+    hostwork::reset();
+    for (int f = 0; f < 8; ++f) {
+        panel().setInterval(900 - 120 * f, 1100);  // wider each frame: the ball, then the soft tissue
+        ASSERT_TRUE(settle());
+        live().frameNow();
+        LabelMap cells;
+        ASSERT_TRUE(live().copyPreviewReduced(View3DWidget::kLiveCells, cells));
+        EXPECT_LT(cells.voxelCount(), big->voxelCount());
+        QApplication::processEvents();
+    }
+    ASSERT_GT(live().volumeMl(), 0.0);
+    EXPECT_GT(hostwork::count(), 0u);
+    if (backend() == gpu::Backend::Cuda) {
+        expectBackend();
+        EXPECT_LT(hostwork::largest(), big->voxelCount()) << "a device run's frame passed over a whole volume on the host";
+    } else {
+        EXPECT_EQ(hostwork::largest(), big->voxelCount()) << "the CPU run's 3D copy reads its whole host preview";
+    }
 }
 
 TEST_F(Live, DraggingFromTheSeedWidensAndShiftsTheInterval) {

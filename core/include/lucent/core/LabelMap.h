@@ -1,6 +1,7 @@
 /// @brief A uint8 label per voxel on a volume's grid (0 = background).
 #pragma once
 
+#include "lucent/core/HostVolumeWork.h"
 #include "lucent/core/Geometry.h"
 
 #include <cstdint>
@@ -11,7 +12,9 @@ namespace lucent {
 class LabelMap {
 public:
     LabelMap() = default;
-    explicit LabelMap(const Geometry& geometry) : m_geometry(geometry), m_labels(geometry.voxelCount(), 0) {}
+    explicit LabelMap(const Geometry& geometry) : m_geometry(geometry), m_labels(geometry.voxelCount(), 0) {
+        hostwork::note(m_labels.size());
+    }
     /// Takes `labels` (one per voxel of `geometry`, else std::invalid_argument) without copying.
     LabelMap(const Geometry& geometry, std::vector<std::uint8_t>&& labels);
 
