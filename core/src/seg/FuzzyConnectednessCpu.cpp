@@ -8,6 +8,7 @@
 #include <string>
 #include <cmath>
 #include <stdexcept>
+#include <variant>
 
 namespace lucent {
 
@@ -50,13 +51,18 @@ std::uint16_t FuzzyConnectednessCpu::affinity(std::size_t a, std::size_t b) cons
     return combineAffinity(affinityG1(va + vb, m_params), affinityG2(va - vb, m_params));
 }
 
+void FuzzyConnectednessCpu::buildAffinityTables(std::pair<double, double> range) {
+    const auto [lo, hi] = range;
+    m_minValue = int(lo);
+    const int span = int(hi - lo);
+    m_g1.resize(2 * span + 1);
+    for (int s = 0; s <= 2 * span; ++s) m_g1[s] = affinityG1(double(s + 2 * m_minValue), m_params);
+    m_g2.resize(span + 1);
+    for (int d = 0; d <= span; ++d) m_g2[d] = affinityG2(double(d), m_params);
+}
+
 void FuzzyConnectednessCpu::start(const SegmentationRequest& request) {
     validateRequest(Method::FuzzyConnectedness, request);
-    // The bucket queue holds 32-bit voxel indices: refused before anything is allocated.
-    if (request.volume->voxelCount() > 0xffffffffull)
-        throw std::invalid_argument("volume of " + std::to_string(request.volume->voxelCount()) +
-                                    " voxels is over the CPU fuzzy connectedness engine's limit of 2^32 - 1 voxels "
-                                    "(32-bit queue indices)");
     m_request = request;
     const auto& fc = request.fuzzyConnectedness;
     const auto range = request.volume->range();
@@ -64,41 +70,39 @@ void FuzzyConnectednessCpu::start(const SegmentationRequest& request) {
     if (fc.objectMean) m_params.mean = *fc.objectMean;
     if (fc.objectSigma) m_params.objectSigma = *fc.objectSigma;
     if (fc.diffSigma) m_params.diffSigma = *fc.diffSigma;
-    if (request.volume->pixelType() == PixelType::Int16) {
-        const auto [lo, hi] = range;
-        m_minValue = int(lo);
-        const int span = int(hi - lo);
-        m_g1.resize(2 * span + 1);
-        for (int s = 0; s <= 2 * span; ++s) m_g1[s] = affinityG1(double(s + 2 * m_minValue), m_params);
-        m_g2.resize(span + 1);
-        for (int d = 0; d <= span; ++d) m_g2[d] = affinityG2(double(d), m_params);
-    }
-    const Geometry& g = request.volume->geometry();
-    m_connectivity.assign(g.voxelCount(), 0);
-    m_buckets.assign(kFullStrength + 1, {});
+    if (request.volume->pixelType() == PixelType::Int16) buildAffinityTables(range);
+    const std::size_t n = request.volume->voxelCount();
+    m_connectivity.assign(n, 0);
+    m_buckets = emptyIndexLists<VoxelIndexBuckets>(lucent::wideIndices(m_width, n));
     m_iterations = 0;
     m_settled = 0;
-    const Eligibility eligible(request);
-    for (const auto& s : request.seeds) {
-        const std::size_t idx = g.index(s.i, s.j, s.k);
-        if (!eligible(s.i, s.j, s.k, idx) || m_connectivity[idx] == kFullStrength) continue;
-        m_connectivity[idx] = kFullStrength;
-        m_buckets[kFullStrength].push_back(static_cast<std::uint32_t>(idx));
-    }
-    if (m_buckets[kFullStrength].empty()) throw std::invalid_argument("every seed lies outside the ROI/mask");
+    std::visit([this](auto& buckets) { plantSeeds(buckets); }, m_buckets);
     m_level = kFullStrength;
 }
 
-StepReport FuzzyConnectednessCpu::step(int maxIterations) {
+template <class Index>
+void FuzzyConnectednessCpu::plantSeeds(IndexBuckets<Index>& buckets) {
     const Geometry& g = m_request.volume->geometry();
     const Eligibility eligible(m_request);
-    // One iteration settles up to 65536 voxels: small enough for a frame, large enough to be quick.
-    std::size_t budget = std::size_t(std::max(1, maxIterations)) << 16;
+    buckets.assign(kFullStrength + 1, {});
+    for (const auto& s : m_request.seeds) {
+        const std::size_t idx = g.index(s.i, s.j, s.k);
+        if (!eligible(s.i, s.j, s.k, idx) || m_connectivity[idx] == kFullStrength) continue;
+        m_connectivity[idx] = kFullStrength;
+        buckets[kFullStrength].push_back(static_cast<Index>(idx));
+    }
+    if (buckets[kFullStrength].empty()) throw std::invalid_argument("every seed lies outside the ROI/mask");
+}
+
+template <class Index>
+VoxelBox FuzzyConnectednessCpu::settle(IndexBuckets<Index>& buckets, std::size_t budget) {
+    const Geometry& g = m_request.volume->geometry();
+    const Eligibility eligible(m_request);
     VoxelBox changed = VoxelBox::none();
     while (m_level > 0 && budget > 0) {
-        auto& bucket = m_buckets[m_level];
+        auto& bucket = buckets[m_level];
         if (bucket.empty()) {
-            std::vector<std::uint32_t>().swap(bucket);
+            std::vector<Index>().swap(bucket);
             --m_level;
             continue;
         }
@@ -117,10 +121,17 @@ StepReport FuzzyConnectednessCpu::step(int maxIterations) {
             if (s > m_connectivity[u]) {
                 m_connectivity[u] = s;
                 changed.add(ni, nj, nk);
-                m_buckets[s].push_back(static_cast<std::uint32_t>(u));
+                buckets[s].push_back(static_cast<Index>(u));
             }
         }
     }
+    return changed;
+}
+
+StepReport FuzzyConnectednessCpu::step(int maxIterations) {
+    // One iteration settles up to 65536 voxels: small enough for a frame, large enough to be quick.
+    const std::size_t budget = std::size_t(std::max(1, maxIterations)) << 16;
+    const VoxelBox changed = std::visit([&](auto& buckets) { return settle(buckets, budget); }, m_buckets);
     if (m_level > 0) ++m_iterations;
     else if (m_iterations == 0) m_iterations = 1;
     StepReport r;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
 namespace lucent {
 
@@ -16,17 +17,13 @@ void RegionGrowingCpu::start(const SegmentationRequest& request) {
     validateRequest(Method::RegionGrowing, request);
     m_request = request;
     const Geometry& g = request.volume->geometry();
-    if (g.voxelCount() >= 0xffffffffull)
-        throw std::invalid_argument("volume of " + std::to_string(g.voxelCount()) +
-                                    " voxels is over the CPU region-growing engine's limit of 2^32 - 2 voxels "
-                                    "(32-bit front indices); use --backend cuda");
     m_state.assign(g.voxelCount(), kOutside);
-    m_front.clear();
+    m_front = emptyIndexLists<VoxelIndexList>(lucent::wideIndices(m_width, g.voxelCount()));
     m_iterations = 0;
     m_grown = 0;
     classify();
     const std::string rejected = plantSeeds(request.seeds);
-    if (m_front.empty())
+    if (indexCount(m_front) == 0)
         throw std::invalid_argument("no seed lies within [" + std::to_string(request.regionGrowing.lower) + ", " +
                                     std::to_string(request.regionGrowing.upper) + "] inside the ROI/mask (" + rejected +
                                     ")");
@@ -63,7 +60,7 @@ std::string RegionGrowingCpu::plantSeeds(const std::vector<VoxelIndex>& seeds) {
         }
         if (m_state[idx] == kCandidate) {
             m_state[idx] = kGrown;
-            m_front.push_back(static_cast<std::uint32_t>(idx));
+            pushIndex(m_front, idx);
             ++m_grown;
         }
     }
@@ -81,71 +78,84 @@ UpdateOutcome RegionGrowingCpu::update(const SegmentationRequest& request) {
     // The grown region is connected to the seeds, so growing on from every grown voxel (as a front)
     // reaches exactly what a fresh run over the wider interval would.
     const std::size_t n = m_state.size();
-    m_front.clear();
+    clearIndices(m_front);
     for (std::size_t idx = 0; idx < n; ++idx)
-        if (m_state[idx] == kGrown) m_front.push_back(static_cast<std::uint32_t>(idx));
+        if (m_state[idx] == kGrown) pushIndex(m_front, idx);
     plantSeeds(request.seeds);
     return UpdateOutcome::Continued;
 }
 
-StepReport RegionGrowingCpu::step(int maxIterations) {
+template <class Index>
+std::vector<Index> RegionGrowingCpu::growLayer(const std::vector<Index>& front, VoxelBox& changed) {
     const Geometry& g = m_request.volume->geometry();
-    const int neighbours = m_request.regionGrowing.connectivity == 26 ? 26 : 6;
+    const bool six = m_request.regionGrowing.connectivity != 26;
     const unsigned threads = m_request.threads ? m_request.threads : defaultThreadCount();
     const int nx = g.dims[0], ny = g.dims[1], nz = g.dims[2];
-    const std::ptrdiff_t sx = 1, sy = nx, sz = std::ptrdiff_t(nx) * ny;
-    std::optional<VoxelBox> changed;
-    for (int it = 0; it < maxIterations && !m_front.empty(); ++it) {
-        // Small fronts stay on one thread: starting threads costs more than the layer.
-        const std::size_t chunks = m_front.size() < 32768 ? 1 : std::min<std::size_t>(m_front.size() / 8192, threads * 4);
-        std::vector<std::vector<std::uint32_t>> next(chunks);
-        std::vector<VoxelBox> boxes(chunks, VoxelBox::none());
-        parallelFor(chunks, threads, [&](std::size_t c) {
-            const std::size_t begin = m_front.size() * c / chunks, end = m_front.size() * (c + 1) / chunks;
-            auto& out = next[c];
-            VoxelBox& box = boxes[c];
-            // A relaxed load and store, not a CAS: two threads may both claim a voxel on the
-            // boundary of their chunks and list it twice in the next front, which changes nothing
-            // but a little repeated work; a CAS per voxel costs more than those rare repeats.
-            auto claim = [&](std::size_t n) {
-                std::atomic_ref<std::uint8_t> cell(m_state[n]);
-                if (cell.load(std::memory_order_relaxed) != kCandidate) return;
-                cell.store(kGrown, std::memory_order_relaxed);
-                out.push_back(static_cast<std::uint32_t>(n));
-                box.add(int(n % nx), int((n / nx) % ny), int(n / std::size_t(sz)));
-            };
-            for (std::size_t f = begin; f < end; ++f) {
-                const std::size_t idx = m_front[f];
-                const int i = int(idx % nx), j = int((idx / nx) % ny), k = int(idx / std::size_t(sz));
-                if (neighbours == 6) {
-                    if (i > 0) claim(idx - sx);
-                    if (i + 1 < nx) claim(idx + sx);
-                    if (j > 0) claim(idx - sy);
-                    if (j + 1 < ny) claim(idx + sy);
-                    if (k > 0) claim(idx - sz);
-                    if (k + 1 < nz) claim(idx + sz);
-                    continue;
-                }
-                for (int n = 0; n < 26; ++n) {
-                    const int ni = i + kNeighbourOffsets[n][0], nj = j + kNeighbourOffsets[n][1],
-                              nk = k + kNeighbourOffsets[n][2];
-                    if (ni >= 0 && nj >= 0 && nk >= 0 && ni < nx && nj < ny && nk < nz) claim(g.index(ni, nj, nk));
-                }
+    const std::size_t sx = 1, sy = std::size_t(nx), sz = g.sliceSize();
+    // Small fronts stay on one thread: starting threads costs more than the layer.
+    const std::size_t chunks = front.size() < 32768 ? 1 : std::min<std::size_t>(front.size() / 8192, threads * 4);
+    std::vector<std::vector<Index>> next(chunks);
+    std::vector<VoxelBox> boxes(chunks, VoxelBox::none());
+    parallelFor(chunks, threads, [&](std::size_t c) {
+        const std::size_t begin = front.size() * c / chunks, end = front.size() * (c + 1) / chunks;
+        auto& out = next[c];
+        VoxelBox& box = boxes[c];
+        // A relaxed load and store, not a CAS: two threads may both claim a voxel on the
+        // boundary of their chunks and list it twice in the next front, which changes nothing
+        // but a little repeated work; a CAS per voxel costs more than those rare repeats.
+        auto claim = [&](std::size_t n) {
+            std::atomic_ref<std::uint8_t> cell(m_state[n]);
+            if (cell.load(std::memory_order_relaxed) != kCandidate) return;
+            cell.store(kGrown, std::memory_order_relaxed);
+            out.push_back(static_cast<Index>(n));
+            box.add(int(n % sy), int((n / sy) % std::size_t(ny)), int(n / sz));
+        };
+        for (std::size_t f = begin; f < end; ++f) {
+            const std::size_t idx = front[f];
+            const int i = int(idx % sy), j = int((idx / sy) % std::size_t(ny)), k = int(idx / sz);
+            if (six) {
+                if (i > 0) claim(idx - sx);
+                if (i + 1 < nx) claim(idx + sx);
+                if (j > 0) claim(idx - sy);
+                if (j + 1 < ny) claim(idx + sy);
+                if (k > 0) claim(idx - sz);
+                if (k + 1 < nz) claim(idx + sz);
+                continue;
             }
-        });
-        m_front.clear();
-        for (auto& part : next) m_front.insert(m_front.end(), part.begin(), part.end());
-        for (const auto& b : boxes) changed = merge(changed, b);
-        m_grown += m_front.size();
+            for (const auto& o : kNeighbourOffsets) {
+                const int ni = i + o[0], nj = j + o[1], nk = k + o[2];
+                if (g.contains(ni, nj, nk)) claim(g.index(ni, nj, nk));
+            }
+        }
+    });
+    std::vector<Index> layer;
+    for (auto& part : next) layer.insert(layer.end(), part.begin(), part.end());
+    for (const auto& b : boxes)
+        if (!b.empty()) changed = *merge(changed, b);
+    return layer;
+}
+
+template <class Index>
+std::optional<VoxelBox> RegionGrowingCpu::growLayers(std::vector<Index>& front, int maxIterations) {
+    VoxelBox changed = VoxelBox::none();
+    for (int it = 0; it < maxIterations && !front.empty(); ++it) {
+        front = growLayer(front, changed);
+        m_grown += front.size();
         ++m_iterations;
     }
+    if (changed.empty()) return std::nullopt;
+    return changed;
+}
+
+StepReport RegionGrowingCpu::step(int maxIterations) {
     StepReport r;
+    r.changed = std::visit([&](auto& front) { return growLayers(front, maxIterations); }, m_front);
+    const std::size_t frontSize = indexCount(m_front);
     r.iterations = m_iterations;
-    r.convergence = double(m_front.size());
-    r.finished = m_front.empty();
-    r.changed = changed;
+    r.convergence = double(frontSize);
+    r.finished = frontSize == 0;
     // Unknown final size: progress from the front shrinking relative to what has grown.
-    r.progress = r.finished ? 1.0 : double(m_grown) / double(m_grown + 8 * m_front.size());
+    r.progress = r.finished ? 1.0 : double(m_grown) / double(m_grown + 8 * frontSize);
     return r;
 }
 
@@ -170,7 +180,7 @@ void RegionGrowingCpu::takeResult(LabelMap& out) {
     });
     out = LabelMap(g, std::move(m_state));
     m_state = {};
-    std::vector<std::uint32_t>().swap(m_front);
+    clearIndices(m_front, true);
 }
 
 }  // namespace lucent

@@ -4,6 +4,7 @@
 
 #include "lucent/core/seg/FuzzyAffinity.h"
 #include "lucent/core/seg/Segmenter.h"
+#include "lucent/core/seg/VoxelIndices.h"
 
 #include <cstdint>
 #include <vector>
@@ -12,6 +13,8 @@ namespace lucent {
 
 class FuzzyConnectednessCpu final : public Segmenter {
 public:
+    /// `width`: the bucket queue's index width (IndexWidth::Wide runs the 64-bit path on any volume).
+    explicit FuzzyConnectednessCpu(IndexWidth width = IndexWidth::Fit) : m_width(width) {}
     Method method() const override { return Method::FuzzyConnectedness; }
     const char* backend() const override { return backendKey(Backend::Cpu); }
     void start(const SegmentationRequest& request) override;
@@ -26,6 +29,8 @@ public:
 
     /// The parameters used (estimated or given).
     const AffinityParams& affinity() const { return m_params; }
+    /// True when the bucket queue holds 64-bit voxel indices (volumes past 2^32 voxels, or IndexWidth::Wide).
+    bool wideIndices() const { return holdsWideIndices(m_buckets); }
     /// Connectivity, quantised: 65535 at the seeds.
     const std::vector<std::uint16_t>& connectivity() const { return m_connectivity; }
 
@@ -39,13 +44,23 @@ protected:
 
 private:
     std::uint16_t affinity(std::size_t a, std::size_t b) const;
+    /// Fills the affinity tables of an int16 volume whose values span `range`.
+    void buildAffinityTables(std::pair<double, double> range);
+    /// Queues the eligible seeds at full strength.
+    template <class Index>
+    void plantSeeds(IndexBuckets<Index>& buckets);
+    /// Settles up to `budget` voxels from the highest non-empty bucket down; the box of the voxels raised.
+    template <class Index>
+    VoxelBox settle(IndexBuckets<Index>& buckets, std::size_t budget);
+
+    IndexWidth m_width;
 
     SegmentationRequest m_request;
     AffinityParams m_params;
     std::vector<float> m_g1, m_g2;  // lookup tables for int16 volumes
     int m_minValue = 0;
     std::vector<std::uint16_t> m_connectivity;
-    std::vector<std::vector<std::uint32_t>> m_buckets;
+    VoxelIndexBuckets m_buckets;
     int m_level = 0;  // highest bucket that may be non-empty
     int m_iterations = 0;
     std::size_t m_settled = 0;
