@@ -280,6 +280,7 @@ int main(int argc, char** argv) {
         wall.start();
         long long steps = 0;
         int before = run.published().steps;
+        std::string backend = run.published().backend;
         stageCommand.clear(), stageTake.clear(), stageViews.clear(), stage3d.clear();
         stages::reset();
         for (int f = 0; f < liveFrames; ++f) {
@@ -290,6 +291,7 @@ int main(int argc, char** argv) {
             stageCommand.push_back(command);
             t.push_back(command + liveFrame());
             const int done = run.published().steps;  // before a restart resets them
+            if (!run.published().backend.empty()) backend = run.published().backend;
             if (restart && restart()) {
                 steps += done - before;
                 before = 0;
@@ -301,7 +303,7 @@ int main(int argc, char** argv) {
         out.frames = liveFrames;
         out.stepsPerSecond = steps / (wall.nsecsElapsed() / 1e9);
         out.interop = run.usedInterop();
-        out.backend = run.published().backend;
+        out.backend = backend;
         return out;
     };
     const int ci = nx / 2, cj = ny / 2, ck = nz / 2;
@@ -342,17 +344,15 @@ int main(int argc, char** argv) {
         report("fuzzy connectedness, threshold scrubbing", f);
         run.cancel();
     }
-    auto snakeRun = [&](const char* what, int slice, std::array<int, 4> rect) {
-        SegmentationRequest r;
-        r.snake.slice = slice;
-        r.snake.rect = rect;
-        if (!gpu::hasCudaEngine(Method::Snake)) run.setBackend(gpu::Backend::Auto);  // the CPU engine, said in the report
-        run.setSpeed(watchableSpeed(Method::Snake));  // the pace a viewer shows it at (the fc row ran unpaced)
-        if (!panel.startWith(Method::Snake, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
-        // Restarted whenever it converges, so every measured frame shows an evolving snake.
+    // A method evolving at the pace a viewer shows it at (the fc row ran unpaced), restarted
+    // whenever it converges so that every measured frame shows a run in progress.
+    auto evolvingRun = [&](const char* what, Method method, const SegmentationRequest& r) {
+        if (!gpu::hasCudaEngine(method)) run.setBackend(gpu::Backend::Auto);  // the CPU engine, said in the report
+        run.setSpeed(watchableSpeed(method));
+        if (!panel.startWith(method, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
         const auto f = measure({}, [&] {
             if (run.running()) return false;
-            panel.startWith(Method::Snake, r, true, &error);
+            panel.startWith(method, r, true, &error);
             return true;
         });
         report(what, f);
@@ -360,6 +360,17 @@ int main(int argc, char** argv) {
         run.cancel();
         return 0;
     };
+    auto snakeRun = [&](const char* what, int slice, std::array<int, 4> rect) {
+        SegmentationRequest r;
+        r.snake.slice = slice;
+        r.snake.rect = rect;
+        return evolvingRun(what, Method::Snake, r);
+    };
+    {
+        SegmentationRequest r;
+        r.fuzzyCMeans.clusters = 3;
+        if (evolvingRun("fuzzy C-means, 3 clusters", Method::FuzzyCMeans, r)) return 1;
+    }
     if (snakeRun("snake, 512 x 512 slice", ck, {nx / 8, ny / 8, nx - nx / 8, ny - ny / 8})) return 1;
     if (snakeSide > 0) {
         window.model().setVolume(snakeImage(snakeSide), info, "auto");
