@@ -57,7 +57,7 @@ public:
     static constexpr std::size_t kLiveCells = std::size_t(1) << 21;
     /// The live surfaces' triangles at most (coarser cells beyond): the paint that uploads them
     /// stays a few milliseconds, whatever shape the run's labels take.
-    static constexpr std::size_t kLiveTriangles = 150000;
+    static constexpr std::size_t kLiveTriangles = 60000;
     /// The planes follow the cursor once it rests (kCursorRestMs without a move): true while a
     /// move waits for that.
     bool cursorMovePending() const { return m_cursorTimer.isActive(); }
