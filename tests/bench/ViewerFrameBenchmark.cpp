@@ -69,14 +69,27 @@ public:
         t.start();
         const int type = int(event->type());
         const char* cls = receiver->metaObject()->className();
+        const bool window = event->type() == QEvent::UpdateRequest && receiver->isWidgetType() &&
+                            static_cast<QWidget*>(receiver)->isWindow();
+        const double paintsBefore = window ? paintTotal() : 0;
         const bool done = QApplication::notify(receiver, event);
         const double ms = t.nsecsElapsed() / 1e6;
         --m_depth;
         if (ms >= 0.2) stages::record(("event: " + std::string(cls) + " type " + std::to_string(type)).c_str(), ms);
+        if (window) presentMs += ms - (paintTotal() - paintsBefore);
         return done;
     }
+    /// The window's composition and hand-over to the X server, summed: its repaints without the
+    /// views' and the 3D pane's paints inside them (those are Lucent's work, timed as stages).
+    double presentMs = 0;
 
 private:
+    static double paintTotal() {
+        double ms = 0;
+        for (const auto& f : stages::snapshot())
+            if (f.name.rfind("slice view: paint", 0) == 0 || f.name.rfind("3D pane: paint", 0) == 0) ms += f.totalMs;
+        return ms;
+    }
     int m_depth = 0;
 };
 
@@ -135,6 +148,7 @@ std::shared_ptr<Volume> snakeImage(int side) {
 
 struct LiveFigures {
     Stats frame;
+    Stats work;  // the frame without the window's composition and present
     int frames = 0;
     double stepsPerSecond = 0;
     bool interop = false;
@@ -250,7 +264,7 @@ int main(int argc, char** argv) {
     // Stages of a live frame, timed apart so that what grows with the volume shows: the parameter
     // change (a command to the worker), taking and uploading what changed, the three slice views,
     // and the 3D pane (drawn only when it has news: its live surfaces or the labels changed).
-    std::vector<double> stageCommand, stageTake, stageViews, stage3d;
+    std::vector<double> stageCommand, stageTake, stageViews, stage3d, stagePresent;
     ui::View3DWidget* pane3d = window.grid().view3D();
     auto liveFrame = [&] {
         QElapsedTimer t;
@@ -263,6 +277,7 @@ int main(int argc, char** argv) {
         // The 3D pane's queued surfaces, as the event loop would deliver them; the pane is drawn
         // when they brought news (a new live copy shown), as its update() would have it drawn.
         const int shownBefore = pane3d ? pane3d->liveCopyShown() : 0;
+        const double presentBefore = app.presentMs;
         QApplication::processEvents();
         if (pane3d && pane3d->isVisible() && pane3d->liveCopyShown() != shownBefore && pane3d->grabFramebuffer().isNull())
             std::abort();
@@ -270,6 +285,7 @@ int main(int argc, char** argv) {
         stageTake.push_back(took);
         stageViews.push_back(viewsDone - took);
         stage3d.push_back(all - viewsDone);
+        stagePresent.push_back(app.presentMs - presentBefore);
         return all;
     };
     auto settle = [&] {
@@ -282,6 +298,8 @@ int main(int argc, char** argv) {
         std::printf("%-34s median %6.2f ms   worst %6.2f ms   (%d frames)  %8.0f steps/s  backend %s%s\n", what,
                     f.frame.median, f.frame.worst, f.frames, f.stepsPerSecond, f.backend.c_str(),
                     f.interop ? ", CUDA-GL interop" : (f.backend == "cuda" ? ", host upload" : ""));
+        std::printf("  without the window's composition and present (Lucent's work in the frame): median %6.2f ms   worst %6.2f ms\n",
+                    f.work.median, f.work.worst);
         const Stats c = stats(stageCommand), k = stats(stageTake), v = stats(stageViews), d = stats(stage3d);
         std::printf("  stages median / worst ms: parameters %.2f / %.2f, take+upload %.2f / %.2f, slice views %.2f / "
                     "%.2f, 3D pane %.2f / %.2f; 3D live surfaces shown %d of %d copies taken (the last %zu triangles)\n",
@@ -294,13 +312,13 @@ int main(int argc, char** argv) {
     // `paced`: a frame every 16.7 ms, as a display shows them, sleeping (no events) between
     // frames, so that a method stepping at its viewing pace has steps in the frames measured.
     auto measure = [&](const std::function<void(int)>& each, const std::function<bool()>& restart, bool paced = false) {
-        std::vector<double> t;
+        std::vector<double> t, work;
         QElapsedTimer wall;
         wall.start();
         long long steps = 0;
         int before = run.published().steps;
         std::string backend = run.published().backend;
-        stageCommand.clear(), stageTake.clear(), stageViews.clear(), stage3d.clear();
+        stageCommand.clear(), stageTake.clear(), stageViews.clear(), stage3d.clear(), stagePresent.clear();
         stages::reset();
         for (int f = 0; f < liveFrames; ++f) {
             QElapsedTimer c;
@@ -309,6 +327,7 @@ int main(int argc, char** argv) {
             const double command = c.nsecsElapsed() / 1e6;
             stageCommand.push_back(command);
             t.push_back(command + liveFrame());
+            work.push_back(t.back() - stagePresent.back());
             if (paced && t.back() < kDisplayFrameMs) QThread::usleep((unsigned long)((kDisplayFrameMs - t.back()) * 1000));
             const int done = run.published().steps;  // before a restart resets them
             if (!run.published().backend.empty()) backend = run.published().backend;
@@ -320,6 +339,7 @@ int main(int argc, char** argv) {
         steps += run.published().steps - before;
         LiveFigures out;
         out.frame = stats(t);
+        out.work = stats(work);
         out.frames = liveFrames;
         out.stepsPerSecond = steps / (wall.nsecsElapsed() / 1e9);
         out.interop = run.usedInterop();
