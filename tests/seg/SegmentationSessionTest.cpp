@@ -158,6 +158,36 @@ TEST(SegmentationSession, AWiderIntervalMarksOnlyTheSeedsItAddsAndTheStepsMarkWh
     EXPECT_EQ(all->hi, (std::array<int, 3>{47, 39, 31}));
 }
 
+TEST(SegmentationSession, AnUpdateTheEngineRefusesLeavesNoStaleResultOnScreen) {
+    // An interval that leaves out the seed: the engine restarts, finds no seed and says so. What it
+    // holds is then nothing, and the whole volume is marked changed so the preview shows that.
+    const Volume v = ball();
+    SegmentationSession session;
+    auto r = srgRequest(v);
+    session.begin(std::make_unique<RegionGrowingCpu>(), r);
+    while (session.state() == SessionState::Running) session.advance(10ms);
+    session.takeChanges();
+    LabelMap before;
+    session.engine()->result(before);
+    ASSERT_GT(before.voxelCount() - before.count(0), 500u);
+    r.regionGrowing = {300, 400, 6};
+    EXPECT_THROW(session.update(r), std::invalid_argument);
+    const auto changes = session.takeChanges();
+    ASSERT_TRUE(changes.has_value());
+    EXPECT_EQ(changes->lo, (std::array<int, 3>{0, 0, 0}));
+    EXPECT_EQ(changes->hi, (std::array<int, 3>{47, 39, 31}));
+    EXPECT_EQ(session.state(), SessionState::Finished);
+    LabelMap after;
+    session.engine()->result(after);
+    EXPECT_EQ(after.count(0), after.voxelCount()) << "what the changed box will show: no voxel";
+    r.regionGrowing = {150, 250, 6};  // the seed back in the interval: the run grows again
+    session.update(r);
+    while (session.state() == SessionState::Running) session.advance(10ms);
+    LabelMap again;
+    session.engine()->result(again);
+    EXPECT_EQ(again.count(0), before.count(0));
+}
+
 TEST(SegmentationSession, SnakeKeepsEveryPolygonAndItsFallingCriterion) {
     LabelMap truth;
     const Volume v = shapeVolume({80, 70, 1}, [](int i, int j, int) { return i >= 25 && i < 55 && j >= 20 && j < 50; }, 150, 50, 8,

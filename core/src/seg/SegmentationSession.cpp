@@ -83,7 +83,20 @@ void SegmentationSession::pause() {
 
 UpdateOutcome SegmentationSession::update(const SegmentationRequest& request) {
     if (!m_engine) throw std::logic_error("segmentation session: update without a run");
-    const UpdateOutcome outcome = m_engine->update(request);
+    UpdateOutcome outcome;
+    try {
+        outcome = m_engine->update(request);
+    } catch (const std::exception&) {
+        // The engine restarted on the new request and refused it (no seed in the new interval): it
+        // no longer holds the previous result, so the views must not go on showing it as the run's.
+        m_request = request;
+        markAllChanged();
+        m_polygons.clear();
+        m_polygonSlices.clear();
+        m_convergence.clear();
+        m_state = SessionState::Finished;
+        throw;
+    }
     // What the views must redraw: everything after a restart or a relabelling; after a run that
     // continues (a wider interval) only the seeds it gained, since its steps report what they grow.
     if (outcome == UpdateOutcome::Continued) markNewSeedsChanged(request);
