@@ -5,6 +5,7 @@
 #include "TileQueue.cuh"
 #include "TileRounds.h"
 #include "lucent/core/seg/Eligibility.h"
+#include "lucent/core/seg/SeedMessages.h"
 #include "lucent/gpu/DeviceVolume.h"
 
 #include <algorithm>
@@ -302,8 +303,7 @@ void RegionGrowingCuda::start(const SegmentationRequest& request) {
     const std::size_t planted = plantSeeds(request.seeds, &rejected);
     m_timer.end(stream);
     if (planted == 0)
-        throw std::invalid_argument("no seed lies within [" + std::to_string(request.regionGrowing.lower) + ", " +
-                                    std::to_string(request.regionGrowing.upper) + "] inside the ROI/mask (" + rejected + ")");
+        throw std::invalid_argument(noSeedWithin(request.regionGrowing, rejected));
     m_rounds = 0;
     m_visits = 0;
     m_finished = false;
@@ -338,8 +338,7 @@ std::size_t RegionGrowingCuda::plantSeeds(const std::vector<VoxelIndex>& seeds, 
         if (value >= p.lower && value <= p.upper && eligible(s.i, s.j, s.k, idx)) {
             list.push_back(make_int3(s.i, s.j, s.k));
         } else if (rejected && rejected->empty()) {
-            *rejected = "seed " + std::to_string(s.i) + "," + std::to_string(s.j) + "," + std::to_string(s.k) + " has value " +
-                        std::to_string(value);
+            *rejected = rejectedSeed(s, value);
         }
     }
     if (list.empty()) return 0;

@@ -171,7 +171,14 @@ TEST(SegmentationSession, AnUpdateTheEngineRefusesLeavesNoStaleResultOnScreen) {
     session.engine()->result(before);
     ASSERT_GT(before.voxelCount() - before.count(0), 500u);
     r.regionGrowing = {300, 400, 6};
-    EXPECT_THROW(session.update(r), std::invalid_argument);
+    try {
+        session.update(r);
+        ADD_FAILURE() << "an interval without the seed was taken";
+    } catch (const std::invalid_argument& e) {
+        const std::string why = e.what();
+        EXPECT_NE(why.find("no seed lies within [300, 400] inside the ROI/mask (seed 20,20,16 has value "), std::string::npos) << why;
+        EXPECT_EQ(why.find(".000000"), std::string::npos) << "values as a reader writes them: " << why;
+    }
     const auto changes = session.takeChanges();
     ASSERT_TRUE(changes.has_value());
     EXPECT_EQ(changes->lo, (std::array<int, 3>{0, 0, 0}));

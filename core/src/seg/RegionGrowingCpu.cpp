@@ -3,6 +3,7 @@
 
 #include "lucent/core/ParallelFor.h"
 #include "lucent/core/seg/Eligibility.h"
+#include "lucent/core/seg/SeedMessages.h"
 #include "lucent/core/seg/VoxelNeighbours.h"
 
 #include <algorithm>
@@ -24,9 +25,7 @@ void RegionGrowingCpu::start(const SegmentationRequest& request) {
     classify();
     const std::string rejected = plantSeeds(request.seeds);
     if (indexCount(m_front) == 0)
-        throw std::invalid_argument("no seed lies within [" + std::to_string(request.regionGrowing.lower) + ", " +
-                                    std::to_string(request.regionGrowing.upper) + "] inside the ROI/mask (" + rejected +
-                                    ")");
+        throw std::invalid_argument(noSeedWithin(request.regionGrowing, rejected));
 }
 
 void RegionGrowingCpu::classify() {
@@ -54,8 +53,7 @@ std::string RegionGrowingCpu::plantSeeds(const std::vector<VoxelIndex>& seeds) {
         const std::size_t idx = g.index(s.i, s.j, s.k);
         if (m_state[idx] == kOutside) {
             if (rejected.empty())
-                rejected = "seed " + std::to_string(s.i) + "," + std::to_string(s.j) + "," + std::to_string(s.k) +
-                           " has value " + std::to_string(m_request.volume->value(idx));
+                rejected = rejectedSeed(s, m_request.volume->value(idx));
             continue;
         }
         if (m_state[idx] == kCandidate) {
