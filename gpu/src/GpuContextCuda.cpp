@@ -80,7 +80,7 @@ void GpuContext::downloadLabels(LabelMap& out, const VoxelBox* box) {
     const LabelSink sink = labelSink();
     if (out.voxelCount() != g.voxelCount() || !out.geometry().sameGrid(g)) out = LabelMap(g);
     const VoxelBox b = box ? *box : wholeBox(g);
-    hostwork::note(std::size_t(b.hi[0] - b.lo[0] + 1) * std::size_t(b.hi[1] - b.lo[1] + 1) * std::size_t(b.hi[2] - b.lo[2] + 1));
+    hostwork::note(b.voxelCount());
     copyLabelsToHost(*this, sink.data, LabelSink::host(out), b);
 }
 

@@ -30,6 +30,12 @@ SegmentationRequest srgRequest(const Volume& v) {
     return r;
 }
 
+/// Runs a started region growing to its end and drops the changes it reported.
+void runToTheEnd(SegmentationSession& session) {
+    while (session.state() == SessionState::Running) session.advance(10ms);
+    session.takeChanges();
+}
+
 }  // namespace
 
 TEST(SegmentationSession, RunsPausesStepsAndFinishesWithinBudgets) {
@@ -133,8 +139,7 @@ TEST(SegmentationSession, AWiderIntervalMarksOnlyTheSeedsItAddsAndTheStepsMarkWh
     SegmentationSession session;
     auto r = srgRequest(v);
     session.begin(std::make_unique<RegionGrowingCpu>(), r);
-    while (session.state() == SessionState::Running) session.advance(10ms);
-    session.takeChanges();
+    runToTheEnd(session);
     r.regionGrowing.upper = 260;
     ASSERT_EQ(session.update(r), UpdateOutcome::Continued);
     EXPECT_FALSE(session.takeChanges().has_value()) << "a wider interval changes no label by itself";
@@ -165,8 +170,7 @@ TEST(SegmentationSession, AnUpdateTheEngineRefusesLeavesNoStaleResultOnScreen) {
     SegmentationSession session;
     auto r = srgRequest(v);
     session.begin(std::make_unique<RegionGrowingCpu>(), r);
-    while (session.state() == SessionState::Running) session.advance(10ms);
-    session.takeChanges();
+    runToTheEnd(session);
     LabelMap before;
     session.engine()->result(before);
     ASSERT_GT(before.voxelCount() - before.count(0), 500u);

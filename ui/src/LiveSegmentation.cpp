@@ -27,7 +27,7 @@ namespace {
 
 std::size_t countInBox(const LabelMap& map, const VoxelBox& box) {
     const auto& d = map.geometry().dims;
-    hostwork::note(std::size_t(box.hi[0] - box.lo[0] + 1) * std::size_t(box.hi[1] - box.lo[1] + 1) * std::size_t(box.hi[2] - box.lo[2] + 1));
+    hostwork::note(box.voxelCount());
     std::size_t n = 0;
     for (int k = std::max(0, box.lo[2]); k <= std::min(box.hi[2], d[2] - 1); ++k)
         for (int j = std::max(0, box.lo[1]); j <= std::min(box.hi[1], d[1] - 1); ++j) {

@@ -27,9 +27,7 @@ void SegmentationSession::begin(std::unique_ptr<Segmenter> engine, const Segment
     m_request = request;
     setIterationsPerStep(iterationsPerStep);
     m_last = {};
-    m_polygons.clear();
-    m_polygonSlices.clear();
-    m_convergence.clear();
+    clearHistory();
     // The start state is the first thing drawn: seeds (srg, fc), the starting rectangle (snake).
     markAllChanged();
     if (m_request.snake.rect != std::array<int, 4>{0, 0, 0, 0} && m_engine->method() == Method::Snake) {
@@ -91,9 +89,7 @@ UpdateOutcome SegmentationSession::update(const SegmentationRequest& request) {
         // no longer holds the previous result, so the views must not go on showing it as the run's.
         m_request = request;
         markAllChanged();
-        m_polygons.clear();
-        m_polygonSlices.clear();
-        m_convergence.clear();
+        clearHistory();
         m_state = SessionState::Finished;
         throw;
     }
@@ -104,13 +100,17 @@ UpdateOutcome SegmentationSession::update(const SegmentationRequest& request) {
     if (outcome != UpdateOutcome::Continued) markAllChanged();
     if (outcome != UpdateOutcome::Relabelled) {
         if (outcome == UpdateOutcome::Restarted) {
-            m_polygons.clear();
-            m_polygonSlices.clear();
-            m_convergence.clear();
+            clearHistory();
         }
         m_state = m_engine->finished() ? SessionState::Finished : SessionState::Running;
     }
     return outcome;
+}
+
+void SegmentationSession::clearHistory() {
+    m_polygons.clear();
+    m_polygonSlices.clear();
+    m_convergence.clear();
 }
 
 void SegmentationSession::markNewSeedsChanged(const SegmentationRequest& next) {

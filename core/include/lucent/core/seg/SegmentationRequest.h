@@ -8,6 +8,7 @@
 #include "lucent/core/seg/ParameterLimits.h"
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,10 @@ struct VoxelBox {
         return i >= lo[0] && i <= hi[0] && j >= lo[1] && j <= hi[1] && k >= lo[2] && k <= hi[2];
     }
     LUCENT_HD bool empty() const { return lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2]; }
+    /// Voxels inside the box (0 when empty).
+    std::size_t voxelCount() const {
+        return empty() ? 0 : std::size_t(hi[0] - lo[0] + 1) * std::size_t(hi[1] - lo[1] + 1) * std::size_t(hi[2] - lo[2] + 1);
+    }
     /// Widens the box to hold voxel (i, j, k).
     void add(int i, int j, int k) {
         lo = {i < lo[0] ? i : lo[0], j < lo[1] ? j : lo[1], k < lo[2] ? k : lo[2]};

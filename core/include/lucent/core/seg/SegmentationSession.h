@@ -77,6 +77,8 @@ public:
 private:
     void afterStep(const StepReport& report);
     void markAllChanged();
+    /// Forgets the run's polygons and convergence (a new run, or none after a refused update).
+    void clearHistory();
     /// Marks the seeds of `next` that the current request lacks (before m_request becomes `next`).
     void markNewSeedsChanged(const SegmentationRequest& next);
 
