@@ -8,11 +8,12 @@ namespace lucent::gpu {
 
 struct GlTextureLink::Impl {};
 
-GlTextureLink::GlTextureLink(unsigned) {
+GlTextureLink::GlTextureLink(unsigned, Shape) {
     throw GpuError("CUDA-OpenGL interop unavailable: this build has no CUDA support or no OpenGL headers");
 }
 GlTextureLink::~GlTextureLink() = default;
 void GlTextureLink::copyFrom(const void*, std::array<int, 3>, std::size_t, const VoxelBox&, void*) {}
 void GlTextureLink::fillFromVolume(const GpuContext&) {}
+void GlTextureLink::copyPlane(const void*, std::array<int, 3>, VolumePlane, PlaneElement, void*) {}
 
 }  // namespace lucent::gpu

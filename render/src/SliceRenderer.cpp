@@ -26,6 +26,13 @@ uniform uint u_previewHidden[8];  // preview values not drawn (bit v of word v /
 uniform ivec3 u_axisR;         // unit voxel steps along the screen's right and down axes
 uniform ivec3 u_axisD;
 uniform sampler3D u_heat;      // a soft map (membership, connectivity) as 0..1
+// The view's own plane textures (PlaneTextures): used instead of the 3D volume / preview textures
+// when set. u_planeAxes: the volume axes of the plane's width and height, then its normal.
+uniform sampler2D u_planeVolume;
+uniform usampler2D u_planePreview;
+uniform int u_usePlaneVolume;
+uniform int u_usePlanePreview;
+uniform ivec3 u_planeAxes;
 uniform int u_hasHeat;
 uniform sampler2D u_colours;
 uniform vec3 u_origin;   // voxel index at screen (0, 0)
@@ -42,13 +49,26 @@ uniform vec2 u_cross;    // crosshair in screen pixels (x, y from the top)
 uniform vec3 u_crossColour;
 out vec4 colour;
 
+float texelAt(vec3 v, vec3 t) {
+    if (u_usePlaneVolume == 1) {
+        vec2 size = vec2(u_dims[u_planeAxes.x], u_dims[u_planeAxes.y]);
+        return texture(u_planeVolume, (vec2(v[u_planeAxes.x], v[u_planeAxes.y]) + 0.5) / size).r;
+    }
+    return texture(u_volume, t).r;
+}
+
+uint previewAt(ivec3 i) {
+    if (u_usePlanePreview == 1) return texelFetch(u_planePreview, ivec2(i[u_planeAxes.x], i[u_planeAxes.y]), 0).r;
+    return texelFetch(u_preview, i, 0).r;
+}
+
 void main() {
     vec2 s = vec2(gl_FragCoord.x, u_height - gl_FragCoord.y);  // top-left origin, pixel centres
     vec3 v = u_origin + s.x * u_dx + s.y * u_dy;               // continuous voxel index
     vec3 t = (v + 0.5) / u_dims;
     vec3 rgb = vec3(0.0);
     if (all(greaterThanEqual(t, vec3(0.0))) && all(lessThanEqual(t, vec3(1.0)))) {
-        float value = texture(u_volume, t).r * u_scale + u_offset;
+        float value = texelAt(v, t) * u_scale + u_offset;
         float g = clamp((value - (u_window.x - 0.5 * u_window.y)) / u_window.y, 0.0, 1.0);
         rgb = vec3(g);
         if (u_hasLabels == 1) {
@@ -73,13 +93,13 @@ void main() {
             // seen moving and the image stays readable between the stripes.
             ivec3 i = clamp(ivec3(floor(v + 0.5)), ivec3(0), ivec3(u_dims) - 1);
             ivec3 top = ivec3(u_dims) - 1;
-            uint p = texelFetch(u_preview, i, 0).r;
+            uint p = previewAt(i);
             if (p != 0u && (u_previewHidden[p >> 5u] & (1u << (p & 31u))) == 0u) {
                 vec4 c = texelFetch(u_colours, ivec2(int(p), 0), 0);
-                bool edge = texelFetch(u_preview, clamp(i + u_axisR, ivec3(0), top), 0).r != p ||
-                            texelFetch(u_preview, clamp(i - u_axisR, ivec3(0), top), 0).r != p ||
-                            texelFetch(u_preview, clamp(i + u_axisD, ivec3(0), top), 0).r != p ||
-                            texelFetch(u_preview, clamp(i - u_axisD, ivec3(0), top), 0).r != p;
+                bool edge = previewAt(clamp(i + u_axisR, ivec3(0), top)) != p ||
+                            previewAt(clamp(i - u_axisR, ivec3(0), top)) != p ||
+                            previewAt(clamp(i + u_axisD, ivec3(0), top)) != p ||
+                            previewAt(clamp(i - u_axisD, ivec3(0), top)) != p;
                 bool stripe = mod(floor(s.x) + floor(s.y), 6.0) < 2.0;
                 if (edge)
                     rgb = mix(c.rgb, vec3(1.0), 0.35);
@@ -153,6 +173,11 @@ bool SliceRenderer::initialise(std::string& error) {
     m_uAxisD = loc("u_axisD");
     m_uHeat = loc("u_heat");
     m_uHasHeat = loc("u_hasHeat");
+    m_uPlaneVolume = loc("u_planeVolume");
+    m_uPlanePreview = loc("u_planePreview");
+    m_uUsePlaneVolume = loc("u_usePlaneVolume");
+    m_uUsePlanePreview = loc("u_usePlanePreview");
+    m_uPlaneAxes = loc("u_planeAxes");
     return true;
 }
 
@@ -162,13 +187,19 @@ void SliceRenderer::release() {
     m_program = m_vao = 0;
 }
 
-void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& textures, const SliceStyle& style) {
+void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& textures, const SliceStyle& style,
+                         const PlaneTextures* plane) {
     glViewport(0, 0, view.width(), view.height());
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
     glClearColor(0, 0, 0, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     if (!textures.hasVolume() || !m_program) return;
+    // The view's plane textures stand in for the 3D ones only where they hold the plane shown.
+    const auto shown = view.shownVolumePlane();
+    const bool planeVolume = plane && shown && plane->volumePlane == shown;
+    const bool planePreview = plane && shown && plane->previewPlane == shown;
+    if (!planeVolume && !textures.hasWholeVolume()) return;  // nothing to sample yet
     // Draw into whatever context is current and leave its bindings as found (QPainter, ImGui and
     // VTK keep their own vertex arrays and programs bound across our call).
     GLint previousVao = 0, previousProgram = 0, previousUnit = 0;
@@ -217,6 +248,15 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     glActiveTexture(GL_TEXTURE4);
     glBindTexture(GL_TEXTURE_3D, textures.heatTexture());
     glUniform1i(m_uHeat, 4);
+    glUniform1i(m_uUsePlaneVolume, planeVolume ? 1 : 0);
+    glUniform1i(m_uUsePlanePreview, planePreview ? 1 : 0);
+    if (shown) glUniform3i(m_uPlaneAxes, shown->axisA(), shown->axisB(), shown->normal);
+    glActiveTexture(GL_TEXTURE5);
+    glBindTexture(GL_TEXTURE_2D, planeVolume ? plane->volumeTexture() : 0);
+    glUniform1i(m_uPlaneVolume, 5);
+    glActiveTexture(GL_TEXTURE6);
+    glBindTexture(GL_TEXTURE_2D, planePreview ? plane->previewTexture() : 0);
+    glUniform1i(m_uPlanePreview, 6);
     glBindVertexArray(m_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(GLuint(previousVao));

@@ -224,6 +224,18 @@ void SliceViewGeometry::shaderMapping(Vec3& origin, Vec3& dx, Vec3& dy) const {
     dy = y1 - origin;
 }
 
+std::optional<VolumePlane> SliceViewGeometry::shownVolumePlane() const {
+    Vec3 o, dx, dy;
+    shaderMapping(o, dx, dy);
+    const int n = m_axes[2];
+    const long k = std::lround(o[n]);
+    // Volume mode sets the normal component to the slice exactly; an aligned patient plane lands
+    // within rounding of it.
+    if (std::abs(dx[n]) > 1e-9 || std::abs(dy[n]) > 1e-9 || std::abs(o[n] - double(k)) > 1e-6) return std::nullopt;
+    if (k < 0 || k >= m_geometry.dims[std::size_t(n)]) return std::nullopt;
+    return VolumePlane{n, int(k)};
+}
+
 std::string SliceViewGeometry::edgeLetter(int edge) const {
     Vec3 dir = edge < 2 ? rightDirection() : downDirection();
     if (edge == 1 || edge == 2) dir = dir * -1.0;

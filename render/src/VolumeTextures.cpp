@@ -30,7 +30,7 @@ void VolumeTextures::release() {
     m_pixelBuffer = m_heat = 0;
     m_hasHeat = false;
     m_volume = m_labels = m_preview = m_colours = 0;
-    m_hasLabels = m_hasPreview = false;
+    m_hasLabels = m_hasPreview = m_onPlanes = false;
 }
 
 namespace {
@@ -49,51 +49,29 @@ void allocate3d(GLenum internalFormat, GLenum format, GLenum type, const std::ar
     else glTexImage3D(GL_TEXTURE_3D, 0, GLint(internalFormat), d[0], d[1], d[2], 0, format, type, nullptr);
 }
 
+/// The unsigned 16-bit texel of an int16 voxel (value + 32768), for the whole texture and planes alike.
+std::uint16_t unsignedTexel(std::int16_t v) { return std::uint16_t(std::uint16_t(v) ^ 0x8000u); }
+
 }  // namespace
 
 bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error,
                                   const std::function<bool(unsigned texture)>& fillOnDevice) {
+    takeVolume(volume, false);
+    return makeWholeVolume(volume, error, fillOnDevice);
+}
+
+bool VolumeTextures::takeVolume(const Volume& volume, bool onPlanes) {
     // A new name per volume: immutable storage cannot be re-specified.
     if (m_volume) glDeleteTextures(1, &m_volume);
-    glGenTextures(1, &m_volume);
-    const auto& d = volume.geometry().dims;
-    m_dims = d;
-    glBindTexture(GL_TEXTURE_3D, m_volume);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    while (glGetError() != GL_NO_ERROR) {
-    }
+    m_volume = 0;
+    m_dims = volume.geometry().dims;
     m_format = chooseFormat(volume);
+    m_onPlanes = onPlanes && m_format == TexelFormat::Unorm16;
     m_offset = 0.0f;
-    switch (m_format) {
-    case TexelFormat::Snorm16:
-        allocate3d(GL_R16_SNORM, GL_RED, GL_SHORT, d);
-        m_scale = 32767.0f;
-        break;
-    case TexelFormat::Unorm16:  // stored + 32768 as unsigned: value = texel * 65535 - 32768
-        allocate3d(GL_R16, GL_RED, GL_UNSIGNED_SHORT, d);
-        m_scale = 65535.0f;
-        m_offset = -32768.0f;
-        break;
-    case TexelFormat::Float32:
-        allocate3d(GL_R32F, GL_RED, GL_FLOAT, d);
-        m_scale = 1.0f;
-        break;
-    }
+    m_scale = m_format == TexelFormat::Snorm16 ? 32767.0f : m_format == TexelFormat::Unorm16 ? 65535.0f : 1.0f;
+    if (m_format == TexelFormat::Unorm16) m_offset = -32768.0f;  // stored + 32768: value = texel * 65535 - 32768
     m_hasHeat = false;  // a soft map of the previous volume
-    const GLenum status = glGetError();
-    if (status != GL_NO_ERROR) {
-        error = status == GL_OUT_OF_MEMORY ? "the graphics driver is out of memory for a " + std::to_string(d[0]) + " x " +
-                                                 std::to_string(d[1]) + " x " + std::to_string(d[2]) + " texture"
-                                           : "the graphics driver refused the volume texture (GL error " +
-                                                 std::to_string(status) + ")";
-        return false;
-    }
-    m_filledOnDevice = m_format == TexelFormat::Unorm16 && fillOnDevice && fillOnDevice(m_volume);
-    glBindTexture(GL_TEXTURE_3D, m_volume);
-    if (!m_filledOnDevice) uploadVoxels(volume);
-    for (GLenum p : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
-        glTexParameteri(GL_TEXTURE_3D, p, GL_CLAMP_TO_EDGE);
-    setInterpolation(false);
+    m_filledOnDevice = false;
     // The label and preview textures are sized with the volume once; edits and live steps then
     // replace boxes of them (re-specifying 200 MB per change was the first frame's cost).
     // Label and preview textures are made when first written (allocating GPU memory for a big 3D
@@ -105,23 +83,67 @@ bool VolumeTextures::uploadVolume(const Volume& volume, std::string& error,
         }
     m_hasLabels = m_hasPreview = false;
     m_labelsStale = m_previewStale = true;
-    if (glGetError() == GL_OUT_OF_MEMORY) {
-        error = "the graphics driver is out of memory for the label textures";
+    makeColourTable();
+    return m_onPlanes;
+}
+
+bool VolumeTextures::makeWholeVolume(const Volume& volume, std::string& error,
+                                     const std::function<bool(unsigned texture)>& fillOnDevice) {
+    if (volume.geometry().dims != m_dims) return false;
+    if (m_volume) return true;
+    glGenTextures(1, &m_volume);
+    glBindTexture(GL_TEXTURE_3D, m_volume);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    const auto& d = m_dims;
+    switch (m_format) {
+    case TexelFormat::Snorm16: allocate3d(GL_R16_SNORM, GL_RED, GL_SHORT, d); break;
+    case TexelFormat::Unorm16: allocate3d(GL_R16, GL_RED, GL_UNSIGNED_SHORT, d); break;
+    case TexelFormat::Float32: allocate3d(GL_R32F, GL_RED, GL_FLOAT, d); break;
+    }
+    const GLenum status = glGetError();
+    if (status != GL_NO_ERROR) {
+        error = status == GL_OUT_OF_MEMORY ? "the graphics driver is out of memory for a " + std::to_string(d[0]) + " x " +
+                                                 std::to_string(d[1]) + " x " + std::to_string(d[2]) + " texture"
+                                           : "the graphics driver refused the volume texture (GL error " +
+                                                 std::to_string(status) + ")";
+        glDeleteTextures(1, &m_volume);
+        m_volume = 0;
         return false;
     }
-    if (!m_colours) {
-        glGenTextures(1, &m_colours);
-        std::vector<std::uint8_t> table(256 * 4);
-        for (int l = 0; l < 256; ++l) {
-            const auto c = labelColour(l);
-            for (int ch = 0; ch < 4; ++ch) table[l * 4 + ch] = c[ch];
-        }
-        glBindTexture(GL_TEXTURE_2D, m_colours);
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data());
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    m_filledOnDevice = m_format == TexelFormat::Unorm16 && fillOnDevice && fillOnDevice(m_volume);
+    glBindTexture(GL_TEXTURE_3D, m_volume);
+    if (!m_filledOnDevice) uploadVoxels(volume);
+    for (GLenum p : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
+        glTexParameteri(GL_TEXTURE_3D, p, GL_CLAMP_TO_EDGE);
+    setInterpolation(m_linear);
+    if (glGetError() == GL_OUT_OF_MEMORY) {
+        error = "the graphics driver is out of memory for the volume texture";
+        return false;
     }
     return true;
+}
+
+void VolumeTextures::makeColourTable() {
+    if (m_colours) return;
+    glGenTextures(1, &m_colours);
+    std::vector<std::uint8_t> table(256 * 4);
+    for (int l = 0; l < 256; ++l) {
+        const auto c = labelColour(l);
+        for (int ch = 0; ch < 4; ++ch) table[l * 4 + ch] = c[ch];
+    }
+    glBindTexture(GL_TEXTURE_2D, m_colours);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+}
+
+void VolumeTextures::volumePlaneTexels(const Volume& volume, const VolumePlane& plane, std::vector<std::uint16_t>& out) const {
+    const auto size = planeSize(plane, m_dims);
+    out.resize(std::size_t(size[0]) * std::size_t(size[1]));
+    extractPlane(volume.int16Data(), m_dims, plane, out.data(),
+                 unsignedTexel);
 }
 
 void VolumeTextures::updateColourTable(const LabelTable& labels) {
@@ -168,7 +190,7 @@ void VolumeTextures::fillTexels(const Volume& volume, void* out) const {
     const std::int16_t* src = volume.int16Data();
     if (m_format == TexelFormat::Unorm16) {
         auto* dst = static_cast<std::uint16_t*>(out);
-        for (std::size_t i = 0; i < n; ++i) dst[i] = std::uint16_t(std::uint16_t(src[i]) ^ 0x8000u);
+        for (std::size_t i = 0; i < n; ++i) dst[i] = unsignedTexel(src[i]);
     } else {  // float texels of an int16 volume (R16_SNORM never comes here: it takes the voxels as they are)
         auto* dst = static_cast<float*>(out);
         for (std::size_t i = 0; i < n; ++i) dst[i] = float(src[i]);
@@ -233,6 +255,7 @@ unsigned VolumeTextures::heatTextureMade() {
 }
 
 void VolumeTextures::setInterpolation(bool linear) {
+    m_linear = linear;
     if (!m_volume) return;
     glBindTexture(GL_TEXTURE_3D, m_volume);
     glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, linear ? GL_LINEAR : GL_NEAREST);
@@ -252,7 +275,7 @@ void VolumeTextures::allocateLabelTexture(unsigned& name) {
 
 void VolumeTextures::uploadBox(unsigned& texture, const LabelMap& labels, const VoxelBox* box, bool& stale) {
     const auto& d = labels.geometry().dims;
-    if (d != m_dims || !m_volume) return;  // another grid: the caller checked; never write out of bounds
+    if (d != m_dims || !hasVolume()) return;  // another grid: the caller checked; never write out of bounds
     if (!texture) {
         allocateLabelTexture(texture);
         stale = true;
@@ -299,7 +322,7 @@ void VolumeTextures::uploadPreviewSlice(int k, const std::uint8_t* slice) {
 }
 
 unsigned VolumeTextures::previewTextureMade() {
-    if (!m_preview && m_volume) {
+    if (!m_preview && hasVolume()) {
         allocateLabelTexture(m_preview);
         m_previewStale = true;
     }

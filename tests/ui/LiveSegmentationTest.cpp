@@ -592,6 +592,7 @@ TEST_F(Live, InteropAndHostUploadDrawTheSamePixels) {
 
 TEST_F(Live, VolumeTextureFromTheDeviceDrawsTheHostUploadsPixels) {
     REQUIRE_DEVICE("the device-filled volume texture cannot run here");
+    window.grid().textures().setSliceTextures(SliceTextures::WholeVolume);
     for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) window.grid().view(o)->setHudVisible(false);
     SeriesInfo info;
     info.modality = "CT";
@@ -607,6 +608,86 @@ TEST_F(Live, VolumeTextureFromTheDeviceDrawsTheHostUploadsPixels) {
     EXPECT_FALSE(window.grid().textures().volumeFromDevice());
     qunsetenv("LUCENT_VOLUME_UPLOAD");
     EXPECT_EQ(fromDevice, fromHost) << "the device-filled texture draws the same frame as the host upload";
+}
+
+namespace {
+
+/// The three views' frames (HUD hidden: only the image is compared).
+std::vector<QImage> viewImages(MainWindow& window) {
+    QTest::qWait(60);
+    std::vector<QImage> images;
+    for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal})
+        images.push_back(window.grid().view(o)->grabFramebuffer());
+    return images;
+}
+
+/// A region-growing run drawn through `mode`'s textures, its interval widened, the cursor moved to
+/// other planes mid-run and after, on a freshly loaded phantom: the frames at each point.
+std::vector<QImage> runThrough(MainWindow& window, SliceTextures mode, gpu::Backend backend) {
+    window.grid().textures().setSliceTextures(mode);
+    SeriesInfo info;
+    info.modality = "CT";
+    window.model().setVolume(phantom(), info, "");
+    window.segment().live().setBackend(backend);
+    for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) window.grid().view(o)->setHudVisible(false);
+    window.model().setWindow({500, 2500});
+    window.segment().enterMode(Method::RegionGrowing);  // the panel's width is the same in every frame
+    std::vector<QImage> frames;
+    auto keep = [&] {
+        for (auto& image : viewImages(window)) frames.push_back(image);
+    };
+    keep();  // the volume alone
+    const Vec3 start = window.model().cursor();
+    SegmentationRequest r;
+    r.seeds = {{48, 40, int(start.z)}};
+    r.regionGrowing = {900, 1100, 6};
+    EXPECT_TRUE(window.segment().startWith(Method::RegionGrowing, r, true));
+    EXPECT_TRUE(waitFor([&] { return !window.segment().live().running(); }));
+    keep();
+    window.segment().setInterval(0, 1100);  // the ball, then the box: changes cross every plane
+    EXPECT_TRUE(waitFor([&] { return !window.segment().live().running(); }));
+    keep();
+    // Other planes of the finished run's preview: each view reads its new plane from the source.
+    window.model().setCursor({30, 52, start.z - 7});
+    keep();
+    window.model().setCursor({start.x, start.y, start.z + 3});
+    keep();
+    window.segment().live().cancel();
+    keep();
+    return frames;
+}
+
+}  // namespace
+
+TEST_F(Live, EachViewsPlaneTexturesDrawTheWholeVolumeTexturesPixels) {
+    // The planes filled from host memory here (and in CI); on the device the same comparison runs
+    // with CUDA filling them (EachViewsPlanesFromTheDevice...).
+    const auto whole = runThrough(window, SliceTextures::WholeVolume, gpu::Backend::Cpu);
+    EXPECT_FALSE(window.grid().textures().onPlanes());
+    const auto planes = runThrough(window, SliceTextures::Planes, gpu::Backend::Cpu);
+    EXPECT_TRUE(window.grid().textures().onPlanes());
+    EXPECT_FALSE(window.grid().textures().textures().hasWholeVolume()) << "no whole-volume texture was made";
+    EXPECT_EQ(window.grid().textures().textures().previewTexture(), 0u) << "no whole-volume preview texture was made";
+    ASSERT_EQ(whole.size(), planes.size());
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        EXPECT_GT(whole[i].width(), 100);
+        EXPECT_EQ(whole[i], planes[i]) << "frame " << i / 3 << ", view " << i % 3;
+    }
+    EXPECT_GT(redPixels(whole[3]), 300) << "the run's preview is in the compared frames";
+    EXPECT_GT(redPixels(planes[3 * 3 + 1]), 300) << "the coronal view on its new plane shows the preview";
+}
+
+TEST_F(Live, EachViewsPlanesFromTheDeviceDrawTheWholeVolumeTexturesPixels) {
+    REQUIRE_DEVICE("the planes cannot be filled from the device here");
+    const auto whole = runThrough(window, SliceTextures::WholeVolume, gpu::Backend::Cuda);
+    const auto planes = runThrough(window, SliceTextures::Automatic, gpu::Backend::Cuda);
+    EXPECT_TRUE(window.grid().textures().onPlanes()) << "CUDA and NVIDIA GL: planes by default";
+    EXPECT_TRUE(window.grid().textures().interopUsed());
+    EXPECT_FALSE(window.grid().textures().textures().hasWholeVolume());
+    EXPECT_EQ(window.grid().textures().textures().previewTexture(), 0u);
+    ASSERT_EQ(whole.size(), planes.size());
+    for (std::size_t i = 0; i < whole.size(); ++i) EXPECT_EQ(whole[i], planes[i]) << "frame " << i / 3 << ", view " << i % 3;
+    EXPECT_GT(redPixels(planes[3]), 300);
 }
 
 TEST(LiveClose, ClosingTheWindowMidRunIsClean) {

@@ -43,7 +43,13 @@ bool onCuda(std::string_view backend) { return backendFromKey(backend) == Backen
 }  // namespace
 
 LiveSegmentation::LiveSegmentation(ViewerModel* model, ViewGrid* grid, QObject* parent)
-    : QObject(parent), m_model(model), m_grid(grid) {
+    : QObject(parent), m_model(model), m_grid(grid), m_gridAlive(grid) {
+    // A view that shows another plane of the live preview reads the label sink between the
+    // worker's writes.
+    m_grid->textures().setPreviewAccess([this](const std::function<void()>& read) {
+        if (m_worker) m_worker->read(read);
+        else read();
+    });
     // One timer drives every view: the views only draw (three views must not step three times).
     m_timer.setInterval(15);
     connect(&m_timer, &QTimer::timeout, this, &LiveSegmentation::frameNow);
@@ -54,10 +60,15 @@ LiveSegmentation::LiveSegmentation(ViewerModel* model, ViewGrid* grid, QObject* 
 }
 
 LiveSegmentation::~LiveSegmentation() {
+    if (m_gridAlive) {
+        m_grid->textures().setPreviewAccess({});
+        m_grid->textures().forgetPreviewSource();
+    }
     m_worker.reset();  // joins the thread before the volume and the context go
 }
 
 void LiveSegmentation::resetForVolume() {
+    m_grid->textures().forgetPreviewSource();  // the label sink goes with the context
     if (m_worker) m_worker->cancel();
     m_worker.reset();
     m_context.reset();
@@ -416,7 +427,7 @@ void LiveSegmentation::showStepFill(int index) {
     m_shownPixels = std::size_t(std::count(slice.begin(), slice.end(), std::uint8_t(1)));
     if (m_scrubbedSlice >= 0 && m_scrubbedSlice != p.slice) restoreScrubbedSlice();
     m_scrubbedSlice = p.slice;
-    m_grid->withGlContext([&](SharedTextures& t) { t.textures().uploadPreviewSlice(p.slice, slice.data()); });
+    m_grid->withGlContext([&](SharedTextures& t) { t.showPreviewSlice(p.slice, slice); });
 }
 
 void LiveSegmentation::restoreScrubbedSlice() {

@@ -1,7 +1,10 @@
 /// @brief Upload-on-change for the shared textures.
 #include "lucent/ui/SharedTextures.h"
 
+#include "lucent/core/StageTimes.h"
+#include "lucent/core/VolumePlane.h"
 #include "lucent/gpu/DeviceInfo.h"
+#include "lucent/gpu/DeviceVolume.h"
 
 #include <QThreadPool>
 
@@ -28,24 +31,7 @@ bool SharedTextures::sync(const ViewerModel& model, QString& error) {
 
 bool SharedTextures::syncTimed(const ViewerModel& model, QString& error) {
     if (model.volumeGeneration() != m_volumeGeneration) {
-        m_previewLink.reset();  // unregister before the texture it maps is deleted and remade
-        m_linkedTexture = 0;
-        m_linkFailed = false;
-        std::string why;
-        const auto device = fillingContext(model);
-        auto fillOnDevice = [&device](unsigned texture) {
-            if (!device) return false;
-            try {
-                gpu::GlTextureLink(texture).fillFromVolume(*device);
-                return true;
-            } catch (const std::exception&) {
-                return false;  // GL that CUDA cannot map: the host upload follows
-            }
-        };
-        if (!m_textures.uploadVolume(*model.volume(), why, fillOnDevice)) {
-            error = QString::fromStdString(why);
-            return false;
-        }
+        if (!takeVolume(model, error)) return false;
         m_volumeGeneration = model.volumeGeneration();
         m_linearApplied = false;
     }
@@ -67,6 +53,47 @@ bool SharedTextures::syncTimed(const ViewerModel& model, QString& error) {
     return true;
 }
 
+bool SharedTextures::takeVolume(const ViewerModel& model, QString& error) {
+    m_previewLink.reset();  // unregister before the texture it maps is deleted and remade
+    m_linkedTexture = 0;
+    m_linkFailed = false;
+    forgetPreviewSource();
+    m_wholePreviewKept = false;
+    notePreviewChange(std::nullopt);
+    if (m_textures.takeVolume(*model.volume(), planesWanted(model))) return true;  // the views fill their planes
+    return makeWholeVolume(model, error);
+}
+
+bool SharedTextures::makeWholeVolume(const ViewerModel& model, QString& error) {
+    const auto device = fillingContext(model);
+    auto fillOnDevice = [&device](unsigned texture) {
+        if (!device) return false;
+        try {
+            gpu::GlTextureLink(texture).fillFromVolume(*device);
+            return true;
+        } catch (const std::exception&) {
+            return false;  // GL that CUDA cannot map: the host upload follows
+        }
+    };
+    std::string why;
+    if (!m_textures.makeWholeVolume(*model.volume(), why, fillOnDevice)) {
+        error = QString::fromStdString(why);
+        return false;
+    }
+    return true;
+}
+
+bool SharedTextures::planesWanted(const ViewerModel& model) const {
+    SliceTextures mode = m_mode;
+    if (mode == SliceTextures::Automatic) {
+        const char* env = std::getenv("LUCENT_SLICE_TEXTURES");
+        const std::string e = env ? env : "";
+        mode = e == "planes" ? SliceTextures::Planes : e == "volume" ? SliceTextures::WholeVolume : SliceTextures::Automatic;
+    }
+    if (mode == SliceTextures::WholeVolume) return false;
+    return mode == SliceTextures::Planes || fillingContext(model) != nullptr;
+}
+
 std::shared_ptr<gpu::GpuContext> SharedTextures::fillingContext(const ViewerModel& model) const {
     const Volume& volume = *model.volume();
     // Only where the texture can take it from the device: interop allowed (not the software GL of
@@ -79,11 +106,35 @@ std::shared_ptr<gpu::GpuContext> SharedTextures::fillingContext(const ViewerMode
 }
 
 void SharedTextures::uploadPreview(const LabelMap& labels, const VoxelBox& box) {
-    if (m_textures.hasVolume()) m_textures.uploadPreview(labels, &box);
+    if (!m_textures.hasVolume()) return;
+    if (m_textures.volumeOnPlanes()) {
+        m_previewHost = &labels;
+        m_previewDevice = nullptr;
+        notePreviewChange(m_textures.previewStale() ? std::nullopt : std::optional<VoxelBox>(box));
+        m_textures.previewWritten();
+        m_textures.setPreviewShown(true);
+        if (!m_wholePreviewKept) return;
+    }
+    m_textures.uploadPreview(labels, &box);
 }
 
 bool SharedTextures::copyPreviewFromDevice(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream) {
-    if (!m_interopAllowed || !m_textures.hasVolume() || dims != m_textures.dims()) return false;
+    if (!m_interopAllowed || m_linkFailed || !m_textures.hasVolume() || dims != m_textures.dims()) return false;
+    if (m_textures.volumeOnPlanes()) {
+        // The views copy the planes they show from the device buffer when they paint.
+        m_previewDevice = device;
+        m_previewDims = dims;
+        m_previewHost = nullptr;
+        notePreviewChange(m_textures.previewStale() ? std::nullopt : std::optional<VoxelBox>(box));
+        m_textures.previewWritten();
+        m_textures.setPreviewShown(true);
+        m_interopUsed = true;
+        if (!m_wholePreviewKept) return true;
+    }
+    return copyWholePreviewBox(device, dims, box, stream);
+}
+
+bool SharedTextures::copyWholePreviewBox(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream) {
     m_textures.previewTextureMade();
     if (m_linkedTexture != m_textures.previewTexture()) {  // a new volume made a new texture
         m_previewLink.reset();
@@ -109,7 +160,146 @@ bool SharedTextures::copyPreviewFromDevice(const void* device, std::array<int, 3
     return true;
 }
 
-void SharedTextures::clearPreview() { m_textures.clearPreview(); }
+void SharedTextures::clearPreview() {
+    m_textures.clearPreview();
+    m_sliceShown.reset();
+    notePreviewChange(std::nullopt);
+}
+
+void SharedTextures::forgetPreviewSource() {
+    m_previewDevice = nullptr;
+    m_previewHost = nullptr;
+}
+
+void SharedTextures::showPreviewSlice(int k, const std::vector<std::uint8_t>& slice) {
+    const auto d = m_textures.dims();
+    if (!m_textures.volumeOnPlanes() || m_wholePreviewKept) m_textures.uploadPreviewSlice(k, slice.data());
+    if (!m_textures.volumeOnPlanes() || k < 0 || k >= d[2]) return;
+    // The views' planes: the axial plane k shows it; the others cross that slice in one row or
+    // column and show the source's (the run's present result) there.
+    notePreviewChange(std::nullopt);
+    m_sliceShown = std::make_pair(k, slice);
+}
+
+void SharedTextures::notePreviewChange(std::optional<VoxelBox> box) {
+    if (!box || box->empty() == false) m_previewChanges.emplace_back(++m_previewSerial, box);
+    // Enough for the frames between two paints of a view; a view further behind refills its planes.
+    while (m_previewChanges.size() > 64) m_previewChanges.pop_front();
+    if (box) m_sliceShown.reset();  // a change of the run's result ends the scrubber's slice
+}
+
+bool SharedTextures::previewChangedOn(const VolumePlane& plane, long since) const {
+    if (m_previewChanges.empty() || since >= m_previewSerial) return false;
+    if (since < m_previewChanges.front().first - 1) return true;  // older than the log
+    for (const auto& [serial, box] : m_previewChanges)
+        if (serial > since && (!box || (box->lo[plane.normal] <= plane.index && plane.index <= box->hi[plane.normal])))
+            return true;
+    return false;
+}
+
+const render::PlaneTextures* SharedTextures::preparePlanes(ViewPlanes& planes, const render::SliceViewGeometry& view,
+                                                          const ViewerModel& model) {
+    if (!m_textures.volumeOnPlanes() || !model.hasVolume()) return nullptr;
+    const auto shown = view.shownVolumePlane();
+    if (!shown) {
+        makeWholeTextures(model);
+        return nullptr;
+    }
+    if (planes.textures.linear() != m_linear) planes.textures.setInterpolation(m_linear);
+    if (planes.textures.allocate(planeSize(*shown, m_textures.dims()))) {
+        planes.volumeLink.reset();  // registrations of the old names
+        planes.previewLink.reset();
+    }
+    if (planes.textures.volumePlane != shown || planes.volumeGeneration != m_volumeGeneration)
+        fillVolumePlane(planes, *shown, model);
+    if (!m_textures.volumeOnPlanes()) return nullptr;  // interop failed on the way: whole textures now
+    if (m_textures.hasPreview() && (planes.textures.previewPlane != shown || previewChangedOn(*shown, planes.previewSerial)))
+        fillPreviewPlane(planes, *shown);
+    return &planes.textures;
+}
+
+void SharedTextures::fillVolumePlane(ViewPlanes& planes, const VolumePlane& plane, const ViewerModel& model) {
+    stages::Scope scope("slice view: the volume's plane");
+    if (const auto device = fillingContext(model)) {
+        try {
+            if (!planes.volumeLink)
+                planes.volumeLink = std::make_unique<gpu::GlTextureLink>(planes.textures.volumeTexture(), gpu::GlTextureLink::Shape::Texture2D);
+            const auto& d = m_textures.dims();
+            planes.volumeLink->copyPlane(device->deviceVolume().devicePointer(), {d[0], d[1], d[2]}, plane,
+                                         gpu::GlTextureLink::PlaneElement::Int16AsUnsigned16, nullptr);
+            m_interopUsed = true;
+        } catch (const std::exception&) {
+            return leavePlanes(model);
+        }
+    } else {
+        std::vector<std::uint16_t> texels;
+        m_textures.volumePlaneTexels(*model.volume(), plane, texels);
+        planes.textures.uploadVolume(texels.data());
+    }
+    planes.textures.volumePlane = plane;
+    planes.volumeGeneration = m_volumeGeneration;
+}
+
+void SharedTextures::fillPreviewPlane(ViewPlanes& planes, const VolumePlane& plane) {
+    stages::Scope scope("slice view: the preview's plane");
+    const auto& d = m_textures.dims();
+    const auto size = planeSize(plane, d);
+    std::vector<std::uint8_t> host;
+    auto fill = [&] {
+        if (m_sliceShown && plane.normal == 2 && plane.index == m_sliceShown->first) {
+            planes.textures.uploadPreview(m_sliceShown->second.data());
+        } else if (m_previewDevice && m_previewDims == d) {
+            if (!planes.previewLink)
+                planes.previewLink = std::make_unique<gpu::GlTextureLink>(planes.textures.previewTexture(), gpu::GlTextureLink::Shape::Texture2D);
+            planes.previewLink->copyPlane(m_previewDevice, d, plane, gpu::GlTextureLink::PlaneElement::Byte, nullptr);
+        } else {
+            host.assign(std::size_t(size[0]) * std::size_t(size[1]), 0);  // no source: an empty plane
+            if (m_previewHost && m_previewHost->geometry().dims == d)
+                extractPlane(m_previewHost->data(), d, plane, host.data(), [](std::uint8_t v) { return v; });
+            planes.textures.uploadPreview(host.data());
+        }
+    };
+    try {
+        if (m_previewAccess) m_previewAccess(fill);
+        else fill();
+    } catch (const std::exception&) {
+        planes.previewLink.reset();  // the device plane could not be copied: shown without the preview
+        return;
+    }
+    planes.textures.previewPlane = plane;
+    planes.previewSerial = m_previewSerial;
+}
+
+void SharedTextures::makeWholeTextures(const ViewerModel& model) {
+    if (!m_textures.hasWholeVolume()) {
+        QString why;
+        makeWholeVolume(model, why);
+    }
+    if (!m_wholePreviewKept) {
+        m_wholePreviewKept = true;
+        fillWholePreview();
+    }
+}
+
+void SharedTextures::fillWholePreview() {
+    if (!m_textures.hasPreview()) return;
+    const auto d = m_textures.dims();
+    const VoxelBox whole{{0, 0, 0}, {d[0] - 1, d[1] - 1, d[2] - 1}};
+    auto fill = [&] {
+        if (m_previewDevice && m_previewDims == d) copyWholePreviewBox(m_previewDevice, d, whole, nullptr);
+        else if (m_previewHost && m_previewHost->geometry().dims == d) m_textures.uploadPreview(*m_previewHost, nullptr);
+    };
+    if (m_previewAccess) m_previewAccess(fill);
+    else fill();
+}
+
+void SharedTextures::leavePlanes(const ViewerModel& model) {
+    m_linkFailed = true;
+    QString why;
+    m_textures.takeVolume(*model.volume(), false);
+    makeWholeVolume(model, why);
+    forgetPreviewSource();  // the live run's next publication goes through host memory
+}
 
 bool SharedTextures::copyHeatFromDevice(const void* device, std::array<int, 3> dims, void* stream) {
     if (!m_interopAllowed || m_linkFailed || !m_textures.hasVolume() || dims != m_textures.dims()) return false;
@@ -131,6 +321,9 @@ void SharedTextures::release() {
     m_linkedTexture = 0;
     m_textures.release();
     m_volumeGeneration = m_labelGeneration = m_tableGeneration = -1;
+    forgetPreviewSource();
+    m_previewChanges.clear();
+    m_wholePreviewKept = false;
 }
 
 void SharedTextures::setInterpolation(bool linear) {

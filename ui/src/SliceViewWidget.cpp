@@ -37,6 +37,7 @@ SliceViewWidget::~SliceViewWidget() {
     if (m_glReady) {
         makeCurrent();
         m_renderer.release();
+        m_planes.release();
         m_hud.release();
         doneCurrent();
     }
@@ -108,7 +109,10 @@ void SliceViewWidget::paintGL() {
     style.overlayOpacity = m_model->overlayOpacity();
     QString error;
     if (m_glReady && m_model->hasVolume() && !m_textures->sync(*m_model, error)) emit renderError(error);
-    if (m_glReady) m_renderer.draw(m_view, m_textures->textures(), style);
+    if (m_glReady) {
+        const auto* planes = m_model->hasVolume() ? m_textures->preparePlanes(m_planes, m_view, *m_model) : nullptr;
+        m_renderer.draw(m_view, m_textures->textures(), style, planes);
+    }
     if (m_overlayProvider) m_overlay = m_overlayProvider(m_view);
     drawHud();
 

@@ -82,6 +82,11 @@ void SessionWorker::take(const std::function<void(const Published&)>& use) {
     m_published.error.clear();  // an error is reported once
 }
 
+void SessionWorker::read(const std::function<void()>& use) {
+    std::lock_guard lock(m_publishMutex);
+    use();
+}
+
 void SessionWorker::cancel() {
     command([](SegmentationSession& s) { s.cancel(); });
     std::lock_guard lock(m_engineMutex);

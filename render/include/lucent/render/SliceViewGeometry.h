@@ -2,8 +2,10 @@
 #pragma once
 
 #include "lucent/core/Geometry.h"
+#include "lucent/core/VolumePlane.h"
 
 #include <array>
+#include <optional>
 #include <string>
 
 namespace lucent::render {
@@ -41,6 +43,9 @@ public:
     /// (always in Volume mode; in Patient mode when the volume's axes are the patient's): tools that
     /// work on voxel planes (the snake, ROI statistics) need it.
     bool showsVolumePlane() const { return m_mode == PlaneMode::Volume || m_aligned; }
+    /// The plane of the volume grid the screen shows, when every pixel maps onto one plane at an
+    /// integer index (what a view's plane textures can hold); empty for a resampled oblique plane.
+    std::optional<VolumePlane> shownVolumePlane() const;
     void setViewport(int width, int height);
     /// Zoom 1 fits the slice in the viewport; pan is in screen pixels at the present zoom and
     /// viewport. It is kept in millimetres (panMm), so a resized viewport, another zoom or another

@@ -4,6 +4,7 @@
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/LabelTable.h"
 #include "lucent/core/Volume.h"
+#include "lucent/core/VolumePlane.h"
 #include "lucent/core/seg/SegmentationRequest.h"
 
 #include <array>
@@ -29,6 +30,20 @@ public:
     /// context's resident copy); when it returns false the voxels go up from host memory.
     bool uploadVolume(const Volume& volume, std::string& error,
                       const std::function<bool(unsigned texture)>& fillOnDevice = {});
+    /// Takes the volume's grid and texel format without allocating anything of its size. With
+    /// `onPlanes` (int16 volumes as unsigned 16-bit texels only) the slice views draw from their own
+    /// plane textures (PlaneTextures) and no whole-volume texture is made until makeWholeVolume()
+    /// (a resampled oblique plane needs it). Returns whether the volume is drawn from planes.
+    bool takeVolume(const Volume& volume, bool onPlanes);
+    /// Makes and fills the whole-volume 3D texture of the volume taken (as uploadVolume does) if
+    /// it does not exist yet.
+    bool makeWholeVolume(const Volume& volume, std::string& error, const std::function<bool(unsigned texture)>& fillOnDevice = {});
+    /// `plane` of an int16 volume as the texels of the volume texture (value + 32768).
+    void volumePlaneTexels(const Volume& volume, const VolumePlane& plane, std::vector<std::uint16_t>& out) const;
+    /// Whether slice views draw the volume from their plane textures (see takeVolume).
+    bool volumeOnPlanes() const { return m_onPlanes; }
+    /// Whether the whole-volume 3D texture exists.
+    bool hasWholeVolume() const { return m_volume != 0; }
     /// True when the last volume texture was filled by `fillOnDevice`.
     bool volumeFilledOnDevice() const { return m_filledOnDevice; }
     /// Uploads labels on the same grid (R8UI, nearest) into the label texture allocated with the
@@ -77,7 +92,8 @@ public:
     unsigned previewTextureMade();
     bool hasPreview() const { return m_hasPreview; }
     unsigned colourTable() const { return m_colours; }
-    bool hasVolume() const { return m_volume != 0; }
+    /// A volume was taken (its texture, or the views' planes, hold it).
+    bool hasVolume() const { return m_volume != 0 || m_onPlanes; }
     bool hasLabels() const { return m_hasLabels; }
     /// value = texel * scale + offset (undoes the normalisation of 16-bit texels).
     float valueScale() const { return m_scale; }
@@ -85,6 +101,7 @@ public:
     std::array<int, 3> dims() const { return m_dims; }
 
 private:
+    void makeColourTable();
     /// Allocates a zeroed R8UI texture of the volume's size (once per volume, not per update).
     void allocateLabelTexture(unsigned& name);
     enum class TexelFormat { Snorm16, Unorm16, Float32 };
@@ -97,7 +114,7 @@ private:
 
     unsigned m_volume = 0, m_labels = 0, m_preview = 0, m_colours = 0, m_pixelBuffer = 0, m_heat = 0;
     bool m_hasHeat = false;
-    bool m_filledOnDevice = false;
+    bool m_filledOnDevice = false, m_onPlanes = false, m_linear = false;
     bool m_hasLabels = false, m_hasPreview = false;
     std::array<std::uint32_t, 8> m_previewHidden{};
     bool m_labelsStale = true, m_previewStale = true;

@@ -12,6 +12,7 @@
 #include "lucent/ui/SegmentationRunner.h"
 
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -149,6 +150,7 @@ private:
 
     ViewerModel* m_model;
     ViewGrid* m_grid;
+    QPointer<ViewGrid> m_gridAlive;  // the grid may go first when the window closes
     QTimer m_timer;
     gpu::Backend m_backend = gpu::Backend::Auto;
     std::unique_ptr<SessionWorker> m_worker;

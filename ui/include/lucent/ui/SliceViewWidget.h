@@ -95,6 +95,7 @@ private:
     SharedTextures* m_textures;
     render::SliceViewGeometry m_view;
     render::SliceRenderer m_renderer;
+    ViewPlanes m_planes;  // the plane it shows, where the volume is drawn from planes
     render::Hud m_hud;
     HudInput m_hudInput{this, &m_hud};
     render::HudState m_hudState;

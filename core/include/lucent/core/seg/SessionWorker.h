@@ -72,6 +72,9 @@ public:
     /// Takes what was published since the last take (the changed box and the error are reset); `use` runs with
     /// the published state locked (upload the box there: the worker does not write meanwhile).
     void take(const std::function<void(const Published&)>& use);
+    /// Runs `use` with the published state and the label sink locked, taking nothing: a view that
+    /// needs the sink again (another plane of it) reads it between the worker's writes.
+    void read(const std::function<void()>& use);
     /// Waits until the run is neither starting nor running (tests, --live without a display loop).
     void waitUntilSettled();
     /// Cancels the run (the engine's cancel, then the session's).
