@@ -33,6 +33,7 @@ uniform usampler2D u_planePreview;
 uniform int u_usePlaneVolume;
 uniform int u_usePlanePreview;
 uniform ivec3 u_planeAxes;
+uniform int u_linear;          // 0: the nearest voxel, the one the label overlays show
 uniform int u_hasHeat;
 uniform sampler2D u_colours;
 uniform vec3 u_origin;   // voxel index at screen (0, 0)
@@ -49,12 +50,24 @@ uniform vec2 u_cross;    // crosshair in screen pixels (x, y from the top)
 uniform vec3 u_crossColour;
 out vec4 colour;
 
-float texelAt(vec3 v, vec3 t) {
-    if (u_usePlaneVolume == 1) {
-        vec2 size = vec2(u_dims[u_planeAxes.x], u_dims[u_planeAxes.y]);
-        return texture(u_planeVolume, (vec2(v[u_planeAxes.x], v[u_planeAxes.y]) + 0.5) / size).r;
-    }
-    return texture(u_volume, t).r;
+float texelOf(ivec3 i) {
+    i = clamp(i, ivec3(0), ivec3(u_dims) - 1);  // clamp to edge, as the textures' wrap mode
+    if (u_usePlaneVolume == 1) return texelFetch(u_planeVolume, ivec2(i[u_planeAxes.x], i[u_planeAxes.y]), 0).r;
+    return texelFetch(u_volume, i, 0).r;
+}
+
+// Fetched and weighted here rather than filtered by the texture unit: the same value from the 3D
+// texture or the view's plane on every GPU (texture units round ties and weights each their own
+// way), and the nearest voxel is the one the label overlays show (floor(v + 0.5)).
+float texelAt(vec3 v) {
+    if (u_linear == 0) return texelOf(ivec3(floor(v + 0.5)));
+    ivec3 i = ivec3(floor(v));
+    vec3 f = v - floor(v);  // 0 across a plane view's normal: its layer exactly
+    float c00 = mix(texelOf(i), texelOf(i + ivec3(1, 0, 0)), f.x);
+    float c10 = mix(texelOf(i + ivec3(0, 1, 0)), texelOf(i + ivec3(1, 1, 0)), f.x);
+    float c01 = mix(texelOf(i + ivec3(0, 0, 1)), texelOf(i + ivec3(1, 0, 1)), f.x);
+    float c11 = mix(texelOf(i + ivec3(0, 1, 1)), texelOf(i + ivec3(1, 1, 1)), f.x);
+    return mix(mix(c00, c10, f.y), mix(c01, c11, f.y), f.z);
 }
 
 uint previewAt(ivec3 i) {
@@ -68,7 +81,7 @@ void main() {
     vec3 t = (v + 0.5) / u_dims;
     vec3 rgb = vec3(0.0);
     if (all(greaterThanEqual(t, vec3(0.0))) && all(lessThanEqual(t, vec3(1.0)))) {
-        float value = texelAt(v, t) * u_scale + u_offset;
+        float value = texelAt(v) * u_scale + u_offset;
         float g = clamp((value - (u_window.x - 0.5 * u_window.y)) / u_window.y, 0.0, 1.0);
         rgb = vec3(g);
         if (u_hasLabels == 1) {
@@ -178,6 +191,7 @@ bool SliceRenderer::initialise(std::string& error) {
     m_uUsePlaneVolume = loc("u_usePlaneVolume");
     m_uUsePlanePreview = loc("u_usePlanePreview");
     m_uPlaneAxes = loc("u_planeAxes");
+    m_uLinear = loc("u_linear");
     return true;
 }
 
@@ -248,6 +262,7 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     glActiveTexture(GL_TEXTURE4);
     glBindTexture(GL_TEXTURE_3D, textures.heatTexture());
     glUniform1i(m_uHeat, 4);
+    glUniform1i(m_uLinear, textures.linear() ? 1 : 0);
     glUniform1i(m_uUsePlaneVolume, planeVolume ? 1 : 0);
     glUniform1i(m_uUsePlanePreview, planePreview ? 1 : 0);
     if (shown) glUniform3i(m_uPlaneAxes, shown->axisA(), shown->axisB(), shown->normal);

@@ -241,12 +241,13 @@ int main(int argc, char** argv) {
     const bool fromDevice = window.grid().textures().volumeFromDevice();
     if (auto context = window.grid().resident().context(window.model().volume().get()))
         std::printf("volume upload to the GPU context %.1f ms (pinned staging, inside the first frame)\n", context->uploadMs());
+    const bool planes = window.grid().textures().onPlanes();
+    const char* how = planes ? "no whole-volume texture: each view copies its plane from the GPU context (LUCENT_SLICE_TEXTURES=volume for the 3D texture)"
+                      : fromDevice ? "uploaded to the GPU context once, texture filled from it through CUDA-GL interop"
+                                   : "storage and upload from host memory";
     std::printf("first frame %.1f ms (of which the volume texture %.1f ms: %s, texel format %s); "
                 "volume handed to the model %.1f ms before\n",
-                first, firstSync,
-                fromDevice ? "uploaded to the GPU context once, texture filled from it through CUDA-GL interop"
-                           : "storage and upload from host memory",
-                format ? format : "unorm", uploadMs - first);
+                first, firstSync, how, format ? format : "unorm", uploadMs - first);
     std::printf("the 3D pane's first paint %.1f ms (its volume texture)\n", first3dMs);
     std::printf("scroll                 median %6.2f ms   worst %6.2f ms   (%d frames)\n", s.median, s.worst, frames);
     std::printf("window/level           median %6.2f ms   worst %6.2f ms   (%d frames)\n", w.median, w.worst, frames);

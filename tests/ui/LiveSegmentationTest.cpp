@@ -657,6 +657,18 @@ std::vector<QImage> runThrough(MainWindow& window, SliceTextures mode, gpu::Back
     return frames;
 }
 
+void expectSameFrames(const std::vector<QImage>& whole, const std::vector<QImage>& planes, const char* tag) {
+    ASSERT_EQ(whole.size(), planes.size());
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        EXPECT_GT(whole[i].width(), 100);
+        EXPECT_EQ(whole[i], planes[i]) << tag << ": frame " << i / 3 << ", view " << i % 3;
+        if (const char* dir = std::getenv("LUCENT_TEST_SHOTS"); dir && whole[i] != planes[i]) {
+            whole[i].save(QString("%1/planes-%2-%3-whole.png").arg(dir, tag).arg(i));
+            planes[i].save(QString("%1/planes-%2-%3-planes.png").arg(dir, tag).arg(i));
+        }
+    }
+}
+
 }  // namespace
 
 TEST_F(Live, EachViewsPlaneTexturesDrawTheWholeVolumeTexturesPixels) {
@@ -668,11 +680,7 @@ TEST_F(Live, EachViewsPlaneTexturesDrawTheWholeVolumeTexturesPixels) {
     EXPECT_TRUE(window.grid().textures().onPlanes());
     EXPECT_FALSE(window.grid().textures().textures().hasWholeVolume()) << "no whole-volume texture was made";
     EXPECT_EQ(window.grid().textures().textures().previewTexture(), 0u) << "no whole-volume preview texture was made";
-    ASSERT_EQ(whole.size(), planes.size());
-    for (std::size_t i = 0; i < whole.size(); ++i) {
-        EXPECT_GT(whole[i].width(), 100);
-        EXPECT_EQ(whole[i], planes[i]) << "frame " << i / 3 << ", view " << i % 3;
-    }
+    expectSameFrames(whole, planes, "host");
     EXPECT_GT(redPixels(whole[3]), 300) << "the run's preview is in the compared frames";
     EXPECT_GT(redPixels(planes[3 * 3 + 1]), 300) << "the coronal view on its new plane shows the preview";
 }
@@ -685,8 +693,7 @@ TEST_F(Live, EachViewsPlanesFromTheDeviceDrawTheWholeVolumeTexturesPixels) {
     EXPECT_TRUE(window.grid().textures().interopUsed());
     EXPECT_FALSE(window.grid().textures().textures().hasWholeVolume());
     EXPECT_EQ(window.grid().textures().textures().previewTexture(), 0u);
-    ASSERT_EQ(whole.size(), planes.size());
-    for (std::size_t i = 0; i < whole.size(); ++i) EXPECT_EQ(whole[i], planes[i]) << "frame " << i / 3 << ", view " << i % 3;
+    expectSameFrames(whole, planes, "device");
     EXPECT_GT(redPixels(planes[3]), 300);
 }
 

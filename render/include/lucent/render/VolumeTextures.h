@@ -78,6 +78,7 @@ public:
     bool previewStale() const { return m_previewStale; }
     void previewWritten() { m_previewStale = false; }
     void setInterpolation(bool linear);
+    bool linear() const { return m_linear; }
     /// Writes the label colour table (256 x 1 RGBA) from `table`: each label's colour, with alpha
     /// its opacity, 0 when hidden; values without an entry keep their default colour, opaque.
     void updateColourTable(const LabelTable& table);
