@@ -330,7 +330,8 @@ TEST(RecoveryCopies, ACopyOfNothingIsNotOfferedAndIsRemovedWhileOneOfAMeasuremen
     const QString empty = leftByACrash(s);
     ASSERT_FALSE(empty.isEmpty());
     ASSERT_EQ(s.autosave.writes(), 1) << "the copy was written";
-    EXPECT_TRUE(RecoveryCopies::orphaned(s.autosave.folder()).empty()) << "0 labelled voxels, 0 measurements: nothing to recover";
+    EXPECT_TRUE(RecoveryCopies::orphaned(s.autosave.folder()).empty())
+        << "0 labelled voxels, 0 measurements: nothing to recover";
     EXPECT_FALSE(QFileInfo::exists(empty)) << "and nothing to ask about at the next start";
     EXPECT_FALSE(QFileInfo::exists(empty + ".lock"));
 

@@ -266,7 +266,8 @@ TEST_F(HudView, AcceptIsDeafWhileTheResultHoldsNothing) {
     const auto clickOn = [&](HudAction a) {
         const auto r = view->hud().buttonRect(a);
         if (!r) return false;
-        QTest::mouseClick(view.get(), Qt::LeftButton, {}, QPoint(int(((*r)[0] + (*r)[2]) / 2 / dpr), int(((*r)[1] + (*r)[3]) / 2 / dpr)));
+        const QPoint middle(int(((*r)[0] + (*r)[2]) / 2 / dpr), int(((*r)[1] + (*r)[3]) / 2 / dpr));
+        QTest::mouseClick(view.get(), Qt::LeftButton, {}, middle);
         return true;
     };
     view->setHudState(empty);

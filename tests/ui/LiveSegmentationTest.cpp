@@ -216,7 +216,8 @@ TEST_F(Live, AnIntervalWithoutTheSeedLeavesNoStaleFiguresAndNothingToAccept) {
     QSignalSpy failed(&live(), &LiveSegmentation::failed);
     panel().setInterval(1500, 2000);
     ASSERT_EQ(failed.size(), 1);
-    EXPECT_TRUE(failed.front().at(0).toString().contains("no seed lies within")) << failed.front().at(0).toString().toStdString();
+    const QString why = failed.front().at(0).toString();
+    EXPECT_TRUE(why.contains("no seed lies within")) << why.toStdString();
     EXPECT_TRUE(live().active()) << "the run stays, so that the interval can move back";
     EXPECT_EQ(live().voxels(), 0u);
     const render::HudState hud = live().hudState();

@@ -336,7 +336,8 @@ std::array<std::uint8_t, 256> SegmentationModel::chosenClusterLabels() const {
     std::array<std::uint8_t, 256> labelFor{};
     const int clusters = m_runner->request().fuzzyCMeans.clusters;
     for (int c = 1; c <= clusters && c < 256; ++c)
-        if (std::size_t(c) > m_clustersChosen.size() || m_clustersChosen[std::size_t(c - 1)]) labelFor[std::size_t(c)] = std::uint8_t(c);
+        if (std::size_t(c) > m_clustersChosen.size() || m_clustersChosen[std::size_t(c - 1)])
+            labelFor[std::size_t(c)] = std::uint8_t(c);
     return labelFor;
 }
 
