@@ -92,7 +92,9 @@ HudAction drawHudPanel(const HudState& hud, float x, float y, float dpr, bool co
         if (button("Step", HudAction::Step, width, frame)) action = HudAction::Step;
         ImGui::EndDisabled();
         ImGui::SameLine();
+        ImGui::BeginDisabled(!hud.canAccept);
         if (button("Accept", HudAction::Accept, width, frame)) action = HudAction::Accept;
+        ImGui::EndDisabled();
         ImGui::SameLine();
         if (button("Cancel", HudAction::Cancel, width, frame)) action = HudAction::Cancel;
         if (!hud.speed.empty()) action = speedRow(hud, frame, action);

@@ -291,3 +291,25 @@ TEST(SegmentationSession, SingleStepsAreTimedOnTheSessionsClock) {
     EXPECT_EQ(session.advance(10ms, 2), 2);
     EXPECT_DOUBLE_EQ(session.msPerStep(), 2.5) << "two steps of 2.5 ms in one advance";
 }
+
+TEST(SegmentationSession, ARefusedUpdateLeavesNoFiguresOfTheRunItDropped) {
+    // The HUD reads the last report and the time per step: after a refusal they must describe the
+    // run that is left (no step), not the result the preview no longer shows.
+    const Volume v = ball();
+    std::chrono::steady_clock::time_point now{};
+    SegmentationSession session([&now] { return now; });
+    auto r = srgRequest(v);
+    session.begin(std::make_unique<TimedRegionGrowing>(now, 2500us), r);
+    runToTheEnd(session);
+    ASSERT_GT(session.lastReport().iterations, 5);
+    ASSERT_TRUE(session.lastReport().finished);
+    ASSERT_DOUBLE_EQ(session.msPerStep(), 2.5);
+    ASSERT_FALSE(session.convergence().empty());
+    r.regionGrowing = {300, 400, 6};  // leaves out the seed (200)
+    EXPECT_THROW(session.update(r), std::invalid_argument);
+    EXPECT_EQ(session.state(), SessionState::Finished);
+    EXPECT_EQ(session.lastReport().iterations, 0);
+    EXPECT_FALSE(session.lastReport().finished) << "no step finished anything";
+    EXPECT_EQ(session.msPerStep(), 0.0);
+    EXPECT_TRUE(session.convergence().empty()) << "no steps: the worker publishes 0 of them";
+}

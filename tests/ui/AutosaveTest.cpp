@@ -1,7 +1,7 @@
 /// @brief The work's modified flag and its recovery copies without a display: WorkState's parts and
 /// pending run, Autosave's copy (written only with changes, one name per window and process, the
 /// previous copy kept when a write fails or the writer is killed mid-write with SIGKILL), and
-/// RecoveryCopies, which offers only copies whose writer is gone.
+/// RecoveryCopies, which offers only copies whose writer is gone and that hold work.
 #include "FileSizeLimit.h"
 #include "TempDir.h"
 
@@ -312,6 +312,65 @@ TEST(RecoveryCopies, OffersOnlyCopiesWhoseWriterIsGoneAndClaimsThem) {
     EXPECT_EQ(RecoveryCopies::orphaned(s.autosave.folder()).size(), 1u);
     RecoveryCopies::remove(left);
     EXPECT_FALSE(QFileInfo::exists(left));
+}
+
+/// Leaves the copy `s` wrote as a crash does: under the name of a process that is gone, no lock.
+QString leftByACrash(Saving& s) {
+    s.autosave.saveNow();
+    s.autosave.waitForWrite();
+    const QString left = QDir(s.autosave.folder()).filePath("lucent-1-2-3.lucent");
+    QFile::remove(left);
+    return QFile::copy(s.autosave.copyPath(), left) ? left : QString();
+}
+
+TEST(RecoveryCopies, ACopyOfNothingIsNotOfferedAndIsRemovedWhileOneOfAMeasurementIs) {
+    Saving s;
+    s.state.labels = LabelMap(s.state.grid);  // the layer as a run leaves it before its result is accepted
+    s.work.setRunPending(true);  // killed mid-run: modified, so a copy is written
+    const QString empty = leftByACrash(s);
+    ASSERT_FALSE(empty.isEmpty());
+    ASSERT_EQ(s.autosave.writes(), 1) << "the copy was written";
+    EXPECT_TRUE(RecoveryCopies::orphaned(s.autosave.folder()).empty())
+        << "0 labelled voxels, 0 measurements: nothing to recover";
+    EXPECT_FALSE(QFileInfo::exists(empty)) << "and nothing to ask about at the next start";
+    EXPECT_FALSE(QFileInfo::exists(empty + ".lock"));
+
+    // A measurement alone is work.
+    Measurement ruler;
+    ruler.points = {{0, 0, 0}, {3, 4, 0}};
+    s.state.measurements = {ruler};
+    s.work.noteChange(Part::Measurements);
+    const QString measured = leftByACrash(s);
+    auto found = RecoveryCopies::orphaned(s.autosave.folder());
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].path, measured);
+    EXPECT_EQ(found[0].labelledVoxels, 0u);
+    EXPECT_EQ(found[0].measurements, 1u);
+    found.clear();
+
+    // Labels painted, copied, then erased to nothing: the latest copy holds nothing to lose.
+    s.state.measurements.clear();
+    s.state.labels->data()[5] = 1;
+    s.work.noteChange(Part::Labels);
+    leftByACrash(s);
+    found = RecoveryCopies::orphaned(s.autosave.folder());
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].labelledVoxels, 1u);
+    found.clear();
+    s.state.labels->data()[5] = 0;  // the eraser
+    s.work.noteChange(Part::Labels);
+    const QString erased = leftByACrash(s);
+    EXPECT_TRUE(RecoveryCopies::orphaned(s.autosave.folder()).empty());
+    EXPECT_FALSE(QFileInfo::exists(erased));
+
+    // A copy that cannot be read is still offered: the user hears of it.
+    QFile damaged(erased);
+    ASSERT_TRUE(damaged.open(QIODevice::WriteOnly));
+    damaged.write("not a session");
+    damaged.close();
+    found = RecoveryCopies::orphaned(s.autosave.folder());
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_TRUE(found[0].dataPath.isEmpty());
 }
 
 /// The child of KillDuringTheWriteKeepsThePreviousCopy: writes copy 1 (label 1 at voxel 5), then

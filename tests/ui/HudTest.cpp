@@ -60,6 +60,7 @@ render::HudState runningState() {
     for (int i = 0; i < 40; ++i) s.plot.push_back(100.0f / float(i + 1));
     s.plotLabel = "GL";
     s.canStep = true;
+    s.canAccept = true;
     s.running = true;
     return s;
 }
@@ -249,6 +250,39 @@ TEST_F(HudView, ClickOnPauseEmitsTheActionAndNotACursorMove) {
     QTest::qWait(100);
     EXPECT_TRUE(actions.empty());
     keep(view->grabFramebuffer(), "finished");
+}
+
+TEST_F(HudView, AcceptIsDeafWhileTheResultHoldsNothing) {
+    // A run whose update the engine refused: finished, 0 voxels. Accept is there, greyed, and a
+    // click on it presses nothing; once the result holds voxels again it accepts.
+    loadVolume();
+    std::vector<HudAction> actions;
+    QObject::connect(view.get(), &SliceViewWidget::hudAction, [&](HudAction a) { actions.push_back(a); });
+    render::HudState empty = runningState();
+    empty.running = false;
+    empty.state = "finished";
+    empty.canAccept = false;
+    const qreal dpr = view->devicePixelRatioF();
+    const auto clickOn = [&](HudAction a) {
+        const auto r = view->hud().buttonRect(a);
+        if (!r) return false;
+        const QPoint middle(int(((*r)[0] + (*r)[2]) / 2 / dpr), int(((*r)[1] + (*r)[3]) / 2 / dpr));
+        QTest::mouseClick(view.get(), Qt::LeftButton, {}, middle);
+        return true;
+    };
+    view->setHudState(empty);
+    frame();
+    ASSERT_TRUE(clickOn(HudAction::Accept));
+    QTest::qWait(100);
+    EXPECT_TRUE(actions.empty()) << "Accept pressed with nothing to accept";
+    keep(view->grabFramebuffer(), "nothing-to-accept");
+    render::HudState grown = empty;
+    grown.canAccept = true;
+    view->setHudState(grown);
+    frame();
+    ASSERT_TRUE(clickOn(HudAction::Accept));
+    ASSERT_TRUE(waitFor([&] { return !actions.empty(); }));
+    EXPECT_EQ(actions.front(), HudAction::Accept);
 }
 
 TEST_F(HudView, AClickWhereTheEndedRunsPanelWasGoesToTheView) {

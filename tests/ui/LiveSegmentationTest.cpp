@@ -22,6 +22,7 @@
 #include <QCheckBox>
 #include <QLabel>
 #include <QApplication>
+#include <QPushButton>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -195,6 +196,46 @@ TEST_F(Live, SeedAndIntervalGrowTheOverlayAndAcceptUndoRedo) {
     EXPECT_TRUE(sameMask(*window.model().labels(), expected));
     QTest::qWait(50);
     EXPECT_GT(redPixels(axialImage()), ballPixels) << "the accepted labels are drawn";
+}
+
+TEST_F(Live, AnIntervalWithoutTheSeedLeavesNoStaleFiguresAndNothingToAccept) {
+    panel().enterMode(Method::RegionGrowing);
+    QTest::qWait(50);
+    const int k = int(window.model().cursor().z);
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(axial(), {48, 40, double(k)}));
+    ASSERT_TRUE(settle());
+    ASSERT_GT(live().voxels(), 1000u);
+    ASSERT_GT(live().hudState().iteration, 0);
+    auto* acceptButton = panel().findChild<QPushButton*>("acceptButton");
+    auto* acceptAction = window.findChild<QAction*>("acceptAction");
+    ASSERT_TRUE(acceptButton && acceptAction);
+    EXPECT_TRUE(acceptButton->isEnabled());
+    EXPECT_TRUE(acceptAction->isEnabled());
+
+    // The interval moved above the ball (1000 HU): the engine refuses, the preview clears.
+    QSignalSpy failed(&live(), &LiveSegmentation::failed);
+    panel().setInterval(1500, 2000);
+    ASSERT_EQ(failed.size(), 1);
+    const QString why = failed.front().at(0).toString();
+    EXPECT_TRUE(why.contains("no seed lies within")) << why.toStdString();
+    EXPECT_TRUE(live().active()) << "the run stays, so that the interval can move back";
+    EXPECT_EQ(live().voxels(), 0u);
+    const render::HudState hud = live().hudState();
+    EXPECT_EQ(hud.iteration, 0) << "no iteration of the result that is gone";
+    EXPECT_EQ(hud.msPerStep, 0.0);
+    EXPECT_FALSE(acceptButton->isEnabled()) << "nothing to accept";
+    EXPECT_FALSE(acceptAction->isEnabled()) << "Segment > Accept (Ctrl+Return) neither";
+    acceptAction->trigger();
+    EXPECT_FALSE(window.model().history().canUndo()) << "nothing was accepted";
+    EXPECT_EQ(panel().seeds().seeds().size(), 1u) << "the seed is not used up";
+
+    // The interval back over the seed grows the ball again, and Accept is offered again.
+    panel().setInterval(900, 1100);
+    ASSERT_TRUE(settle());
+    EXPECT_GT(live().voxels(), 1000u);
+    EXPECT_GT(live().hudState().iteration, 0);
+    EXPECT_TRUE(acceptButton->isEnabled());
+    EXPECT_TRUE(acceptAction->isEnabled());
 }
 
 TEST_F(Live, ARunThatFailsMidWaySaysWhyAndKeepsTheLayerItsHistoryAndTheMeasurements) {

@@ -25,6 +25,7 @@ public:
     std::vector<Call> calls;
     std::array<std::uint8_t, 256> acceptedLabels{};
     bool isActive = false;
+    std::size_t resultVoxels = 100;  // what a run's result holds (0: a refused update)
     Method runMethod{};
     SegmentationRequest runRequest;
     std::vector<VoxelIndex> maskedVoxels;  // what the mask of the last start held, if any
@@ -60,6 +61,7 @@ public:
     std::vector<bool> shownValues;
     void showOnlyValues(const std::vector<bool>& shown) override { shownValues = shown; }
     bool active() const override { return isActive; }
+    std::size_t voxels() const override { return isActive ? resultVoxels : 0; }
     Method method() const override { return runMethod; }
     const SegmentationRequest& request() const override { return runRequest; }
     SlicePolygon polygon(int) const override { return {}; }
@@ -271,6 +273,36 @@ TEST_F(SegmentationModelTest, AcceptWritesTheChosenClustersOrTheLabel) {
     EXPECT_EQ(runner.acceptedLabels[1], 4);
     EXPECT_EQ(viewer.activeLabel(), 4);
     EXPECT_TRUE(model.seeds().empty()) << "accepted seeds are used up";
+}
+
+TEST_F(SegmentationModelTest, AcceptIsOfferedOnlyForAResultThatHoldsSomething) {
+    EXPECT_FALSE(model.canAccept()) << "no run";
+    model.enterMode(Method::RegionGrowing);
+    click({15, 20, 10});
+    ASSERT_TRUE(runner.isActive);
+    EXPECT_TRUE(model.canAccept());
+    // The interval moved off the seed: the engine refused, the run is finished with 0 voxels.
+    runner.resultVoxels = 0;
+    EXPECT_FALSE(model.canAccept());
+    EXPECT_FALSE(model.accept(1));
+    EXPECT_EQ(runner.count("accept"), 0) << "nothing was asked of the run";
+    EXPECT_TRUE(runner.isActive) << "the run stays: the interval back over the seed grows again";
+    EXPECT_EQ(model.seeds().size(), 1u) << "and its seeds are not used up";
+    runner.resultVoxels = 100;
+    EXPECT_TRUE(model.canAccept());
+
+    // Fuzzy C-means with every cluster unticked would write nothing either.
+    model.enterMode(Method::FuzzyCMeans);
+    ASSERT_TRUE(model.startFuzzyCMeans(FuzzyCMeansParams{}, false));  // 3 clusters
+    for (int c : {1, 2, 3}) model.setClusterChosen(c, false);
+    EXPECT_FALSE(model.canAccept());
+    EXPECT_FALSE(model.accept(1));
+    EXPECT_EQ(runner.count("accept"), 0);
+    model.setClusterChosen(2, true);
+    EXPECT_TRUE(model.canAccept());
+    ASSERT_TRUE(model.accept(1));
+    EXPECT_EQ(runner.acceptedLabels[2], 2);
+    EXPECT_EQ(runner.acceptedLabels[1], 0);
 }
 
 TEST_F(SegmentationModelTest, EveryMethodsSettingsSurviveASessionFile) {

@@ -23,6 +23,8 @@ QString RecoveryCopy::describe() const {
         .arg(dataPath, written.toString("yyyy-MM-dd HH:mm:ss"));
 }
 
+bool RecoveryCopy::holdsWork() const { return dataPath.isEmpty() || labelledVoxels > 0 || measurements > 0; }
+
 std::vector<RecoveryCopy> RecoveryCopies::orphaned(const QString& folder) {
     std::vector<RecoveryCopy> out;
     const QDir dir(folder);
@@ -42,6 +44,12 @@ std::vector<RecoveryCopy> RecoveryCopies::orphaned(const QString& folder) {
             if (state.labels)
                 copy.labelledVoxels = std::size_t(std::count_if(state.labels->data(), state.labels->data() + state.labels->voxelCount(),
                                                                 [](std::uint8_t v) { return v != 0; }));
+        }
+        // Its writer was modified while nothing of the user's was in it (a run not yet accepted,
+        // seeds): the copy is dropped here, so that every later start need not ask about it.
+        if (!copy.holdsWork()) {
+            remove(copy.path);
+            continue;  // the lock goes with `copy`, and its file with it
         }
         out.push_back(std::move(copy));
     }

@@ -204,9 +204,10 @@ void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
                    [this] { m_live->running() ? m_live->pause() : m_live->play(); });
     seg->addAction("S&tep", QKeySequence(Qt::Key_Period), this, [this] { m_live->step(); });
     // Accept has a key no field uses: Return in a field applies the field's value, never the run.
-    QAction* accept = seg->addAction("&Accept", this, [this] { acceptResult(); });
-    accept->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
-    accept->setObjectName("acceptAction");
+    m_acceptAction = seg->addAction("&Accept", this, [this] { acceptResult(); });
+    m_acceptAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    m_acceptAction->setObjectName("acceptAction");
+    m_acceptAction->setEnabled(m_segmentation->canAccept());
     seg->addAction("Ca&ncel", QKeySequence(Qt::Key_Escape), this, [this] { m_live->cancel(); });
     seg->addSeparator();
     // Recorded frames are the window as it is on screen, as `lucent --record` writes them.
@@ -283,9 +284,11 @@ void SegmentPanel::refresh() {
     refreshStatus();
     const bool active = m_live->active();
     m_play->setText(m_live->running() ? "Pause" : "Play");
-    for (QWidget* w : {static_cast<QWidget*>(m_play), static_cast<QWidget*>(m_step), static_cast<QWidget*>(m_accept),
-                       static_cast<QWidget*>(m_cancel)})
+    for (QWidget* w : {static_cast<QWidget*>(m_play), static_cast<QWidget*>(m_step), static_cast<QWidget*>(m_cancel)})
         w->setEnabled(active);
+    const bool canAccept = m_segmentation->canAccept();
+    m_accept->setEnabled(canAccept);
+    if (m_acceptAction) m_acceptAction->setEnabled(canAccept);
     {
         const QSignalBlocker b1(m_backend), b2(m_perFrame);
         m_backend->setCurrentIndex(int(m_segmentation->backend()));
@@ -293,7 +296,8 @@ void SegmentPanel::refresh() {
     }
     for (SegmentPage* page : m_pageOf) page->refresh();
     // One panel per window: on the active view only (the other views keep their images clear).
-    const render::HudState hud = m_live->hudState();
+    render::HudState hud = m_live->hudState();
+    hud.canAccept = canAccept;
     for (auto o : kOrientations) {
         SliceViewWidget* view = m_grid->view(o);
         view->setHudState(view == m_grid->activeView() ? hud : render::HudState{});

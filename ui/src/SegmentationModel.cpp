@@ -332,8 +332,25 @@ void SegmentationModel::setClusterChosen(int cluster, bool chosen) {
     emit clustersChanged();
 }
 
+std::array<std::uint8_t, 256> SegmentationModel::chosenClusterLabels() const {
+    std::array<std::uint8_t, 256> labelFor{};
+    const int clusters = m_runner->request().fuzzyCMeans.clusters;
+    for (int c = 1; c <= clusters && c < 256; ++c)
+        if (std::size_t(c) > m_clustersChosen.size() || m_clustersChosen[std::size_t(c - 1)])
+            labelFor[std::size_t(c)] = std::uint8_t(c);
+    return labelFor;
+}
+
+bool SegmentationModel::canAccept() const {
+    // Accepting nothing would end the run and use up its seeds for no label: not offered.
+    if (!m_runner->active() || m_runner->voxels() == 0) return false;
+    if (m_runner->method() != Method::FuzzyCMeans) return true;
+    const auto labelFor = chosenClusterLabels();
+    return std::any_of(labelFor.begin(), labelFor.end(), [](std::uint8_t l) { return l != 0; });
+}
+
 bool SegmentationModel::accept(std::uint8_t label) {
-    if (!m_runner->active()) return false;
+    if (!canAccept()) return false;
     const Method method = m_runner->method();
     if (method != Method::FuzzyCMeans) m_viewer->setActiveLabel(label);
     const LabelInfo* active = m_viewer->labelTable().find(m_viewer->activeLabel());
@@ -343,11 +360,7 @@ bool SegmentationModel::accept(std::uint8_t label) {
     }
     bool changed = false;
     if (method == Method::FuzzyCMeans) {
-        std::array<std::uint8_t, 256> labelFor{};
-        const int clusters = m_runner->request().fuzzyCMeans.clusters;
-        for (int c = 1; c <= clusters && c < 256; ++c)
-            if (std::size_t(c) > m_clustersChosen.size() || m_clustersChosen[std::size_t(c - 1)]) labelFor[std::size_t(c)] = std::uint8_t(c);
-        changed = m_runner->accept(labelFor, "Accept fuzzy C-means clusters");
+        changed = m_runner->accept(chosenClusterLabels(), "Accept fuzzy C-means clusters");
     } else {
         changed = m_runner->accept(m_viewer->activeLabel(), acceptDescription(method));
     }

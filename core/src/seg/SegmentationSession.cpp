@@ -90,6 +90,10 @@ UpdateOutcome SegmentationSession::update(const SegmentationRequest& request) {
         m_request = request;
         markAllChanged();
         clearHistory();
+        // Nor its figures: the HUD showed the dropped run's iterations and time per step under a
+        // preview of 0 voxels. What is left is a run of no step.
+        m_last = {};
+        m_msPerStep = 0;
         m_state = SessionState::Finished;
         throw;
     }

@@ -21,6 +21,7 @@ struct HudState {
     std::vector<float> plot;    ///< convergence figure per step (GL for the snake), may be empty
     std::string plotLabel;      ///< "GL" ...
     bool canStep = false;       ///< the method steps (play / pause / step buttons make sense)
+    bool canAccept = false;     ///< the result holds something to accept (else Accept is greyed)
     bool running = false;       ///< shows Pause instead of Play
     std::string speed;          ///< the pace: "20 steps/s" or "max"; empty hides the speed row
 };

@@ -67,7 +67,7 @@ public:
     const SegmentationRequest& request() const override { return m_request; }
     const SessionWorker::Published& published() const { return m_published; }
     /// Voxels of the live result and their volume (counted as the result changes).
-    std::size_t voxels() const { return m_voxels.load(); }
+    std::size_t voxels() const override { return m_voxels.load(); }
     double volumeMl() const;
     /// Snake: polygon `index` of the history (the scrubber), -1 the latest; empty without one.
     SlicePolygon polygon(int index = -1) const override;

@@ -87,6 +87,7 @@ private:
     QComboBox* m_backend = nullptr;
     QSpinBox* m_label = nullptr;
     QPushButton *m_play = nullptr, *m_step = nullptr, *m_accept = nullptr, *m_cancel = nullptr;
+    QAction* m_acceptAction = nullptr;  // Segment > Accept (Ctrl+Return): enabled as m_accept
     QSpinBox* m_perFrame = nullptr;
     QSpinBox* m_speed = nullptr;  // steps per second, 0 shown as "max"
     QAction *m_undo = nullptr, *m_redo = nullptr;

@@ -109,8 +109,13 @@ public:
     /// Fuzzy C-means: which clusters Accept writes (cluster c -> label c); all after a new run.
     const std::vector<bool>& clustersChosen() const { return m_clustersChosen; }
     void setClusterChosen(int cluster, bool chosen);
+    /// Whether Accept would write something: a run whose result holds voxels (none while it starts
+    /// or after parameters the engine refused) and, for fuzzy C-means, a chosen cluster. The panel's
+    /// button, the Segment menu's item (Ctrl+Return) and the HUD's button are enabled by it.
+    bool canAccept() const;
     /// Writes the run into the label layer: `label` (fuzzy C-means: the chosen clusters) as one
-    /// undoable step. False when there is no run, the label is locked, or nothing changed.
+    /// undoable step. False, leaving the run as it is, when !canAccept(); false when the label is
+    /// locked or nothing changed.
     bool accept(std::uint8_t label);
 
     // --- what the views show
@@ -141,6 +146,8 @@ private:
     std::pair<double, double> dataRange();
     void fail(const QString& why);
     void resetClusters();
+    /// Fuzzy C-means: result value c -> label c for each chosen cluster, 0 for the others.
+    std::array<std::uint8_t, 256> chosenClusterLabels() const;
 
     ViewerModel* m_viewer;
     SegmentationRunner* m_runner;

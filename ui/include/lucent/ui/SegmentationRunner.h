@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -35,6 +36,8 @@ public:
     virtual void showOnlyValues(const std::vector<bool>& shown) = 0;
 
     virtual bool active() const = 0;  ///< a run exists (starting, running, paused or finished)
+    /// Voxels of the run's result as the views show it (0 while starting, or after a refused update).
+    virtual std::size_t voxels() const = 0;
     virtual Method method() const = 0;
     virtual const SegmentationRequest& request() const = 0;
 

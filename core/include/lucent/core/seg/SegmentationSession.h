@@ -44,6 +44,8 @@ public:
     void setIterationsPerStep(int n) { m_perStep = n < 1 ? 1 : n; }
     /// New parameters for the running method (a slider): the engine keeps what it can; the result
     /// may change anywhere, so the whole volume counts as changed. Restarted or continued runs play.
+    /// Parameters the engine refuses (what it throws passes through) leave a finished run of no
+    /// step: its result, history, last report and time per step are gone.
     UpdateOutcome update(const SegmentationRequest& request);
 
     /// Union of the boxes changed since the last call (what the renderer must upload), or none.
