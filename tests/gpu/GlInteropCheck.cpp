@@ -5,6 +5,8 @@
 /// Exit 0: passed; 77: skipped (no EGL device, no CUDA device, or registration refused, e.g. on a
 /// software GL); 1: failed. usage: lucent_gl_interop_check
 #include "lucent/gpu/DeviceInfo.h"
+#include "lucent/core/VolumePlane.h"
+#include "lucent/gpu/DeviceVolume.h"
 #include "lucent/gpu/GlTextureLink.h"
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/gpu/SegmenterFactory.h"
@@ -84,7 +86,9 @@ Volume phantom(std::array<int, 3> d) {
             for (int i = 0; i < d[0]; ++i) {
                 const int dx = i - d[0] / 2, dy = j - d[1] / 2, dz = k - d[2] / 2;
                 const bool inside = dx * dx + dy * dy + dz * dz <= (d[1] / 3) * (d[1] / 3) || (i + 3 * j + 7 * k) % 17 == 0;
-                v.int16Data()[g.index(i, j, k)] = static_cast<std::int16_t>(inside ? 300 : 0);
+                // Outside: values that vary with every index (below the growing interval), so a plane
+                // read at a wrong voxel shows.
+                v.int16Data()[g.index(i, j, k)] = static_cast<std::int16_t>(inside ? 300 : (7 * i + 13 * j + 31 * k) % 150 - 60);
             }
     return v;
 }
@@ -104,6 +108,67 @@ LabelMap segment(gpu::GpuContext& context, const Volume& v) {
     LabelMap host;
     context.downloadLabels(host);
     return host;
+}
+
+/// A 2D texture of `size` (`internal` / `format` / `type`), zero-filled: a slice view's plane.
+unsigned planeTexture(std::array<int, 2> size, GLenum internal, GLenum format, GLenum type, std::size_t bytes) {
+    unsigned t = 0;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    std::vector<std::uint8_t> zeros(std::size_t(size[0]) * std::size_t(size[1]) * bytes, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, GLint(internal), size[0], size[1], 0, format, type, zeros.data());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return t;
+}
+
+/// Every plane direction, at the first, a middle and the last index, of the label buffer and of
+/// the volume (as value + 32768): the 2D textures equal the host's extraction of the same plane.
+int checkPlanes(gpu::GpuContext& context, const Volume& v, const LabelMap& labels) {
+    const auto& d = v.geometry().dims;
+    int failures = 0;
+    for (int normal = 0; normal < 3; ++normal)
+        for (int index : {0, d[std::size_t(normal)] / 2, d[std::size_t(normal)] - 1}) {
+            const VolumePlane plane{normal, index};
+            const auto size = planeSize(plane, d);
+            const std::size_t n = std::size_t(size[0]) * std::size_t(size[1]);
+            std::vector<std::uint8_t> wantLabels(n);
+            std::vector<std::uint16_t> wantTexels(n);
+            // The convention written out per direction (not through VolumePlane's own indexing):
+            // across x the image is (y, z), across y (x, z), across z (x, y).
+            for (int q = 0; q < size[1]; ++q)
+                for (int p = 0; p < size[0]; ++p) {
+                    const std::size_t at = normal == 0   ? v.geometry().index(index, p, q)
+                                           : normal == 1 ? v.geometry().index(p, index, q)
+                                                         : v.geometry().index(p, q, index);
+                    wantLabels[std::size_t(q) * std::size_t(size[0]) + std::size_t(p)] = labels.data()[at];
+                    wantTexels[std::size_t(q) * std::size_t(size[0]) + std::size_t(p)] = std::uint16_t(v.int16Data()[at] + 32768);
+                }
+            const unsigned lt = planeTexture(size, GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, 1);
+            const unsigned vt = planeTexture(size, GL_R16, GL_RED, GL_UNSIGNED_SHORT, 2);
+            {
+                gpu::GlTextureLink labelLink(lt, gpu::GlTextureLink::Shape::Texture2D);
+                gpu::GlTextureLink volumeLink(vt, gpu::GlTextureLink::Shape::Texture2D);
+                labelLink.copyPlane(context.labelSink().data, d, plane, gpu::GlTextureLink::PlaneElement::Byte, nullptr);
+                volumeLink.copyPlane(context.deviceVolume().devicePointer(), d, plane,
+                                     gpu::GlTextureLink::PlaneElement::Int16AsUnsigned16, nullptr);
+            }
+            std::vector<std::uint8_t> gotLabels(n, 0xee);
+            std::vector<std::uint16_t> gotTexels(n, 0xeeee);
+            glBindTexture(GL_TEXTURE_2D, lt);
+            glGetTexImage(GL_TEXTURE_2D, 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE, gotLabels.data());
+            glBindTexture(GL_TEXTURE_2D, vt);
+            glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_UNSIGNED_SHORT, gotTexels.data());
+            const unsigned names[2] = {lt, vt};
+            glDeleteTextures(2, names);
+            const bool same = gotLabels == wantLabels && gotTexels == wantTexels;
+            if (!same) std::printf("FAIL: plane across axis %d at %d differs from the host's\n", normal, index);
+            failures += !same;
+        }
+    std::printf("%s: labels' and volume's planes through interop (3 directions x 3 indices) equal the host's\n",
+                failures ? "FAIL" : "PASS");
+    return failures;
 }
 
 double ms(std::chrono::steady_clock::time_point a) {
@@ -155,6 +220,7 @@ int main() {
                     }
             std::printf("%s: a box through interop changes that box only (%zu wrong voxels)\n", wrong ? "FAIL" : "PASS", wrong);
             failures += wrong != 0;
+            failures += checkPlanes(context, v, expected);
         } catch (const std::exception& e) {
             std::printf("SKIP: %s\n", e.what());
             return kSkip;
