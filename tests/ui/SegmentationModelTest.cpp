@@ -5,6 +5,8 @@
 #include "lucent/ui/SessionFile.h"
 #include "lucent/ui/ViewerModel.h"
 
+#include "lucent/render/SliceViewGeometry.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -179,9 +181,40 @@ TEST_F(SegmentationModelTest, IntervalEditsRegrowAndAReversedIntervalWaits) {
     model.dragInterval(4, 10, false);  // then right: both move up by 4 x 5.5 = 22
     EXPECT_EQ(model.lower(), 867);
     EXPECT_EQ(model.upper(), 1177);
+    // A long drag sideways stops where the interval's lower bound reaches the data's last value
+    // (or its upper the first), its width kept: an interval wholly beyond the data holds no voxel
+    // (seen in the viewer: [1469, 1469] on an MR whose values are 0-1059).
+    const auto [first, last] = volume->range();
+    model.dragInterval(400, 10, false);
+    EXPECT_EQ(model.lower(), last);
+    EXPECT_EQ(model.upper() - model.lower(), 1177 - 867);
+    model.dragInterval(-400, 10, false);
+    EXPECT_EQ(model.upper(), first);
     model.clearSeeds();
     EXPECT_FALSE(runner.isActive);
     EXPECT_TRUE(model.seeds().empty());
+}
+
+TEST_F(SegmentationModelTest, APressOnASeedsVoxelAddsNoSecondSeed) {
+    model.enterMode(Method::RegionGrowing);
+    render::SliceViewGeometry view;
+    view.setVolume(volume->geometry());
+    view.setViewport(400, 400);
+    view.setCursor({15, 20, 10});
+    int changes = 0;
+    const auto told = model.seedTool().changed;
+    model.seedTool().changed = [&] {
+        ++changes;
+        told();
+    };
+    const auto at = view.voxelToScreen({15, 20, 10});
+    EXPECT_TRUE(model.seedTool().press(view, at[0], at[1], false));
+    EXPECT_TRUE(model.seedTool().press(view, at[0] + 0.2, at[1] - 0.2, false)) << "the same voxel: handled";
+    ASSERT_EQ(model.seeds().size(), 1u) << "seen in the viewer: a second click listed the same voxel twice";
+    EXPECT_EQ(changes, 1);
+    const auto next = view.voxelToScreen({16, 20, 10});
+    EXPECT_TRUE(model.seedTool().press(view, next[0], next[1], false));
+    EXPECT_EQ(model.seeds().size(), 2u) << "the voxel beside it is a new seed";
 }
 
 TEST_F(SegmentationModelTest, EachMethodGetsItsParameters) {

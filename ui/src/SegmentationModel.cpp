@@ -127,8 +127,11 @@ void SegmentationModel::dragInterval(double dx, double dy, bool started) {
     if (started) m_dragFrom = {m_regionGrowing.lower, m_regionGrowing.upper};
     const auto [lo, hi] = dataRange();
     const double unit = std::max(1.0, 0.005 * (hi - lo));
-    const double centre = 0.5 * (m_dragFrom[0] + m_dragFrom[1]) + dx * unit;
+    // The interval keeps its width but never leaves the data's values: a long drag sideways stops
+    // where its lower bound reaches the last value (or its upper the first). Wholly beyond them it
+    // would hold no voxel, the seed's included.
     const double half = std::max(0.0, 0.5 * (m_dragFrom[1] - m_dragFrom[0]) + dy * unit);
+    const double centre = std::clamp(0.5 * (m_dragFrom[0] + m_dragFrom[1]) + dx * unit, lo - half, hi + half);
     setInterval(centre - half, centre + half);
 }
 

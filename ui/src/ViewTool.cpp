@@ -1,6 +1,7 @@
 /// @brief Seed and rectangle gestures on view coordinates, and the snake polygon on screen.
 #include "lucent/ui/ViewTool.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace lucent::ui {
@@ -48,6 +49,9 @@ bool SeedTool::press(const render::SliceViewGeometry& view, double x, double y, 
         return true;
     }
     if (!inside(view, v)) return false;
+    // A press on a seed's own voxel is the start of a drag from it (or a second click): the seed
+    // is there already, and a copy of it would only lengthen the list.
+    if (std::find(m_seeds.begin(), m_seeds.end(), v) != m_seeds.end()) return true;
     m_seeds.push_back(v);
     if (changed) changed();
     return true;
