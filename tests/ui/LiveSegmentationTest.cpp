@@ -664,11 +664,12 @@ std::vector<QImage> viewImages(MainWindow& window) {
 
 /// A region-growing run drawn through `mode`'s textures, its interval widened, the cursor moved to
 /// other planes mid-run and after, on a freshly loaded phantom: the frames at each point.
-std::vector<QImage> runThrough(MainWindow& window, SliceTextures mode, gpu::Backend backend) {
+std::vector<QImage> runThrough(MainWindow& window, SliceTextures mode, gpu::Backend backend,
+                               std::shared_ptr<Volume> volume = phantom(), const std::function<void()>& midway = {}) {
     window.grid().textures().setSliceTextures(mode);
     SeriesInfo info;
     info.modality = "CT";
-    window.model().setVolume(phantom(), info, "");
+    window.model().setVolume(volume, info, "");
     window.segment().live().setBackend(backend);
     for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) window.grid().view(o)->setHudVisible(false);
     window.model().setWindow({500, 2500});
@@ -688,12 +689,22 @@ std::vector<QImage> runThrough(MainWindow& window, SliceTextures mode, gpu::Back
     window.segment().setInterval(0, 1100);  // the ball, then the box: changes cross every plane
     EXPECT_TRUE(waitFor([&] { return !window.segment().live().running(); }));
     keep();
+    if (midway) {
+        midway();
+        keep();
+    }
     // Other planes of the finished run's preview: each view reads its new plane from the source.
     window.model().setCursor({30, 52, start.z - 7});
     keep();
     window.model().setCursor({start.x, start.y, start.z + 3});
     keep();
     window.segment().live().cancel();
+    keep();
+    // A new run after the cancel: its first result replaces the whole preview, nothing of the
+    // last run's left outside what it wrote.
+    r.regionGrowing = {900, 1100, 6};
+    EXPECT_TRUE(window.segment().startWith(Method::RegionGrowing, r, true));
+    EXPECT_TRUE(waitFor([&] { return !window.segment().live().running(); }));
     keep();
     return frames;
 }
@@ -724,6 +735,35 @@ TEST_F(Live, EachViewsPlaneTexturesDrawTheWholeVolumeTexturesPixels) {
     expectSameFrames(whole, planes, "host");
     EXPECT_GT(redPixels(whole[3]), 300) << "the run's preview is in the compared frames";
     EXPECT_GT(redPixels(planes[3 * 3 + 1]), 300) << "the coronal view on its new plane shows the preview";
+}
+
+TEST_F(Live, ResampledPlanesBesideVolumePlanesDrawTheWholeVolumeTexturesPixels) {
+    // The phantom turned 12 degrees about the patient's S axis, in anatomical planes: the axial view
+    // still shows a plane of the volume (its own textures), the coronal and sagittal views resample
+    // oblique planes (the whole-volume textures, made on demand, the preview kept whole beside the
+    // planes' copies).
+    auto tilted = [] {
+        auto v = phantom();
+        Geometry g = v->geometry();
+        const double c = std::cos(0.21), s = std::sin(0.21);
+        g.direction = Mat3::fromColumns({c, s, 0}, {-s, c, 0}, {0, 0, 1});
+        auto out = std::make_shared<Volume>(g, PixelType::Int16);
+        std::copy(v->int16Data(), v->int16Data() + v->voxelCount(), out->int16Data());
+        return out;
+    };
+    // Anatomical planes are turned on mid-run, so the whole-volume preview is first made from the
+    // run's source with a result already shown.
+    auto anatomical = [&] { window.model().setPlaneMode(render::PlaneMode::Patient); };
+    const auto whole = runThrough(window, SliceTextures::WholeVolume, gpu::Backend::Cpu, tilted(), anatomical);
+    window.model().setPlaneMode(render::PlaneMode::Volume);
+    const auto planes = runThrough(window, SliceTextures::Planes, gpu::Backend::Cpu, tilted(), anatomical);
+    EXPECT_TRUE(window.grid().textures().onPlanes());
+    EXPECT_TRUE(window.grid().textures().textures().hasWholeVolume()) << "the oblique views made the 3D texture";
+    EXPECT_TRUE(window.grid().view(Orientation::Axial)->view().shownVolumePlane().has_value());
+    EXPECT_FALSE(window.grid().view(Orientation::Coronal)->view().shownVolumePlane().has_value());
+    expectSameFrames(whole, planes, "oblique");
+    EXPECT_GT(redPixels(planes[3 * 3 + 1]), 300) << "the resampled coronal view shows the run";
+    window.model().setPlaneMode(render::PlaneMode::Volume);
 }
 
 TEST_F(Live, EachViewsPlanesFromTheDeviceDrawTheWholeVolumeTexturesPixels) {

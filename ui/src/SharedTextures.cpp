@@ -107,15 +107,14 @@ std::shared_ptr<gpu::GpuContext> SharedTextures::fillingContext(const ViewerMode
 
 void SharedTextures::uploadPreview(const LabelMap& labels, const VoxelBox& box) {
     if (!m_textures.hasVolume()) return;
-    if (m_textures.volumeOnPlanes()) {
-        m_previewHost = &labels;
-        m_previewDevice = nullptr;
-        notePreviewChange(m_textures.previewStale() ? std::nullopt : std::optional<VoxelBox>(box));
-        m_textures.previewWritten();
-        m_textures.setPreviewShown(true);
-        if (!m_wholePreviewKept) return;
-    }
-    m_textures.uploadPreview(labels, &box);
+    if (!m_textures.volumeOnPlanes()) return m_textures.uploadPreview(labels, &box);
+    // The views copy the planes they show from the map when they paint.
+    m_previewHost = &labels;
+    m_previewDevice = nullptr;
+    notePreviewChange(m_textures.previewStale() ? std::nullopt : std::optional<VoxelBox>(box));
+    if (m_wholePreviewKept) return m_textures.uploadPreview(labels, &box);  // whole while stale, as ever
+    m_textures.previewWritten();
+    m_textures.setPreviewShown(true);
 }
 
 bool SharedTextures::copyPreviewFromDevice(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream) {
@@ -126,12 +125,14 @@ bool SharedTextures::copyPreviewFromDevice(const void* device, std::array<int, 3
         m_previewDims = dims;
         m_previewHost = nullptr;
         notePreviewChange(m_textures.previewStale() ? std::nullopt : std::optional<VoxelBox>(box));
-        m_textures.previewWritten();
-        m_textures.setPreviewShown(true);
         m_interopUsed = true;
-        if (!m_wholePreviewKept) return true;
+        if (!m_wholePreviewKept) {
+            m_textures.previewWritten();
+            m_textures.setPreviewShown(true);
+            return true;
+        }
     }
-    return copyWholePreviewBox(device, dims, box, stream);
+    return copyWholePreviewBox(device, dims, box, stream);  // whole while stale
 }
 
 bool SharedTextures::copyWholePreviewBox(const void* device, std::array<int, 3> dims, const VoxelBox& box, void* stream) {
