@@ -146,6 +146,9 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
                   const SeriesRun& run) {
     const SegmentOutputs out(cl, run);
     refuseClobber(cl, out.files());
+    // Without a map to write (or a live run's first steps to show), fuzzy connectedness needs only
+    // the object: no 16-bit map of the volume beside it.
+    request.fuzzyConnectedness.objectOnly = out.connectivityMap.empty() && !cl.has("--steps");
     // Seeds in millimetres are read before the volume (a bad file costs no load), placed after it.
     const std::vector<WorldSeed> worldSeeds = worldSeedsFromOptions(cl);
     const auto t0 = Clock::now();

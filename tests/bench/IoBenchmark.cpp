@@ -139,7 +139,8 @@ std::string write(const Volume& v, const std::string& dir, const std::string& fo
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 2) {
+    // DIR first: an option in its place (--help) would have become a folder of gigabytes of volumes.
+    if (argc < 2 || std::string(argv[1]).starts_with("-")) {
         std::fprintf(stderr, "usage: lucent_bench_io DIR [--sizes 0.5,2] [--formats ...] [--runs 3] [--lucent PATH]\n");
         return 2;
     }

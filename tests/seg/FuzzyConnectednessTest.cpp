@@ -17,12 +17,12 @@ namespace ref = lucent::testing::fuzzy;
 
 namespace {
 
-Volume randomVolume(std::array<int, 3> dims, PixelType type, unsigned seed) {
+Volume randomVolume(std::array<int, 3> dims, PixelType type, unsigned seed, double sigma = 12) {
     Geometry g;
     g.dims = dims;
     Volume v(g, type);
     std::mt19937 rng(seed);
-    std::normal_distribution<double> noise(0, 12);
+    std::normal_distribution<double> noise(0, sigma);
     for (int k = 0; k < dims[2]; ++k)
         for (int j = 0; j < dims[1]; ++j)
             for (int i = 0; i < dims[0]; ++i) {
@@ -233,4 +233,91 @@ TEST(FuzzyConnectedness, RoiBoundsTheMapAndSoftMapIsScaled) {
     LabelMap out;
     engine.result(out);
     EXPECT_LE(out.count(1), 512u);
+}
+
+TEST(FuzzyConnectedness, AnObjectOnlyRunEqualsTheMapsObjectWithoutAMap) {
+    // objectOnly (the CLI's run when it writes no map): the seeds' component over edges of
+    // affinity >= T, one byte a voxel. The same voxels as the map thresholded, for both pixel
+    // types, several thresholds, an ROI and a mask, both index widths, and runs of many steps (a
+    // 50,000-voxel volume: the search's queue is read and dropped in parts).
+    for (PixelType type : {PixelType::Int16, PixelType::Float32})
+        for (double t : {0.05, 0.3, 0.6, 0.9, 0.999}) {
+            const Volume v = randomVolume({72, 64, 40}, type, 11, 4);
+            const Geometry& g = v.geometry();
+            LabelMap mask(g);
+            std::mt19937 holes(5);
+            std::bernoulli_distribution kept(0.92);
+            for (std::size_t n = 0; n < mask.voxelCount(); ++n) mask[n] = kept(holes) ? 1 : 0;  // scattered holes
+            SegmentationRequest r;
+            r.volume = &v;
+            r.seeds = {{3, 3, 3}, {30, 30, 20}, {71, 0, 0}};
+            r.roi = VoxelBox{{0, 0, 0}, {68, 63, 39}};  // leaves the third seed out
+            r.mask = &mask;
+            r.fuzzyConnectedness.threshold = t;
+            FuzzyConnectednessCpu mapped;
+            mapped.start(r);
+            mapped.run();
+            LabelMap want;
+            mapped.result(want);
+            for (IndexWidth width : {IndexWidth::Fit, IndexWidth::Wide}) {
+                r.fuzzyConnectedness.objectOnly = true;
+                FuzzyConnectednessCpu object(width);
+                object.start(r);
+                EXPECT_TRUE(object.connectivity().empty()) << "no map is made";
+                int steps = 0;
+                while (!object.step(1).finished) ++steps;
+                LabelMap got;
+                object.takeResult(got);
+                EXPECT_TRUE(object.softMaps().empty());
+                ASSERT_EQ(got.voxelCount(), want.voxelCount());
+                EXPECT_TRUE(std::equal(got.data(), got.data() + got.voxelCount(), want.data()))
+                    << "threshold " << t << ", " << (type == PixelType::Int16 ? "int16" : "float") << ", "
+                    << (width == IndexWidth::Wide ? "64" : "32") << "-bit";
+                if (t <= 0.3) {
+                    EXPECT_GT(want.count(1), 70000u) << "an object of more than one step's 65,536 voxels";
+                    EXPECT_GT(steps, 0) << "grown over several steps";
+                }
+                r.fuzzyConnectedness.objectOnly = false;
+            }
+        }
+}
+
+TEST(FuzzyConnectedness, AnObjectOnlyRunFollowsAOneVoxelCorridorOverManySteps) {
+    // A serpentine corridor one voxel wide, 131,000 voxels long: the search's front is one voxel,
+    // so losing a queued voxel between steps would cut the object short.
+    Geometry g;
+    g.dims = {512, 512, 1};
+    Volume v(g, PixelType::Int16);
+    std::size_t corridor = 0;
+    for (int j = 0; j < 512; ++j)
+        for (int i = 0; i < 512; ++i) {
+            // Even rows whole, joined at alternate ends by one voxel of the odd row between them.
+            const bool inside = j % 2 == 0 || (j % 4 == 1 ? i == 511 : i == 0);
+            v.setValue(g.index(i, j, 0), inside ? 100 : 40);
+        }
+    for (std::size_t n = 0; n < v.voxelCount(); ++n) corridor += v.int16Data()[n] == 100;
+    SegmentationRequest r;
+    r.volume = &v;
+    r.seeds = {{0, 0, 0}};
+    r.fuzzyConnectedness.threshold = 0.5;
+    r.fuzzyConnectedness.objectMean = 100;  // given: the seed's cube would mix corridor and wall
+    r.fuzzyConnectedness.objectSigma = 5;
+    r.fuzzyConnectedness.diffSigma = 5;
+    FuzzyConnectednessCpu mapped;
+    mapped.start(r);
+    mapped.run();
+    LabelMap want;
+    mapped.result(want);
+    EXPECT_GT(want.count(1), 100000u) << "the map's object follows the corridor";
+    r.fuzzyConnectedness.objectOnly = true;
+    FuzzyConnectednessCpu object;
+    object.start(r);
+    int steps = 0;
+    while (!object.step(1).finished) ++steps;
+    EXPECT_GT(steps, 0);
+    LabelMap got;
+    object.takeResult(got);
+    EXPECT_EQ(got.count(1), want.count(1));
+    EXPECT_TRUE(std::equal(got.data(), got.data() + got.voxelCount(), want.data()));
+    EXPECT_EQ(want.count(1), corridor) << "the whole corridor";
 }

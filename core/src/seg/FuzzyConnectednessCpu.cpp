@@ -71,11 +71,13 @@ void FuzzyConnectednessCpu::start(const SegmentationRequest& request) {
     if (fc.objectSigma) m_params.objectSigma = *fc.objectSigma;
     if (fc.diffSigma) m_params.diffSigma = *fc.diffSigma;
     if (request.volume->pixelType() == PixelType::Int16) buildAffinityTables(range);
+    m_iterations = 0;
+    m_settled = 0;
+    if (fc.objectOnly) return startObject();
+    std::vector<std::uint8_t>().swap(m_object);
     const std::size_t n = request.volume->voxelCount();
     m_connectivity.assign(n, 0);
     m_buckets = emptyIndexLists<VoxelIndexBuckets>(lucent::wideIndices(m_width, n));
-    m_iterations = 0;
-    m_settled = 0;
     std::visit([this](auto& buckets) { plantSeeds(buckets); }, m_buckets);
     m_level = kFullStrength;
 }
@@ -131,15 +133,17 @@ VoxelBox FuzzyConnectednessCpu::settle(IndexBuckets<Index>& buckets, std::size_t
 StepReport FuzzyConnectednessCpu::step(int maxIterations) {
     // One iteration settles up to 65536 voxels: small enough for a frame, large enough to be quick.
     const std::size_t budget = std::size_t(std::max(1, maxIterations)) << 16;
-    const VoxelBox changed = std::visit([&](auto& buckets) { return settle(buckets, budget); }, m_buckets);
-    if (m_level > 0) ++m_iterations;
+    const VoxelBox changed = objectOnly() ? std::visit([&](auto& queue) { return growObject(queue, budget); }, m_queue)
+                                          : std::visit([&](auto& buckets) { return settle(buckets, budget); }, m_buckets);
+    if (!finished()) ++m_iterations;
     else if (m_iterations == 0) m_iterations = 1;
     StepReport r;
     r.iterations = m_iterations;
     r.convergence = double(m_settled);
-    r.finished = m_level == 0;
+    r.finished = finished();
     if (!changed.empty()) r.changed = changed;
-    r.progress = r.finished ? 1.0 : 1.0 - double(m_level) / kFullStrength;
+    // The object's size is not known ahead: only the map's sweep tells its progress.
+    r.progress = r.finished ? 1.0 : objectOnly() ? 0.0 : 1.0 - double(m_level) / kFullStrength;
     return r;
 }
 
@@ -148,11 +152,21 @@ void FuzzyConnectednessCpu::writeLabels(const LabelSink& sink, const VoxelBox* b
     const Geometry& g = m_request.volume->geometry();
     const VoxelBox b = box ? *box : wholeBox(g);
     const std::uint16_t t = thresholdStrength(m_request.fuzzyConnectedness.threshold);
+    const bool object = objectOnly();
     for (int k = b.lo[2]; k <= b.hi[2]; ++k)
         for (int j = b.lo[1]; j <= b.hi[1]; ++j) {
             const std::size_t row = g.index(0, j, k);
-            for (int i = b.lo[0]; i <= b.hi[0]; ++i) sink.data[row + i] = m_connectivity[row + i] >= t ? 1 : 0;
+            for (int i = b.lo[0]; i <= b.hi[0]; ++i)
+                sink.data[row + i] = object ? m_object[row + i] : m_connectivity[row + i] >= t ? 1 : 0;
         }
+}
+
+void FuzzyConnectednessCpu::takeResult(LabelMap& out) {
+    if (!objectOnly() || m_object.size() != grid().voxelCount()) return result(out);
+    out = LabelMap(grid(), std::move(m_object));
+    m_object = {};
+    clearIndices(m_queue, true);
+    m_queueRead = 0;
 }
 
 MethodFigures FuzzyConnectednessCpu::figures() const {
@@ -173,6 +187,7 @@ UpdateOutcome FuzzyConnectednessCpu::update(const SegmentationRequest& request) 
 }
 
 std::vector<Volume> FuzzyConnectednessCpu::softMaps() const {
+    if (m_connectivity.empty()) return {};
     Volume map(m_request.volume->geometry(), PixelType::Float32);
     for (std::size_t i = 0; i < m_connectivity.size(); ++i) map.float32Data()[i] = m_connectivity[i] / 65535.0f;
     return {std::move(map)};

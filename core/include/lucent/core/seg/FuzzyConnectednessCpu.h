@@ -19,9 +19,16 @@ public:
     const char* backend() const override { return backendKey(Backend::Cpu); }
     void start(const SegmentationRequest& request) override;
     StepReport step(int maxIterations) override;
-    bool finished() const override { return m_level == 0; }
-    void cancel() override { m_level = 0; }
+    bool finished() const override { return objectOnly() ? indexCount(m_queue) == 0 : m_level == 0; }
+    void cancel() override {
+        m_level = 0;
+        clearIndices(m_queue, true);
+        m_queueRead = 0;
+    }
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
+    /// objectOnly: the object's bytes become the labels (no second byte per voxel).
+    void takeResult(LabelMap& out) override;
+    /// The connectivity map (none for an objectOnly run).
     std::vector<Volume> softMaps() const override;
     MethodFigures figures() const override;
     /// A new threshold relabels from the stored map; anything else restarts.
@@ -52,6 +59,13 @@ private:
     /// Settles up to `budget` voxels from the highest non-empty bucket down; the box of the voxels raised.
     template <class Index>
     VoxelBox settle(IndexBuckets<Index>& buckets, std::size_t budget);
+    bool objectOnly() const { return m_request.fuzzyConnectedness.objectOnly; }
+    /// objectOnly (FuzzyConnectednessObject.cpp): the eligible seeds marked and queued.
+    void startObject();
+    /// Takes up to `budget` voxels from the queue, marking and queueing each eligible neighbour
+    /// joined by an edge of affinity >= the threshold; the box of the voxels marked.
+    template <class Index>
+    VoxelBox growObject(std::vector<Index>& queue, std::size_t budget);
 
     IndexWidth m_width;
 
@@ -61,6 +75,9 @@ private:
     int m_minValue = 0;
     std::vector<std::uint16_t> m_connectivity;
     VoxelIndexBuckets m_buckets;
+    std::vector<std::uint8_t> m_object;  // objectOnly: 1 on the object
+    VoxelIndexList m_queue;              // objectOnly: voxels marked, their neighbours not yet seen
+    std::size_t m_queueRead = 0;
     int m_level = 0;  // highest bucket that may be non-empty
     int m_iterations = 0;
     std::size_t m_settled = 0;

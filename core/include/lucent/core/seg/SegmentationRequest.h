@@ -63,6 +63,11 @@ struct FuzzyConnectednessParams {
     std::optional<double> diffSigma;     ///< D
     /// Half-size of the cube around each seed used to estimate.
     int estimateRadius = kFuzzyConnectednessLimits.estimateRadius.byDefault;
+    /// The object at `threshold` only, not the connectivity map: the seeds' component over the
+    /// face edges whose affinity reaches the threshold (the same voxels), with no 16-bit map of the
+    /// volume. For a batch run that writes no map; a new threshold then recomputes, and there is
+    /// no soft map. CUDA engines keep their map on the device and ignore it.
+    bool objectOnly = false;
 };
 
 struct FuzzyCMeansParams {
