@@ -113,19 +113,15 @@ VoxelBox FuzzyConnectednessCpu::settle(IndexBuckets<Index>& buckets, std::size_t
         if (m_connectivity[v] != m_level) continue;  // a stale entry: v was raised after it was queued
         --budget;
         ++m_settled;
-        const int i = int(v % g.dims[0]), j = int((v / g.dims[0]) % g.dims[1]), k = int(v / g.sliceSize());
-        for (int n = 0; n < 6; ++n) {
-            const int ni = i + kNeighbourOffsets[n][0], nj = j + kNeighbourOffsets[n][1], nk = k + kNeighbourOffsets[n][2];
-            if (!g.contains(ni, nj, nk)) continue;
-            const std::size_t u = g.index(ni, nj, nk);
-            if (m_connectivity[u] >= m_level || !eligible(ni, nj, nk, u)) continue;
+        forEachFaceNeighbour(g, v, [&](int ni, int nj, int nk, std::size_t u) {
+            if (m_connectivity[u] >= m_level || !eligible(ni, nj, nk, u)) return;
             const std::uint16_t s = std::min<std::uint16_t>(static_cast<std::uint16_t>(m_level), affinity(v, u));
             if (s > m_connectivity[u]) {
                 m_connectivity[u] = s;
                 changed.add(ni, nj, nk);
                 buckets[s].push_back(static_cast<Index>(u));
             }
-        }
+        });
     }
     return changed;
 }

@@ -42,16 +42,12 @@ VoxelBox FuzzyConnectednessCpu::growObject(std::vector<Index>& queue, std::size_
         const std::size_t v = queue[m_queueRead++];
         --budget;
         ++m_settled;
-        const int i = int(v % g.dims[0]), j = int((v / g.dims[0]) % g.dims[1]), k = int(v / g.sliceSize());
-        for (int n = 0; n < 6; ++n) {
-            const int ni = i + kNeighbourOffsets[n][0], nj = j + kNeighbourOffsets[n][1], nk = k + kNeighbourOffsets[n][2];
-            if (!g.contains(ni, nj, nk)) continue;
-            const std::size_t u = g.index(ni, nj, nk);
-            if (m_object[u] || !eligible(ni, nj, nk, u) || affinity(v, u) < t) continue;
+        forEachFaceNeighbour(g, v, [&](int ni, int nj, int nk, std::size_t u) {
+            if (m_object[u] || !eligible(ni, nj, nk, u) || affinity(v, u) < t) return;
             m_object[u] = 1;
             changed.add(ni, nj, nk);
             queue.push_back(static_cast<Index>(u));
-        }
+        });
     }
     // The queue holds the search's front, not all it reached: what was read is dropped as it goes.
     if (m_queueRead == queue.size()) {
