@@ -32,14 +32,18 @@ bool PlaneTextures::allocate(std::array<int, 2> size) {
     makeTexture(m_volume, GL_R16, GL_RED, GL_UNSIGNED_SHORT, size, m_linear);
     // Labels are read with texelFetch: nearest, integer texels.
     makeTexture(m_preview, GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, size, false);
+    makeTexture(m_heat, GL_R8, GL_RED, GL_UNSIGNED_BYTE, size, false);
     volumePlane.reset();
     previewPlane.reset();
+    heatPlane.reset();
     return true;
 }
 
 void PlaneTextures::uploadVolume(const std::uint16_t* texels) { upload(m_volume, m_size, GL_RED, GL_UNSIGNED_SHORT, texels); }
 
 void PlaneTextures::uploadPreview(const std::uint8_t* labels) { upload(m_preview, m_size, GL_RED_INTEGER, GL_UNSIGNED_BYTE, labels); }
+
+void PlaneTextures::uploadHeat(const std::uint8_t* heat) { upload(m_heat, m_size, GL_RED, GL_UNSIGNED_BYTE, heat); }
 
 void PlaneTextures::setInterpolation(bool linear) {
     m_linear = linear;
@@ -50,12 +54,13 @@ void PlaneTextures::setInterpolation(bool linear) {
 }
 
 void PlaneTextures::release() {
-    const GLuint names[2] = {m_volume, m_preview};
-    glDeleteTextures(2, names);
-    m_volume = m_preview = 0;
+    const GLuint names[3] = {m_volume, m_preview, m_heat};
+    glDeleteTextures(3, names);
+    m_volume = m_preview = m_heat = 0;
     m_size = {0, 0};
     volumePlane.reset();
     previewPlane.reset();
+    heatPlane.reset();
 }
 
 }  // namespace lucent::render

@@ -30,8 +30,10 @@ uniform sampler3D u_heat;      // a soft map (membership, connectivity) as 0..1
 // when set. u_planeAxes: the volume axes of the plane's width and height, then its normal.
 uniform sampler2D u_planeVolume;
 uniform usampler2D u_planePreview;
+uniform sampler2D u_planeHeat;
 uniform int u_usePlaneVolume;
 uniform int u_usePlanePreview;
+uniform int u_usePlaneHeat;
 uniform ivec3 u_planeAxes;
 uniform int u_linear;          // 0: the nearest voxel, the one the label overlays show
 uniform int u_hasHeat;
@@ -50,23 +52,28 @@ uniform vec2 u_cross;    // crosshair in screen pixels (x, y from the top)
 uniform vec3 u_crossColour;
 out vec4 colour;
 
-float texelOf(ivec3 i) {
+// Which map a fetch reads: the volume or the heat (each from the 3D texture or the view's plane).
+const int kVolume = 0;
+const int kHeat = 1;
+
+float texelOf(int map, ivec3 i) {
     i = clamp(i, ivec3(0), ivec3(u_dims) - 1);  // clamp to edge, as the textures' wrap mode
-    if (u_usePlaneVolume == 1) return texelFetch(u_planeVolume, ivec2(i[u_planeAxes.x], i[u_planeAxes.y]), 0).r;
-    return texelFetch(u_volume, i, 0).r;
+    ivec2 p = ivec2(i[u_planeAxes.x], i[u_planeAxes.y]);
+    if (map == kHeat) return u_usePlaneHeat == 1 ? texelFetch(u_planeHeat, p, 0).r : texelFetch(u_heat, i, 0).r;
+    return u_usePlaneVolume == 1 ? texelFetch(u_planeVolume, p, 0).r : texelFetch(u_volume, i, 0).r;
 }
 
 // Fetched and weighted here rather than filtered by the texture unit: the same value from the 3D
 // texture or the view's plane on every GPU (texture units round ties and weights each their own
 // way), and the nearest voxel is the one the label overlays show (floor(v + 0.5)).
-float texelAt(vec3 v) {
-    if (u_linear == 0) return texelOf(ivec3(floor(v + 0.5)));
+float sampleAt(int map, vec3 v, bool linear) {
+    if (!linear) return texelOf(map, ivec3(floor(v + 0.5)));
     ivec3 i = ivec3(floor(v));
     vec3 f = v - floor(v);  // 0 across a plane view's normal: its layer exactly
-    float c00 = mix(texelOf(i), texelOf(i + ivec3(1, 0, 0)), f.x);
-    float c10 = mix(texelOf(i + ivec3(0, 1, 0)), texelOf(i + ivec3(1, 1, 0)), f.x);
-    float c01 = mix(texelOf(i + ivec3(0, 0, 1)), texelOf(i + ivec3(1, 0, 1)), f.x);
-    float c11 = mix(texelOf(i + ivec3(0, 1, 1)), texelOf(i + ivec3(1, 1, 1)), f.x);
+    float c00 = mix(texelOf(map, i), texelOf(map, i + ivec3(1, 0, 0)), f.x);
+    float c10 = mix(texelOf(map, i + ivec3(0, 1, 0)), texelOf(map, i + ivec3(1, 1, 0)), f.x);
+    float c01 = mix(texelOf(map, i + ivec3(0, 0, 1)), texelOf(map, i + ivec3(1, 0, 1)), f.x);
+    float c11 = mix(texelOf(map, i + ivec3(0, 1, 1)), texelOf(map, i + ivec3(1, 1, 1)), f.x);
     return mix(mix(c00, c10, f.y), mix(c01, c11, f.y), f.z);
 }
 
@@ -81,7 +88,7 @@ void main() {
     vec3 t = (v + 0.5) / u_dims;
     vec3 rgb = vec3(0.0);
     if (all(greaterThanEqual(t, vec3(0.0))) && all(lessThanEqual(t, vec3(1.0)))) {
-        float value = texelAt(v) * u_scale + u_offset;
+        float value = sampleAt(kVolume, v, u_linear == 1) * u_scale + u_offset;
         float g = clamp((value - (u_window.x - 0.5 * u_window.y)) / u_window.y, 0.0, 1.0);
         rgb = vec3(g);
         if (u_hasLabels == 1) {
@@ -95,7 +102,7 @@ void main() {
         }
         if (u_hasHeat == 1) {
             // Black-red-yellow-white ramp, more opaque where the value is high; 0 is transparent.
-            float h = texture(u_heat, t).r;
+            float h = sampleAt(kHeat, v, true);  // a soft map is always smooth
             vec3 ramp = clamp(vec3(3.0 * h, 3.0 * h - 1.0, 3.0 * h - 2.0), 0.0, 1.0);
             rgb = mix(rgb, ramp, clamp(h * 1.5, 0.0, 1.0) * max(u_opacity, 0.35));
         }
@@ -191,6 +198,8 @@ bool SliceRenderer::initialise(std::string& error) {
     m_uUsePlaneVolume = loc("u_usePlaneVolume");
     m_uUsePlanePreview = loc("u_usePlanePreview");
     m_uPlaneAxes = loc("u_planeAxes");
+    m_uPlaneHeat = loc("u_planeHeat");
+    m_uUsePlaneHeat = loc("u_usePlaneHeat");
     m_uLinear = loc("u_linear");
     return true;
 }
@@ -213,6 +222,7 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     const auto shown = view.shownVolumePlane();
     const bool planeVolume = plane && shown && plane->volumePlane == shown;
     const bool planePreview = plane && shown && plane->previewPlane == shown;
+    const bool planeHeat = plane && shown && plane->heatPlane == shown;
     if (!planeVolume && !textures.hasWholeVolume()) return;  // nothing to sample yet
     // Draw into whatever context is current and leave its bindings as found (QPainter, ImGui and
     // VTK keep their own vertex arrays and programs bound across our call).
@@ -265,6 +275,7 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     glUniform1i(m_uLinear, textures.linear() ? 1 : 0);
     glUniform1i(m_uUsePlaneVolume, planeVolume ? 1 : 0);
     glUniform1i(m_uUsePlanePreview, planePreview ? 1 : 0);
+    glUniform1i(m_uUsePlaneHeat, planeHeat ? 1 : 0);
     if (shown) glUniform3i(m_uPlaneAxes, shown->axisA(), shown->axisB(), shown->normal);
     glActiveTexture(GL_TEXTURE5);
     glBindTexture(GL_TEXTURE_2D, planeVolume ? plane->volumeTexture() : 0);
@@ -272,6 +283,9 @@ void SliceRenderer::draw(const SliceViewGeometry& view, const VolumeTextures& te
     glActiveTexture(GL_TEXTURE6);
     glBindTexture(GL_TEXTURE_2D, planePreview ? plane->previewTexture() : 0);
     glUniform1i(m_uPlanePreview, 6);
+    glActiveTexture(GL_TEXTURE7);
+    glBindTexture(GL_TEXTURE_2D, planeHeat ? plane->heatTexture() : 0);
+    glUniform1i(m_uPlaneHeat, 7);
     glBindVertexArray(m_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(GLuint(previousVao));

@@ -571,11 +571,16 @@ TEST_F(Live, SoftMapsThroughInteropDrawTheHostPixels) {
     for (auto o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) window.grid().view(o)->setHudVisible(false);
     window.model().setWindow({3000, 6000});
     // The heat texture through interop, then the same map through host memory: the same frame.
+    bool hostHeatMade = false;
     auto both = [&](int index) {
         window.grid().textures().setInteropAllowed(true);
         EXPECT_TRUE(live().showSoftMap(index));
         EXPECT_TRUE(live().softMapFromDevice()) << "CUDA engine and NVIDIA GL: the map stays on the device";
         const QImage device = axialImage();
+        // Until a host upload made one (the comparison below), the views need no 3D texture of the map.
+        if (window.grid().textures().onPlanes() && !hostHeatMade)
+            EXPECT_EQ(window.grid().textures().textures().heatTexture(), 0u) << "the views' planes of the map, no 3D texture";
+        hostHeatMade = true;
         live().showSoftMap(-1);
         window.grid().textures().setInteropAllowed(false);
         EXPECT_TRUE(live().showSoftMap(index));
@@ -597,10 +602,20 @@ TEST_F(Live, SoftMapsThroughInteropDrawTheHostPixels) {
     fcm.fuzzyCMeans.clusters = 3;
     ASSERT_TRUE(panel().startWith(Method::FuzzyCMeans, fcm, true, &error)) << error.toStdString();
     ASSERT_TRUE(settle());
+    QImage hostOfCluster2;
     for (int cluster : {0, 2}) {
         const auto [device, host] = both(cluster);
         EXPECT_EQ(device, host) << "membership heat of cluster " << cluster;
+        hostOfCluster2 = host;
     }
+    // One cluster's map straight after another's, nothing hidden between (the cluster list's
+    // selection): the views follow the map now shown.
+    window.grid().textures().setInteropAllowed(true);
+    EXPECT_TRUE(live().showSoftMap(0));
+    axialImage();
+    EXPECT_TRUE(live().showSoftMap(2));
+    EXPECT_TRUE(live().softMapFromDevice());
+    EXPECT_EQ(axialImage(), hostOfCluster2) << "cluster 2's map after cluster 0's";
 }
 
 TEST_F(Live, InteropAndHostUploadDrawTheSamePixels) {

@@ -466,6 +466,8 @@ bool LiveSegmentation::showSoftMapFromDevice(int index) {
             if (m_heatSlot < 0) m_heatSlot = m_context->reserveScratch();
             buffer = static_cast<std::uint8_t*>(m_context->scratch(m_heatSlot, n));
             written = s.engine()->writeSoftMap(index, LabelSink::device(buffer, n));
+            // Whole before the views read it on streams of their own (plane textures).
+            if (written) m_context->synchronize();
         } catch (const std::exception&) {
             written = false;  // out of device memory: the host path below still shows the map
         }
@@ -501,7 +503,7 @@ bool LiveSegmentation::showSoftMap(int index) {
     m_grid->withGlContext([&](SharedTextures& t) {
         QString why;
         t.sync(*m_model, why);
-        t.textures().uploadHeat(values);
+        t.uploadHeat(values);
     });
     m_grid->updateViews();
     return index < 0 || m_softShown == index;

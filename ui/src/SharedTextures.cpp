@@ -170,6 +170,8 @@ void SharedTextures::clearPreview() {
 void SharedTextures::forgetPreviewSource() {
     m_previewDevice = nullptr;
     m_previewHost = nullptr;
+    if (m_heatDevice) m_textures.setHeatOnPlanes(false);
+    m_heatDevice = nullptr;
 }
 
 void SharedTextures::showPreviewSlice(int k, const std::vector<std::uint8_t>& slice) {
@@ -216,6 +218,8 @@ const render::PlaneTextures* SharedTextures::preparePlanes(ViewPlanes& planes, c
     if (!m_textures.volumeOnPlanes()) return nullptr;  // interop failed on the way: whole textures now
     if (m_textures.hasPreview() && (planes.textures.previewPlane != shown || previewChangedOn(*shown, planes.previewSerial)))
         fillPreviewPlane(planes, *shown);
+    if (!m_textures.hasHeat() || !m_heatDevice) planes.textures.heatPlane.reset();  // none, or the 3D texture's
+    else if (planes.textures.heatPlane != shown || planes.heatSerial != m_heatSerial) fillHeatPlane(planes, *shown);
     return &planes.textures;
 }
 
@@ -279,6 +283,7 @@ void SharedTextures::makeWholeTextures(const ViewerModel& model) {
     if (!m_wholePreviewKept) {
         m_wholePreviewKept = true;
         fillWholePreview();
+        if (m_heatDevice && m_textures.hasHeat()) copyHeatFromDevice(m_heatDevice, m_textures.dims(), nullptr);
     }
 }
 
@@ -304,6 +309,13 @@ void SharedTextures::leavePlanes(const ViewerModel& model) {
 
 bool SharedTextures::copyHeatFromDevice(const void* device, std::array<int, 3> dims, void* stream) {
     if (!m_interopAllowed || m_linkFailed || !m_textures.hasVolume() || dims != m_textures.dims()) return false;
+    if (m_textures.volumeOnPlanes()) {
+        m_heatDevice = device;
+        ++m_heatSerial;
+        m_textures.setHeatOnPlanes(true);
+        m_interopUsed = true;
+        if (!m_wholePreviewKept) return true;
+    }
     try {
         // Registered for this copy only: showing a soft map is a user's action, not a per-frame one,
         // and the host path re-specifies the texture (which would void a kept registration).
@@ -315,6 +327,24 @@ bool SharedTextures::copyHeatFromDevice(const void* device, std::array<int, 3> d
     m_textures.setHeatShown(true);
     m_interopUsed = true;
     return true;
+}
+
+void SharedTextures::uploadHeat(const std::vector<std::uint8_t>& values) {
+    m_heatDevice = nullptr;  // the views' heat planes no longer hold the map shown
+    m_textures.uploadHeat(values);
+}
+
+void SharedTextures::fillHeatPlane(ViewPlanes& planes, const VolumePlane& plane) {
+    try {
+        if (!planes.heatLink)
+            planes.heatLink = std::make_unique<gpu::GlTextureLink>(planes.textures.heatTexture(), gpu::GlTextureLink::Shape::Texture2D);
+        planes.heatLink->copyPlane(m_heatDevice, m_textures.dims(), plane, gpu::GlTextureLink::PlaneElement::Byte, nullptr);
+    } catch (const std::exception&) {
+        planes.heatLink.reset();  // shown without the map rather than not at all
+        return;
+    }
+    planes.textures.heatPlane = plane;
+    planes.heatSerial = m_heatSerial;
 }
 
 void SharedTextures::release() {

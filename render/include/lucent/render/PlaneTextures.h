@@ -1,5 +1,6 @@
-/// @brief A slice view's own 2D textures of the plane it shows: the volume's (unsigned 16-bit texels)
-/// and the live preview's (8-bit labels). A volume kept on the GPU then needs no whole-volume GL texture.
+/// @brief A slice view's own 2D textures of the plane it shows: the volume's (unsigned 16-bit texels),
+/// the live preview's (8-bit labels) and a soft map's (8-bit heat). A volume kept on the GPU then
+/// needs no whole-volume GL texture.
 #pragma once
 
 #include "lucent/core/VolumePlane.h"
@@ -25,20 +26,23 @@ public:
     void uploadVolume(const std::uint16_t* texels);
     /// The preview's plane from host memory (labels, i fastest).
     void uploadPreview(const std::uint8_t* labels);
+    /// A soft map's plane (0..255 for 0..1) from host memory.
+    void uploadHeat(const std::uint8_t* heat);
     void setInterpolation(bool linear);
     bool linear() const { return m_linear; }
     void release();
 
     unsigned volumeTexture() const { return m_volume; }
     unsigned previewTexture() const { return m_preview; }
+    unsigned heatTexture() const { return m_heat; }
     std::array<int, 2> size() const { return m_size; }
 
     /// What the textures hold now (empty: nothing valid): the shader draws from them only when
     /// the view's plane is the one they hold.
-    std::optional<VolumePlane> volumePlane, previewPlane;
+    std::optional<VolumePlane> volumePlane, previewPlane, heatPlane;
 
 private:
-    unsigned m_volume = 0, m_preview = 0;
+    unsigned m_volume = 0, m_preview = 0, m_heat = 0;
     std::array<int, 2> m_size{0, 0};
     bool m_linear = false;
 };

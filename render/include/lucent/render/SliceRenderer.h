@@ -34,7 +34,8 @@ private:
     int m_uOrigin = -1, m_uDx = -1, m_uDy = -1, m_uDims = -1, m_uHeight = -1, m_uScale = -1, m_uWindow = -1,
         m_uOpacity = -1, m_uHasLabels = -1, m_uCross = -1, m_uCrossColour = -1, m_uVolume = -1, m_uLabels = -1,
         m_uColours = -1, m_uPreview = -1, m_uHasPreview = -1, m_uPreviewHidden = -1, m_uAxisR = -1, m_uAxisD = -1, m_uHeat = -1, m_uHasHeat = -1, m_uOffset = -1,
-        m_uPlaneVolume = -1, m_uPlanePreview = -1, m_uUsePlaneVolume = -1, m_uUsePlanePreview = -1, m_uPlaneAxes = -1, m_uLinear = -1;
+        m_uPlaneVolume = -1, m_uPlanePreview = -1, m_uUsePlaneVolume = -1, m_uUsePlanePreview = -1, m_uPlaneAxes = -1, m_uLinear = -1,
+        m_uPlaneHeat = -1, m_uUsePlaneHeat = -1;
 };
 
 }  // namespace lucent::render

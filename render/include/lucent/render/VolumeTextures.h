@@ -69,6 +69,8 @@ public:
     /// writer other than uploadHeat (CUDA interop); setHeatShown(true) once it holds a whole map.
     unsigned heatTextureMade();
     void setHeatShown(bool shown) { m_hasHeat = shown && m_heat != 0; }
+    /// A soft map shown from the views' plane textures (no 3D heat texture needed).
+    void setHeatOnPlanes(bool shown) { m_hasHeat = shown; }
     unsigned heatTexture() const { return m_heat; }
     /// Hides the preview; the next upload into it writes the whole map (a new run starts from nothing).
     void clearPreview();

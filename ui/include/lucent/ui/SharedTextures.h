@@ -55,7 +55,8 @@ public:
     /// How a view reads the preview's source again when it shows another plane (planes only).
     /// The live run sets it; without it the source is read as it is.
     void setPreviewAccess(PreviewAccess access) { m_previewAccess = std::move(access); }
-    /// The run that wrote the preview is gone (its label sink with it): views keep what they hold.
+    /// The run that wrote the preview is gone (its label sink and soft map with it): views keep
+    /// what they hold.
     void forgetPreviewSource();
     /// The textures `view` draws from for the plane it shows: fills `planes` with what changed on
     /// that plane (the volume once per plane, the preview where a change crossed it) and returns
@@ -68,7 +69,12 @@ public:
     bool onPlanes() const { return m_textures.volumeOnPlanes(); }
     /// A soft map an engine wrote on the device (8 bits a voxel) into the heat texture through
     /// CUDA-OpenGL interop; false when this GL cannot be mapped (the caller uploads from the host).
+    /// With plane textures, the map is not copied: the views copy their planes of it when they
+    /// paint, so `device` must hold the whole map (written and waited for) until the next call,
+    /// uploadHeat() or forgetPreviewSource().
     bool copyHeatFromDevice(const void* device, std::array<int, 3> dims, void* stream);
+    /// A soft map from host memory (8 bits a voxel; empty hides it), into the 3D heat texture.
+    void uploadHeat(const std::vector<std::uint8_t>& values);
     /// Unregisters the interop link and frees the textures (a context of the share group current).
     void release();
     /// Off: CUDA results go through host memory even where interop works (to compare the two paths).
@@ -97,6 +103,7 @@ private:
     bool previewChangedOn(const VolumePlane& plane, long since) const;
     void fillVolumePlane(ViewPlanes& planes, const VolumePlane& plane, const ViewerModel& model);
     void fillPreviewPlane(ViewPlanes& planes, const VolumePlane& plane);
+    void fillHeatPlane(ViewPlanes& planes, const VolumePlane& plane);
     /// The whole-volume textures for a view on an oblique plane (planes on): volume and preview.
     void makeWholeTextures(const ViewerModel& model);
     /// Copies the preview's source whole into the 3D preview texture (under the access).
@@ -125,6 +132,8 @@ private:
     long m_previewSerial = 0;
     std::deque<std::pair<long, std::optional<VoxelBox>>> m_previewChanges;
     bool m_wholePreviewKept = false;  // planes on, and an oblique view made the 3D preview: keep it too
+    const void* m_heatDevice = nullptr;  // planes: the soft map shown, on the device
+    long m_heatSerial = 0;
 };
 
 }  // namespace lucent::ui
