@@ -8,6 +8,7 @@
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/RunRecorder.h"
 #include "lucent/ui/SegmentPanel.h"
+#include "lucent/ui/ViewCapture.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -87,7 +88,7 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui
     }
     try {
         if (recorder) {
-            ui::RunRecorder frames(panel.live(), window.model(), [&window] { return window.grab().toImage(); });
+            ui::RunRecorder frames(panel.live(), window.model(), [&window] { return ui::captureWindow(&window); });
             if (const QString why = frames.record(*recorder, live.recordEvery, live.steps); !why.isEmpty()) return why;
         } else {
             const auto onFrame = [&] {

@@ -15,6 +15,7 @@
 #include "lucent/io/VolumeFile.h"
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
+#include "lucent/ui/ViewCapture.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -142,7 +143,7 @@ int runScripted(ui::MainWindow& window, ViewerOptions& o) {
         }
     }
     if (o.screenshot.isEmpty()) return 0;
-    const QImage image = window.grab().toImage();
+    const QImage image = ui::captureWindow(&window);
     if (image.isNull() || !image.save(o.screenshot)) return fail("cannot write " + o.screenshot);
     return 0;
 }

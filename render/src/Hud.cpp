@@ -77,6 +77,15 @@ struct Hud::Impl {
     HudPanelFrame panel;
     std::array<float, 2> panelSize{0, 0};    // as last drawn whole: where it fits is chosen with it
     std::array<float, 2> compactSize{0, 0};  // as last drawn without its plot
+    // The place chosen for a run, left only for a place that covers nothing (keepPanelPlace): a
+    // panel that took every frame's least covered corner jumped from corner to corner during a run.
+    // Its first frames still measure the panel (a guess, then its drawn size): placed again then.
+    struct Placed {
+        int run = -1;
+        std::array<float, 2> view{};
+        int frames = 0;
+        PanelPlace place;
+    } placed;
 
     void ensureFonts(float dpr);
 };
@@ -217,7 +226,12 @@ HudAction Hud::draw(const SliceViewGeometry& view, const ViewAnnotations& annota
             d.compactSize[0] > 0 ? d.compactSize : std::array<float, 2>{size[0], std::max(0.0f, size[1] - 52 * dpr)};
         const float header = annotationHeaderBottom(d.annotationFont, dpr);
         const PanelRoom room{float(view.width()), float(view.height()), header + 6 * dpr, header + 6 * dpr, 6 * dpr};
-        const PanelPlace place = placePanel(size, compact, room, overlay);
+        constexpr int kMeasuringFrames = 3;
+        const std::array<float, 2> viewSize{room.width, room.height};
+        if (d.placed.run != hud.run || d.placed.view != viewSize) d.placed = {hud.run, viewSize, 0, {}};
+        if (d.placed.frames++ < kMeasuringFrames) d.placed.place = placePanel(size, compact, room, overlay);
+        else d.placed.place = keepPanelPlace(d.placed.place, size, compact, room, overlay);
+        const PanelPlace place = d.placed.place;
         action = drawHudPanel(hud, place.at[0], place.at[1], dpr, place.compact, d.panel);
         if (d.panel.panel) {
             const HudRect& r = *d.panel.panel;

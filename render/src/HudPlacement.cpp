@@ -22,6 +22,11 @@ int covered(const Box& box, const ViewOverlay& overlay) {
     constexpr float kSpacing = 2.0f;
     int n = 0;
     for (const auto& m : overlay.markers) n += box.contains(m.at[0], m.at[1], m.radius);
+    // A box to keep clear weighs as a line all round it would, and covers whenever they overlap.
+    for (const auto& k : overlay.keepClear) {
+        const bool overlap = box.x0 < k[2] && k[0] < box.x1 && box.y0 < k[3] && k[1] < box.y1;
+        n += overlap ? int((k[2] - k[0] + k[3] - k[1]) / kSpacing) + 1 : 0;
+    }
     for (const auto& line : overlay.lines) {
         const std::size_t count = line.points.size();
         const std::size_t segments = line.closed ? count : (count ? count - 1 : 0);
@@ -68,6 +73,21 @@ PanelPlace placePanel(std::array<float, 2> size, std::array<float, 2> compactSiz
     const auto [at, covers] = bestCorner(size, room, overlay);
     if (covers == 0) return {at, false};
     return {bestCorner(compactSize, room, overlay).first, true};
+}
+
+PanelPlace keepPanelPlace(const PanelPlace& current, std::array<float, 2> size, std::array<float, 2> compactSize,
+                          const PanelRoom& room, const ViewOverlay& overlay) {
+    // What is drawn decides now; the run's domain (keepClear) chose the first place, and a domain
+    // that reaches every corner would otherwise hold the panel over the contour.
+    ViewOverlay drawn = overlay;
+    drawn.keepClear.clear();
+    const auto covers = [&](const PanelPlace& p) {
+        const auto& extent = p.compact ? compactSize : size;
+        return covered(Box{p.at[0], p.at[1], p.at[0] + extent[0], p.at[1] + extent[1]}, drawn) > 0;
+    };
+    if (!covers(current)) return current;
+    const PanelPlace best = placePanel(size, compactSize, room, drawn);
+    return covers(best) ? current : best;
 }
 
 }  // namespace lucent::render

@@ -756,6 +756,7 @@ def contracts(a):
     # __main__, and without the alias they would load a second copy with its own pass/fail counts.
     sys.modules.setdefault("test_cli", sys.modules[__name__])
     import conventions
+    import demo_recording
     import full_disk
     import help_options
     import islands
@@ -792,6 +793,7 @@ def contracts(a):
                 ("screenshot_pixels", lambda t: screenshot_pixels.screenshot_pixels_contract(a.lucent, a.xvfb, t)),
                 ("live", lambda t: live_contract(a.lucent, a.xvfb, t)),
                 ("recovery", lambda t: recovery.recovery_contract(a.lucent, a.xvfb, t)),
+                ("demo_recording", lambda t: demo_recording.demo_recording_contract(a.lucent, a.xvfb, t)),
                 ("scripted_settings", lambda t: recovery.scripted_settings_contract(a.lucent, a.xvfb, t))]
     if a.make_series:
         out += [("dicom", lambda t: dicom_contract(a.lucent, a.make_series, t)),

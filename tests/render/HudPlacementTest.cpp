@@ -54,5 +54,13 @@ TEST(HudPlacement, ASmallViewWithABoxInItsMiddleGetsThePanelWithoutItsPlot) {
     EXPECT_FLOAT_EQ(roomy.at[0], 900 - 6 - 260);
 }
 
+TEST(HudPlacement, TheRunsDomainIsKeptClearThoughNothingIsDrawnThere) {
+    ViewOverlay overlay;
+    overlay.keepClear.push_back({20, 40, 420, 300});  // the snake's domain, top-left
+    const auto at = placePanel(kPanel, kRoom, overlay);
+    EXPECT_FLOAT_EQ(at[0], 800 - 6 - 300) << "top right";
+    EXPECT_FLOAT_EQ(at[1], 30);
+}
+
 }  // namespace
 }  // namespace lucent::render

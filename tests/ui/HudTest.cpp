@@ -211,6 +211,37 @@ TEST_F(HudView, OverlayLinesNodesAndMarkers) {
     EXPECT_EQ(count(img, QRect(180, 160, 40, 40), isGreen), 0) << "inside of the polygon is filled";
 }
 
+TEST_F(HudView, ThePanelKeepsOnePlaceForARunWhileTheContourMoves) {
+    // The panel jumped between corners as the snake's contour moved under it (issue 43): it keeps
+    // its place while no other place is clear, and leaves only for a place that covers nothing.
+    loadVolume();
+    render::HudState s = runningState();
+    s.run = 1;
+    render::ViewOverlay middle;
+    middle.lines.push_back({{{300, 200}, {400, 200}, {400, 300}, {300, 300}}});
+    view->setOverlay(middle);
+    view->setHudState(s);
+    for (int i = 0; i < 4; ++i) frame();  // the panel measured and placed: top-left
+    const auto first = view->hud().panelRect();
+    ASSERT_TRUE(first.has_value());
+    EXPECT_LT((*first)[0], 60);
+    render::ViewOverlay everywhere;  // a contour through every corner's place
+    everywhere.lines.push_back({{{10, 40}, {510, 40}, {510, 420}, {10, 420}}});
+    for (int i = 0; i < 3; ++i) {
+        view->setOverlay(i % 2 ? middle : everywhere);
+        frame();
+        ASSERT_TRUE(view->hud().panelRect().has_value());
+        EXPECT_EQ((*view->hud().panelRect())[0], (*first)[0]) << "frame " << i << ": no corner is clear, it stays";
+        EXPECT_EQ((*view->hud().panelRect())[1], (*first)[1]) << "frame " << i;
+    }
+    render::ViewOverlay topLeft;  // the contour only under the panel: a clear corner exists
+    topLeft.lines.push_back({{{10, 40}, {200, 40}, {200, 150}, {10, 150}}});
+    view->setOverlay(topLeft);
+    frame();
+    ASSERT_TRUE(view->hud().panelRect().has_value());
+    EXPECT_GT((*view->hud().panelRect())[0], 200) << "it leaves the contour for a clear corner";
+}
+
 TEST_F(HudView, ClickOnPauseEmitsTheActionAndNotACursorMove) {
     loadVolume();
     std::vector<HudAction> actions;

@@ -12,9 +12,11 @@
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/OpenGlSetup.h"
+#include "lucent/ui/RunRecorder.h"
 #include "lucent/ui/SegmentPanel.h"
 #include "lucent/ui/SharedTextures.h"
 #include "lucent/ui/View3DWidget.h"
+#include "lucent/ui/ViewCapture.h"
 #include "lucent/ui/ViewGrid.h"
 
 #include <QSlider>
@@ -27,6 +29,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -374,14 +377,14 @@ TEST_F(Live, DraggingFromTheSeedWidensAndShiftsTheInterval) {
     QTest::qWait(50);
     const double k = window.model().cursor().z;
     const QPoint at = screenOf(axial(), {48, 40, k});
-    auto* lower = window.findChild<QSpinBox*>("srgLowerBox");
-    auto* upper = window.findChild<QSpinBox*>("srgUpperBox");
+    auto* lower = window.findChild<QDoubleSpinBox*>("srgLowerBox");
+    auto* upper = window.findChild<QDoubleSpinBox*>("srgUpperBox");
     ASSERT_TRUE(lower && upper);
     QTest::mousePress(axial(), Qt::LeftButton, {}, at);
-    const int width0 = upper->value() - lower->value(), centre0 = (upper->value() + lower->value()) / 2;
+    const double width0 = upper->value() - lower->value(), centre0 = (upper->value() + lower->value()) / 2;
     QTest::mouseMove(axial(), at + QPoint(0, -20));
     QTest::mouseMove(axial(), at + QPoint(0, -60));  // up: wider
-    const int width1 = upper->value() - lower->value();
+    const double width1 = upper->value() - lower->value();
     EXPECT_GT(width1, width0 + 100);
     QTest::mouseMove(axial(), at + QPoint(30, -60));  // right: higher, same width
     EXPECT_GT((upper->value() + lower->value()) / 2, centre0 + 50);
@@ -815,4 +818,69 @@ int main(int argc, char** argv) {
     app.setOrganizationName("Lucent-tests");
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
+}
+
+TEST_F(Live, ARecordedFrameShowsThe3DPaneAsItIsOnScreen) {
+    // Recordings grab the window (captureWindow): in the 2x2 layout the window's own grab pass drew
+    // the 3D pane's live surfaces with black holes that the screen never showed (issue 43).
+    window.setLayoutMode(Layout::Grid2x2);
+    View3DWidget* pane = window.grid().view3D();
+    ASSERT_NE(pane, nullptr);
+    SegmentationRequest r;
+    r.seeds = {{48, 40, 20}};  // in the ball
+    r.regionGrowing.lower = 500;
+    r.regionGrowing.upper = 2000;
+    QString error;
+    ASSERT_TRUE(panel().startWith(Method::RegionGrowing, r, false, &error)) << error.toStdString();
+    ASSERT_TRUE(live().runFrames(6, {}, &error)) << error.toStdString();  // part of the ball
+    pane->refreshLiveNow();
+    ASSERT_TRUE(waitFor([&] { return pane->liveCopyShown() == pane->liveCopiesTaken(); }));
+    ASSERT_GT(pane->liveTriangles(), 100u);
+    QTest::qWait(40);
+    const QImage captured = captureWindow(&window).convertToFormat(QImage::Format_RGB32);
+    const QImage drawn = pane->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    const QPoint at = pane->mapTo(&window, QPoint(0, 0)) * captured.devicePixelRatio();
+    const QImage shown = captured.copy(QRect(at, drawn.size()));
+    if (const char* dir = std::getenv("LUCENT_TEST_SHOTS")) {
+        captured.save(QString(dir) + "/recorded-window.png");
+        drawn.save(QString(dir) + "/pane-on-screen.png");
+    }
+    ASSERT_GT(redPixels(drawn), 200) << "the live surface is drawn in the pane";
+    int differing = 0;
+    for (int y = 0; y < drawn.height(); ++y)
+        for (int x = 0; x < drawn.width(); ++x) differing += shown.pixel(x, y) != drawn.pixel(x, y);
+    EXPECT_EQ(differing, 0) << "the recorded 3D pane is the pane as it is drawn on screen";
+}
+
+TEST_F(Live, ARecordedRunReadsAsRunningAtTheVideosPaceNotAsPaused) {
+    // A recording steps a paused run between its frames: the frames said "paused" with a Play
+    // button, the window's 0-2 fps and the speed "max", and a snake's 0 voxels until its end.
+    SegmentationRequest r;
+    r.snake.slice = 20;
+    r.snake.rect = {20, 14, 76, 66};
+    QString error;
+    ASSERT_TRUE(panel().startWith(Method::Snake, r, false, &error)) << error.toStdString();
+    QTemporaryDir dir;
+    FrameRecorder out(RecordingPlan(dir.filePath("frames"), 24, false));  // PNGs
+    std::vector<render::HudState> huds;
+    std::vector<std::size_t> voxels;
+    RunRecorder recorder(live(), window.model(), [&] {
+        huds.push_back(live().hudState());
+        voxels.push_back(live().shownVoxels());
+        return captureWindow(&window);
+    });
+    ASSERT_EQ(recorder.record(out, 4), QString());
+    ASSERT_GE(huds.size(), 3u);
+    for (std::size_t f = 0; f + 1 < huds.size(); ++f) {
+        EXPECT_EQ(huds[f].state, "running") << "frame " << f;
+        EXPECT_TRUE(huds[f].running) << "frame " << f << ": Pause shown, not Play";
+        EXPECT_EQ(huds[f].framesPerSecond, 24) << "the video's frames per second";
+        EXPECT_EQ(huds[f].speed, "96 steps/s") << "24 frames a second, 4 steps a frame";
+        EXPECT_GT(voxels[f], 1000u) << "frame " << f << ": the polygon's inside so far";
+    }
+    EXPECT_EQ(huds.back().state, "finished");
+    EXPECT_NE(voxels.back(), voxels.front()) << "the contour moved";
+    EXPECT_NEAR(double(voxels.back()), double(live().voxels()), 0.02 * double(live().voxels()))
+        << "the last frame's inside is the result the run wrote";
+    EXPECT_NE(live().hudState().state, "running") << "after the recording the HUD says what the run is";
 }

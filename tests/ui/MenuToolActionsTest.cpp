@@ -319,10 +319,10 @@ TEST_F(ToolMenus, TheIntervalIsDrawnOnTheHistogramAndShiftDragsItFinely) {
     auto* histogram = panel().findChild<QWidget*>("srgHistogram");
     ASSERT_NE(histogram, nullptr);
     ASSERT_TRUE(histogram->isVisible());
-    typeInto(panel().findChild<QSpinBox*>("srgLowerBox"), "0");
-    QTest::keyClick(panel().findChild<QSpinBox*>("srgLowerBox"), Qt::Key_Return);
-    typeInto(panel().findChild<QSpinBox*>("srgUpperBox"), "500");
-    QTest::keyClick(panel().findChild<QSpinBox*>("srgUpperBox"), Qt::Key_Return);
+    typeInto(panel().findChild<QDoubleSpinBox*>("srgLowerBox"), "0");
+    QTest::keyClick(panel().findChild<QDoubleSpinBox*>("srgLowerBox"), Qt::Key_Return);
+    typeInto(panel().findChild<QDoubleSpinBox*>("srgUpperBox"), "500");
+    QTest::keyClick(panel().findChild<QDoubleSpinBox*>("srgUpperBox"), Qt::Key_Return);
     ASSERT_EQ(panel().model().lower(), 0);
     ASSERT_EQ(panel().model().upper(), 500);
 
@@ -354,7 +354,7 @@ TEST_F(ToolMenus, TheIntervalIsDrawnOnTheHistogramAndShiftDragsItFinely) {
     EXPECT_EQ(panel().model().upper(), std::lround(500 + 22 * perPixel)) << "Shift: a tenth per pixel";
     QTest::mouseRelease(histogram, Qt::LeftButton, {}, grab + QPoint(40, 0));
     EXPECT_EQ(panel().model().lower(), 0) << "the other handle stays";
-    EXPECT_EQ(panel().findChild<QSpinBox*>("srgUpperBox")->value(), int(std::lround(500 + 22 * perPixel)))
+    EXPECT_EQ(panel().findChild<QDoubleSpinBox*>("srgUpperBox")->value(), double(std::lround(500 + 22 * perPixel)))
         << "the box shows the dragged value";
     ASSERT_TRUE(settle());
     EXPECT_EQ(live().request().regionGrowing.upper, panel().model().upper()) << "the run regrew with it";
@@ -371,7 +371,7 @@ TEST_F(ToolMenus, ReturnInAFieldAppliesItCtrlReturnAcceptsAndCtrlZUndoesTheLabel
     key(Qt::Key_G);  // Segment > Region growing
     QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(48, 40));  // a seed in the ball (1000)
     ASSERT_TRUE(settle());
-    auto* lower = panel().findChild<QSpinBox*>("srgLowerBox");
+    auto* lower = panel().findChild<QDoubleSpinBox*>("srgLowerBox");
     ASSERT_NE(lower, nullptr);
     const double estimated = panel().model().lower();
     typeInto(lower, "300");

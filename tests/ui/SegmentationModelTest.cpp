@@ -403,3 +403,32 @@ TEST_F(SegmentationModelTest, ANewVolumeClearsTheSeeds) {
     EXPECT_TRUE(model.seeds().empty());
     EXPECT_EQ(seedSignals, 1);
 }
+
+TEST_F(SegmentationModelTest, AFloatVolumesIntervalKeepsTheSeedItCameFrom) {
+    // An MR rescaled to fractions (issue 43's dot): a seed of 116.75 and a run started with the
+    // interval [116.75, 300], as the demo starts it. Rounded to whole values the lower bound was 117
+    // and left out the seed, so region growing stopped at it.
+    Geometry g;
+    g.dims = {24, 24, 8};
+    auto mr = std::make_shared<Volume>(g, PixelType::Float32);
+    for (std::size_t i = 0; i < mr->voxelCount(); ++i) mr->setValue(i, i % 24 < 12 ? 116.75 : 20.5);
+    viewer.setVolume(mr, SeriesInfo{}, "auto");
+    SegmentationRequest request;
+    request.seeds = {{3, 5, 4}};
+    request.regionGrowing.lower = 116.75;
+    request.regionGrowing.upper = 300;
+    ASSERT_TRUE(model.startWith(Method::RegionGrowing, request, false, nullptr));
+    EXPECT_EQ(model.intervalDecimals(), 2);
+    EXPECT_DOUBLE_EQ(model.lower(), 116.75);
+    EXPECT_DOUBLE_EQ(runner.runRequest.regionGrowing.lower, 116.75);
+    // A bound between the shown decimals is rounded outward: the values it held stay inside.
+    model.setInterval(20.504, 116.7501);
+    EXPECT_DOUBLE_EQ(model.lower(), 20.5);
+    EXPECT_DOUBLE_EQ(model.upper(), double(116.76f));
+    // Integer data keeps whole stored units.
+    viewer.setVolume(phantom(), SeriesInfo{}, "auto");
+    EXPECT_EQ(model.intervalDecimals(), 0);
+    model.setInterval(977.6, 1022.4);
+    EXPECT_EQ(model.lower(), 978);
+    EXPECT_EQ(model.upper(), 1022);
+}

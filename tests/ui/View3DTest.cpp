@@ -8,6 +8,7 @@
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/View3DWidget.h"
+#include "lucent/ui/ViewCapture.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/io/VolumeFile.h"
 
@@ -289,6 +290,36 @@ TEST_F(View3D, LivePreviewShowsWhileTheMethodRuns) {
     live.cancel();
     EXPECT_EQ(view()->liveTriangles(), 0u);
     EXPECT_LT(colourPixels(frame(), red, 40), 20) << "cancel takes the preview away";
+}
+
+TEST_F(View3D, ACapturedWindowShowsThe3DPaneAsItDrawsItself) {
+    // Recordings, --screenshot and Copy window take captureWindow(): in the 2x2 layout the window's
+    // own grab pass drew the live surfaces over the bone with black holes the screen never showed.
+    load(skullVolume());
+    view()->setPreset(Preset3D::CtBone);
+    LiveSegmentation live(&model, grid.get());
+    view()->followLive(&live);
+    live.setBackend(gpu::Backend::Cpu);
+    SegmentationRequest r;
+    r.seeds = {{32, 32, 6}};  // in the bone shell
+    r.regionGrowing.lower = 500;
+    r.regionGrowing.upper = 2000;
+    QString error;
+    ASSERT_TRUE(live.start(Method::RegionGrowing, r, false, &error)) << error.toStdString();
+    ASSERT_TRUE(live.runFrames(40, {}, &error)) << error.toStdString();  // part of the shell: a live surface
+    view()->refreshLiveNow();
+    ASSERT_TRUE(waitFor([&] { return view()->liveCopyShown() == view()->liveCopiesTaken(); }, 30000));
+    ASSERT_GT(view()->liveTriangles(), 200u);
+    for (int i = 0; i < 3; ++i) QApplication::processEvents();
+    const QImage window = captureWindow(grid.get()).convertToFormat(QImage::Format_RGB32);
+    const QImage drawn = frame();
+    const QPoint at = view()->mapTo(grid.get(), QPoint(0, 0)) * window.devicePixelRatio();
+    const QImage pane = window.copy(QRect(at, drawn.size()));
+    shot(window, "captured-window");
+    shot(drawn, "pane-as-drawn");
+    EXPECT_GT(colourPixels(drawn, LabelTable::defaultColour(1), 40), 300) << "the live surface is in the pane";
+    EXPECT_LT(differingPixels(pane, drawn), drawn.width() * drawn.height() / 1000)
+        << "the captured window's 3D pane is the pane as it draws itself";
 }
 
 TEST_F(View3D, AnUntickedClusterLeavesTheLivePreview) {

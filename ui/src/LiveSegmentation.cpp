@@ -114,6 +114,7 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
     }
     m_method = method;
     m_request = request;
+    ++m_runSerial;
     // A CUDA run keeps its result on the device: no host map of the volume unless GL cannot map the
     // device buffer (then uploadChanges makes one).
     m_preview = onCuda(engine->backend()) ? LabelMap() : LabelMap(m_volume->geometry());
@@ -540,7 +541,8 @@ render::HudState LiveSegmentation::hudState() const {
         h.backend = "CPU (" + std::to_string(defaultThreadCount()) + " threads)";
     }
     h.method = methodInfo(m_method).title;
-    h.state = p.starting ? "starting" : sessionStateName(p.state);
+    h.run = m_runSerial;
+    h.state = shownState();
     h.iteration = p.last.iterations;
     h.msPerStep = p.msPerStep;
     h.framesPerSecond = m_fps;
@@ -552,7 +554,8 @@ render::HudState LiveSegmentation::hudState() const {
         h.plotLabel = "GL";
         for (double v : p.convergence) h.plot.push_back(float(v));
     } else if (m_method == Method::Snake) {
-        std::snprintf(text, sizeof text, "GL %.4g  %zu nodes  step %d", p.last.convergence, p.last.polygon.size(), p.steps);
+        std::snprintf(text, sizeof text, "GL %.4g  %zu nodes  %zu px", p.last.convergence, p.last.polygon.size(),
+                      shownVoxels());
         h.plotLabel = "GL";
         for (double v : p.convergence) h.plot.push_back(float(v));
     } else {
@@ -562,7 +565,40 @@ render::HudState LiveSegmentation::hudState() const {
     h.canStep = true;
     h.speed = m_speed == kUnpaced ? std::string("max") : std::to_string(m_speed) + " steps/s";
     h.running = p.starting || p.state == SessionState::Running;
+    if (m_recordedPace) {
+        // A recording steps a paused run between its frames: the video plays it at its own pace.
+        h.running = p.state != SessionState::Finished;
+        h.framesPerSecond = m_recordedPace->framesPerSecond;
+        h.speed = std::to_string(m_recordedPace->framesPerSecond * m_recordedPace->stepsPerFrame) + " steps/s";
+    }
     return h;
+}
+
+std::string LiveSegmentation::shownState() const {
+    const auto& p = m_published;
+    if (p.starting) return "starting";
+    if (m_recordedPace && p.state == SessionState::Paused) return sessionStateName(SessionState::Running);
+    return sessionStateName(p.state);
+}
+
+std::size_t LiveSegmentation::shownVoxels() const {
+    if (m_method != Method::Snake || !m_volume) return m_voxels.load();
+    // The snake writes its labels when it ends: until then its area is the polygon's inside,
+    // rasterised by the engines' rule, once per new polygon.
+    if (m_polygonPixels.first == m_published.polygons) return m_polygonPixels.second;
+    const Geometry& g = m_volume->geometry();
+    // Before the first step the start (the rectangle) is the contour.
+    const auto& points = m_published.last.polygon.empty() ? polygon(-1).points : m_published.last.polygon;
+    std::vector<PixelPoint> poly;
+    for (const auto& q : points) poly.push_back({int(std::lround(q[0])), int(std::lround(q[1]))});
+    std::size_t pixels = 0;
+    if (poly.size() >= 3) {
+        std::vector<std::uint8_t> slice(g.sliceSize(), 0);
+        rasterisePolygon(poly, g.dims[0], g.dims[1], slice.data());
+        pixels = std::size_t(std::count(slice.begin(), slice.end(), std::uint8_t(1)));
+    }
+    m_polygonPixels = {m_published.polygons, pixels};
+    return pixels;
 }
 
 bool LiveSegmentation::runFrames(int steps, const std::function<void()>& onFrame, QString* error) {

@@ -6,6 +6,7 @@
 #include "lucent/ui/ViewerModel.h"
 
 #include <QApplication>
+#include <QScopeGuard>
 
 #include <cmath>
 #include <sstream>
@@ -41,7 +42,7 @@ std::string RunRecorder::frameNote(int frame, int step) const {
     JsonWriter json(s, false);
     const auto& p = m_live.published();
     json.beginObject().key("frame").value(frame).key("step").value(step).key("iteration").value(p.last.iterations);
-    json.key("state").value(sessionStateName(p.state)).key("voxels").value(m_live.voxels());
+    json.key("state").value(m_live.shownState()).key("voxels").value(m_live.shownVoxels());
     json.key("ms_per_step").value(p.msPerStep);  // what the HUD shows for the step just made
     const auto polygon = drawnPolygon(m_live);
     if (polygon.slice >= 0) {
@@ -55,6 +56,9 @@ std::string RunRecorder::frameNote(int frame, int step) const {
 
 QString RunRecorder::record(FrameRecorder& out, int every, int maxSteps, const Progress& progress) {
     QString error;
+    // The frames show the run as the video plays it, not the pauses between its frames.
+    m_live.setRecordedPace(LiveSegmentation::RecordedPace{out.plan().fps(), every});
+    const auto restore = qScopeGuard([this] { m_live.setRecordedPace(std::nullopt); });
     const bool ok = m_live.stepFrames(every, maxSteps, [&](int step) {
         followRunSlice();
         for (int i = 0; i < 2; ++i) QApplication::processEvents();  // the views draw the step

@@ -9,6 +9,7 @@
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/ui/RunRecording.h"
 #include "lucent/ui/SegmentDialogs.h"
+#include "lucent/ui/ViewCapture.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
 
@@ -212,7 +213,7 @@ void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
     seg->addSeparator();
     // Recorded frames are the window as it is on screen, as `lucent --record` writes them.
     QWidget* window = bar->window();
-    m_recording = new RunRecording(m_live, m_model, [window] { return window->grab().toImage(); }, window);
+    m_recording = new RunRecording(m_live, m_model, [window] { return captureWindow(window); }, window);
     connect(m_recording, &RunRecording::finished, this, &SegmentPanel::message);
     seg->addAction("Record this r&un...", this, [this] { m_recording->ask(); })->setObjectName("recordRunAction");
     seg->addAction("Show the &panel", this, [this] { show(); raise(); });
@@ -313,14 +314,14 @@ void SegmentPanel::refreshStatus() {
         // The slice as the views number it (from 1): a propagating run moves from slice to slice.
         const QString where = p.last.polygonSlice >= 0 ? QString(" on slice %1").arg(p.last.polygonSlice + 1) : QString();
         m_status->setText(QString("%1: step %2, GL %3, %4 nodes%5")
-                              .arg(p.starting ? "starting" : sessionStateName(p.state))
+                              .arg(QString::fromStdString(m_live->shownState()))
                               .arg(p.steps)
                               .arg(p.last.convergence, 0, 'g', 6)
                               .arg(p.last.polygon.size())
                               .arg(where));
     } else {
         m_status->setText(QString("%1: %2 voxels, %3 mL (%4)")
-                              .arg(p.starting ? "starting" : sessionStateName(p.state))
+                              .arg(QString::fromStdString(m_live->shownState()))
                               .arg(m_live->voxels())
                               .arg(m_live->volumeMl(), 0, 'f', 2)
                               .arg(QString::fromStdString(p.backend)));

@@ -1,6 +1,7 @@
 /// @brief The Segment panel's state and rules (SegmentationModel.h).
 #include "lucent/ui/SegmentationModel.h"
 
+#include "lucent/core/ValuePrecision.h"
 #include "lucent/core/seg/Backend.h"
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/Methods.h"
@@ -9,6 +10,7 @@
 #include "lucent/ui/ViewerModel.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 
 namespace lucent::ui {
@@ -81,8 +83,11 @@ QString SegmentationModel::seedText(const VoxelIndex& seed) {
 // --- parameters
 
 void SegmentationModel::setInterval(double lower, double upper) {
-    // Whole stored units (HU for CT), as the interval's boxes show them.
-    const double lo = double(std::lround(lower)), hi = double(std::lround(upper));
+    // The data's precision, as the interval's boxes show it: whole stored units (HU for CT), or
+    // decimals rounded outward for float data (an MR's seed of 116.75 stays inside its interval).
+    const int decimals = intervalDecimals();
+    const auto [lo, hi] = m_viewer->hasVolume() ? shownInterval(lower, upper, m_viewer->volume()->pixelType(), decimals)
+                                                : std::pair{lower, upper};
     if (lo == m_regionGrowing.lower && hi == m_regionGrowing.upper) return;
     m_regionGrowing.lower = lo;
     m_regionGrowing.upper = hi;
@@ -96,6 +101,12 @@ void SegmentationModel::setConnectivity(int connectivity) {
     m_regionGrowing.connectivity = c;
     emit parametersChanged();
     regrow();
+}
+
+int SegmentationModel::intervalDecimals() {
+    if (!m_viewer->hasVolume()) return 0;
+    const auto [lo, hi] = dataRange();
+    return valueDecimals(*m_viewer->volume(), lo, hi);
 }
 
 std::pair<double, double> SegmentationModel::dataRange() {
@@ -126,7 +137,8 @@ void SegmentationModel::dragInterval(double dx, double dy, bool started) {
     if (m_mode != Method::RegionGrowing || !m_viewer->hasVolume()) return;
     if (started) m_dragFrom = {m_regionGrowing.lower, m_regionGrowing.upper};
     const auto [lo, hi] = dataRange();
-    const double unit = std::max(1.0, 0.005 * (hi - lo));
+    // A pixel moves 0.5 % of the range, and at least one unit the boxes show (1 HU; 0.01 of an MR in floats).
+    const double unit = std::max(std::pow(10.0, -intervalDecimals()), 0.005 * (hi - lo));
     // The interval keeps its width but never leaves the data's values: a long drag sideways stops
     // where its lower bound reaches the last value (or its upper the first). Wholly beyond them it
     // would hold no voxel, the seed's included.
@@ -404,6 +416,17 @@ render::ViewOverlay SegmentationModel::overlayFor(const render::SliceViewGeometr
     line.markNodes = true;
     line.colour = {1.0f, 0.35f, 0.2f, 1.0f};
     if (!line.points.empty()) out.lines.push_back(std::move(line));
+    // Where the contour may go: its domain (else its rectangle), which the HUD panel keeps clear of.
+    const SnakeParams& run = m_runner->request().snake;
+    const std::array<int, 4> r = run.domain.value_or(run.rect);
+    const auto box = slicePolygonOnScreen(view, {{double(r[0]), double(r[1])}, {double(r[2]), double(r[1])},
+                                                 {double(r[2]), double(r[3])}, {double(r[0]), double(r[3])}}, shown.slice);
+    if (!box.empty()) {
+        std::array<float, 4> clear{box[0][0], box[0][1], box[0][0], box[0][1]};
+        for (const auto& p : box) clear = {std::min(clear[0], p[0]), std::min(clear[1], p[1]), std::max(clear[2], p[0]),
+                                           std::max(clear[3], p[1])};
+        out.keepClear.push_back(clear);
+    }
     return out;
 }
 
@@ -425,8 +448,9 @@ void SegmentationModel::restoreSettings(const SegmentSettings& s) {
     setStepsPerFrame(s.stepsPerFrame);
     const SegmentationRequest& r = s.request;
     m_regionGrowing = r.regionGrowing;
-    m_regionGrowing.lower = double(std::lround(r.regionGrowing.lower));
-    m_regionGrowing.upper = double(std::lround(r.regionGrowing.upper));
+    if (m_viewer->hasVolume())
+        std::tie(m_regionGrowing.lower, m_regionGrowing.upper) = shownInterval(
+            r.regionGrowing.lower, r.regionGrowing.upper, m_viewer->volume()->pixelType(), intervalDecimals());
     m_regionGrowing.connectivity = r.regionGrowing.connectivity == 26 ? 26 : 6;
     m_fc = r.fuzzyConnectedness;
     m_fcm = r.fuzzyCMeans;

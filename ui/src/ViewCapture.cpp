@@ -7,9 +7,13 @@
 #include <QBuffer>
 #include <QClipboard>
 #include <QGuiApplication>
+#include <QOpenGLWidget>
+#include <QPainter>
 #include <QWidget>
 
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace lucent::ui {
 
@@ -20,8 +24,22 @@ QImage captureView(SliceViewWidget* view) {
 }
 
 QImage captureWindow(QWidget* window) {
-    // QWidget::grab() renders at the device pixel ratio and includes the GL views' framebuffers.
-    return window ? window->grab().toImage() : QImage();
+    if (!window) return {};
+    // Each GL view as it draws itself, taken before the window: QWidget::grab() renders the views
+    // again inside its own pass, where the 3D pane's VTK surfaces came out with black holes (Mesa,
+    // 2x2 layout) that the screen never showed. The views' own frames go over the window's.
+    std::vector<std::pair<QOpenGLWidget*, QImage>> views;
+    for (QOpenGLWidget* view : window->findChildren<QOpenGLWidget*>())
+        if (view->isVisible() && view->width() > 0 && view->height() > 0) views.emplace_back(view, view->grabFramebuffer());
+    QImage image = window->grab().toImage();
+    QPainter painter(&image);
+    for (const auto& [view, frame] : views) {
+        const QPoint at = view->mapTo(window, QPoint(0, 0));
+        painter.drawImage(QRectF(at.x(), at.y(), view->width(), view->height()), frame);
+        view->update();  // the window's pass left its own rendering in the view's framebuffer
+    }
+    painter.end();
+    return image;
 }
 
 void copyToClipboard(const QImage& image) { QGuiApplication::clipboard()->setImage(image); }

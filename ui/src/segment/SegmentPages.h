@@ -14,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QListWidget;
 class QSlider;
+class QDoubleSpinBox;
 class QSpinBox;
 
 namespace lucent::ui {
@@ -57,7 +58,7 @@ public:
     void refresh() override;
 
 private:
-    QSpinBox *m_lower, *m_upper;
+    QDoubleSpinBox *m_lower, *m_upper;
     IntervalHistogram* m_histogram;
     QComboBox* m_connectivity;
     SeedList* m_seeds;

@@ -32,4 +32,11 @@ struct PanelPlace {
 PanelPlace placePanel(std::array<float, 2> size, std::array<float, 2> compactSize, const PanelRoom& room,
                       const ViewOverlay& overlay);
 
+/// A run's panel stays where it is while it covers nothing, and also while it covers something but
+/// no other place is clear (a large contour in a small view): it moves only to a place covering
+/// nothing, so it never flips between corners that all cover the contour. Here only what is drawn
+/// counts (keepClear chose the first place).
+PanelPlace keepPanelPlace(const PanelPlace& current, std::array<float, 2> size, std::array<float, 2> compactSize,
+                          const PanelRoom& room, const ViewOverlay& overlay);
+
 }  // namespace lucent::render

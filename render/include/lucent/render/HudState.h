@@ -24,6 +24,7 @@ struct HudState {
     bool canAccept = false;     ///< the result holds something to accept (else Accept is greyed)
     bool running = false;       ///< shows Pause instead of Play
     std::string speed;          ///< the pace: "20 steps/s" or "max"; empty hides the speed row
+    int run = 0;                ///< which run (a new start changes it): the panel keeps one place per run
 };
 
 /// A button of the HUD pressed during the frame just drawn.
@@ -52,6 +53,9 @@ struct ViewOverlay {
     std::vector<Polyline> lines;
     std::vector<Marker> markers;
     std::vector<Text> texts;
+    /// Not drawn: where a run will work (the snake's domain), which the HUD panel keeps clear of
+    /// as of the overlay; x0, y0, x1, y1.
+    std::vector<std::array<float, 4>> keepClear;
 };
 
 }  // namespace lucent::render

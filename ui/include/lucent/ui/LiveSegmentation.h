@@ -20,6 +20,9 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
 
 namespace lucent::gpu {
 class GpuContext;
@@ -114,6 +117,19 @@ public:
     bool stepFrames(int every, int maxSteps, const std::function<bool(int step)>& onFrame, QString* error = nullptr);
     /// One frame now (what the timer does): take the changes, upload them, redraw the views.
     void frameNow();
+    /// A recording's pace: the frames of its video per second and the engine steps between them.
+    struct RecordedPace {
+        int framesPerSecond = 30;
+        int stepsPerFrame = 1;
+    };
+    /// While a recording steps the run (paused between its frames), the HUD and the recording's
+    /// notes show the run as its audience reads it: running (finished at its end), at the video's
+    /// frames and steps per second. std::nullopt when the recording ends.
+    void setRecordedPace(std::optional<RecordedPace> pace) { m_recordedPace = pace; }
+    /// "running", "paused", "finished" or "starting" as the HUD says it (recordedPace applied).
+    std::string shownState() const;
+    /// Voxels of the result so far; the snake's before it writes labels: pixels inside its polygon.
+    std::size_t shownVoxels() const;
     /// The next start() begins paused whatever it asks and emits startHeld() (a recording armed by
     /// Segment > Record this run... steps that run from its start); false disarms.
     void holdNextStart(bool hold = true) { m_holdNextStart = hold; }
@@ -178,7 +194,10 @@ private:
     QString m_lastError;
     bool m_interop = false;
     int m_speed = kUnpaced;
+    int m_runSerial = 0;  // a new run's HUD panel chooses its place anew (HudState::run)
     bool m_holdNextStart = false;
+    std::optional<RecordedPace> m_recordedPace;
+    mutable std::pair<std::size_t, std::size_t> m_polygonPixels{~std::size_t(0), 0};  // (polygons, pixels)
     bool m_speedChosen = false;  // setSpeed() was called: runs keep that pace instead of their method's
     QElapsedTimer m_clock;
     double m_fps = 0;

@@ -54,8 +54,12 @@ public:
     double lower() const { return m_regionGrowing.lower; }
     double upper() const { return m_regionGrowing.upper; }
     int connectivity() const { return m_regionGrowing.connectivity; }
-    /// Region growing's interval; a run of region growing regrows (a lower above the upper waits).
+    /// Region growing's interval, kept at the data's precision (intervalDecimals(); outward for float
+    /// data, so a bound never leaves out the seed it came from); a run of region growing regrows (a
+    /// lower above the upper waits).
     void setInterval(double lower, double upper);
+    /// Decimals of the interval's bounds: 0 for integer voxels, more for float voxels (ValuePrecision.h).
+    int intervalDecimals();
     void setConnectivity(int connectivity);
     /// The range an interval may take: the data's range widened by its width on each side, so a
     /// dragged interval keeps its width at the ends; none until region growing first needed the

@@ -13,7 +13,8 @@ class SliceViewWidget;
 
 /// The view as drawn (slice, overlays, HUD annotations) at its device-pixel size.
 QImage captureView(SliceViewWidget* view);
-/// The whole window (menus, views, panels) at its device-pixel size.
+/// The whole window (menus, views, panels) at its device-pixel size, each GL view as it draws
+/// itself on screen. Recordings, --screenshot and Copy window all take this.
 QImage captureWindow(QWidget* window);
 /// Puts `image` on the system clipboard.
 void copyToClipboard(const QImage& image);
