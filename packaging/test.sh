@@ -12,7 +12,14 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/lucent/ccache}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 # Configure again so the tests see where the data is.
 cmake -S . -B build -DLUCENT_DATA="$LUCENT_DATA" >/dev/null
-(cd build && ctest -j"$(nproc)" --output-on-failure --timeout 600)
+# --no-tests=error: a build that registered no test fails. Then tests/ci/check_tests.py: every test
+# of tests/expected-tests.txt registered and run, none unlisted, and no skip (of a ctest test, of a
+# GoogleTest case inside a viewer test, of a Python contract's part) that tests/allowed-skips.txt
+# does not allow here.
+rm -rf build/test-results
+(cd build && ctest -j"$(nproc)" --no-tests=error --output-on-failure --timeout 600 \
+  --output-junit "$PWD/test-results/ctest.xml")
+python3 tests/ci/check_tests.py build --junit build/test-results/ctest.xml --inventory
 
 # The sanitizer passes (tests/sanitize/run.sh, CPU engines, build folders of their own): address +
 # undefined over the core, io, seg and surface tests and every viewer test; thread over the seg tests

@@ -7,8 +7,10 @@ drawn in frame k lies where that polygon maps on screen (the mapping taken from 
 polygon is the rectangle); each recorded step has the engine's time per step (the HUD's ms/step,
 which read 0.00 for single steps). Region growing recorded from a seed in the skull grows frame over
 frame: in the engine's voxel count and in the red hatching drawn in the frames.
-A run paced at 20 steps/s takes 1.5-3 s for its 39 steps, an unpaced one well under a second (the
-run's own time, which the summary line gives). The run's HUD panel is drawn once in a 2x2 window.
+A run paced at 20 steps/s takes at least the 39 periods of its 39 steps (1.95 s of the run's own time,
+which the summary line gives): a bound the pace implies and no slow machine can break, so it fails
+only where --speed is not applied. No upper bound: how fast steps come is the pacer's, checked on a
+fake clock (SessionWorker.APacedRunStepsOnlyWhenAStepIsDueOnAFakeClock, StepPacer.*). The run's HUD panel is drawn once in a 2x2 window.
 An MP4 recording holds one frame per step (ffprobe)."""
 import hashlib
 import json
@@ -18,7 +20,7 @@ import shutil
 import subprocess
 
 from png_pixels import read_png
-from test_cli import check, run, xvfb_prefix
+from test_cli import check, run, skip, xvfb_prefix
 
 SNAKE = ["--slice", "60", "--rect", "40,40,215,215"]
 POLYGON = (255, 89, 51)        # the snake's polygon (SegmentationModel: 1.0, 0.35, 0.2)
@@ -139,9 +141,10 @@ def pacing(lucent, xvfb, ct, tmp):
                            "--backend", "cpu", "--speed", speed, "--screenshot", shot)
         times[speed] = run_seconds(out)
         check(rc == 0 and "39 steps" in out and times[speed] is not None, "--speed %s: %r %r" % (speed, out, err[-300:]))
-    if None not in times.values():
-        check(1.5 <= times["20"] <= 3.0, "39 steps at 20 steps/s take 1.5-3 s: %.2f s" % times["20"])
-        check(times["max"] < 1.0, "unpaced, the 39 steps take well under a second: %.2f s" % times["max"])
+    if times["20"] is not None:
+        # Step k comes no earlier than k periods after the run began (StepPacer: no catching up), and the
+        # figure is rounded to 0.01 s.
+        check(times["20"] >= 39 / 20 - 0.01, "39 steps at 20 steps/s take at least 1.95 s: %.2f s" % times["20"])
     rc, _, err = run(lucent, ct, "--live", "snake", *SNAKE, "--speed", "fast", "--screenshot", os.path.join(tmp, "x.png"))
     check(rc == 2 and "1..240" in err, "--speed fast is a usage error naming the range: %r" % err)
 
@@ -159,7 +162,7 @@ def one_hud(lucent, xvfb, ct, tmp):
 
 def mp4_recording(lucent, xvfb, ct, tmp):
     if not shutil.which("ffmpeg") or not shutil.which("ffprobe"):
-        return
+        return skip("live_pacing.mp4", "ffmpeg or ffprobe is not installed")
     mp4 = os.path.join(tmp, "snake.mp4")
     rc, _, err = run(*xvfb_prefix(xvfb, tmp), lucent, ct, "--layout", "1x1", "--live", "snake", *SNAKE,
                      "--backend", "cpu", "--record", mp4, "--record-fps", "20")

@@ -9,7 +9,7 @@ import json
 import os
 from collections import deque
 
-from test_cli import check, read_nifti, run, solve3
+from test_cli import check, read_nifti, run, skip, solve3
 
 
 def stored_index(info, srow, ijk):
@@ -111,4 +111,4 @@ def one_grid_contract(lucent, make_series, data, tmp):
     if os.path.isdir(brain):
         series_grid(lucent, "brain", brain, (128, 100, 10), 60, tmp)
     else:
-        print("skip: the real MR series is missing (tests/fetch-data.sh)")
+        skip("one_grid.brain", "the real MR series is missing (tests/fetch-data.sh)")

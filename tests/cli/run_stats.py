@@ -11,7 +11,7 @@ import math
 import os
 import struct
 
-from test_cli import check, read_nifti, run, write_nifti
+from test_cli import check, read_nifti, run, skip, write_nifti
 
 LABEL_KEYS = {"label", "voxels", "volume_ml", "mean", "sd", "min", "max"}
 
@@ -171,4 +171,4 @@ def stats_contract(lucent, make_series, data, tmp):
         fcm_stats(lucent, "brain", brain, json.loads(out)["series"][0]["uid"] if rc == 0 else "?",
                   (90, 70, 4, 170, 160, 15), tmp)
     else:
-        print("skip: the real MR series is missing (tests/fetch-data.sh)")
+        skip("run_stats.brain", "the real MR series is missing (tests/fetch-data.sh)")

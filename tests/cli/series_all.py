@@ -12,7 +12,7 @@ import os
 import re
 import shutil
 
-from test_cli import check, read_nifti, run, write_nifti
+from test_cli import check, read_nifti, run, skip, write_nifti
 
 
 def safe_name(text):
@@ -46,7 +46,7 @@ def make_study(make_series, data, tmp):
     if os.path.isdir(brain):
         shutil.copytree(brain, os.path.join(study, "mr"))
     else:
-        print("skip: the real MR series is missing (tests/fetch-data.sh); synthetic series only")
+        skip("series_all.brain", "the real MR series is missing (tests/fetch-data.sh); synthetic series only")
     os.makedirs(os.path.join(study, "nifti"))
     values = {"nifti/a.nii.gz": [(i * 7) % 300 for i in range(12 * 10 * 5)],
               "nifti/b t1.nii": [1000 + (i % 50) for i in range(9 * 8 * 4)]}

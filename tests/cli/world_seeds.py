@@ -8,7 +8,7 @@ import json
 import os
 
 from one_grid import stored_index
-from test_cli import check, read_nifti, run
+from test_cli import check, read_nifti, run, skip
 
 
 def grid_info(lucent, path):
@@ -129,4 +129,4 @@ def seeds_contract(lucent, make_series, data, tmp):
     if os.path.isdir(brain):
         world_seeds(lucent, "brain", brain, [(128, 100, 10), (120, 140, 9)], 60, tmp)
     else:
-        print("skip: the real MR series is missing (tests/fetch-data.sh)")
+        skip("world_seeds.brain", "the real MR series is missing (tests/fetch-data.sh)")

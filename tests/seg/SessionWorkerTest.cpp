@@ -62,11 +62,17 @@ public:
     time_point now() const { return time_point(duration(m_ticks.load())); }
     void advance(duration d) { m_ticks += d.count(); }
     SessionWorker::Clock function() {
-        return [this] { return now(); };
+        return [this] {
+            ++m_reads;
+            return now();
+        };
     }
+    /// How often the worker has read the clock: each paced poll reads it once (an event to wait for).
+    long reads() const { return m_reads.load(); }
 
 private:
     std::atomic<duration::rep> m_ticks{0};
+    std::atomic<long> m_reads{0};
 };
 
 /// Region growing whose every step takes `stepTime` on `clock`; notes when it finished.
@@ -309,9 +315,15 @@ TEST(SessionWorker, APacedRunStepsOnlyWhenAStepIsDueOnAFakeClock) {
         return seen;
     };
     ASSERT_TRUE(eventually([&] { return !look().starting; }));
+    // The worker has looked at the (standing) clock three more times and found no step due: counted
+    // reads, not a sleep of real time that a slow machine could outlast. The session's own count is
+    // read through a command, which runs between advances, so a step taken by mistake is seen.
     const auto stillAfterPolls = [&](int steps) {
-        std::this_thread::sleep_for(3 * SessionWorker::kPacedPoll);
-        return look().steps == steps;
+        const long mark = clock.reads();
+        EXPECT_TRUE(eventually([&] { return clock.reads() >= mark + 3; })) << "the paced worker polls its clock";
+        int taken = -1;
+        worker.command([&](SegmentationSession& s) { taken = int(s.convergence().size()); });
+        return taken == steps && look().steps == steps;
     };
     EXPECT_TRUE(stillAfterPolls(0)) << "no step before its time: the start state is shown for a period";
     for (int k = 1; k <= 4; ++k) {

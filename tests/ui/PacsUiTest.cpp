@@ -10,6 +10,7 @@
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/PacsActions.h"
 #include "lucent/ui/PacsNodesDialog.h"
+#include "lucent/ui/RetrieveJob.h"
 #include "lucent/ui/SendLabelsDialog.h"
 #include "lucent/ui/StudyBrowserDialog.h"
 
@@ -17,7 +18,9 @@
 #include <QInputDialog>
 #include <QListView>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 
@@ -27,6 +30,7 @@
 using namespace lucent;
 using lucent::testing::TempDir;
 using lucent::testing::waitFor;
+using lucent::testing::whenModal;
 namespace fs = std::filesystem;
 
 namespace {
@@ -172,12 +176,11 @@ TEST_F(PacsViewer, AWrongAeTitleAndAWrongPasswordAreOneMessageNamingTheNode) {
     // No password in the environment: it is asked, typed into the dialog, and used once.
     qunsetenv("LUCENT_PACS_PASSWORD");
     QString prompt;
-    QTimer::singleShot(200, d, [&] {
-        if (auto* ask = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
-            prompt = ask->labelText();
-            QTest::keyClicks(ask->findChild<QLineEdit*>(), QString::fromUtf8(right));
-            ask->accept();
-        }
+    // Answered once it is shown (MenuDriving.h's whenModal polls for it), not after a guessed delay.
+    whenModal<QInputDialog>([&](QInputDialog* ask) {
+        prompt = ask->labelText();
+        QTest::keyClicks(ask->findChild<QLineEdit*>(), QString::fromUtf8(right));
+        ask->accept();
     });
     status = echo();
     qputenv("LUCENT_PACS_PASSWORD", right);
@@ -216,13 +219,19 @@ TEST_F(PacsViewer, CancelMidRetrieveIndexesNothingAndOpensNothing) {
     ui::OpenFromPacsDialog* d = queryStudy(dimse());
     ASSERT_NE(d, nullptr);
     // Cancel pressed right after Retrieve, while the series is on the wire.
+    QSignalSpy opened(d, &ui::OpenFromPacsDialog::retrieved);
     click(d, "pacsRetrieve");
     EXPECT_TRUE(d->retrieving());
+    QPointer<ui::RetrieveJob> job = d->findChild<ui::RetrieveJob*>();
+    ASSERT_FALSE(job.isNull());
     click(d, "pacsCancel");
     ASSERT_TRUE(waitFor([&] { return !d->retrieving(); }, 60000));
     EXPECT_TRUE(d->status().contains("cancelled")) << d->status().toStdString();
     EXPECT_TRUE(d->status().contains(kNode)) << d->status().toStdString();
-    QTest::qWait(200);
+    // The job is gone once its outcome is delivered (deleteLater): every signal it had was handled,
+    // and none asked the window to open a series. An event, not a guessed delay.
+    ASSERT_TRUE(waitFor([&] { return job.isNull(); }, 60000)) << "the cancelled job is deleted";
+    EXPECT_EQ(opened.count(), 0) << "nothing retrieved is opened";
     EXPECT_FALSE(window->model().hasVolume());
     EXPECT_TRUE(pacs::StudyDatabase(dir.file("db/studies.sqlite"), cache()).list().empty());
     EXPECT_TRUE(!fs::exists(cache()) || fs::is_empty(cache()));
