@@ -68,6 +68,8 @@ std::string usage() {
            "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
            "       --series all (convert, segment): every volume under PATH; each output name holds {series}\n"
            "              (series number and description, or the file's name); a failing volume does not stop the others\n"
+           "       exit codes: 0 done, 1 failed (one line naming the input; nothing written), 2 usage error (a malformed\n"
+           "              or out-of-range option, srg or fc without a seed: found before any input is read)\n"
            "       lucent export MASK --reference PATH -o OUT." + labelOut + " [--series ID]\n"
            "              [--labels 1,2,...] [--name TEXT] [--space lps|ras]\n"
            "              (OUT_{label}." + surfaceOut + ": one surface file per label, {label} replaced by its value)\n"

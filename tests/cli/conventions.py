@@ -52,6 +52,27 @@ def usage_contract(lucent, src, tmp):
               "usage error of %s is one line naming %s: %r" % (args[0], word, err))
 
 
+def exit_codes_contract(lucent, src, tmp):
+    """Issue 43: every mistake the command line alone shows is a usage error (exit 2, one line), before
+    anything is loaded: a missing seed (named with every seed option), a parameter out of its range as
+    much as one that is no number."""
+    mask = os.path.join(tmp, "never.nii")
+    rc, _, err = run_in(tmp, lucent, "segment", src, "--method", "srg", "-o", mask)
+    check(rc == 2 and len(lines(err)) == 1 and all(o in err for o in ("--seed ", "--seed-lps", "--seed-ras", "--seeds")),
+          "srg without a seed: exit 2, naming every seed option: %d %r" % (rc, err))
+    rc, _, err = run_in(tmp, lucent, "segment", src, "--method", "fc", "--threshold", "0.5", "-o", mask)
+    check(rc == 2 and "--seeds" in err, "fc without a seed: exit 2: %d %r" % (rc, err))
+    for args, word in ((["fcm", "--clusters", "0"], "clusters"), (["fcm", "--clusters", "abc"], "--clusters"),
+                       (["fcm", "--fuzziness", "1"], "fuzziness"), (["fc", "--seed", "1,1,1", "--threshold", "2"], "threshold"),
+                       (["srg", "--seed", "1,1,1", "--connectivity", "5"], "connectivity"),
+                       (["srg", "--seed", "1,1,1", "--lower", "9", "--upper", "1"], "lower"),
+                       (["snake", "--slice", "1", "--rect", "0,0,4,3", "--step-max", "0"], "step-max")):
+        rc, _, err = run_in(tmp, lucent, "segment", os.path.join(tmp, "absent.nii"), "--method", *args, "-o", mask)
+        check(rc == 2 and len(lines(err)) == 1 and word in err and "see lucent --help" in err and "absent.nii" not in err,
+              "segment --method %s: a usage error before the input is read: %d %r" % (" ".join(args), rc, err))
+    check(not os.path.exists(mask), "usage errors write nothing")
+
+
 def srg(lucent, src, tmp, mask, *extra):
     return run_in(tmp, lucent, "segment", src, "--method", "srg", "--seed", "1,1,1", "--lower", "100",
                   "--upper", "200", "-o", mask, *extra)
@@ -115,4 +136,5 @@ def conventions_contract(lucent, make_series, tmp):
     usage_contract(lucent, src, tmp)
     stats_stdout_contract(lucent, src, tmp)
     no_clobber_contract(lucent, src, tmp)
+    exit_codes_contract(lucent, src, tmp)
     naming_contract(lucent, make_series, tmp)
