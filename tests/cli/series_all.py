@@ -122,6 +122,22 @@ def segment_each(lucent, study, series, names, tmp):
             check(json.load(f)["input"] == study, "%s: the stats name the input" % name)
 
 
+def linked_series(lucent, make_series, tmp):
+    """Issue 43: `info DIR` lists a series folder reached through a symbolic link, and a link back up
+    the tree does not make it loop."""
+    shelf = os.path.join(tmp, "shelf")
+    run(make_series, os.path.join(shelf, "t2"), "--size", "12", "10", "4")
+    linked = os.path.join(tmp, "linked")
+    os.makedirs(os.path.join(linked, "own"))
+    write_nifti(os.path.join(linked, "own", "a.nii"), (4, 4, 2), (1, 1, 1), list(range(32)))
+    os.symlink(os.path.join(shelf, "t2"), os.path.join(linked, "t2"))
+    os.symlink("..", os.path.join(linked, "own", "up"))
+    rc, out, err = run(lucent, "info", linked, "--json")
+    doc = json.loads(out) if rc == 0 else {"series": []}
+    check(rc == 0 and len(doc["series"]) == 2 and any(s["transfer_syntax_uid"] for s in doc["series"]),
+          "info lists the linked series folder once beside the file: %d %s %r" % (rc, [s["id"] for s in doc["series"]], err))
+
+
 def failures_go_on(lucent, study, names, tmp):
     """--no-clobber refuses every volume whose output exists: those fail, the missing one is written."""
     out = os.path.join(tmp, "img")
@@ -178,6 +194,7 @@ def series_all_contract(lucent, make_series, data, tmp):
     series = listing(lucent, study, values)
     names = convert_each(lucent, study, series, values, tmp)
     segment_each(lucent, study, series, names, tmp)
+    linked_series(lucent, make_series, tmp)
     failures_go_on(lucent, study, names, tmp)
     usage_errors(lucent, study, tmp)
     terminal_progress(lucent, study, tmp)
