@@ -76,7 +76,7 @@ std::string describeChanges(const std::map<std::uint8_t, LabelChange>& changes, 
 int islands(const CommandLine& cl, const IslandOperations& ops, const Reporter& report) {
     const std::string maskPath = cl.positionals()[0];
     const std::string output = cl.value("-o", cl.value("--output"));
-    refuseClobber(cl, {output});
+    checkOutputs(cl, {output});
     io::LabelFileContents mask = io::readLabelVolumeFile(maskPath);
     report.warn(mask.warnings);
     std::vector<std::uint8_t> chosen = io::presentLabels(mask.labels);
@@ -86,7 +86,7 @@ int islands(const CommandLine& cl, const IslandOperations& ops, const Reporter& 
     }
     const auto changes = applyIslands(mask.labels, ops, chosen);
     // Written as read: same grid, voxel order and affine (no layout rule applies to a file's own grid).
-    io::StagedOutputs staged;
+    io::StagedOutputs staged(existingOutputs(cl));
     if (io::presentLabels(mask.labels).empty())
         io::writeLabelMapFile(mask.labels, output);  // every voxel removed: an empty mask is the answer
     else

@@ -117,8 +117,8 @@ EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRe
 /// Every file of the run, staged: a failure in any of them (or SIGINT / SIGTERM) leaves none, not a
 /// mask without its stats. Returns the stats document when --stats asked for one.
 std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume& volume, const EngineResult& r,
-                         const SegmentRun& figures) {
-    io::StagedOutputs staged;
+                         const SegmentRun& figures, io::ExistingOutput existing) {
+    io::StagedOutputs staged(existing);
     io::LabelExportOptions exportOptions;
     exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
     io::writeLabelFile(r.labels, LabelTable{}, out.mask, exportOptions);
@@ -134,7 +134,7 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     }
     std::string statsText;
     if (!out.stats.empty()) {
-        statsText = segmentStatsJson(figures);
+        statsText = segmentStatsText(figures, out.stats);
         if (out.stats != "-") io::writeFileAtomically(out.stats, {statsText});
     }
     staged.commit();
@@ -145,7 +145,7 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
 int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest request,
                   const SeriesRun& run) {
     const SegmentOutputs out(cl, run);
-    refuseClobber(cl, out.files());
+    checkOutputs(cl, out.files());
     // Without a map to write (or a live run's first steps to show), fuzzy connectedness needs only
     // the object: no 16-bit map of the volume beside it.
     request.fuzzyConnectedness.objectOnly = out.connectivityMap.empty() && !cl.has("--steps");
@@ -176,7 +176,7 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const SegmentRun figures{cl.positionals()[0], cl.value("--mask"), method,     r.backend,           r.notice,
                              &volume,             &request,           &r.labels,  r.steps,             r.figures,
                              r.voxels,            r.msCompute,        r.msTotal,  msLoad,              estimate};
-    const std::string statsText = writeOutputs(out, method, volume, r, figures);
+    const std::string statsText = writeOutputs(out, method, volume, r, figures, existingOutputs(cl));
     // `--stats -`: the JSON is stdout's, only once every file is in place; the summary goes to stderr.
     if (out.stats == "-") std::cout << statsText << std::flush;
     std::ostringstream line;

@@ -5,6 +5,7 @@
 #include "lucent/core/LabelStatistics.h"
 #include "lucent/core/ParallelFor.h"
 #include "lucent/core/Version.h"
+#include "lucent/io/FileUtil.h"
 
 #include <sstream>
 
@@ -150,6 +151,12 @@ std::string segmentStatsJson(const SegmentRun& run) {
     writeLabelFigures(json, *run.volume, *run.labels);
     json.endObject();
     return s.str();
+}
+
+std::string segmentStatsText(const SegmentRun& run, const std::string& path) {
+    if (io::toLower(path).ends_with(".csv"))
+        return labelStatisticsCsv(computeLabelStatistics(*run.volume, *run.labels), LabelTable{});
+    return segmentStatsJson(run);
 }
 
 }  // namespace lucent::app

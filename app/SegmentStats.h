@@ -38,5 +38,8 @@ void writeProvenance(JsonWriter& json, const std::string& input, const Volume& v
 
 /// The stats document of `run` (pretty-printed JSON).
 std::string segmentStatsJson(const SegmentRun& run);
+/// The stats file `path` asks for: the per-label CSV of `lucent stats --csv` (value,name,voxels,ml,
+/// mean,sd,min,max) for a name ending in .csv, else segmentStatsJson().
+std::string segmentStatsText(const SegmentRun& run, const std::string& path);
 
 }  // namespace lucent::app

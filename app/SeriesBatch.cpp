@@ -108,11 +108,13 @@ int runPerSeries(const std::string& command, const CommandLine& cl, const std::v
     whole.warn(scan.listing.warnings);
     const std::vector<std::string> names = seriesFileNames(scan.listing.series);
     const auto makeFolders = [&](const std::string& name) {
-        // `{series}` in a folder's name (OUT/{series}/mask.nii.gz): the batch makes that folder.
+        // The batch makes its output folders: OUT in OUT/{series}.nii.gz, OUT/{series} in
+        // OUT/{series}/mask.nii.gz.
         for (const std::string& out : outputs) {
-            const std::filesystem::path parent = std::filesystem::path(out).parent_path();
-            if (parent.string().find(kSeriesField) != std::string::npos)
-                std::filesystem::create_directories(withSeries(parent.string(), name));
+            const std::filesystem::path parent = std::filesystem::path(withSeries(out, name)).parent_path();
+            std::error_code ec;
+            if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
+                throw std::runtime_error("cannot make the output folder " + parent.string() + ": " + ec.message());
         }
     };
     std::size_t failed = 0;

@@ -56,7 +56,7 @@ std::string usage() {
            "              files " + io::suffixPattern(io::kVolumeReadSuffixes) + ", each with the ID --series takes)\n"
            "       lucent convert PATH -o|--output OUT." + volumeOut + " [--series ID|all] [--threads N]\n"
            "       lucent segment PATH --method " + methods + " [options] -o MASK." + labelOut + "\n"
-           "              [--threads N] [--backend " + backends + "] [--stats STATS.json|-] [--series ID|all]\n"
+           "              [--threads N] [--backend " + backends + "] [--stats STATS.json|STATS.csv|-] [--series ID|all]\n"
            "              [--roi i0,j0,k0,i1,j1,k1] [--steps N]   (N engine steps, then stop: a live run's step N)\n"
            "         seeds of srg and fc (repeatable, any mix): --seed i,j,k (voxel index of the loaded volume),\n"
            "                --seed-lps x,y,z | --seed-ras x,y,z (mm, nearest voxel), --seeds FILE (.csv x,y,z LPS | .mrk.json)\n"

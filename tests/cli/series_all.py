@@ -122,6 +122,14 @@ def segment_each(lucent, study, series, names, tmp):
             check(json.load(f)["input"] == study, "%s: the stats name the input" % name)
 
 
+def new_output_folder(lucent, study, names, tmp):
+    """Issue 43: a batch makes its output folder (OUT in OUT/{series}.nii.gz) when it is missing."""
+    out = os.path.join(tmp, "new", "deeper")
+    rc, _, err = run(lucent, "convert", study, "--series", "all", "-o", os.path.join(out, "{series}.nii.gz"))
+    check(rc == 0 and sorted(os.listdir(out)) == sorted(n + ".nii.gz" for n in names),
+          "convert --series all into a missing folder makes it: %d %r" % (rc, err))
+
+
 def linked_series(lucent, make_series, tmp):
     """Issue 43: `info DIR` lists a series folder reached through a symbolic link, and a link back up
     the tree does not make it loop."""
@@ -194,6 +202,7 @@ def series_all_contract(lucent, make_series, data, tmp):
     series = listing(lucent, study, values)
     names = convert_each(lucent, study, series, values, tmp)
     segment_each(lucent, study, series, names, tmp)
+    new_output_folder(lucent, study, names, tmp)
     linked_series(lucent, make_series, tmp)
     failures_go_on(lucent, study, names, tmp)
     usage_errors(lucent, study, tmp)

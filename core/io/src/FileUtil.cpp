@@ -37,6 +37,20 @@ std::string whyNotRegularFile(const std::string& path) {
     return path + ": not a regular file" + (ec ? " (" + ec.message() + ")" : std::string());
 }
 
+std::string whyNotWritable(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path parent = fs::path(path).parent_path();
+    const std::string folder = parent.empty() ? "." : parent.string();
+    if (fs::is_directory(path, ec)) return "cannot write " + path + ": it is a folder";
+    if (!fs::exists(folder, ec)) return "cannot write " + path + ": folder " + folder + " does not exist";
+    if (!fs::is_directory(folder, ec)) return "cannot write " + path + ": " + folder + " is not a folder";
+    // The kernel's own answer: permissions, a read-only file system, an immutable folder.
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        return "cannot write " + path + ": folder " + folder + " is not writable (" + std::strerror(errno) + ")";
+    return {};
+}
+
 std::vector<char> readFile(const std::string& path) {
     // Checked before opening: opening a FIFO blocks, and /dev/zero never ends.
     if (const std::string why = whyNotRegularFile(path); !why.empty()) throw IoError(why);

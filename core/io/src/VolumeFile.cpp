@@ -78,9 +78,7 @@ Volume readVolumeFile(const RawImage& header, const std::string& path) {
 }
 
 void writeRawImage(const RawImage& image, const std::string& path) {
-    const auto parent = std::filesystem::path(path).parent_path();
-    if (!parent.empty() && !std::filesystem::is_directory(parent))
-        throw IoError("cannot write " + path + ": folder " + parent.string() + " does not exist");
+    if (const std::string why = whyNotWritable(path); !why.empty()) throw IoError(why);
     switch (formatOf(path)) {
     case Format::Nifti: return NiftiFormat::write(image, path);
     case Format::MetaImage: return MetaImageFormat::write(image, path);
