@@ -104,6 +104,7 @@ int exportMask(const CommandLine& cl, io::LabelExportOptions& options, const Rep
     referenceReport.warn(warnings);
     const auto& files = volume.metadata().sliceFiles;
     options.sourceSliceFiles = files;
+    options.codes = volume.metadata().codes;  // a NIfTI reference's space (MNI-152, ...) stays named
     const bool fromDicom = !files.empty();
     if (output.ends_with(".dcm") && !fromDicom)
         throw std::runtime_error(reference + " is not a DICOM series: a DICOM SEG must reference the DICOM images it "

@@ -87,10 +87,16 @@ int islands(const CommandLine& cl, const IslandOperations& ops, const Reporter& 
     const auto changes = applyIslands(mask.labels, ops, chosen);
     // Written as read: same grid, voxel order and affine (no layout rule applies to a file's own grid).
     io::StagedOutputs staged(existingOutputs(cl));
-    if (io::presentLabels(mask.labels).empty())
-        io::writeLabelMapFile(mask.labels, output);  // every voxel removed: an empty mask is the answer
-    else
-        io::writeLabelFile(mask.labels, mask.table, output, {});
+    if (io::presentLabels(mask.labels).empty()) {
+        // Every voxel removed: an empty mask is the answer.
+        io::RawImage empty = io::fromLabelMap(mask.labels);
+        empty.codes = mask.codes;
+        io::writeRawImage(empty, output);
+    } else {
+        io::LabelExportOptions options;
+        options.codes = mask.codes;  // the mask's space stays named (NIfTI qform / sform codes)
+        io::writeLabelFile(mask.labels, mask.table, output, options);
+    }
     staged.commit();
     report.summary("wrote " + output + " (" + describeChanges(changes, ops) + ")");
     return 0;

@@ -121,6 +121,7 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     io::StagedOutputs staged(existing);
     io::LabelExportOptions exportOptions;
     exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
+    exportOptions.codes = volume.metadata().codes;
     io::writeLabelFile(r.labels, LabelTable{}, out.mask, exportOptions);
     // Soft maps lie on the volume's grid: stored in its layout, as the mask and `convert` are.
     const io::OutputLayout layout = io::OutputLayout::of(volume);

@@ -121,6 +121,7 @@ RawImage inOutputLayout(RawImage image, const std::string& path, OutputLayout la
     // dcm2niix stores a DICOM series' rows bottom-up; every NIfTI Lucent writes for the series does
     // the same, so the image and its masks share one voxel order and one affine (and both lie on a
     // dcm2niix conversion). Other formats keep the loaded order: their readers (ITK, Slicer) do too.
+    image.codes = layout.codes;
     if (layout.dicomSeries && formatOf(path) == Format::Nifti) return reversedRows(std::move(image));
     return image;
 }
