@@ -26,7 +26,7 @@ int runConvert(const std::vector<std::string>& args) {
         const std::string file = run.output(out);
         checkOutputs(cl, {file});
         std::vector<std::string> warnings;
-        const Volume volume = run.load(&warnings);
+        const Volume volume = run.load(&warnings).volume;
         run.report.warn(warnings);
         // .mhd is two files (header and .raw): staged, both appear or neither does. The layout is the
         // one of every output of this input (io::OutputLayout): its masks overlay it voxel for voxel.

@@ -154,11 +154,12 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const std::vector<WorldSeed> worldSeeds = worldSeedsFromOptions(cl);
     const auto t0 = Clock::now();
     std::vector<std::string> warnings;
-    const Volume volume = run.load(&warnings);
+    const LoadedVolume loaded = run.load(&warnings);
+    const Volume& volume = loaded.volume;
     run.report.warn(warnings);
     const double msLoad = millisecondsSince(t0);
     if (out.mask.ends_with(".dcm") && volume.metadata().sliceFiles.empty())
-        throw std::runtime_error(cl.positionals()[0] +
+        throw std::runtime_error(loaded.identity.input +
                                  " is not a DICOM series: a DICOM SEG must reference the DICOM "
                                  "images it segments; nothing computed");
     request.volume = &volume;
@@ -174,9 +175,11 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const EngineResult r = runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(),
                                      !out.polygon.empty(), run.report, cl.has("--steps") ? cl.integer("--steps", 0) : 0);
     if (!r.notice.empty()) run.report.warn(r.notice);
-    const SegmentRun figures{cl.positionals()[0], cl.value("--mask"), method,     r.backend,           r.notice,
-                             &volume,             &request,           &r.labels,  r.steps,             r.figures,
-                             r.voxels,            r.msCompute,        r.msTotal,  msLoad,              estimate};
+    const SegmentRun figures{.identity = loaded.identity, .maskPath = cl.value("--mask"), .method = method,
+                             .backend = r.backend, .fallback = r.notice, .volume = &volume, .request = &request,
+                             .labels = &r.labels, .steps = r.steps, .figures = r.figures,
+                             .voxels = r.voxels, .msCompute = r.msCompute, .msTotal = r.msTotal, .msLoad = msLoad,
+                             .intervalEstimated = estimate};
     const std::string statsText = writeOutputs(out, method, volume, r, figures, existingOutputs(cl));
     // `--stats -`: the JSON is stdout's, only once every file is in place; the summary goes to stderr.
     if (out.stats == "-") std::cout << statsText << std::flush;

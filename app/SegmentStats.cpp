@@ -110,10 +110,11 @@ void writeLabelFigures(JsonWriter& json, const Volume& volume, const LabelMap& l
     json.endArray();
 }
 
-void writeProvenance(JsonWriter& json, const std::string& input, const Volume& volume) {
+void writeProvenance(JsonWriter& json, const VolumeIdentity& identity, const Volume& volume) {
     const Geometry& g = volume.geometry();
     const std::vector<double> dims{double(g.dims[0]), double(g.dims[1]), double(g.dims[2])};
-    json.key("input").value(input);
+    json.key("input").value(identity.input);
+    json.key("series").value(identity.series);
     json.key("series_uid");
     if (volume.metadata().seriesUid.empty())
         json.null();
@@ -138,7 +139,7 @@ std::string segmentStatsJson(const SegmentRun& run) {
     json.key("ms_total").value(run.msTotal);
     json.key("ms_load").value(run.msLoad);
     json.key("threads").value(int(run.request->threads ? run.request->threads : defaultThreadCount()));
-    writeProvenance(json, run.input, *run.volume);
+    writeProvenance(json, run.identity, *run.volume);
     if (run.method == Method::FuzzyCMeans) {
         std::vector<double> counts;
         for (int c = 1; c <= run.request->fuzzyCMeans.clusters; ++c)

@@ -2,6 +2,8 @@
 /// (input, series, version, every parameter as it ran, spacing, per-label intensity statistics).
 #pragma once
 
+#include "SeriesBatch.h"
+
 #include "lucent/core/JsonWriter.h"
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/Volume.h"
@@ -15,7 +17,7 @@ namespace lucent::app {
 
 /// Everything one run of `segment` reports.
 struct SegmentRun {
-    std::string input;     ///< the PATH as given
+    VolumeIdentity identity;  ///< which volume of the input ran
     std::string maskPath;  ///< --mask, or empty
     Method method{};
     std::string backend;   ///< the engine that ran
@@ -33,8 +35,9 @@ struct SegmentRun {
 /// "labels": one object per non-zero label of `labels` (voxels, volume_ml, and mean, sd, min, max of
 /// `volume`'s values under it); the same figures for `segment --stats` and `lucent stats`.
 void writeLabelFigures(JsonWriter& json, const Volume& volume, const LabelMap& labels);
-/// "input", "series_uid" (null unless DICOM), "lucent_version", "dimensions", "spacing_mm".
-void writeProvenance(JsonWriter& json, const std::string& input, const Volume& volume);
+/// "input" and "series" (VolumeIdentity), "series_uid" (null unless DICOM), "lucent_version",
+/// "dimensions", "spacing_mm".
+void writeProvenance(JsonWriter& json, const VolumeIdentity& identity, const Volume& volume);
 
 /// The stats document of `run` (pretty-printed JSON).
 std::string segmentStatsJson(const SegmentRun& run);

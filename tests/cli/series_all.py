@@ -108,6 +108,7 @@ def segment_each(lucent, study, series, names, tmp):
                      "--progress")
     check(rc == 0, "segment --series all exits 0: " + err)
     check(err.count("segmenting 100%") == len(series), "--progress shows each run's progress on stderr: " + err)
+    s_by_name = dict(zip(names, series))
     for name in names:
         # {series} names a folder here: the batch makes it.
         mask, img = os.path.join(out, name, "mask.nii.gz"), os.path.join(tmp, "img", name + ".nii.gz")
@@ -119,7 +120,18 @@ def segment_each(lucent, study, series, names, tmp):
         same = md == idims and all(abs(ms[r][c] - isrow[r][c]) < 1e-3 for r in range(3) for c in range(4))
         check(same, "%s: the mask lies on convert's grid" % name)
         with open(os.path.join(out, name, "stats.json")) as f:
-            check(json.load(f)["input"] == study, "%s: the stats name the input" % name)
+            identifies(json.load(f), study, s_by_name[name], name)
+
+
+def identifies(doc, study, listed, name):
+    """Issue 43: each document of a batch names its own volume: a volume file by its path, a DICOM
+    series by the folder and its SeriesInstanceUID; `series` is the id info lists."""
+    if listed["transfer_syntax_uid"] == "":
+        want = (os.path.join(study, listed["id"]), None)
+    else:
+        want = (study, listed["uid"])
+    check((doc.get("input"), doc.get("series_uid")) == want and doc.get("series") == listed["id"],
+          "%s: the stats identify their volume %s: %s" % (name, want, {k: doc.get(k) for k in ("input", "series", "series_uid")}))
 
 
 def new_output_folder(lucent, study, names, tmp):
