@@ -142,6 +142,13 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     return statsText;
 }
 
+/// How each --seed voxel was given, in the order requestFromOptions() placed them (first).
+std::vector<SeedOrigin> voxelSeedOrigins(const CommandLine& cl) {
+    std::vector<SeedOrigin> out;
+    for (const std::string& text : cl.values("--seed")) out.push_back({"--seed " + text, std::nullopt});
+    return out;
+}
+
 /// One volume: load, run, write.
 int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest request,
                   const SeriesRun& run) {
@@ -163,7 +170,11 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
                                  " is not a DICOM series: a DICOM SEG must reference the DICOM "
                                  "images it segments; nothing computed");
     request.volume = &volume;
-    for (const WorldSeed& seed : worldSeeds) request.seeds.push_back(nearestVoxel(volume.geometry(), seed));
+    std::vector<SeedOrigin> seedOrigins = voxelSeedOrigins(cl);
+    for (const WorldSeed& seed : worldSeeds) {
+        request.seeds.push_back(nearestVoxel(volume.geometry(), seed));
+        seedOrigins.push_back({seed.source, seed.lps});
+    }
     LabelMap mask;
     if (cl.has("--mask")) {
         // The one placement rule of every mask: the volume's voxels, in any axis order, never resampled.
@@ -177,7 +188,7 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     if (!r.notice.empty()) run.report.warn(r.notice);
     const SegmentRun figures{.identity = loaded.identity, .maskPath = cl.value("--mask"), .method = method,
                              .backend = r.backend, .fallback = r.notice, .volume = &volume, .request = &request,
-                             .labels = &r.labels, .steps = r.steps, .figures = r.figures,
+                             .seedOrigins = seedOrigins, .labels = &r.labels, .steps = r.steps, .figures = r.figures,
                              .voxels = r.voxels, .msCompute = r.msCompute, .msTotal = r.msTotal, .msLoad = msLoad,
                              .intervalEstimated = estimate};
     const std::string statsText = writeOutputs(out, method, volume, r, figures, existingOutputs(cl));

@@ -15,9 +15,24 @@ namespace {
 
 std::vector<double> numbers(std::initializer_list<double> v) { return v; }
 
-void writeSeeds(JsonWriter& json, const std::vector<VoxelIndex>& seeds) {
+/// "seeds" as voxel indices, and beside them each seed as given: "seeds_lps_mm" keeps the point of a
+/// seed given in millimetres (LPS; null for a --seed voxel), "seeds_given" the option or file line.
+void writeSeeds(JsonWriter& json, const SegmentRun& run) {
+    const std::vector<VoxelIndex>& seeds = run.request->seeds;
     json.key("seeds").beginArray();
     for (const auto& s : seeds) json.array(numbers({double(s.i), double(s.j), double(s.k)}));
+    json.endArray();
+    const auto origin = [&](std::size_t i) { return i < run.seedOrigins.size() ? run.seedOrigins[i] : SeedOrigin{}; };
+    json.key("seeds_lps_mm").beginArray();
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+        if (const auto lps = origin(i).lps)
+            json.array(numbers({lps->x, lps->y, lps->z}));
+        else
+            json.null();
+    }
+    json.endArray();
+    json.key("seeds_given").beginArray();
+    for (std::size_t i = 0; i < seeds.size(); ++i) json.value(origin(i).given);
     json.endArray();
 }
 
@@ -27,7 +42,7 @@ void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
     const SegmentationRequest& r = *run.request;
     switch (run.method) {
         case Method::RegionGrowing:
-            writeSeeds(json, r.seeds);
+            writeSeeds(json, run);
             json.key("lower").value(r.regionGrowing.lower);
             json.key("upper").value(r.regionGrowing.upper);
             json.key("connectivity").value(r.regionGrowing.connectivity);
@@ -36,7 +51,7 @@ void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
             break;
         case Method::FuzzyConnectedness: {
             const auto& p = r.fuzzyConnectedness;
-            writeSeeds(json, r.seeds);
+            writeSeeds(json, run);
             json.key("threshold").value(p.threshold);
             if (run.figures.affinity) {
                 json.key("object_mean").value(run.figures.affinity->mean);

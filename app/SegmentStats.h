@@ -11,9 +11,17 @@
 #include "lucent/core/seg/SegmentationRequest.h"
 #include "lucent/core/seg/Segmenter.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace lucent::app {
+
+/// How one seed was given: the option or file line, and the millimetre point for a seed in mm.
+struct SeedOrigin {
+    std::string given;        ///< "--seed 8,8,5", "--seed-ras 10,-4,22", "pts.csv line 3"
+    std::optional<Vec3> lps;  ///< the point in LPS mm (a --seed-ras point converted), none for --seed
+};
 
 /// Everything one run of `segment` reports.
 struct SegmentRun {
@@ -24,6 +32,7 @@ struct SegmentRun {
     std::string fallback;  ///< why the run left the GPU, or empty
     const Volume* volume = nullptr;
     const SegmentationRequest* request = nullptr;  ///< seeds resolved to voxels
+    std::vector<SeedOrigin> seedOrigins;           ///< parallel to request->seeds
     const LabelMap* labels = nullptr;
     StepReport steps;
     MethodFigures figures;
