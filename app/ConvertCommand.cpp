@@ -24,13 +24,13 @@ int runConvert(const std::vector<std::string>& args) {
         throw UsageError("output " + out + " must end in " + io::suffixSentence(io::kVolumeWriteSuffixes));
     return runPerSeries("convert", cl, {out}, [&](const SeriesRun& run) {
         const std::string file = run.output(out);
-        refuseClobber(cl, {file});
+        checkOutputs(cl, {file});
         std::vector<std::string> warnings;
-        const Volume volume = run.load(&warnings);
+        const Volume volume = run.load(&warnings).volume;
         run.report.warn(warnings);
         // .mhd is two files (header and .raw): staged, both appear or neither does. The layout is the
         // one of every output of this input (io::OutputLayout): its masks overlay it voxel for voxel.
-        io::StagedOutputs staged;
+        io::StagedOutputs staged(existingOutputs(cl));
         io::writeVolumeFile(volume, file, io::OutputLayout::of(volume));
         staged.commit();
         const auto& g = volume.geometry();

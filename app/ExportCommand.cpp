@@ -44,11 +44,12 @@ std::vector<std::string> perLabelNames(const std::string& pattern, const std::ve
 /// One surface file per label of `values`, each holding that label alone; staged, so that a failure
 /// (an empty surface, a full disk) leaves none of them. Returns the names written.
 std::vector<std::string> writePerLabel(const io::LabelFileContents& mask, const std::string& pattern,
-                                       std::vector<std::uint8_t> values, const io::LabelExportOptions& options) {
+                                       std::vector<std::uint8_t> values, const io::LabelExportOptions& options,
+                                       io::ExistingOutput existing) {
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
     const auto names = perLabelNames(pattern, values);
-    io::StagedOutputs staged;
+    io::StagedOutputs staged(existing);
     for (std::size_t i = 0; i < values.size(); ++i) {
         io::LabelExportOptions one = options;
         one.labels = {values[i]};
@@ -93,7 +94,7 @@ int exportMask(const CommandLine& cl, io::LabelExportOptions& options, const Rep
     const bool perLabel = output.find(kLabelField) != std::string::npos;
     // Every name is checked before anything is computed when the labels are known (--labels), else
     // once the mask is read; in both cases before anything is written.
-    refuseClobber(cl, perLabel ? perLabelNames(output, options.labels) : std::vector<std::string>{output});
+    checkOutputs(cl, perLabel ? perLabelNames(output, options.labels) : std::vector<std::string>{output});
     const Reporter referenceReport("export", reference, cl);
     io::DicomOptions dicom;
     dicom.threads = cl.threads();
@@ -103,6 +104,7 @@ int exportMask(const CommandLine& cl, io::LabelExportOptions& options, const Rep
     referenceReport.warn(warnings);
     const auto& files = volume.metadata().sliceFiles;
     options.sourceSliceFiles = files;
+    options.codes = volume.metadata().codes;  // a NIfTI reference's space (MNI-152, ...) stays named
     const bool fromDicom = !files.empty();
     if (output.ends_with(".dcm") && !fromDicom)
         throw std::runtime_error(reference + " is not a DICOM series: a DICOM SEG must reference the DICOM images it "
@@ -122,14 +124,16 @@ int exportMask(const CommandLine& cl, io::LabelExportOptions& options, const Rep
     }
     const auto written = options.labels.empty() ? io::presentLabels(mask.labels) : options.labels;
     if (perLabel) {
-        refuseClobber(cl, perLabelNames(output, written));
+        checkOutputs(cl, perLabelNames(output, written));
         std::string list;
-        for (const auto& name : writePerLabel(mask, output, written, options))
+        for (const auto& name : writePerLabel(mask, output, written, options, existingOutputs(cl)))
             list += (list.empty() ? "" : ", ") + name;
         report.summary("wrote " + list);
         return 0;
     }
+    io::StagedOutputs staged(existingOutputs(cl));
     io::writeLabelFile(mask.labels, mask.table, output, options);
+    staged.commit();
     report.summary("wrote " + output + " (" + std::to_string(written.size()) +
                    (written.size() == 1 ? " label" : " labels") + ")");
     return 0;

@@ -76,7 +76,7 @@ std::string describeChanges(const std::map<std::uint8_t, LabelChange>& changes, 
 int islands(const CommandLine& cl, const IslandOperations& ops, const Reporter& report) {
     const std::string maskPath = cl.positionals()[0];
     const std::string output = cl.value("-o", cl.value("--output"));
-    refuseClobber(cl, {output});
+    checkOutputs(cl, {output});
     io::LabelFileContents mask = io::readLabelVolumeFile(maskPath);
     report.warn(mask.warnings);
     std::vector<std::uint8_t> chosen = io::presentLabels(mask.labels);
@@ -86,11 +86,17 @@ int islands(const CommandLine& cl, const IslandOperations& ops, const Reporter& 
     }
     const auto changes = applyIslands(mask.labels, ops, chosen);
     // Written as read: same grid, voxel order and affine (no layout rule applies to a file's own grid).
-    io::StagedOutputs staged;
-    if (io::presentLabels(mask.labels).empty())
-        io::writeLabelMapFile(mask.labels, output);  // every voxel removed: an empty mask is the answer
-    else
-        io::writeLabelFile(mask.labels, mask.table, output, {});
+    io::StagedOutputs staged(existingOutputs(cl));
+    if (io::presentLabels(mask.labels).empty()) {
+        // Every voxel removed: an empty mask is the answer.
+        io::RawImage empty = io::fromLabelMap(mask.labels);
+        empty.codes = mask.codes;
+        io::writeRawImage(empty, output);
+    } else {
+        io::LabelExportOptions options;
+        options.codes = mask.codes;  // the mask's space stays named (NIfTI qform / sform codes)
+        io::writeLabelFile(mask.labels, mask.table, output, options);
+    }
     staged.commit();
     report.summary("wrote " + output + " (" + describeChanges(changes, ops) + ")");
     return 0;

@@ -58,18 +58,23 @@ void Reporter::rethrowNamingInput(const std::exception& e) const {
     throw std::runtime_error(namingInput(m_input, e.what()));
 }
 
-void refuseClobber(const CommandLine& cl, const std::vector<std::string>& outputs) {
-    if (!cl.has("--no-clobber")) return;
+void checkOutputs(const CommandLine& cl, const std::vector<std::string>& outputs) {
     for (const auto& out : outputs) {
         std::vector<std::string> files{out};
-        // .mhd is two files: an existing .raw would be replaced as well.
+        // .mhd is two files: its .raw must be writable, and an existing one would be replaced as well.
         if (io::toLower(out).ends_with(".mhd")) files.push_back(out.substr(0, out.size() - 4) + ".raw");
         for (const auto& f : files) {
+            if (const std::string why = io::whyNotWritable(f); !why.empty())
+                throw std::runtime_error(why + "; nothing computed");
             std::error_code ec;
-            if (std::filesystem::exists(std::filesystem::symlink_status(f, ec)))
+            if (cl.has("--no-clobber") && std::filesystem::exists(std::filesystem::symlink_status(f, ec)))
                 throw std::runtime_error(f + " exists and --no-clobber keeps it; nothing written");
         }
     }
+}
+
+io::ExistingOutput existingOutputs(const CommandLine& cl) {
+    return cl.has("--no-clobber") ? io::ExistingOutput::Keep : io::ExistingOutput::Replace;
 }
 
 }  // namespace lucent::app

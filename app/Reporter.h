@@ -6,6 +6,7 @@
 #include "ProgressLine.h"
 
 #include "lucent/core/Progress.h"
+#include "lucent/io/StagedOutputs.h"
 
 #include <set>
 #include <string>
@@ -60,8 +61,12 @@ private:
     ProgressMode m_progress = ProgressMode::Off;
 };
 
-/// With --no-clobber, refuses (runtime_error, exit 1) before anything is computed or written when one
-/// of `outputs` exists (a .mhd's .raw counts), naming it; without it, does nothing.
-void refuseClobber(const CommandLine& cl, const std::vector<std::string>& outputs);
+/// Before anything is loaded or computed: refuses (runtime_error, exit 1), naming it, an output that
+/// cannot be written (its folder missing, not a folder or not writable; a folder of its name) and,
+/// with --no-clobber, one that exists (a .mhd's .raw counts).
+void checkOutputs(const CommandLine& cl, const std::vector<std::string>& outputs);
+/// How a command's staged outputs are placed: with --no-clobber never over an existing file, even
+/// one that another process wrote after checkOutputs() (StagedOutputs.h).
+io::ExistingOutput existingOutputs(const CommandLine& cl);
 
 }  // namespace lucent::app

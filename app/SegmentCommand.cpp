@@ -117,10 +117,11 @@ EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRe
 /// Every file of the run, staged: a failure in any of them (or SIGINT / SIGTERM) leaves none, not a
 /// mask without its stats. Returns the stats document when --stats asked for one.
 std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume& volume, const EngineResult& r,
-                         const SegmentRun& figures) {
-    io::StagedOutputs staged;
+                         const SegmentRun& figures, io::ExistingOutput existing) {
+    io::StagedOutputs staged(existing);
     io::LabelExportOptions exportOptions;
     exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
+    exportOptions.codes = volume.metadata().codes;
     io::writeLabelFile(r.labels, LabelTable{}, out.mask, exportOptions);
     // Soft maps lie on the volume's grid: stored in its layout, as the mask and `convert` are.
     const io::OutputLayout layout = io::OutputLayout::of(volume);
@@ -134,18 +135,25 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     }
     std::string statsText;
     if (!out.stats.empty()) {
-        statsText = segmentStatsJson(figures);
+        statsText = segmentStatsText(figures, out.stats);
         if (out.stats != "-") io::writeFileAtomically(out.stats, {statsText});
     }
     staged.commit();
     return statsText;
 }
 
+/// How each --seed voxel was given, in the order requestFromOptions() placed them (first).
+std::vector<SeedOrigin> voxelSeedOrigins(const CommandLine& cl) {
+    std::vector<SeedOrigin> out;
+    for (const std::string& text : cl.values("--seed")) out.push_back({"--seed " + text, std::nullopt});
+    return out;
+}
+
 /// One volume: load, run, write.
 int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest request,
                   const SeriesRun& run) {
     const SegmentOutputs out(cl, run);
-    refuseClobber(cl, out.files());
+    checkOutputs(cl, out.files());
     // Without a map to write (or a live run's first steps to show), fuzzy connectedness needs only
     // the object: no 16-bit map of the volume beside it.
     request.fuzzyConnectedness.objectOnly = out.connectivityMap.empty() && !cl.has("--steps");
@@ -153,15 +161,20 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const std::vector<WorldSeed> worldSeeds = worldSeedsFromOptions(cl);
     const auto t0 = Clock::now();
     std::vector<std::string> warnings;
-    const Volume volume = run.load(&warnings);
+    const LoadedVolume loaded = run.load(&warnings);
+    const Volume& volume = loaded.volume;
     run.report.warn(warnings);
     const double msLoad = millisecondsSince(t0);
     if (out.mask.ends_with(".dcm") && volume.metadata().sliceFiles.empty())
-        throw std::runtime_error(cl.positionals()[0] +
+        throw std::runtime_error(loaded.identity.input +
                                  " is not a DICOM series: a DICOM SEG must reference the DICOM "
                                  "images it segments; nothing computed");
     request.volume = &volume;
-    for (const WorldSeed& seed : worldSeeds) request.seeds.push_back(nearestVoxel(volume.geometry(), seed));
+    std::vector<SeedOrigin> seedOrigins = voxelSeedOrigins(cl);
+    for (const WorldSeed& seed : worldSeeds) {
+        request.seeds.push_back(nearestVoxel(volume.geometry(), seed));
+        seedOrigins.push_back({seed.source, seed.lps});
+    }
     LabelMap mask;
     if (cl.has("--mask")) {
         // The one placement rule of every mask: the volume's voxels, in any axis order, never resampled.
@@ -173,10 +186,12 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const EngineResult r = runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(),
                                      !out.polygon.empty(), run.report, cl.has("--steps") ? cl.integer("--steps", 0) : 0);
     if (!r.notice.empty()) run.report.warn(r.notice);
-    const SegmentRun figures{cl.positionals()[0], cl.value("--mask"), method,     r.backend,           r.notice,
-                             &volume,             &request,           &r.labels,  r.steps,             r.figures,
-                             r.voxels,            r.msCompute,        r.msTotal,  msLoad,              estimate};
-    const std::string statsText = writeOutputs(out, method, volume, r, figures);
+    const SegmentRun figures{.identity = loaded.identity, .maskPath = cl.value("--mask"), .method = method,
+                             .backend = r.backend, .fallback = r.notice, .volume = &volume, .request = &request,
+                             .seedOrigins = seedOrigins, .labels = &r.labels, .steps = r.steps, .figures = r.figures,
+                             .voxels = r.voxels, .msCompute = r.msCompute, .msTotal = r.msTotal, .msLoad = msLoad,
+                             .intervalEstimated = estimate};
+    const std::string statsText = writeOutputs(out, method, volume, r, figures, existingOutputs(cl));
     // `--stats -`: the JSON is stdout's, only once every file is in place; the summary goes to stderr.
     if (out.stats == "-") std::cout << statsText << std::flush;
     std::ostringstream line;

@@ -1,6 +1,8 @@
 /// @brief Parsing of the request options shared by `lucent segment` and `lucent PATH --live`.
 #include "SegmentOptions.h"
 
+#include "SeedPoints.h"
+
 #include "lucent/core/seg/SeedInterval.h"
 
 #include <cmath>
@@ -26,6 +28,26 @@ std::vector<int> integers(const std::string& text, std::size_t count, const std:
     if (out.size() != count)
         throw UsageError(option + " needs " + std::to_string(count) + " comma-separated integers, got '" + text + "'");
     return out;
+}
+
+/// What the command line alone can tell about a request, checked before anything is loaded so that
+/// every such mistake is a usage error (exit 2): seeds present where the method needs them, and each
+/// parameter within its limits (validateParameters, the engines' own rule).
+void requireUsable(const CommandLine& cl, Method method, const SegmentationRequest& request) {
+    const char* key = methodName(method);
+    if (method == Method::RegionGrowing || method == Method::FuzzyConnectedness) {
+        bool seeded = cl.has("--seed");
+        for (const std::string& option : worldSeedOptions()) seeded = seeded || cl.has(option);
+        if (!seeded)
+            throw UsageError(std::string(key) +
+                             " needs at least one seed: --seed i,j,k, --seed-lps x,y,z, --seed-ras x,y,z or --seeds "
+                             "FILE (.csv or .mrk.json)");
+    }
+    try {
+        validateParameters(method, request);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string(key) + ": " + e.what());
+    }
 }
 
 }  // namespace
@@ -84,6 +106,7 @@ SegmentationRequest requestFromOptions(const CommandLine& cl, Method method) {
     // would otherwise win. Its k0..k1 still limit the result and the propagation.
     if (method == Method::Snake && request.roi)
         snake.domain = {request.roi->lo[0], request.roi->lo[1], request.roi->hi[0], request.roi->hi[1]};
+    requireUsable(cl, method, request);
     return request;
 }
 

@@ -5,6 +5,7 @@
 #include "lucent/core/LabelStatistics.h"
 #include "lucent/core/ParallelFor.h"
 #include "lucent/core/Version.h"
+#include "lucent/io/FileUtil.h"
 
 #include <sstream>
 
@@ -14,9 +15,24 @@ namespace {
 
 std::vector<double> numbers(std::initializer_list<double> v) { return v; }
 
-void writeSeeds(JsonWriter& json, const std::vector<VoxelIndex>& seeds) {
+/// "seeds" as voxel indices, and beside them each seed as given: "seeds_lps_mm" keeps the point of a
+/// seed given in millimetres (LPS; null for a --seed voxel), "seeds_given" the option or file line.
+void writeSeeds(JsonWriter& json, const SegmentRun& run) {
+    const std::vector<VoxelIndex>& seeds = run.request->seeds;
     json.key("seeds").beginArray();
     for (const auto& s : seeds) json.array(numbers({double(s.i), double(s.j), double(s.k)}));
+    json.endArray();
+    const auto origin = [&](std::size_t i) { return i < run.seedOrigins.size() ? run.seedOrigins[i] : SeedOrigin{}; };
+    json.key("seeds_lps_mm").beginArray();
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+        if (const auto lps = origin(i).lps)
+            json.array(numbers({lps->x, lps->y, lps->z}));
+        else
+            json.null();
+    }
+    json.endArray();
+    json.key("seeds_given").beginArray();
+    for (std::size_t i = 0; i < seeds.size(); ++i) json.value(origin(i).given);
     json.endArray();
 }
 
@@ -26,7 +42,7 @@ void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
     const SegmentationRequest& r = *run.request;
     switch (run.method) {
         case Method::RegionGrowing:
-            writeSeeds(json, r.seeds);
+            writeSeeds(json, run);
             json.key("lower").value(r.regionGrowing.lower);
             json.key("upper").value(r.regionGrowing.upper);
             json.key("connectivity").value(r.regionGrowing.connectivity);
@@ -35,7 +51,7 @@ void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
             break;
         case Method::FuzzyConnectedness: {
             const auto& p = r.fuzzyConnectedness;
-            writeSeeds(json, r.seeds);
+            writeSeeds(json, run);
             json.key("threshold").value(p.threshold);
             if (run.figures.affinity) {
                 json.key("object_mean").value(run.figures.affinity->mean);
@@ -109,10 +125,11 @@ void writeLabelFigures(JsonWriter& json, const Volume& volume, const LabelMap& l
     json.endArray();
 }
 
-void writeProvenance(JsonWriter& json, const std::string& input, const Volume& volume) {
+void writeProvenance(JsonWriter& json, const VolumeIdentity& identity, const Volume& volume) {
     const Geometry& g = volume.geometry();
     const std::vector<double> dims{double(g.dims[0]), double(g.dims[1]), double(g.dims[2])};
-    json.key("input").value(input);
+    json.key("input").value(identity.input);
+    json.key("series").value(identity.series);
     json.key("series_uid");
     if (volume.metadata().seriesUid.empty())
         json.null();
@@ -137,7 +154,7 @@ std::string segmentStatsJson(const SegmentRun& run) {
     json.key("ms_total").value(run.msTotal);
     json.key("ms_load").value(run.msLoad);
     json.key("threads").value(int(run.request->threads ? run.request->threads : defaultThreadCount()));
-    writeProvenance(json, run.input, *run.volume);
+    writeProvenance(json, run.identity, *run.volume);
     if (run.method == Method::FuzzyCMeans) {
         std::vector<double> counts;
         for (int c = 1; c <= run.request->fuzzyCMeans.clusters; ++c)
@@ -150,6 +167,12 @@ std::string segmentStatsJson(const SegmentRun& run) {
     writeLabelFigures(json, *run.volume, *run.labels);
     json.endObject();
     return s.str();
+}
+
+std::string segmentStatsText(const SegmentRun& run, const std::string& path) {
+    if (io::toLower(path).ends_with(".csv"))
+        return labelStatisticsCsv(computeLabelStatistics(*run.volume, *run.labels), LabelTable{});
+    return segmentStatsJson(run);
 }
 
 }  // namespace lucent::app

@@ -2,6 +2,8 @@
 /// (input, series, version, every parameter as it ran, spacing, per-label intensity statistics).
 #pragma once
 
+#include "SeriesBatch.h"
+
 #include "lucent/core/JsonWriter.h"
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/Volume.h"
@@ -9,19 +11,28 @@
 #include "lucent/core/seg/SegmentationRequest.h"
 #include "lucent/core/seg/Segmenter.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace lucent::app {
 
+/// How one seed was given: the option or file line, and the millimetre point for a seed in mm.
+struct SeedOrigin {
+    std::string given;        ///< "--seed 8,8,5", "--seed-ras 10,-4,22", "pts.csv line 3"
+    std::optional<Vec3> lps;  ///< the point in LPS mm (a --seed-ras point converted), none for --seed
+};
+
 /// Everything one run of `segment` reports.
 struct SegmentRun {
-    std::string input;     ///< the PATH as given
+    VolumeIdentity identity;  ///< which volume of the input ran
     std::string maskPath;  ///< --mask, or empty
     Method method{};
     std::string backend;   ///< the engine that ran
     std::string fallback;  ///< why the run left the GPU, or empty
     const Volume* volume = nullptr;
     const SegmentationRequest* request = nullptr;  ///< seeds resolved to voxels
+    std::vector<SeedOrigin> seedOrigins;           ///< parallel to request->seeds
     const LabelMap* labels = nullptr;
     StepReport steps;
     MethodFigures figures;
@@ -33,10 +44,14 @@ struct SegmentRun {
 /// "labels": one object per non-zero label of `labels` (voxels, volume_ml, and mean, sd, min, max of
 /// `volume`'s values under it); the same figures for `segment --stats` and `lucent stats`.
 void writeLabelFigures(JsonWriter& json, const Volume& volume, const LabelMap& labels);
-/// "input", "series_uid" (null unless DICOM), "lucent_version", "dimensions", "spacing_mm".
-void writeProvenance(JsonWriter& json, const std::string& input, const Volume& volume);
+/// "input" and "series" (VolumeIdentity), "series_uid" (null unless DICOM), "lucent_version",
+/// "dimensions", "spacing_mm".
+void writeProvenance(JsonWriter& json, const VolumeIdentity& identity, const Volume& volume);
 
 /// The stats document of `run` (pretty-printed JSON).
 std::string segmentStatsJson(const SegmentRun& run);
+/// The stats file `path` asks for: the per-label CSV of `lucent stats --csv` (value,name,voxels,ml,
+/// mean,sd,min,max) for a name ending in .csv, else segmentStatsJson().
+std::string segmentStatsText(const SegmentRun& run, const std::string& path);
 
 }  // namespace lucent::app

@@ -57,6 +57,13 @@ void requireSeriesField(const std::vector<std::string>& outputs) {
 
 }  // namespace
 
+VolumeIdentity identify(const io::SourceScan& scan, std::size_t index) {
+    const SeriesInfo& info = scan.listing.series.at(index);
+    // The scan lists a folder's DICOM series first, then its volume files.
+    const bool folderFile = !scan.volumeFile && index >= scan.dicom.size();
+    return {folderFile ? scan.volumeFiles.at(index - scan.dicom.size()) : scan.path, info.id};
+}
+
 std::string seriesFileName(const SeriesInfo& s) {
     // Volume files are listed under their own path: their name says what they are.
     const bool volumeFile = s.transferSyntaxUid.empty() && io::isVolumeFileName(s.uid);
@@ -92,8 +99,12 @@ int runPerSeries(const std::string& command, const CommandLine& cl, const std::v
     if (cl.value("--series") != kAllSeries) {
         const Reporter report(command, input, cl);
         const SeriesRun run{report, [&](std::vector<std::string>* warnings) {
-                                return io::ImageSource::load(input, cl.value("--series"), loadOptions(cl, report),
-                                                             warnings);
+                                const io::DicomOptions options = loadOptions(cl, report);
+                                const io::SourceScan scan = io::ImageSource::scan(input, options);
+                                const std::size_t index =
+                                    io::ImageSource::choose(scan, cl.value("--series"), io::WhenUnnamed::Refuse, warnings);
+                                return LoadedVolume{io::ImageSource::load(scan, index, options, warnings),
+                                                    identify(scan, index)};
                             }};
         return report.run([&] { return body(run); });
     }
@@ -108,11 +119,13 @@ int runPerSeries(const std::string& command, const CommandLine& cl, const std::v
     whole.warn(scan.listing.warnings);
     const std::vector<std::string> names = seriesFileNames(scan.listing.series);
     const auto makeFolders = [&](const std::string& name) {
-        // `{series}` in a folder's name (OUT/{series}/mask.nii.gz): the batch makes that folder.
+        // The batch makes its output folders: OUT in OUT/{series}.nii.gz, OUT/{series} in
+        // OUT/{series}/mask.nii.gz.
         for (const std::string& out : outputs) {
-            const std::filesystem::path parent = std::filesystem::path(out).parent_path();
-            if (parent.string().find(kSeriesField) != std::string::npos)
-                std::filesystem::create_directories(withSeries(parent.string(), name));
+            const std::filesystem::path parent = std::filesystem::path(withSeries(out, name)).parent_path();
+            std::error_code ec;
+            if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
+                throw std::runtime_error("cannot make the output folder " + parent.string() + ": " + ec.message());
         }
     };
     std::size_t failed = 0;
@@ -121,7 +134,8 @@ int runPerSeries(const std::string& command, const CommandLine& cl, const std::v
         const Reporter report(command, input + " (series " + names[i] + ")", cl);
         const SeriesRun run{report,
                             [&](std::vector<std::string>* warnings) {
-                                return io::ImageSource::load(scan, i, loadOptions(cl, report), warnings);
+                                return LoadedVolume{io::ImageSource::load(scan, i, loadOptions(cl, report), warnings),
+                                                    identify(scan, i)};
                             },
                             names[i]};
         try {

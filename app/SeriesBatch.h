@@ -7,6 +7,7 @@
 
 #include "lucent/core/SeriesInfo.h"
 #include "lucent/core/Volume.h"
+#include "lucent/io/ImageSource.h"
 
 #include <functional>
 #include <string>
@@ -28,10 +29,27 @@ std::vector<std::string> seriesFileNames(const std::vector<SeriesInfo>& series);
 /// `pattern` with every `{series}` replaced by `name`.
 std::string withSeries(std::string pattern, const std::string& name);
 
+/// Which volume of an input a document describes, so that each of a batch's documents names its own:
+/// `input` is the volume file (PATH itself, or a file found under the folder PATH), or for a DICOM
+/// series PATH as given; `series` is the id `lucent info PATH` lists for it and `--series` takes
+/// (a SeriesInstanceUID, `UID#2` for a split part, a file's path under the folder).
+struct VolumeIdentity {
+    std::string input;
+    std::string series;
+};
+/// The identity of volume `index` of `scan`'s listing.
+VolumeIdentity identify(const io::SourceScan& scan, std::size_t index);
+
+/// A loaded volume and which one it is.
+struct LoadedVolume {
+    Volume volume;
+    VolumeIdentity identity;
+};
+
 /// One volume's run inside a command.
 struct SeriesRun {
     const Reporter& report;                                      ///< names the input (and series)
-    std::function<Volume(std::vector<std::string>*)> load;       ///< loads the volume; warnings out
+    std::function<LoadedVolume(std::vector<std::string>*)> load;  ///< loads the volume; warnings out
     std::string series;                                          ///< `{series}`'s value; empty: no batch
     /// An output name of the command line with `{series}` filled in.
     std::string output(const std::string& pattern) const { return withSeries(pattern, series); }

@@ -23,7 +23,9 @@ int printStats(const CommandLine& cl, const Reporter& report) {
     dicom.threads = cl.threads();
     dicom.progress = report.progress();
     std::vector<std::string> warnings;
-    const Volume volume = io::ImageSource::load(reference, cl.value("--series"), dicom, &warnings);
+    const io::SourceScan scan = io::ImageSource::scan(reference, dicom);
+    const std::size_t index = io::ImageSource::choose(scan, cl.value("--series"), io::WhenUnnamed::Refuse, &warnings);
+    const Volume volume = io::ImageSource::load(scan, index, dicom, &warnings);
     Reporter("stats", reference, cl).warn(warnings);
     // The mask placed on the reference's grid as the viewer and `export` place it.
     const io::LabelFileContents mask = io::readLabelFile(maskPath, volume.geometry());
@@ -35,7 +37,7 @@ int printStats(const CommandLine& cl, const Reporter& report) {
     JsonWriter json(std::cout);
     json.beginObject();
     json.key("mask").value(maskPath);
-    writeProvenance(json, reference, volume);
+    writeProvenance(json, identify(scan, index), volume);
     writeLabelFigures(json, volume, mask.labels);
     json.endObject();
     std::cout << "\n";

@@ -9,7 +9,7 @@ import json
 import os
 from collections import deque
 
-from test_cli import check, read_nifti, run, skip, solve3
+from test_cli import check, read_nifti, run, skip, solve3, write_nifti
 
 
 def stored_index(info, srow, ijk):
@@ -103,7 +103,42 @@ def soft_maps(lucent, name, series, seed_arg, grid, tmp):
         check(tuple(udims) == tuple(dims) and same_affine(usrow, srow), name + ": memberships on the image's grid")
 
 
+def nifti_codes(path):
+    """(qform_code, sform_code) of a NIfTI-1 file."""
+    import gzip
+    import struct
+    raw = open(path, "rb").read()
+    raw = gzip.decompress(raw) if path.endswith(".gz") else raw
+    return struct.unpack("<2h", raw[252:256])
+
+
+def space_codes(lucent, tmp):
+    """Issue 43: an MNI-152 image (qform_code 0, sform_code 4) and everything written for it keep its
+    codes: convert, segment's mask and connectivity map, islands, export."""
+    import struct
+    src = os.path.join(tmp, "mni.nii")
+    dims = (8, 7, 6)
+    write_nifti(src, dims, (2, 2, 2), [300 if 2 <= i < 6 and 2 <= j < 5 else 0
+                                       for k in range(6) for j in range(7) for i in range(8)])
+    with open(src, "r+b") as f:
+        f.seek(252)
+        f.write(struct.pack("<2h", 0, 4))
+    out = lambda name: os.path.join(tmp, "mni_" + name)
+    steps = [["convert", src, "-o", out("img.nii.gz")],
+             ["segment", src, "--method", "fc", "--seed", "3,3,3", "-o", out("mask.nii"), "--connectivity-map",
+              out("conn.nii")],
+             ["islands", out("mask.nii"), "--keep-largest", "-o", out("islands.nii")],
+             ["export", out("mask.nii"), "--reference", src, "-o", out("export.nii.gz")]]
+    for args in steps:
+        rc, _, err = run(lucent, *args)
+        check(rc == 0, "%s of an MNI-152 image: %r" % (args[0], err))
+    for name in ("img.nii.gz", "mask.nii", "conn.nii", "islands.nii", "export.nii.gz"):
+        codes = nifti_codes(out(name)) if os.path.exists(out(name)) else None
+        check(codes == (0, 4), "%s keeps the input's qform / sform codes (0, 4): %s" % (name, codes))
+
+
 def one_grid_contract(lucent, make_series, data, tmp):
+    space_codes(lucent, tmp)
     synthetic = os.path.join(tmp, "grid_ct")
     run(make_series, synthetic, "--size", "24", "20", "6", "--oblique")
     series_grid(lucent, "synthetic", synthetic, (5, 3, 2), 800, tmp)

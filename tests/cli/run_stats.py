@@ -154,8 +154,9 @@ def fc_srg_parameters(lucent, tmp):
     rc, text, err = run(lucent, "segment", src, "--method", "srg", "--seed", "6,7,3", "--seed", "1,2,0", "--lower",
                         "101", "--upper", "118.5", "--connectivity", "26", "-o", out, "--stats", "-")
     p = json.loads(text).get("parameters", {}) if rc == 0 else {}
-    check(p == {"seeds": [[6, 7, 3], [1, 2, 0]], "lower": 101, "upper": 118.5, "connectivity": 26, "estimated": [],
-                "roi": None, "mask": None}, "srg: parameters as passed: %s %r" % (p, err))
+    check(p == {"seeds": [[6, 7, 3], [1, 2, 0]], "seeds_lps_mm": [None, None],
+                "seeds_given": ["--seed 6,7,3", "--seed 1,2,0"], "lower": 101, "upper": 118.5, "connectivity": 26,
+                "estimated": [], "roi": None, "mask": None}, "srg: parameters as passed: %s %r" % (p, err))
 
 
 def stats_contract(lucent, make_series, data, tmp):

@@ -108,6 +108,7 @@ def segment_each(lucent, study, series, names, tmp):
                      "--progress")
     check(rc == 0, "segment --series all exits 0: " + err)
     check(err.count("segmenting 100%") == len(series), "--progress shows each run's progress on stderr: " + err)
+    s_by_name = dict(zip(names, series))
     for name in names:
         # {series} names a folder here: the batch makes it.
         mask, img = os.path.join(out, name, "mask.nii.gz"), os.path.join(tmp, "img", name + ".nii.gz")
@@ -119,7 +120,42 @@ def segment_each(lucent, study, series, names, tmp):
         same = md == idims and all(abs(ms[r][c] - isrow[r][c]) < 1e-3 for r in range(3) for c in range(4))
         check(same, "%s: the mask lies on convert's grid" % name)
         with open(os.path.join(out, name, "stats.json")) as f:
-            check(json.load(f)["input"] == study, "%s: the stats name the input" % name)
+            identifies(json.load(f), study, s_by_name[name], name)
+
+
+def identifies(doc, study, listed, name):
+    """Issue 43: each document of a batch names its own volume: a volume file by its path, a DICOM
+    series by the folder and its SeriesInstanceUID; `series` is the id info lists."""
+    if listed["transfer_syntax_uid"] == "":
+        want = (os.path.join(study, listed["id"]), None)
+    else:
+        want = (study, listed["uid"])
+    check((doc.get("input"), doc.get("series_uid")) == want and doc.get("series") == listed["id"],
+          "%s: the stats identify their volume %s: %s" % (name, want, {k: doc.get(k) for k in ("input", "series", "series_uid")}))
+
+
+def new_output_folder(lucent, study, names, tmp):
+    """Issue 43: a batch makes its output folder (OUT in OUT/{series}.nii.gz) when it is missing."""
+    out = os.path.join(tmp, "new", "deeper")
+    rc, _, err = run(lucent, "convert", study, "--series", "all", "-o", os.path.join(out, "{series}.nii.gz"))
+    check(rc == 0 and sorted(os.listdir(out)) == sorted(n + ".nii.gz" for n in names),
+          "convert --series all into a missing folder makes it: %d %r" % (rc, err))
+
+
+def linked_series(lucent, make_series, tmp):
+    """Issue 43: `info DIR` lists a series folder reached through a symbolic link, and a link back up
+    the tree does not make it loop."""
+    shelf = os.path.join(tmp, "shelf")
+    run(make_series, os.path.join(shelf, "t2"), "--size", "12", "10", "4")
+    linked = os.path.join(tmp, "linked")
+    os.makedirs(os.path.join(linked, "own"))
+    write_nifti(os.path.join(linked, "own", "a.nii"), (4, 4, 2), (1, 1, 1), list(range(32)))
+    os.symlink(os.path.join(shelf, "t2"), os.path.join(linked, "t2"))
+    os.symlink("..", os.path.join(linked, "own", "up"))
+    rc, out, err = run(lucent, "info", linked, "--json")
+    doc = json.loads(out) if rc == 0 else {"series": []}
+    check(rc == 0 and len(doc["series"]) == 2 and any(s["transfer_syntax_uid"] for s in doc["series"]),
+          "info lists the linked series folder once beside the file: %d %s %r" % (rc, [s["id"] for s in doc["series"]], err))
 
 
 def failures_go_on(lucent, study, names, tmp):
@@ -178,6 +214,8 @@ def series_all_contract(lucent, make_series, data, tmp):
     series = listing(lucent, study, values)
     names = convert_each(lucent, study, series, values, tmp)
     segment_each(lucent, study, series, names, tmp)
+    new_output_folder(lucent, study, names, tmp)
+    linked_series(lucent, make_series, tmp)
     failures_go_on(lucent, study, names, tmp)
     usage_errors(lucent, study, tmp)
     terminal_progress(lucent, study, tmp)

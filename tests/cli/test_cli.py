@@ -222,6 +222,8 @@ def hostile_input_contract(lucent, tmp):
         (nrrd("size0.nrrd", b"sizes: 4 0 4\nencoding: raw"), "sizes"),
         (nrrd("endian.nrrd", b"sizes: 4 4 4\nencoding: raw\nendian: \x1b[2J\nmiddle"), "endian"),
         (nrrd("huge.nrrd", b"sizes: 100000 100000 1000\nencoding: raw"), "more than"),
+        # Issue 43: a line skip that passes the data's end is found by the header-only `info` too.
+        (nrrd("lineskip.nrrd", b"sizes: 4 4 4\nencoding: raw\nline skip: 3"), "line skip 3"),
         (nifti("negdim.nii", (4, 4, -5)), "dim[3]"),
         (nifti("voxoff.nii", (4, 4, 4), vox_offset=3e38), "vox_offset"),
         (nifti("claim.nii.gz", (2000, 2000, 1500), data=b"\0" * (1 << 20)), "claim.nii.gz"),

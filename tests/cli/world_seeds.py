@@ -27,6 +27,12 @@ def triple(p):
     return ",".join(repr(float(v)) for v in p)
 
 
+def close(got, want):
+    """Lists of points equal within 1e-6 mm."""
+    return (got is not None and len(got) == len(want) and
+            all(g is not None and all(abs(a - b) < 1e-6 for a, b in zip(g, w)) for g, w in zip(got, want)))
+
+
 def segment(lucent, src, out, *args):
     """`lucent segment SRC ARGS -o OUT --stats OUT.json`: (exit, mask or None, stats, stderr)."""
     rc, _, err = run(lucent, "segment", src, *args, "-o", out, "--stats", out + ".json")
@@ -64,6 +70,8 @@ def world_seeds(lucent, name, series, seeds, halfwidth, tmp):
     srg = ["--method", "srg", "--lower", str(value - halfwidth), "--upper", str(value + halfwidth)]
     out = lambda tag: os.path.join(tmp, "%s_%s.nii.gz" % (name, tag))
     rc, ref, doc, err = segment(lucent, series, out("index"), *srg, "--seed", ",".join(str(v) for v in seeds[0]))
+    check(rc == 0 and doc["parameters"].get("seeds_lps_mm") == [None], name + ": a --seed voxel has no mm point: %s"
+          % doc.get("parameters"))
     check(rc == 0 and ref[at[0] + dims[0] * (at[1] + dims[1] * at[2])] == 1, name + ": --seed's region holds its "
           "voxel (at %s of the written mask): %r" % (at, err))
     point = lps_of(info, seeds[0], -0.4)
@@ -73,6 +81,9 @@ def world_seeds(lucent, name, series, seeds, halfwidth, tmp):
         check(rc == 0 and doc["parameters"]["seeds"] == [list(seeds[0])],
               name + ": %s %s is voxel %s: %s %r" % (option, triple(p), seeds[0], doc.get("parameters"), err))
         check(rc == 0 and mask == ref, name + ": %s gives --seed %s's region" % (option, seeds[0]))
+        given = doc.get("parameters", {})
+        check(rc == 0 and close(given.get("seeds_lps_mm"), [point]) and given.get("seeds_given") == [option + " " + triple(p)],
+              name + ": %s keeps the point given in mm (LPS) beside the voxel: %s" % (option, given))
     files(lucent, name, series, srg, seeds, info, tmp)
     far = lps_of(info, [3 * d for d in info["dimensions"]])
     rc, _, _, err = segment(lucent, series, out("far"), *srg, "--seed-lps", triple(far))
@@ -104,6 +115,8 @@ def files(lucent, name, series, srg, seeds, info, tmp):
         check(rc == 0 and doc["parameters"]["seeds"] == [list(s) for s in seeds],
               name + ": --seeds %s holds voxels %s: %s %r" % (tag, seeds, doc.get("parameters"), err))
         check(rc == 0 and mask == ref, name + ": --seeds %s gives the two --seed region" % tag)
+        check(rc == 0 and close(doc["parameters"].get("seeds_lps_mm"), points),
+              name + ": --seeds %s keeps each point in mm: %s" % (tag, doc.get("parameters")))
 
 
 def fc_world_seed(lucent, name, series, seed, tmp):
@@ -116,7 +129,8 @@ def fc_world_seed(lucent, name, series, seed, tmp):
                                  ",".join(str(v) for v in seed))
     rc2, mask, doc, err2 = segment(lucent, series, out("ras"), "--method", "fc", "--seed-ras",
                                    triple([-v if r < 2 else v for r, v in enumerate(lps_of(info, seed, -0.4))]))
-    check(rc == 0 and rc2 == 0 and mask == ref and doc["parameters"] == rdoc["parameters"],
+    as_run = lambda d: {k: v for k, v in d.get("parameters", {}).items() if k not in ("seeds_lps_mm", "seeds_given")}
+    check(rc == 0 and rc2 == 0 and mask == ref and as_run(doc) == as_run(rdoc),
           name + ": fc --seed-ras gives --seed's region and parameters: %r %r" % (err, err2))
 
 

@@ -107,3 +107,23 @@ TEST(FolderListing, AFolderWithNothingLoadableSaysSo) {
         EXPECT_NE(std::string(e.what()).find("no image volume found"), std::string::npos) << e.what();
     }
 }
+
+TEST(FolderListing, FoldersReachedThroughSymbolicLinksAreListedOnceAndLoopsEnd) {
+    // A study folder as researchers link them together: one series folder of its own, one linked in
+    // from elsewhere (twice), and a link back up the tree that would never end if followed blindly.
+    TempDir dir;
+    namespace fs = std::filesystem;
+    fs::create_directories(dir.file("study/own"));
+    fs::create_directories(dir.file("elsewhere/t1"));
+    writeVolumeFile(numbered(0, 1.0), dir.file("study/own/a.nii.gz"));
+    writeVolumeFile(numbered(1000, 0.5), dir.file("elsewhere/t1/b.nii.gz"));
+    fs::create_directory_symlink("../elsewhere", dir.file("study/linked"));
+    fs::create_directory_symlink(dir.file("elsewhere"), dir.file("study/again"));
+    fs::create_directory_symlink("..", dir.file("study/own/up"));
+
+    const SourceListing listing = ImageSource::list(dir.file("study"));
+    const auto found = ids(listing);
+    ASSERT_EQ(found.size(), 2u) << ::testing::PrintToString(found);
+    EXPECT_TRUE(std::count(found.begin(), found.end(), "own/a.nii.gz")) << ::testing::PrintToString(found);
+    EXPECT_TRUE(found[0].ends_with("t1/b.nii.gz") || found[1].ends_with("t1/b.nii.gz")) << ::testing::PrintToString(found);
+}

@@ -167,6 +167,26 @@ TEST(LabelFile, AnotherGridIsAnErrorNamingTheFileNeverAResample) {
     }
 }
 
+TEST(LabelFile, AShiftedMaskStoredBottomUpIsReportedByItsShiftNotItsOtherCorner) {
+    // A mask stored with its rows the other way round (as dcm2niix stores a series) and moved 0.3 mm:
+    // its first stored voxel is the reference's last row, 7.2 mm off, but the grids differ by 0.3 mm.
+    TempDir dir;
+    Geometry shifted = grid();
+    shifted.origin = shifted.origin + Vec3{0.3, 0, 0};
+    LabelMap m(reverseRows(shifted));
+    m[5] = 1;
+    writeLabelMapFile(m, dir.file("shifted.nii"));
+    try {
+        readLabelFile(dir.file("shifted.nii"), grid());
+        FAIL() << "a shifted mask was accepted";
+    } catch (const IoError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("shifted by 0.3 mm at the first voxel (0.3, 0, 0 mm LPS)"), std::string::npos) << what;
+        EXPECT_NE(what.find("another axis order or direction"), std::string::npos) << what;
+        EXPECT_EQ(what.find("spacing"), std::string::npos) << what;
+    }
+}
+
 TEST(LabelFile, AFailedWriteKeepsTheExistingFile) {
     TempDir dir;
     const std::string path = dir.file("keep.nrrd");

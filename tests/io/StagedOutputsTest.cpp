@@ -108,3 +108,37 @@ TEST(TemporaryFile, RemovedUnlessReleasedAndMovable) {
     many.clear();
     EXPECT_NO_THROW(TemporaryFile(dir.file("again")));
 }
+
+TEST(StagedOutputs, KeepNeverReplacesAFileThatAnotherProcessWroteAfterTheCheck) {
+    // --no-clobber checks the names before computing; a second run may write one meanwhile. The
+    // final rename is the one that cannot replace, so the second writer's file stays as it wrote it.
+    const TempDir dir;
+    StagedOutputs staged(ExistingOutput::Keep);
+    writeFileAtomically(dir.file("a.json"), {"ours"});
+    writeFileAtomically(dir.file("b.json"), {"ours"});
+    std::ofstream(dir.file("b.json")) << "theirs";
+    try {
+        staged.commit();
+        ADD_FAILURE() << "a file that appeared meanwhile was replaced";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("b.json"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("kept"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(contents(dir.file("b.json")), "theirs");
+    EXPECT_EQ(names(dir), std::vector<std::string>{"b.json"});  // a.json taken back, no temporary left
+}
+
+TEST(StagedOutputs, KeepPlacesNewFilesAndReplaceStillReplaces) {
+    const TempDir dir;
+    {
+        StagedOutputs staged(ExistingOutput::Keep);
+        writeVolumeFile(smallVolume(), dir.file("v.mhd"));
+        staged.commit();
+    }
+    EXPECT_EQ(names(dir), (std::vector<std::string>{"v.mhd", "v.raw"}));
+    std::ofstream(dir.file("c.json")) << "old";
+    StagedOutputs staged;
+    writeFileAtomically(dir.file("c.json"), {"new"});
+    staged.commit();
+    EXPECT_EQ(contents(dir.file("c.json")), "new");
+}

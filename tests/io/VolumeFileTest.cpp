@@ -155,3 +155,21 @@ TEST(VolumeFile, NonLabelValuesAreRejectedAsMask) {
     writeVolumeFile(makeVolume(PixelType::Float32), dir.file("f.nii"));
     EXPECT_THROW(readLabelMapFile(dir.file("f.nii")), IoError);
 }
+
+TEST(VolumeFile, NiftiSpaceCodesRoundTrip) {
+    // An MNI-152 image (sform_code 4, qform_code 0) stays MNI-152 when Lucent writes it back, and so
+    // does every output made for it (the layout carries the codes).
+    TempDir dir;
+    RawImage raw = fromVolume(makeVolume(PixelType::Int16));
+    raw.codes = {0, 4};
+    writeRawImage(raw, dir.file("mni.nii.gz"));
+    const Volume v = readVolumeFile(dir.file("mni.nii.gz"));
+    EXPECT_EQ(v.metadata().codes, (CoordinateCodes{0, 4}));
+    writeVolumeFile(v, dir.file("back.nii"));
+    const RawImage back = readRawImageHeader(dir.file("back.nii"));
+    EXPECT_EQ(back.codes, (CoordinateCodes{0, 4}));
+    EXPECT_TRUE(back.geometry.sameGrid(v.geometry(), 1e-3));
+    // Other inputs stay scanner-based (code 1), as before.
+    writeVolumeFile(makeVolume(PixelType::Int16), dir.file("scanner.nii"));
+    EXPECT_EQ(readRawImageHeader(dir.file("scanner.nii")).codes, (CoordinateCodes{1, 1}));
+}

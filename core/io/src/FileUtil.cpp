@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <unistd.h>
 
 namespace lucent::io {
@@ -34,6 +35,20 @@ std::string whyNotRegularFile(const std::string& path) {
     default: break;
     }
     return path + ": not a regular file" + (ec ? " (" + ec.message() + ")" : std::string());
+}
+
+std::string whyNotWritable(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path parent = fs::path(path).parent_path();
+    const std::string folder = parent.empty() ? "." : parent.string();
+    if (fs::is_directory(path, ec)) return "cannot write " + path + ": it is a folder";
+    if (!fs::exists(folder, ec)) return "cannot write " + path + ": folder " + folder + " does not exist";
+    if (!fs::is_directory(folder, ec)) return "cannot write " + path + ": " + folder + " is not a folder";
+    // The kernel's own answer: permissions, a read-only file system, an immutable folder.
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        return "cannot write " + path + ": folder " + folder + " is not writable (" + std::strerror(errno) + ")";
+    return {};
 }
 
 std::vector<char> readFile(const std::string& path) {
@@ -66,10 +81,20 @@ std::vector<std::string> filesUnder(const std::string& path) {
         if (fs::exists(fs::symlink_status(path, ec))) throw IoError(whyNotRegularFile(path));
         throw IoError(path + ": no such file or folder");
     }
+    // Folders reached through symbolic links are listed too (series are often linked in from
+    // elsewhere), each real folder once: a link back up the tree, or to a folder seen already, is
+    // not entered again, so loops end.
+    std::set<fs::path> seen{fs::canonical(path, ec)};
     std::vector<std::string> files;
-    for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
-         !ec && it != end; it.increment(ec)) {
-        if (it->is_regular_file(ec)) files.push_back(it->path().string());
+    const auto options = fs::directory_options::skip_permission_denied | fs::directory_options::follow_directory_symlink;
+    for (fs::recursive_directory_iterator it(path, options, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code entryError;
+        if (it->is_directory(entryError)) {
+            const fs::path real = fs::canonical(it->path(), entryError);
+            if (entryError || !seen.insert(real).second) it.disable_recursion_pending();
+        } else if (it->is_regular_file(entryError)) {
+            files.push_back(it->path().string());
+        }
     }
     if (ec) throw IoError(path + ": cannot list folder (" + ec.message() + ")");
     std::sort(files.begin(), files.end());

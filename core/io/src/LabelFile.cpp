@@ -90,7 +90,7 @@ void writeLabelFile(const LabelMap& labels, const LabelTable& table, const std::
         if (format == LabelFormat::Nrrd) raw.keyValues = slicerSegmentFields(written, table, chosen);
         // The layout of every output of this input (VolumeFile.h): a NIfTI mask of a DICOM series
         // stores its rows as the converted series does, so the two overlay voxel for voxel.
-        const OutputLayout layout{!options.sourceSliceFiles.empty()};
+        const OutputLayout layout{!options.sourceSliceFiles.empty(), options.codes};
         writeRawImage(inOutputLayout(std::move(raw), path, layout), path);
         return;
     }
@@ -108,6 +108,7 @@ LabelFileContents readLabelVolumeFile(const std::string& path) {
     readSlicerSegmentFields(raw.keyValues, out.table);
     for (auto v : presentLabels(out.labels)) out.table.ensure(v);
     out.warnings = raw.warnings;
+    out.codes = raw.codes;
     return out;
 }
 

@@ -237,6 +237,7 @@ RawImage NiftiFormat::readHeader(ByteFile& file) {
     if (!scalarFromDatatype(h.datatype, img.type))
         throw IoError(path + ": unsupported NIfTI datatype " + std::to_string(h.datatype));
     img.geometry = geometryFromHeader(h);
+    img.codes = {h.qform_code, h.sform_code};
     img.frames = h.dim[0] >= 4 ? h.dim[4] : 1;
     if (h.scl_slope != 0.0f && std::isfinite(h.scl_slope)) {
         img.slope = h.scl_slope;
@@ -284,8 +285,9 @@ void NiftiFormat::write(const RawImage& image, const std::string& path) {
         for (int c = 0; c < 3; ++c) rows[r][c] = static_cast<float>(rasDir.at(r, c) * g.spacing[c]);
         rows[r][3] = static_cast<float>(rasOrigin[r]);
     }
-    h.sform_code = 1;
-    h.qform_code = 1;
+    // The input's space stays named: an MNI-152 image's masks are MNI-152 too.
+    h.sform_code = image.codes.sform;
+    h.qform_code = image.codes.qform;
     float qfac = 1;
     rotationToQuaternion(rasDir, h.quatern_b, h.quatern_c, h.quatern_d, qfac);
     h.pixdim[0] = qfac;

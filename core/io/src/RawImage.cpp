@@ -98,6 +98,7 @@ Volume volumeInPlace(VoxelBuffer buffer, const RawImage& raw, Fit fit, const std
     buffer.resize(bytes);
     Volume volume(raw.geometry, type, std::move(buffer));
     volume.metadata().sourcePath = source;
+    volume.metadata().codes = raw.codes;
     return volume;
 }
 
@@ -171,6 +172,7 @@ RawImage fromVolume(const Volume& volume) {
     raw.geometry = volume.geometry();
     raw.type = volume.pixelType() == PixelType::Int16 ? ScalarType::Int16 : ScalarType::Float32;
     raw.borrowed = {static_cast<const char*>(volume.data()), volume.byteSize()};
+    raw.codes = volume.metadata().codes;
     return raw;
 }
 

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -42,9 +43,28 @@ bool isFolder(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/// Moves `from` to `to`, with Keep never over an existing `to` (checked by the kernel in the same
+/// step, so no other process can slip in between). 0, or the errno of the failure.
+int place(const std::string& from, const std::string& to, ExistingOutput existing) {
+    if (existing == ExistingOutput::Replace) return std::rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
+    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return errno;
+    // A file system without RENAME_NOREPLACE: link() refuses an existing name just as well.
+    if (::link(from.c_str(), to.c_str()) != 0) return errno;
+    ::unlink(from.c_str());
+    return 0;
+}
+
+std::string placeError(const std::string& path, int error) {
+    if (error == EEXIST) return path + " exists (it appeared while this command ran) and is kept; nothing written";
+    return "cannot write " + path + ": " + std::strerror(error);
+}
+
 }  // namespace
 
-StagedOutputs::StagedOutputs() : m_previous(t_current) { t_current = this; }
+StagedOutputs::StagedOutputs(ExistingOutput existing) : m_previous(t_current), m_existing(existing) {
+    t_current = this;
+}
 
 StagedOutputs::~StagedOutputs() {
     if (t_current == this) t_current = m_previous;
@@ -76,8 +96,8 @@ void StagedOutputs::commit() {
     const SignalHold hold;
     std::vector<std::string> renamed;
     for (auto& [temporary, path] : m_files) {
-        if (std::rename(temporary.path().c_str(), path.c_str()) != 0) {
-            const std::string message = "cannot write " + path + ": " + std::strerror(errno);
+        if (const int error = place(temporary.path(), path, m_existing); error != 0) {
+            const std::string message = placeError(path, error);
             for (const auto& done : renamed) ::unlink(done.c_str());
             m_files.clear();
             throw IoError(message);

@@ -78,9 +78,7 @@ Volume readVolumeFile(const RawImage& header, const std::string& path) {
 }
 
 void writeRawImage(const RawImage& image, const std::string& path) {
-    const auto parent = std::filesystem::path(path).parent_path();
-    if (!parent.empty() && !std::filesystem::is_directory(parent))
-        throw IoError("cannot write " + path + ": folder " + parent.string() + " does not exist");
+    if (const std::string why = whyNotWritable(path); !why.empty()) throw IoError(why);
     switch (formatOf(path)) {
     case Format::Nifti: return NiftiFormat::write(image, path);
     case Format::MetaImage: return MetaImageFormat::write(image, path);
@@ -123,6 +121,7 @@ RawImage inOutputLayout(RawImage image, const std::string& path, OutputLayout la
     // dcm2niix stores a DICOM series' rows bottom-up; every NIfTI Lucent writes for the series does
     // the same, so the image and its masks share one voxel order and one affine (and both lie on a
     // dcm2niix conversion). Other formats keep the loaded order: their readers (ITK, Slicer) do too.
+    image.codes = layout.codes;
     if (layout.dicomSeries && formatOf(path) == Format::Nifti) return reversedRows(std::move(image));
     return image;
 }

@@ -38,15 +38,20 @@ ByteFile& dataFile(const RawImage& header, ByteFile& headerFile, std::optional<B
     return *detached;
 }
 
-/// Offset just past `lines` newline-terminated lines from `start`.
-std::uint64_t skipLines(ByteFile& in, std::uint64_t start, std::int64_t lines, const std::string& path) {
+/// Offset just past `lines` newline-terminated lines from `start`; the lines must end by `end`.
+std::uint64_t skipLines(ByteFile& in, std::uint64_t start, std::int64_t lines, std::uint64_t end, const std::string& path) {
     std::vector<char> chunk(1 << 16);
     std::uint64_t pos = start;
     for (std::int64_t l = 0; l < lines;) {
-        const std::size_t n = std::size_t(std::min<std::uint64_t>(chunk.size(), in.size() - std::min(in.size(), pos)));
-        if (n == 0)
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(chunk.size(), end - std::min(end, pos)));
+        if (n == 0) {
+            const std::uint64_t after = in.size() - std::min(in.size(), end);
             throw IoError(path + ": line skip " + std::to_string(lines) + " passes the end of the data (" +
-                          std::to_string(l) + " lines present)");
+                          std::to_string(l) + " lines present" +
+                          (after > 0 ? " before the last " + std::to_string(after) + " bytes, which the voxels need"
+                                     : std::string()) +
+                          ")");
+        }
         in.readAt(pos, chunk.data(), n);
         std::size_t i = 0;
         for (; i < n && l < lines; ++i)
@@ -54,6 +59,29 @@ std::uint64_t skipLines(ByteFile& in, std::uint64_t start, std::int64_t lines, c
         pos += i;
     }
     return pos;
+}
+
+/// Where the voxels (or their stream) start: the source's offset, past its line skip. Raw voxels
+/// need `bytes` (and the byte skip) after the lines, so the lines must end that far before the end
+/// of the file; reading them costs their own length only.
+std::uint64_t dataStart(const VoxelSource& src, ByteFile& in, std::uint64_t bytes, const std::string& path) {
+    if (src.lineSkip <= 0) return src.offset;
+    const std::uint64_t room = src.compressed ? 0 : bytes + (src.atEnd ? 0 : src.skip);
+    return skipLines(in, src.offset, src.lineSkip, in.size() - std::min(in.size(), room), path);
+}
+
+/// Checks that `src` can give `bytes` voxel bytes (checkVoxelSource) and returns where they start.
+std::uint64_t checkedStart(const VoxelSource& src, ByteFile& in, std::uint64_t bytes, const std::string& path) {
+    const std::uint64_t start = dataStart(src, in, bytes, path);
+    const std::uint64_t present = in.size() - std::min(in.size(), start);
+    if (src.compressed) {
+        // The skipped bytes of a stream are inflated too: they count against the memory limit.
+        if (inflateBound(present) < bytes || inflateBound(present) - bytes < src.skip)
+            throw IoError(truncated(path, present, src.skip, bytes, true) + " (deflate expands at most 1032:1)");
+    } else if (src.atEnd ? present < bytes : (src.skip > present || present - src.skip < bytes)) {
+        throw IoError(truncated(path, present, src.skip, bytes, false));
+    }
+    return start;
 }
 
 /// Inflates the stream at `start` of `in`, drops its first `skip` bytes and writes the next `bytes`
@@ -102,38 +130,20 @@ void inflateInto(ByteFile& in, std::uint64_t start, std::uint64_t skip, char* ou
 }  // namespace
 
 void checkVoxelSource(const RawImage& header, std::uint64_t bytes, ByteFile& headerFile) {
-    const VoxelSource& src = header.source;
-    const std::string& path = headerFile.path();
     std::optional<ByteFile> detached;
-    ByteFile& in = dataFile(header, headerFile, detached);
-    const std::uint64_t present = in.size() - std::min(in.size(), src.offset);
-    if (src.compressed) {
-        // The skipped bytes of a stream are inflated too: they count against the memory limit.
-        if (inflateBound(present) < bytes || inflateBound(present) - bytes < src.skip)
-            throw IoError(truncated(path, present, src.skip, bytes, true) +
-                          " (deflate expands at most 1032:1)");
-        return;
-    }
-    if (src.lineSkip > 0) return;  // where the lines end is known only by reading them
-    if (src.atEnd ? present < bytes : (src.skip > present || present - src.skip < bytes))
-        throw IoError(truncated(path, present, src.skip, bytes, false));
+    checkedStart(header.source, dataFile(header, headerFile, detached), bytes, headerFile.path());
 }
 
 void readVoxels(const RawImage& header, ByteFile& headerFile, char* out, std::size_t bytes) {
     const VoxelSource& src = header.source;
     const std::string& path = headerFile.path();
-    checkVoxelSource(header, bytes, headerFile);
     std::optional<ByteFile> detached;
     ByteFile& in = dataFile(header, headerFile, detached);
-    const std::uint64_t start = src.lineSkip > 0 ? skipLines(in, src.offset, src.lineSkip, path) : src.offset;
-    if (src.compressed) {
+    const std::uint64_t start = checkedStart(src, in, bytes, path);
+    if (src.compressed)
         inflateInto(in, start, src.skip, out, bytes, path);
-    } else {
-        const std::uint64_t present = in.size() - std::min(in.size(), start);
-        if (src.atEnd ? present < bytes : (src.skip > present || present - src.skip < bytes))
-            throw IoError(truncated(path, present, src.skip, bytes, false));
+    else
         in.readAt(src.atEnd ? in.size() - bytes : start + src.skip, out, bytes);
-    }
     if (src.swapped) swapBytesInParallel(out, bytes / scalarSize(header.type), scalarSize(header.type));
 }
 

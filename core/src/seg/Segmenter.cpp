@@ -34,6 +34,8 @@ void checkLimit(const Limit<T>& limit, T value, const char* name) {
     throw std::invalid_argument(std::string(name) + " must be " + range);
 }
 
+}  // namespace
+
 void validateParameters(Method method, const SegmentationRequest& r) {
     if (method == Method::RegionGrowing) {
         const auto& p = r.regionGrowing;
@@ -62,6 +64,8 @@ void validateParameters(Method method, const SegmentationRequest& r) {
         checkLimit(kSnakeLimits.minSegment, r.snake.minSegment, "min-segment");
     }
 }
+
+namespace {
 
 std::string str(const std::array<int, 4>& q) {
     return std::to_string(q[0]) + "," + std::to_string(q[1]) + "," + std::to_string(q[2]) + "," + std::to_string(q[3]);

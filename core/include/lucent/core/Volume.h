@@ -16,6 +16,15 @@ enum class PixelType : std::uint8_t { Int16, Float32 };
 
 const char* pixelTypeName(PixelType type);
 
+/// The space a volume's patient coordinates are in, as NIfTI's qform_code and sform_code name it
+/// (0 unknown, 1 scanner, 2 aligned, 3 Talairach, 4 MNI-152, 5 another template): kept from a NIfTI
+/// input so that what is written for it says the same; 1 (scanner) for every other input.
+struct CoordinateCodes {
+    std::int16_t qform = 1;
+    std::int16_t sform = 1;
+    bool operator==(const CoordinateCodes&) const = default;
+};
+
 /// What a viewer shows about where a volume came from.
 struct VolumeMetadata {
     std::string modality;          ///< DICOM Modality (CT, MR, ...) or empty
@@ -27,6 +36,7 @@ struct VolumeMetadata {
     std::vector<std::string> sliceFiles;  ///< DICOM: the file of each slice k (empty for gaps)
     /// The scan's own display windows (DICOM Window Center / Width), first = the one to open with.
     std::vector<NamedWindow> windows;
+    CoordinateCodes codes;         ///< NIfTI's qform / sform codes of the input
 };
 
 /// Voxels in stored units after rescale (HU for CT), x fastest, then y, then z.

@@ -109,6 +109,11 @@ struct SegmentationRequest {
 /// another grid).
 void validateRequest(Method method, const SegmentationRequest& request);
 
+/// The checks of validateRequest that need no volume: the method's parameters within their limits
+/// (ParameterLimits.h), srg's lower bound not above its upper; std::invalid_argument otherwise. The
+/// CLI calls it before loading anything, so that an option out of range is a usage error.
+void validateParameters(Method method, const SegmentationRequest& request);
+
 /// True when both requests segment the same volume inside the same ROI and mask (what every
 /// incremental update() needs before it can keep its state).
 bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b);

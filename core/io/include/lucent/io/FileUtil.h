@@ -11,6 +11,11 @@ namespace lucent::io {
 /// or empty when it is a regular file. Never opens it.
 std::string whyNotRegularFile(const std::string& path);
 
+/// Why a file cannot be written at `path` ("cannot write OUT: folder DIR does not exist", "...: folder
+/// DIR is not writable (Permission denied)", "...: it is a folder"), or empty when its folder exists
+/// and this process may create files in it. Writes nothing: a command asks before it computes.
+std::string whyNotWritable(const std::string& path);
+
 /// Reads a whole regular file; throws IoError naming it when it is missing, not a regular file
 /// (a FIFO or device would block or never end), or larger than readLimitBytes() (ReadLimits.h).
 std::vector<char> readFile(const std::string& path);

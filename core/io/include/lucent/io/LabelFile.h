@@ -4,6 +4,7 @@
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/LabelTable.h"
 #include "lucent/core/Progress.h"
+#include "lucent/core/Volume.h"
 
 #include <cstdint>
 #include <string>
@@ -16,6 +17,7 @@ struct LabelFileContents {
     LabelMap labels;
     LabelTable table;  ///< names and colours the file carried; default entries for the rest
     std::vector<std::string> warnings;
+    CoordinateCodes codes;  ///< a NIfTI file's qform / sform codes (1 for other formats)
 };
 
 /// Reads the label file at `path` (NIfTI, NRRD with Slicer's segment fields, MetaImage, DICOM SEG) onto
@@ -39,6 +41,8 @@ struct LabelExportOptions {
     /// as dcm2niix does, so the mask lies on the voxels of a dcm2niix conversion of the series.
     std::vector<std::string> sourceSliceFiles;
     bool ras = false;  ///< surfaces in RAS instead of LPS (STL header says which)
+    /// A NIfTI output's qform / sform codes: those of the volume (or mask) the labels lie on.
+    CoordinateCodes codes;
     ProgressCallback progress;
 };
 

@@ -51,6 +51,8 @@ struct RawImage {
     std::vector<std::string> dataFiles;
     /// Where the voxels are in the file(s) read.
     VoxelSource source;
+    /// NIfTI's qform / sform codes: read from a NIfTI file, written into one (VolumeMetadata::codes).
+    CoordinateCodes codes;
 
     std::size_t frameBytes() const { return geometry.voxelCount() * scalarSize(type); }
     /// The voxels to write: `bytes`, or the borrowed ones.

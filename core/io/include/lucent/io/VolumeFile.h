@@ -31,12 +31,16 @@ void writeRawImage(const RawImage& image, const std::string& path);
 /// image voxel for voxel.
 struct OutputLayout {
     bool dicomSeries = false;  ///< the input was a DICOM series (its Volume metadata lists sliceFiles)
-    static OutputLayout of(const Volume& input) { return {!input.metadata().sliceFiles.empty()}; }
+    CoordinateCodes codes;     ///< the input's NIfTI qform / sform codes (its space: scanner, MNI-152, ...)
+    static OutputLayout of(const Volume& input) {
+        return {!input.metadata().sliceFiles.empty(), input.metadata().codes};
+    }
 };
 
 /// The one layout rule, applied by every writer below and by writeLabelFile: a NIfTI output of a
 /// DICOM series stores its rows bottom-up, as dcm2niix stores the series (same dimensions and affine
-/// as a dcm2niix conversion); anything else is stored as loaded. World positions never change.
+/// as a dcm2niix conversion); anything else is stored as loaded. World positions never change, nor
+/// the space a NIfTI names them in (the input's qform and sform codes).
 RawImage inOutputLayout(RawImage image, const std::string& path, OutputLayout layout);
 
 /// Frame 0 of a volume file, read straight into the volume (readVolume: RawImage.h).
