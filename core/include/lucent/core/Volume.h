@@ -27,6 +27,10 @@ struct VolumeMetadata {
     std::vector<std::string> sliceFiles;  ///< DICOM: the file of each slice k (empty for gaps)
     /// The scan's own display windows (DICOM Window Center / Width), first = the one to open with.
     std::vector<NamedWindow> windows;
+
+    /// The slices k the loader filled in for missing positions (a DICOM series with gaps: no file
+    /// names them in sliceFiles), ascending; empty for every other volume. They hold no measurement.
+    std::vector<int> filledSlices() const;
 };
 
 /// Voxels in stored units after rescale (HU for CT), x fastest, then y, then z.
