@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <iostream>
 #include <sstream>
 
@@ -117,7 +118,14 @@ EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRe
 /// Every file of the run, staged: a failure in any of them (or SIGINT / SIGTERM) leaves none, not a
 /// mask without its stats. Returns the stats document when --stats asked for one.
 std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume& volume, const EngineResult& r,
-                         const SegmentRun& figures) {
+                         SegmentRun figures) {
+    // The per-label figures are computed while the mask is written: the write waits on the disk
+    // (and its sync) more than on a core. A failed write waits for them in the future's destructor.
+    std::future<std::vector<LabelStatistics>> statistics;
+    if (!out.stats.empty())
+        statistics = std::async(std::launch::async, [&volume, &r, threads = figures.request->threads] {
+            return computeLabelStatistics(volume, r.labels, threads);
+        });
     io::StagedOutputs staged;
     io::LabelExportOptions exportOptions;
     exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
@@ -134,6 +142,8 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     }
     std::string statsText;
     if (!out.stats.empty()) {
+        const std::vector<LabelStatistics> computed = statistics.get();
+        figures.statistics = &computed;
         statsText = segmentStatsJson(figures);
         if (out.stats != "-") io::writeFileAtomically(out.stats, {statsText});
     }
