@@ -757,6 +757,7 @@ def contracts(a):
     sys.modules.setdefault("test_cli", sys.modules[__name__])
     import conventions
     import full_disk
+    import gzip_members
     import help_options
     import islands
     import live_pacing
@@ -786,7 +787,8 @@ def contracts(a):
             ("threads", lambda t: seg.threads_contract(a.lucent, t)),
             ("staged_outputs", lambda t: staged_outputs_contract(a.lucent, t)),
             ("interrupted_write", lambda t: interrupted_write_contract(a.lucent, t)),
-            ("full_disk", lambda t: full_disk.full_disk_contract(a.lucent, t))]
+            ("full_disk", lambda t: full_disk.full_disk_contract(a.lucent, t)),
+            ("gzip_members", lambda t: gzip_members.gzip_members_contract(a.lucent, t))]
     if a.xvfb:
         out += [("viewer", lambda t: viewer_contract(a.lucent, a.xvfb, t)),
                 ("screenshot_pixels", lambda t: screenshot_pixels.screenshot_pixels_contract(a.lucent, a.xvfb, t)),
