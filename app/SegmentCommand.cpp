@@ -107,7 +107,7 @@ EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRe
     r.backend = r.engine->backend();
     if (!keepEngine) r.engine.reset();
     r.msTotal = millisecondsSince(tTotal);
-    for (std::size_t i = 0; i < r.labels.voxelCount(); ++i) r.voxels += r.labels[i] != 0;
+    r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
     if (r.voxels == 0)
         throw std::runtime_error(
             std::string("empty result: ") + methodName(method) +

@@ -1,6 +1,7 @@
 /// @brief Per-label statistics in one parallel pass, and their CSV form.
 #include "lucent/core/LabelStatistics.h"
 
+#include "LabelRuns.h"
 #include "lucent/core/ParallelFor.h"
 
 #include <algorithm>
@@ -128,15 +129,6 @@ struct FloatTotal {
     }
 };
 
-/// End of the run of equal labels that starts at i (< e): 8 bytes at a time through long runs.
-std::size_t runEnd(const std::uint8_t* l, std::size_t i, std::size_t e) {
-    const std::uint64_t same = 0x0101010101010101ull * l[i];
-    std::size_t j = i + 1;
-    for (std::uint64_t w; j + 8 <= e && (std::memcpy(&w, l + j, 8), w == same);) j += 8;
-    while (j < e && l[j] == l[i]) ++j;
-    return j;
-}
-
 /// The non-zero labels of one piece with their sums (in a filled piece only n, the voxel count).
 template <class Sums>
 struct PiecePartial {
@@ -148,7 +140,7 @@ template <class Sums, class T>
 PiecePartial<Sums> accumulate(const T* v, const std::uint8_t* l, const Piece& piece) {
     std::array<Sums, 256> acc{};
     for (std::size_t i = piece.begin, j; i < piece.end; i = j) {
-        j = runEnd(l, i, piece.end);
+        j = labelRunEnd(l, i, piece.end);
         if (!l[i]) continue;
         if (piece.filled)
             acc[l[i]].n += j - i;
@@ -205,6 +197,23 @@ std::vector<LabelStatistics> computeLabelStatistics(const Volume& volume, const 
     if (volume.pixelType() == PixelType::Int16)
         return statistics<IntSums, IntTotal>(volume.int16Data(), labels, filled, threads);
     return statistics<FloatSums, FloatTotal>(volume.float32Data(), labels, filled, threads);
+}
+
+std::array<std::size_t, 256> countLabels(const LabelMap& labels, unsigned threads) {
+    const std::size_t n = labels.voxelCount(), pieces = (n + kPieceVoxels - 1) / kPieceVoxels;
+    std::vector<std::array<std::size_t, 256>> partial(pieces);
+    parallelFor(pieces, threads, [&](std::size_t p) {
+        std::array<std::size_t, 256>& c = partial[p];
+        c.fill(0);
+        for (std::size_t i = p * kPieceVoxels, e = std::min(n, i + kPieceVoxels), j; i < e; i = j) {
+            j = labelRunEnd(labels.data(), i, e);
+            c[labels[i]] += j - i;
+        }
+    });
+    std::array<std::size_t, 256> out{};
+    for (const auto& c : partial)
+        for (std::size_t v = 0; v < 256; ++v) out[v] += c[v];
+    return out;
 }
 
 namespace {

@@ -240,6 +240,14 @@ TEST(LabelStatistics, FilledSlicesAreCountedApartAndLeftOutOfEveryFigure) {
     EXPECT_EQ(labelStatisticsCsv({onlyFiller}, LabelTable{}), "value,name,voxels,ml,mean,sd,min,max\n253,Label 253,0,0,,,,\n");
 }
 
+TEST(LabelStatistics, CountsOfEveryValueOnAnyThreadCount) {
+    const auto [v, m] = largeRandom(PixelType::Int16, 9);
+    std::array<std::size_t, 256> expected{};
+    for (std::size_t i = 0; i < m.voxelCount(); ++i) ++expected[m[i]];
+    EXPECT_GT(expected[250], 0u);
+    for (unsigned threads : {1u, 3u}) EXPECT_EQ(countLabels(m, threads), expected) << threads << " threads";
+}
+
 TEST(LabelStatistics, RefusesAnotherGrid) {
     Geometry g = anisotropic();
     Volume v(g, PixelType::Int16);

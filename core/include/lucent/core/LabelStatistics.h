@@ -6,6 +6,7 @@
 #include "lucent/core/LabelTable.h"
 #include "lucent/core/Volume.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -32,6 +33,9 @@ struct LabelStatistics {
 /// grids differ in size.
 std::vector<LabelStatistics> computeLabelStatistics(const Volume& volume, const LabelMap& labels,
                                                     unsigned threads = 0);
+
+/// The number of voxels of `labels` carrying each value, in one pass on `threads` threads (0: all).
+std::array<std::size_t, 256> countLabels(const LabelMap& labels, unsigned threads = 0);
 
 /// CSV with a header row: value,name,voxels,ml,mean,sd,min,max; names from `table` (quoted when
 /// they hold commas, quotes or line breaks); numbers in the C locale with full precision; mean to max
