@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <iostream>
 #include <sstream>
 
@@ -106,7 +107,7 @@ EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRe
     r.backend = r.engine->backend();
     if (!keepEngine) r.engine.reset();
     r.msTotal = millisecondsSince(tTotal);
-    for (std::size_t i = 0; i < r.labels.voxelCount(); ++i) r.voxels += r.labels[i] != 0;
+    r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
     if (r.voxels == 0)
         throw std::runtime_error(
             std::string("empty result: ") + methodName(method) +
@@ -117,7 +118,14 @@ EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRe
 /// Every file of the run, staged: a failure in any of them (or SIGINT / SIGTERM) leaves none, not a
 /// mask without its stats. Returns the stats document when --stats asked for one.
 std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume& volume, const EngineResult& r,
-                         const SegmentRun& figures, io::ExistingOutput existing) {
+                         SegmentRun figures, io::ExistingOutput existing) {
+    // The per-label figures are computed while the mask is written: the write waits on the disk
+    // (and its sync) more than on a core. A failed write waits for them in the future's destructor.
+    std::future<std::vector<LabelStatistics>> statistics;
+    if (!out.stats.empty())
+        statistics = std::async(std::launch::async, [&volume, &r, threads = figures.request->threads] {
+            return computeLabelStatistics(volume, r.labels, threads);
+        });
     io::StagedOutputs staged(existing);
     io::LabelExportOptions exportOptions;
     exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
@@ -135,6 +143,8 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     }
     std::string statsText;
     if (!out.stats.empty()) {
+        const std::vector<LabelStatistics> computed = statistics.get();
+        figures.statistics = &computed;
         statsText = segmentStatsText(figures, out.stats);
         if (out.stats != "-") io::writeFileAtomically(out.stats, {statsText});
     }

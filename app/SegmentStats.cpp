@@ -109,20 +109,30 @@ void writeParameters(JsonWriter& json, const SegmentRun& run) {
 
 }  // namespace
 
-void writeLabelFigures(JsonWriter& json, const Volume& volume, const LabelMap& labels) {
+void writeLabelFigures(JsonWriter& json, const std::vector<LabelStatistics>& statistics,
+                       const std::vector<int>& filledSlices) {
+    json.key("filled_slices").array(std::vector<double>(filledSlices.begin(), filledSlices.end()));
     json.key("labels").beginArray();
-    for (const LabelStatistics& s : computeLabelStatistics(volume, labels)) {
+    for (const LabelStatistics& s : statistics) {
         json.beginObject();
         json.key("label").value(int(s.value));
         json.key("voxels").value(s.voxels);
         json.key("volume_ml").value(s.millilitres);
-        json.key("mean").value(s.mean);
-        json.key("sd").value(s.stddev);
-        json.key("min").value(s.min);
-        json.key("max").value(s.max);
+        for (const auto& [key, figure] : {std::pair{"mean", s.mean}, {"sd", s.stddev}, {"min", s.min}, {"max", s.max}}) {
+            json.key(key);
+            if (s.voxels)
+                json.value(figure);
+            else
+                json.null();  // only filler under the label: nothing was measured
+        }
+        json.key("filled_voxels").value(s.filledVoxels);
         json.endObject();
     }
     json.endArray();
+}
+
+void writeLabelFigures(JsonWriter& json, const Volume& volume, const LabelMap& labels, unsigned threads) {
+    writeLabelFigures(json, computeLabelStatistics(volume, labels, threads), volume.metadata().filledSlices());
 }
 
 void writeProvenance(JsonWriter& json, const VolumeIdentity& identity, const Volume& volume) {
@@ -155,23 +165,29 @@ std::string segmentStatsJson(const SegmentRun& run) {
     json.key("ms_load").value(run.msLoad);
     json.key("threads").value(int(run.request->threads ? run.request->threads : defaultThreadCount()));
     writeProvenance(json, run.identity, *run.volume);
+    const std::vector<LabelStatistics> computed =
+        run.statistics ? std::vector<LabelStatistics>{} : computeLabelStatistics(*run.volume, *run.labels, run.request->threads);
+    const std::vector<LabelStatistics>& statistics = run.statistics ? *run.statistics : computed;
     if (run.method == Method::FuzzyCMeans) {
-        std::vector<double> counts;
-        for (int c = 1; c <= run.request->fuzzyCMeans.clusters; ++c)
-            counts.push_back(double(run.labels->count(std::uint8_t(c))));
+        // Every voxel of the mask, filled slices included: the clusters as the engine made them.
+        std::vector<double> counts(std::size_t(run.request->fuzzyCMeans.clusters), 0.0);
+        for (const LabelStatistics& s : statistics)
+            if (s.value >= 1 && s.value <= counts.size()) counts[s.value - 1u] = double(s.voxels + s.filledVoxels);
         json.key("cluster_voxels").array(counts);
     }
     if (!run.fallback.empty()) json.key("fallback").value(run.fallback);
     writeFigures(json, run.figures);
     writeParameters(json, run);
-    writeLabelFigures(json, *run.volume, *run.labels);
+    writeLabelFigures(json, statistics, run.volume->metadata().filledSlices());
     json.endObject();
     return s.str();
 }
 
 std::string segmentStatsText(const SegmentRun& run, const std::string& path) {
     if (io::toLower(path).ends_with(".csv"))
-        return labelStatisticsCsv(computeLabelStatistics(*run.volume, *run.labels), LabelTable{});
+        return labelStatisticsCsv(run.statistics ? *run.statistics
+                                                 : computeLabelStatistics(*run.volume, *run.labels, run.request->threads),
+                                  LabelTable{});
     return segmentStatsJson(run);
 }
 

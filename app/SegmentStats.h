@@ -6,6 +6,7 @@
 
 #include "lucent/core/JsonWriter.h"
 #include "lucent/core/LabelMap.h"
+#include "lucent/core/LabelStatistics.h"
 #include "lucent/core/Volume.h"
 #include "lucent/core/seg/MethodFigures.h"
 #include "lucent/core/seg/SegmentationRequest.h"
@@ -39,11 +40,18 @@ struct SegmentRun {
     std::size_t voxels = 0;
     double msCompute = 0, msTotal = 0, msLoad = 0;
     bool intervalEstimated = false;  ///< srg: lower and upper estimated at the first seed
+    /// The per-label figures when computed beforehand (beside the mask's write); null: computed here.
+    const std::vector<LabelStatistics>* statistics = nullptr;
 };
 
-/// "labels": one object per non-zero label of `labels` (voxels, volume_ml, and mean, sd, min, max of
-/// `volume`'s values under it); the same figures for `segment --stats` and `lucent stats`.
-void writeLabelFigures(JsonWriter& json, const Volume& volume, const LabelMap& labels);
+/// "filled_slices" (the slices k the loader filled in for missing positions, which no figure counts)
+/// and "labels": one object per non-zero label of `labels` (voxels, volume_ml, and mean, sd, min, max
+/// of `volume`'s values under it, null without a measured voxel; filled_voxels, its voxels in filled
+/// slices); the same figures for `segment --stats` and `lucent stats`.
+void writeLabelFigures(JsonWriter& json, const Volume& volume, const LabelMap& labels, unsigned threads = 0);
+/// The same from figures computed beforehand.
+void writeLabelFigures(JsonWriter& json, const std::vector<LabelStatistics>& statistics,
+                       const std::vector<int>& filledSlices);
 /// "input" and "series" (VolumeIdentity), "series_uid" (null unless DICOM), "lucent_version",
 /// "dimensions", "spacing_mm".
 void writeProvenance(JsonWriter& json, const VolumeIdentity& identity, const Volume& volume);

@@ -31,14 +31,14 @@ int printStats(const CommandLine& cl, const Reporter& report) {
     const io::LabelFileContents mask = io::readLabelFile(maskPath, volume.geometry());
     report.warn(mask.warnings);
     if (cl.has("--csv")) {
-        std::cout << labelStatisticsCsv(computeLabelStatistics(volume, mask.labels), mask.table);
+        std::cout << labelStatisticsCsv(computeLabelStatistics(volume, mask.labels, cl.threads()), mask.table);
         return 0;
     }
     JsonWriter json(std::cout);
     json.beginObject();
     json.key("mask").value(maskPath);
     writeProvenance(json, identify(scan, index), volume);
-    writeLabelFigures(json, volume, mask.labels);
+    writeLabelFigures(json, volume, mask.labels, cl.threads());
     json.endObject();
     std::cout << "\n";
     return 0;

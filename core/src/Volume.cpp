@@ -9,6 +9,13 @@
 
 namespace lucent {
 
+std::vector<int> VolumeMetadata::filledSlices() const {
+    std::vector<int> out;
+    for (std::size_t k = 0; k < sliceFiles.size(); ++k)
+        if (sliceFiles[k].empty()) out.push_back(int(k));
+    return out;
+}
+
 const char* pixelTypeName(PixelType type) {
     return type == PixelType::Int16 ? "int16" : "float32";
 }

@@ -13,7 +13,7 @@ import struct
 
 from test_cli import check, read_nifti, run, skip, write_nifti
 
-LABEL_KEYS = {"label", "voxels", "volume_ml", "mean", "sd", "min", "max"}
+LABEL_KEYS = {"label", "voxels", "volume_ml", "mean", "sd", "min", "max", "filled_voxels"}
 
 
 def pixdim(path):
@@ -27,24 +27,29 @@ def close(a, b, rel=1e-6):
     return isinstance(a, (int, float)) and abs(a - b) <= rel * max(1.0, abs(b))
 
 
-def label_figures(img, mask, voxel_ml):
-    """{label: {key: value}} of the intensities under each non-zero label (population sd)."""
-    groups = {}
-    for v, m in zip(img, mask):
-        if m:
+def label_figures(img, mask, voxel_ml, filled=(), slice_size=1):
+    """{label: {key: value}} of the intensities under each non-zero label (population sd), voxels in the
+    slices `filled` left out and counted apart."""
+    groups, in_filled = {}, {}
+    for i, (v, m) in enumerate(zip(img, mask)):
+        if m and i // slice_size in filled:
+            in_filled[m] = in_filled.get(m, 0) + 1
+        elif m:
             groups.setdefault(m, []).append(v)
     out = {}
     for label, vs in sorted(groups.items()):
         mean = math.fsum(vs) / len(vs)
         sd = math.sqrt(math.fsum((v - mean) ** 2 for v in vs) / len(vs))
         out[label] = {"label": label, "voxels": len(vs), "volume_ml": len(vs) * voxel_ml, "mean": mean, "sd": sd,
-                      "min": min(vs), "max": max(vs)}
+                      "min": min(vs), "max": max(vs), "filled_voxels": in_filled.get(label, 0)}
     return out
 
 
-def check_labels(name, doc, img, mask, spacing):
-    """The stats' `labels` list against the figures of img under mask."""
-    expected = label_figures(img, mask, spacing[0] * spacing[1] * spacing[2] / 1000.0)
+def check_labels(name, doc, img, mask, spacing, filled=(), slice_size=1):
+    """The stats' `labels` list against the figures of img under mask (less the slices `filled`)."""
+    check(doc.get("filled_slices") == list(filled), name + ": filled_slices %r, expected %r"
+          % (doc.get("filled_slices"), list(filled)))
+    expected = label_figures(img, mask, spacing[0] * spacing[1] * spacing[2] / 1000.0, filled, slice_size)
     got = doc.get("labels", [])
     check([g.get("label") for g in got] == list(expected), name + ": one entry per non-zero label of the mask, in "
           "order: %s vs %s" % ([g.get("label") for g in got], list(expected)))
@@ -159,8 +164,41 @@ def fc_srg_parameters(lucent, tmp):
                 "estimated": [], "roi": None, "mask": None}, "srg: parameters as passed: %s %r" % (p, err))
 
 
+def filled_slices_stats(lucent, make_series, tmp):
+    """Issue 43 item 12: a slice the loader fills in for a missing position is in the mask but in no
+    figure; the JSON names it and counts each label's voxels there (segment --stats and stats alike)."""
+    gap = os.path.join(tmp, "stats_gap")
+    run(make_series, gap, "--size", "16", "12", "8", "--gap", "4")
+    img_path, mask_path = os.path.join(tmp, "gap_img.nii"), os.path.join(tmp, "gap_mask.nii")
+    rc, _, err = run(lucent, "convert", gap, "-o", img_path, "--quiet")
+    check(rc == 0, "gap series: convert: " + err)
+    rc, out, err = run(lucent, "segment", gap, "--method", "fcm", "--clusters", "2", "-o", mask_path, "--stats", "-",
+                       "--quiet")
+    check(rc == 0, "gap series: segment fcm --stats -: " + err)
+    if rc != 0:
+        return
+    doc = json.loads(out)
+    dims, _, img = read_nifti(img_path)
+    _, _, mask = read_nifti(mask_path)
+    plane = dims[0] * dims[1]
+    # The filler is the slice of one value (the series' lowest); every acquired slice has texture.
+    constant = [k for k in range(dims[2]) if len(set(img[k * plane:(k + 1) * plane])) == 1]
+    check(len(constant) == 1 and min(img) == img[constant[0] * plane], "gap series: one constant slice of the "
+          "lowest value: %r" % constant)
+    check_labels("gap series", doc, img, mask, pixdim(img_path), constant, plane)
+    check(any(g["filled_voxels"] == plane for g in doc.get("labels", [])), "gap series: the filler (lowest value) "
+          "is wholly in one cluster: %r" % doc.get("labels"))
+    check(sum(doc.get("cluster_voxels", [])) == len(mask), "gap series: cluster_voxels count the whole mask: %r"
+          % doc.get("cluster_voxels"))
+    rc, out, err = run(lucent, "stats", mask_path, "--reference", gap, "--json", "--quiet")
+    check(rc == 0 and json.loads(out).get("labels") == doc.get("labels") and json.loads(out).get(
+        "filled_slices") == constant, "gap series: lucent stats leaves the same slice out: %r" % err)
+
+
 def stats_contract(lucent, make_series, data, tmp):
     fc_srg_parameters(lucent, tmp)
+    if make_series:
+        filled_slices_stats(lucent, make_series, tmp)
     synthetic = os.path.join(tmp, "stats_ct")
     run(make_series, synthetic, "--size", "24", "20", "6", "--oblique")
     rc, out, _ = run(lucent, "info", synthetic, "--json")

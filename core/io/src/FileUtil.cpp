@@ -6,6 +6,7 @@
 #include "lucent/io/ReadLimits.h"
 #include "lucent/io/StagedOutputs.h"
 #include "lucent/io/TemporaryFile.h"
+#include "GzipMembers.h"
 
 #include <zlib.h>
 
@@ -158,6 +159,8 @@ std::vector<char> inflateBuffer(std::string_view compressed, const std::string& 
         zs.avail_out = static_cast<uInt>(want);
         rc = inflate(&zs, Z_NO_FLUSH);
         out.insert(out.end(), chunk.data(), chunk.data() + (want - zs.avail_out));
+        if (rc == Z_STREAM_END && (zs.avail_in > 0 || consumed < compressed.size()) && out.size() < limit)
+            rc = nextGzipMember(zs);
         if (rc == Z_BUF_ERROR && zs.avail_in == 0 && consumed == compressed.size()) break;  // ends early
         if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
             const std::string why = zs.msg ? printable(zs.msg) : std::string("zlib error");
@@ -167,27 +170,6 @@ std::vector<char> inflateBuffer(std::string_view compressed, const std::string& 
     }
     inflateEnd(&zs);
     countIoWork({.bytesInflated = out.size()});
-    return out;
-}
-
-std::vector<char> gzipBuffer(const std::vector<std::string_view>& parts) {
-    z_stream zs{};
-    // Level 1: masks and CT compress well already; speed matters more for 100 MB volumes.
-    deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    std::size_t total = 0;
-    for (auto p : parts) total += p.size();
-    std::vector<char> out(deflateBound(&zs, static_cast<uLong>(total)) + 64);
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(parts[i].data()));
-        zs.avail_in = static_cast<uInt>(parts[i].size());
-        const int flush = i + 1 == parts.size() ? Z_FINISH : Z_NO_FLUSH;
-        deflate(&zs, flush);
-    }
-    if (parts.empty()) deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "SlicerSegmentFields.h"
 #include "lucent/core/Errors.h"
 #include "lucent/core/GridMatch.h"
+#include "lucent/core/LabelStatistics.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/VolumeFile.h"
 
@@ -60,11 +61,10 @@ std::vector<std::uint8_t> chosenLabels(const LabelMap& labels, const LabelExport
 }  // namespace
 
 std::vector<std::uint8_t> presentLabels(const LabelMap& labels) {
-    std::array<bool, 256> seen{};
-    for (std::size_t i = 0; i < labels.voxelCount(); ++i) seen[labels[i]] = true;
+    const auto counts = countLabels(labels);
     std::vector<std::uint8_t> out;
     for (int v = 1; v < 256; ++v)
-        if (seen[v]) out.push_back(std::uint8_t(v));
+        if (counts[std::size_t(v)]) out.push_back(std::uint8_t(v));
     return out;
 }
 

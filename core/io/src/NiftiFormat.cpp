@@ -302,8 +302,7 @@ void NiftiFormat::write(const RawImage& image, const std::string& path) {
                                                  {extension, 4},
                                                  image.voxelBytes()};
     if (toLower(path).ends_with(".gz")) {
-        const auto gz = gzipBuffer(parts);
-        writeFileAtomically(path, {{gz.data(), gz.size()}});
+        writeFileAtomically(path, gzipParts(parts).parts());
     } else {
         writeFileAtomically(path, parts);
     }

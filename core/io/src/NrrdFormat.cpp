@@ -276,8 +276,10 @@ void NrrdFormat::write(const RawImage& image, const std::string& path, bool gzip
     const std::string header = h.str();
     const std::string_view data = image.voxelBytes();
     if (gzip) {
-        const auto gz = gzipBuffer({data});
-        writeFileAtomically(path, {header, {gz.data(), gz.size()}});
+        const GzipStream gz = gzipParts({data});
+        std::vector<std::string_view> parts = gz.parts();
+        parts.insert(parts.begin(), header);
+        writeFileAtomically(path, parts);
     } else {
         writeFileAtomically(path, {header, data});
     }

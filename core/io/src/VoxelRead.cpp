@@ -1,6 +1,7 @@
 /// @brief Voxel bytes from raw or compressed data, attached or detached, with the NRRD / MetaImage skips.
 #include "VoxelRead.h"
 
+#include "GzipMembers.h"
 #include "ScalarConversion.h"
 #include "lucent/core/Errors.h"
 #include "lucent/io/FileUtil.h"
@@ -111,6 +112,7 @@ void inflateInto(ByteFile& in, std::uint64_t start, std::uint64_t skip, char* ou
         const uInt before = zs.avail_out;
         rc = inflate(&zs, Z_NO_FLUSH);
         produced += before - zs.avail_out;
+        if (rc == Z_STREAM_END && (zs.avail_in > 0 || consumed < in.size()) && produced < total) rc = nextGzipMember(zs);
         if (rc == Z_BUF_ERROR && zs.avail_in == 0 && consumed >= in.size()) break;  // the stream ends early
         if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
             const std::string why = zs.msg ? printable(zs.msg) : std::string("zlib error");

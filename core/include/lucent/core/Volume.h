@@ -37,6 +37,10 @@ struct VolumeMetadata {
     /// The scan's own display windows (DICOM Window Center / Width), first = the one to open with.
     std::vector<NamedWindow> windows;
     CoordinateCodes codes;         ///< NIfTI's qform / sform codes of the input
+
+    /// The slices k the loader filled in for missing positions (a DICOM series with gaps: no file
+    /// names them in sliceFiles), ascending; empty for every other volume. They hold no measurement.
+    std::vector<int> filledSlices() const;
 };
 
 /// Voxels in stored units after rescale (HU for CT), x fastest, then y, then z.

@@ -40,9 +40,20 @@ void writeFileAtomically(const std::string& path, const std::vector<std::string_
 /// Inflates a zlib or gzip stream (auto-detected) and stops after `limit` bytes: the header's
 /// promise bounds the work, so a small file that inflates to gigabytes costs no more than the
 /// promise. The result is shorter than `limit` when the stream ends first; `source` names the file
-/// in errors.
+/// in errors. A stream of several gzip members (gzip, pigz, bgzip, `cat a.gz b.gz`) is their data
+/// end to end.
 std::vector<char> inflateBuffer(std::string_view compressed, const std::string& source, std::size_t limit);
-/// Deflates into a gzip stream.
+/// A gzip stream kept in the chunks it was made in (written with no copy into one buffer).
+struct GzipStream {
+    std::vector<std::vector<char>> chunks;  ///< the header, the deflated pieces, the trailer
+    std::vector<std::string_view> parts() const;
+};
+/// Deflates the concatenation of `parts` into one gzip member on `threads` threads (0: all): fixed
+/// pieces of the input deflated independently, each ending on a byte boundary, the last with the
+/// final block, their CRCs combined (pigz's independent mode). Every gzip reader reads it as one
+/// stream, since it is one member; the bytes depend on the input alone, not on the thread count.
+GzipStream gzipParts(const std::vector<std::string_view>& parts, unsigned threads = 0);
+/// The same stream in one buffer.
 std::vector<char> gzipBuffer(const std::vector<std::string_view>& parts);
 
 /// Lower-case copy (for extensions and header keys).
