@@ -160,7 +160,8 @@ TEST(VolumeFile, NiftiSpaceCodesRoundTrip) {
     // An MNI-152 image (sform_code 4, qform_code 0) stays MNI-152 when Lucent writes it back, and so
     // does every output made for it (the layout carries the codes).
     TempDir dir;
-    RawImage raw = fromVolume(makeVolume(PixelType::Int16));
+    const Volume source = makeVolume(PixelType::Int16);  // the raw image borrows its voxels
+    RawImage raw = fromVolume(source);
     raw.codes = {0, 4};
     writeRawImage(raw, dir.file("mni.nii.gz"));
     const Volume v = readVolumeFile(dir.file("mni.nii.gz"));

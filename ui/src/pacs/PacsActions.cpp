@@ -1,7 +1,7 @@
 /// @brief PacsActions: the menu items, the study database opened on first use, the dialogs wired to the window.
 #include "lucent/ui/PacsActions.h"
 
-#include "../CrossThread.h"
+#include "CrossThread.h"
 
 #include "lucent/net/PacsNode.h"
 #include "lucent/pacs/StudyDatabase.h"

@@ -121,10 +121,12 @@ bool HudInput::mousePress(QMouseEvent* event) {
     if (!m_hud->ready() || !button) return false;
     modifiers(event->modifiers());
     move(event->position());
-    m_hud->mouseButton(*button, true);
     // Decided on the panel's last drawn rectangle, not on ImGui's last frame: the press may come
-    // before any move that would have let ImGui see the mouse there.
+    // before any move that would have let ImGui see the mouse there. A press on the view never
+    // reaches ImGui: queued, it was applied once the panel appeared under it (a brush stroke where
+    // a run's panel then showed pressed its Pause).
     if (!overPanel(event->position())) return false;
+    m_hud->mouseButton(*button, true);
     m_captured |= event->button();
     m_widget->update();
     return true;
@@ -148,8 +150,8 @@ bool HudInput::mouseRelease(QMouseEvent* event) {
     if (!m_hud->ready() || !button) return false;
     modifiers(event->modifiers());
     move(event->position());
-    m_hud->mouseButton(*button, false);
     const bool mine = m_captured.testFlag(event->button());
+    if (mine) m_hud->mouseButton(*button, false);  // ImGui saw the press: it sees the release
     m_captured &= ~event->button();
     if (mine) m_widget->update();
     updateCursor(overPanel(event->position()));
