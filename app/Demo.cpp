@@ -23,18 +23,24 @@ namespace lucent::app {
 
 namespace {
 
-/// How long the snake's result stays on screen before region growing starts.
+/// How long the snake's result stays on screen before region growing starts, and each run's start
+/// before it plays (the rectangle, the seed: what the audience is about to see move).
 constexpr int kResultPauseMs = 1500;
+constexpr double kStartHoldSeconds = 1.5;
+/// The snake's pace for an audience when --speed does not set one: its 39 steps on the CT head in
+/// about 4 s (its method's 20 steps/s, made for one person at the screen, was over in 2).
+constexpr int kDemoSnakeSpeed = 10;
 /// A recording's steps per frame when none is asked for: every snake step; region growing's few
 /// hundred fronts in a few seconds of video.
 constexpr int kSnakeEvery = 1, kGrowingEvery = 4;
 
-LiveOptions demoRun(Method method, const SegmentationRequest& request) {
+LiveOptions demoRun(Method method, const SegmentationRequest& request, std::optional<int> speed) {
     LiveOptions o;
     o.method = method;
     o.request = request;
     o.request.volume = nullptr;  // runLive takes the window's volume
-    o.speed = watchableSpeed(method);
+    o.speed = speed.value_or(method == Method::Snake ? kDemoSnakeSpeed : watchableSpeed(method));
+    o.holdStart = kStartHoldSeconds;
     return o;
 }
 
@@ -49,7 +55,7 @@ QString demoVolumePath() {
     return QDir(data).filePath("cranium/cranium.mhd");
 }
 
-void playDemo(ui::MainWindow& window) {
+void playDemo(ui::MainWindow& window, std::optional<int> speed) {
     DemoPlan plan;
     try {
         plan = planDemo(*window.model().volume());
@@ -58,23 +64,23 @@ void playDemo(ui::MainWindow& window) {
         return;
     }
     window.setLayoutMode(ui::Layout::Single);
-    if (const QString why = runLive(window, demoRun(Method::Snake, plan.snake), false); !why.isEmpty()) {
+    if (const QString why = runLive(window, demoRun(Method::Snake, plan.snake, speed), false); !why.isEmpty()) {
         std::cerr << "lucent: demo: " << why.toStdString() << "\n";
         return;
     }
     ui::LiveSegmentation& live = window.segment().live();
     auto* done = new QObject(&window);  // the connection lives until the snake finished once
-    QObject::connect(&live, &ui::LiveSegmentation::stateChanged, done, [&window, &live, done, plan] {
+    QObject::connect(&live, &ui::LiveSegmentation::stateChanged, done, [&window, &live, done, plan, speed] {
         if (live.method() != Method::Snake || live.published().state != SessionState::Finished) return;
         done->deleteLater();
-        QTimer::singleShot(kResultPauseMs, &window, [&window, plan] {
-            const QString why = runLive(window, demoRun(Method::RegionGrowing, plan.growing), false);
+        QTimer::singleShot(kResultPauseMs, &window, [&window, plan, speed] {
+            const QString why = runLive(window, demoRun(Method::RegionGrowing, plan.growing, speed), false);
             if (!why.isEmpty()) std::cerr << "lucent: demo: " << why.toStdString() << "\n";
         });
     });
 }
 
-QString recordDemo(ui::MainWindow& window, ui::FrameRecorder& recorder, int every) {
+QString recordDemo(ui::MainWindow& window, ui::FrameRecorder& recorder, int every, std::optional<int> speed) {
     DemoPlan plan;
     try {
         plan = planDemo(*window.model().volume());
@@ -82,10 +88,10 @@ QString recordDemo(ui::MainWindow& window, ui::FrameRecorder& recorder, int ever
         return e.what();
     }
     window.setLayoutMode(ui::Layout::Single);
-    LiveOptions snake = demoRun(Method::Snake, plan.snake);
+    LiveOptions snake = demoRun(Method::Snake, plan.snake, speed);
     snake.recordEvery = every > 0 ? every : kSnakeEvery;
     if (const QString why = runLive(window, snake, true, &recorder); !why.isEmpty()) return why;
-    LiveOptions growing = demoRun(Method::RegionGrowing, plan.growing);
+    LiveOptions growing = demoRun(Method::RegionGrowing, plan.growing, speed);
     growing.recordEvery = every > 0 ? every : kGrowingEvery;
     return runLive(window, growing, true, &recorder);
 }

@@ -12,6 +12,9 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QTimer>
+
+#include <cmath>
 
 #include <iostream>
 
@@ -26,6 +29,14 @@ void acceptWhenFinished(ui::SegmentPanel& panel) {
         if (panel.live().published().state != SessionState::Finished) return;
         once->deleteLater();
         if (!panel.acceptResult()) std::cerr << "lucent: live: the result could not be accepted\n";
+    });
+}
+
+/// The run held at its start plays after `seconds`, unless another run took its place meanwhile.
+void playAfterHold(ui::LiveSegmentation& live, double seconds) {
+    const int run = live.hudState().run;
+    QTimer::singleShot(int(std::lround(seconds * 1000)), &live, [&live, run] {
+        if (live.hudState().run == run && live.published().state == SessionState::Paused) live.play();
     });
 }
 
@@ -78,17 +89,20 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui
         return QString::fromStdString(e.what());
     }
     QString error;
-    const bool play = !script || (live.steps < 0 && !recorder);
+    const bool play = (!script && live.holdStart <= 0) || (script && live.steps < 0 && !recorder);
     QElapsedTimer wall;  // the run's own time, from its start to its end (the summary line says it)
     wall.start();
     if (!panel.startWith(live.method, request, play, &error)) return error;
     if (!script) {
         if (live.accept) acceptWhenFinished(panel);
+        if (live.holdStart > 0) playAfterHold(panel.live(), live.holdStart);
         return {};
     }
     try {
         if (recorder) {
             ui::RunRecorder frames(panel.live(), window.model(), [&window] { return ui::captureWindow(&window); });
+            // An MP4 plays the run at its live pace (--speed, else the method's), not a frame a step.
+            frames.setPace(live.speed.value_or(watchableSpeed(live.method)), live.holdStart);
             if (const QString why = frames.record(*recorder, live.recordEvery, live.steps); !why.isEmpty()) return why;
         } else {
             const auto onFrame = [&] {

@@ -35,6 +35,7 @@ struct LiveOptions {
     int recordFps = ui::RecordingPlan::kDefaultFps;
     bool accept = false;  ///< --accept: the result goes into the label layer when the run ends
     bool estimateInterval = false;  ///< srg without --lower / --upper: from the first seed, as segment does
+    double holdStart = 0;  ///< seconds the start stays on screen (and in an MP4) before the run plays: the demo
 };
 
 /// The viewer's options with a value that only a live run takes (--steps, --speed, --record ...).

@@ -9,6 +9,7 @@
 #include "SeedPoints.h"
 #include "SegmentOptions.h"
 
+#include "lucent/core/seg/RunSpeed.h"
 #include "lucent/ui/Autosave.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/gpu/SegmenterFactory.h"
@@ -75,6 +76,13 @@ ViewerOptions viewerOptions(const std::vector<std::string>& args) {
         o.live.recordEvery = cl.integer("--record-every", 0);  // 0: the demo's own per method
         if (cl.has("--record-every") && o.live.recordEvery < 1) throw UsageError("--record-every must be at least 1");
         o.live.recordFps = cl.integer("--record-fps", ui::RecordingPlan::kDefaultFps);
+        if (o.live.recordFps < ui::RecordingPlan::kMinFps || o.live.recordFps > ui::RecordingPlan::kMaxFps)
+            throw UsageError("--record-fps must be " + ui::RecordingPlan::fpsRange().toStdString());
+        try {
+            if (cl.has("--speed")) o.live.speed = parseSpeed(cl.value("--speed"));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--speed: ") + e.what());
+        }
         return o;
     }
     o.liveRun = cl.has("--live");
@@ -136,7 +144,8 @@ int runScripted(ui::MainWindow& window, ViewerOptions& o) {
     if (o.demo) {
         try {
             const auto recorder = makeRecorder(o.live.record.isEmpty() ? QString(kDemoRecording) : o.live.record, o.live.recordFps);
-            if (const QString why = recordDemo(window, *recorder, o.live.recordEvery); !why.isEmpty()) return fail(why);
+            if (const QString why = recordDemo(window, *recorder, o.live.recordEvery, o.live.speed); !why.isEmpty())
+                return fail(why);
             finishRecording(*recorder);
         } catch (const std::exception& e) {
             return fail(QString::fromStdString(e.what()));
@@ -160,7 +169,7 @@ void openInteractive(ui::MainWindow& window, ViewerOptions& o, LabelMap& request
         QString error;
         if (!o.mask.isEmpty() && !window.openMask(o.mask, &error)) std::cerr << "lucent: mask: " << error.toStdString() << "\n";
         if (!o.preset.isEmpty()) window.applyPreset(o.preset);
-        if (o.demo) return playDemo(window);
+        if (o.demo) return playDemo(window, o.live.speed);
         if (!o.liveRun) return;
         if (!o.mask.isEmpty() && window.model().labels()) {
             requestMask = *window.model().labels();

@@ -7,6 +7,8 @@ import json
 import math
 import os
 import random
+import re
+import shutil
 import struct
 import subprocess
 
@@ -61,5 +63,31 @@ def demo_on_float_volume(lucent, xvfb, tmp):
           % (ball, [n["voxels"] for n in growing]))
 
 
+def demo_paced_mp4(lucent, xvfb, tmp):
+    """An MP4 of the demo plays each run at --speed with its start held 1.5 s (45 frames at 30 fps):
+    run m of N steps holds 46 + round(N * 30 / speed) frames; --speed was accepted and ignored."""
+    if not shutil.which("ffprobe"):
+        return check(False, "ffprobe (Debian: ffmpeg) is installed for the MP4 checks")
+    mhd = os.path.join(tmp, "float_mr.mhd")
+    if not os.path.exists(mhd):
+        float_volume(mhd)
+    env = dict(os.environ, QT_QPA_PLATFORM="xcb", XDG_CONFIG_HOME=os.path.join(tmp, "demo-config"))
+    for speed in (10, 20):
+        mp4 = os.path.join(tmp, "demo-%d.mp4" % speed)
+        p = subprocess.run([*xvfb_prefix(xvfb, tmp), lucent, "--demo", mhd, "--record", mp4, "--speed", str(speed)],
+                           capture_output=True, text=True, env=env)
+        steps = [int(n) for n in re.findall(r"live \w+ \(\w+\): (\d+) steps", p.stdout)]
+        check(p.returncode == 0 and len(steps) == 2, "lucent --demo --record OUT.mp4 --speed %d: %r %r"
+              % (speed, p.stdout, p.stderr[-300:]))
+        if p.returncode != 0 or len(steps) != 2:
+            continue
+        probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                "stream=nb_read_frames", "-of", "csv=p=0", mp4], capture_output=True, text=True)
+        want = sum(46 + round(n * 30 / speed) for n in steps)
+        check(probe.stdout.strip() == str(want), "the demo's MP4 at %d steps/s holds %d frames (%s steps), got %r"
+              % (speed, want, steps, probe.stdout.strip()))
+
+
 def demo_recording_contract(lucent, xvfb, tmp):
     demo_on_float_volume(lucent, xvfb, tmp)
+    demo_paced_mp4(lucent, xvfb, tmp)

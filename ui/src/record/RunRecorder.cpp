@@ -2,12 +2,14 @@
 #include "lucent/ui/RunRecorder.h"
 
 #include "lucent/core/JsonWriter.h"
+#include "lucent/core/seg/RunSpeed.h"
 #include "lucent/ui/LiveSegmentation.h"
 #include "lucent/ui/ViewerModel.h"
 
 #include <QApplication>
 #include <QScopeGuard>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -54,15 +56,27 @@ std::string RunRecorder::frameNote(int frame, int step) const {
     return s.str();
 }
 
+int RunRecorder::copiesOf(int step, const FrameRecorder& out, int firstFrame) const {
+    if (m_pace <= kUnpaced || !out.toMp4()) return 1;
+    // The video's time of this step at the pace, after the held start; at least one frame a step.
+    const double fps = out.plan().fps();
+    const int hold = int(std::lround(m_holdSeconds * fps));
+    const int due = hold + 1 + int(std::lround(double(step) * fps / double(m_pace)));
+    return std::max(1, due - (out.frames() - firstFrame));
+}
+
 QString RunRecorder::record(FrameRecorder& out, int every, int maxSteps, const Progress& progress) {
     QString error;
     // The frames show the run as the video plays it, not the pauses between its frames.
-    m_live.setRecordedPace(LiveSegmentation::RecordedPace{out.plan().fps(), every});
+    const bool paced = m_pace > kUnpaced && out.toMp4();
+    const int firstFrame = out.frames();  // a recording may hold runs before this one (the demo)
+    m_live.setRecordedPace(LiveSegmentation::RecordedPace{out.plan().fps(), every, paced ? m_pace : 0});
     const auto restore = qScopeGuard([this] { m_live.setRecordedPace(std::nullopt); });
     const bool ok = m_live.stepFrames(every, maxSteps, [&](int step) {
         followRunSlice();
         for (int i = 0; i < 2; ++i) QApplication::processEvents();  // the views draw the step
-        out.add(m_grab(), frameNote(out.frames(), step));
+        const QImage frame = m_grab();
+        for (int copies = copiesOf(step, out, firstFrame); copies > 0; --copies) out.add(frame, frameNote(out.frames(), step));
         return !progress || progress(out.frames());
     }, &error);
     if (!ok) return error.isEmpty() ? "the run ended without a result" : error;

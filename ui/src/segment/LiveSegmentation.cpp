@@ -569,7 +569,9 @@ render::HudState LiveSegmentation::hudState() const {
         // A recording steps a paused run between its frames: the video plays it at its own pace.
         h.running = p.state != SessionState::Finished;
         h.framesPerSecond = m_recordedPace->framesPerSecond;
-        h.speed = std::to_string(m_recordedPace->framesPerSecond * m_recordedPace->stepsPerFrame) + " steps/s";
+        const int pace = m_recordedPace->stepsPerSecond > 0 ? m_recordedPace->stepsPerSecond
+                                                            : m_recordedPace->framesPerSecond * m_recordedPace->stepsPerFrame;
+        h.speed = std::to_string(pace) + " steps/s";
     }
     return h;
 }

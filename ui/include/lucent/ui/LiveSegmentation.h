@@ -121,6 +121,7 @@ public:
     struct RecordedPace {
         int framesPerSecond = 30;
         int stepsPerFrame = 1;
+        int stepsPerSecond = 0;  ///< the pace the video plays the run at; 0: a frame per recorded step
     };
     /// While a recording steps the run (paused between its frames), the HUD and the recording's
     /// notes show the run as its audience reads it: running (finished at its end), at the video's

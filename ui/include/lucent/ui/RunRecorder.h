@@ -26,6 +26,13 @@ public:
     using Progress = std::function<bool(int frames)>;
 
     RunRecorder(LiveSegmentation& live, ViewerModel& model, Grab grab);
+    /// An MP4 plays the run at `stepsPerSecond` (the live pace), its start held `holdSeconds` first:
+    /// each recorded frame is written as often as the pace needs at the file's frames per second
+    /// (never less than once). kUnpaced (the default), and PNG folders: one frame per recorded step.
+    void setPace(int stepsPerSecond, double holdSeconds = 0) {
+        m_pace = stepsPerSecond;
+        m_holdSeconds = holdSeconds;
+    }
     /// Records the run of `live` (paused at its start, or just started) into `out`: the start, then
     /// one frame per `every` engine steps and the last, to the end or `maxSteps` steps (< 0: no
     /// limit). Returns an error message, empty on success; what out.add() throws passes through.
@@ -36,10 +43,15 @@ public:
 
 private:
     void followRunSlice();
+    /// How many times the frame after `step` steps goes into `out`, which held `firstFrame` frames
+    /// when this run's recording began (the pace's copies).
+    int copiesOf(int step, const FrameRecorder& out, int firstFrame) const;
 
     LiveSegmentation& m_live;
     ViewerModel& m_model;
     Grab m_grab;
+    int m_pace = 0;  // kUnpaced
+    double m_holdSeconds = 0;
 };
 
 }  // namespace lucent::ui
