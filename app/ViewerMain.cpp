@@ -202,8 +202,10 @@ int runViewer(int argc, char** argv) {
     const bool scripted = !o.screenshot.isEmpty() || !o.live.record.isEmpty();
     // Scripted runs start from default settings every time and leave none behind: their settings
     // live in a folder of their own, removed at exit (never the user's, nor one shared between runs).
+    // So does the demo on screen: its one large view and its volume are not the user's layout and
+    // recent files.
     QTemporaryDir scriptSettings;
-    if (scripted) {
+    if (scripted || o.demo) {
         if (!scriptSettings.isValid()) return fail("cannot make a temporary settings folder: " + scriptSettings.errorString());
         for (auto format : {QSettings::NativeFormat, QSettings::IniFormat})
             QSettings::setPath(format, QSettings::UserScope, scriptSettings.path());
