@@ -75,6 +75,27 @@ TEST(WorkState, EachPartIsClearedByTheSaveThatKeepsIt) {
     EXPECT_FALSE(flips.last().at(0).toBool());
 }
 
+TEST(WorkState, SeedsAreWorkUntilUsedUpAndALabelExportThenClearsTheMark) {
+    WorkState work;
+    work.noteSeeds(true);  // a seed clicked
+    EXPECT_TRUE(work.modified());
+    work.markSaved(Part::Labels);
+    EXPECT_TRUE(work.modified()) << "a label file does not hold seeds";
+    work.noteSeeds(true);
+    work.noteChange(Part::Labels);  // Accept: the run into the labels...
+    work.noteSeeds(false);          // ...and its seeds used up
+    EXPECT_TRUE(work.modified()) << "the accepted labels";
+    work.markSaved(Part::Labels);  // File > Export labels, the whole layer
+    EXPECT_FALSE(work.modified()) << "nothing left that the export does not hold";
+    work.noteSeeds(true);
+    work.markSaved();  // a session keeps seeds
+    EXPECT_FALSE(work.modified());
+    // A restored copy's Session mark is not a seed's: an emptied seed list leaves it.
+    work.noteChange(Part::Session);
+    work.noteSeeds(false);
+    EXPECT_TRUE(work.modified());
+}
+
 TEST(WorkState, APendingRunIsUnsavedUntilItEnds) {
     WorkState work;
     const auto before = work.revision();

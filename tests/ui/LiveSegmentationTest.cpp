@@ -35,6 +35,7 @@
 
 #include "lucent/gpu/DeviceInfo.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 
@@ -239,6 +240,48 @@ TEST_F(Live, AnIntervalWithoutTheSeedLeavesNoStaleFiguresAndNothingToAccept) {
     EXPECT_GT(live().hudState().iteration, 0);
     EXPECT_TRUE(acceptButton->isEnabled());
     EXPECT_TRUE(acceptAction->isEnabled());
+}
+
+TEST_F(Live, AfterAcceptAClickOnAViewMovesTheCursorAndStartsNoRun) {
+    // Xvfb has no window manager to activate the window; the menu keys need an active window.
+    window.activateWindow();
+    QApplication::setActiveWindow(&window);
+    panel().enterMode(Method::RegionGrowing);
+    QTest::qWait(50);
+    const int k = int(window.model().cursor().z);
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(axial(), {48, 40, double(k)}));
+    ASSERT_TRUE(settle());
+    ASSERT_GT(live().voxels(), 1000u);
+    auto* acceptButton = panel().findChild<QPushButton*>("acceptButton");
+    ASSERT_TRUE(acceptButton && acceptButton->isEnabled());
+    QTest::mouseClick(acceptButton, Qt::LeftButton);
+    ASSERT_FALSE(live().active()) << "accepted";
+    const std::size_t accepted = nonZero(*window.model().labels());
+    ASSERT_GT(accepted, 1000u);
+
+    // A click to focus a view (issue 43 item 7: it planted a seed and started a run).
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(axial(), {30, 24, double(k)}));
+    EXPECT_TRUE(panel().seeds().seeds().empty()) << "no seed planted";
+    EXPECT_FALSE(live().active()) << "no run started";
+    EXPECT_EQ(window.grid().activeTool(), nullptr);
+    const Vec3 cursor = window.model().cursor();
+    EXPECT_EQ(int(std::lround(cursor.x)), 30) << "the click moved the cursor";
+    EXPECT_EQ(int(std::lround(cursor.y)), 24);
+    EXPECT_EQ(window.model().history().undoText(), "Accept region growing") << "nothing else in the history";
+
+    // The method's key arms the tool again: the next click seeds a run; Segment > Accept
+    // (Ctrl+Return) puts it down as the panel's button does.
+    QTest::keyClick(&window, Qt::Key_G);
+    ASSERT_EQ(window.grid().activeTool(), &panel().seeds());
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(axial(), {48, 40, double(k)}));
+    ASSERT_EQ(panel().seeds().seeds().size(), 1u) << "armed again, the click seeds";
+    ASSERT_TRUE(settle());
+    ASSERT_GT(live().voxels(), 1000u);
+    QTest::keyClick(&window, Qt::Key_Return, Qt::ControlModifier);
+    ASSERT_FALSE(live().active()) << "accepted by the menu's key";
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(axial(), {30, 24, double(k)}));
+    EXPECT_TRUE(panel().seeds().seeds().empty());
+    EXPECT_FALSE(live().active());
 }
 
 TEST_F(Live, ARunThatFailsMidWaySaysWhyAndKeepsTheLayerItsHistoryAndTheMeasurements) {

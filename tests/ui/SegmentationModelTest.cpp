@@ -432,3 +432,33 @@ TEST_F(SegmentationModelTest, AFloatVolumesIntervalKeepsTheSeedItCameFrom) {
     EXPECT_EQ(model.lower(), 978);
     EXPECT_EQ(model.upper(), 1022);
 }
+
+TEST_F(SegmentationModelTest, AcceptPutsTheViewToolDownUntilTheMethodIsChosenAgain) {
+    int toolChanges = 0;
+    QObject::connect(&model, &SegmentationModel::toolChanged, [&] { ++toolChanges; });
+    model.enterMode(Method::RegionGrowing);
+    click({15, 20, 10});
+    ASSERT_TRUE(model.canAccept());
+    // A locked label refuses the accept: the run and the tool stay.
+    LabelInfo locked = *viewer.labelTable().find(1);
+    locked.locked = true;
+    viewer.setLabelInfo(locked);
+    EXPECT_FALSE(model.accept(1));
+    EXPECT_EQ(model.tool(), &model.seedTool()) << "a refused accept keeps the tool";
+    EXPECT_EQ(toolChanges, 0);
+    ASSERT_TRUE(model.accept(2));
+    EXPECT_EQ(model.tool(), nullptr) << "after Accept a click on a view plants no seed";
+    EXPECT_EQ(toolChanges, 1);
+    EXPECT_EQ(model.mode(), Method::RegionGrowing) << "the method's page stays";
+    model.enterMode(Method::RegionGrowing);  // the menu item or its key again
+    EXPECT_EQ(model.tool(), &model.seedTool());
+    EXPECT_EQ(toolChanges, 2) << "the same method chosen again arms its tool";
+
+    // The snake's rectangle alike.
+    model.enterMode(Method::Snake);
+    model.rectangleTool().finished(7, {3, 4, 30, 33});
+    ASSERT_TRUE(model.accept(2));
+    EXPECT_EQ(model.tool(), nullptr);
+    model.enterMode(Method::Snake);
+    EXPECT_EQ(model.tool(), &model.rectangleTool());
+}

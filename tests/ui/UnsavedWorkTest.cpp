@@ -122,6 +122,27 @@ TEST_F(UnsavedWork, TheTitlesMarkFollowsLabelsMeasurementsAndARun) {
     EXPECT_FALSE(window->work().runPending());
 }
 
+TEST_F(UnsavedWork, ExportingEveryLabelAfterAnAcceptedRunClearsTheMark) {
+    // As a user does it: region growing from a clicked seed, Accept, File > Export labels.
+    window->segment().live().setBackend(gpu::Backend::Cpu);
+    key(Qt::Key_G);  // Segment > Region growing
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(8, 8));
+    ASSERT_EQ(window->segment().seeds().seeds().size(), 1u);
+    ASSERT_TRUE(waitFor([&] { return !window->segment().live().running() && window->segment().model().canAccept(); }));
+    key(Qt::Key_Return, Qt::ControlModifier);  // Segment > Accept
+    ASSERT_TRUE(window->model().history().canUndo()) << "accepted";
+    EXPECT_TRUE(shownTitle().contains('*')) << shownTitle().toStdString();
+    const QString exported = QString::fromStdString(dir.file("all.nii.gz"));
+    chooseFile(exported, nullptr, [] { whenModal<QDialog>([](QDialog* d) { lucent::testing::clickOk(d); }); });
+    trigger("File", "Export labels...");
+    ASSERT_TRUE(QFileInfo::exists(exported));
+    EXPECT_TRUE(sameBytes(io::readLabelFile(exported.toStdString(), block(24).geometry()).labels, *window->model().labels()));
+    EXPECT_FALSE(window->work().modified()) << "labels " << window->work().changed(WorkState::Part::Labels) << ", session "
+                                            << window->work().changed(WorkState::Part::Session) << ", run "
+                                            << window->work().runPending();
+    EXPECT_FALSE(shownTitle().contains('*')) << "exported: " << shownTitle().toStdString();
+}
+
 TEST_F(UnsavedWork, ClosingWithoutChangesAsksNothing) {
     answer("cancel");  // would keep the window open if a question came
     EXPECT_TRUE(window->close());

@@ -489,8 +489,17 @@ TEST_F(Viewer, TheStatusBarFollowsTheCursorTheSliceAndANewVolume) {
     QTest::mouseClick(axial, Qt::LeftButton, {}, QPoint(axial->width() / 3, axial->height() / 3));
     const Vec3 c = window->model().cursor();
     EXPECT_EQ(status->text(), window->model().describeVoxel(c));
+    // One numbering (issue 43 item 8): the index labelled as the voxel's, the slice as the axial
+    // view numbers it in its corner ("slice 54 / 108" for k = 53).
+    EXPECT_TRUE(status->text().startsWith(QString("voxel %1,%2,%3 (slice %4) ")
+                                              .arg(std::lround(c.x)).arg(std::lround(c.y)).arg(std::lround(c.z))
+                                              .arg(axial->view().slice() + 1)))
+        << status->text().toStdString();
     window->model().setCursor({c.x, c.y, c.z + 3});  // another slice (a scroll, Go to)
-    EXPECT_TRUE(status->text().startsWith(QString("voxel %1,%2,%3 ").arg(std::lround(c.x)).arg(std::lround(c.y)).arg(std::lround(c.z + 3))))
+    ASSERT_TRUE(waitFor([&] { return axial->view().slice() == int(std::lround(c.z)) + 3; }));
+    EXPECT_TRUE(status->text().startsWith(QString("voxel %1,%2,%3 (slice %4) ")
+                                              .arg(std::lround(c.x)).arg(std::lround(c.y)).arg(std::lround(c.z + 3))
+                                              .arg(axial->view().slice() + 1)))
         << status->text().toStdString();
     // Another volume: its own centre voxel and value, never the old one's.
     Geometry g;
@@ -498,6 +507,6 @@ TEST_F(Viewer, TheStatusBarFollowsTheCursorTheSliceAndANewVolume) {
     auto other = std::make_shared<Volume>(g, PixelType::Int16);
     for (std::size_t i = 0; i < other->voxelCount(); ++i) other->setValue(i, 777);
     window->model().setVolume(other, SeriesInfo{}, "auto");
-    EXPECT_TRUE(status->text().startsWith("voxel 5,4,3 ")) << status->text().toStdString();
+    EXPECT_TRUE(status->text().startsWith("voxel 5,4,3 (slice 4) ")) << status->text().toStdString();
     EXPECT_TRUE(status->text().contains("777")) << status->text().toStdString();
 }

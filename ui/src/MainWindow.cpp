@@ -70,7 +70,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_status = new QLabel(this);
     m_status->setObjectName("voxelStatus");
     m_status->setToolTip("The voxel under the mouse: column, row, slice of the loaded volume (row 0 at the top of a "
-                         "DICOM image), as lucent segment --seed i,j,k takes it; its position in patient mm (LPS, "
+                         "DICOM image), as lucent segment --seed i,j,k takes it, and its slice numbered from 1 as the views "
+                         "number slices; its position in patient mm (LPS, "
                          "as --seed-lps takes it); its value");
     statusBar()->addPermanentWidget(m_status, 1);
     connect(m_grid, &ViewGrid::hovered, m_status, &QLabel::setText);

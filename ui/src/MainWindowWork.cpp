@@ -20,10 +20,10 @@ namespace lucent::ui {
 void MainWindow::bindWork() {
     m_work.follow(m_model);
     connect(m_measure, &MeasurementPanel::changed, &m_work, [this] { m_work.noteChange(WorkState::Part::Measurements); });
-    // Seeds placed are work; the list emptied by another volume (or cleared) leaves none to keep.
-    connect(&m_segment->model(), &SegmentationModel::seedsChanged, &m_work, [this] {
-        if (!m_segment->model().seeds().empty()) m_work.noteChange(WorkState::Part::Session);
-    });
+    // Seeds placed are work; the list emptied by an Accept (the labels hold the result), another
+    // volume or Clear leaves none to keep.
+    connect(&m_segment->model(), &SegmentationModel::seedsChanged, &m_work,
+            [this] { m_work.noteSeeds(!m_segment->model().seeds().empty()); });
     LiveSegmentation* live = &m_segment->live();
     connect(live, &LiveSegmentation::stateChanged, &m_work, [this, live] { m_work.setRunPending(live->active()); });
     connect(&m_work, &WorkState::modifiedChanged, this, &QWidget::setWindowModified);

@@ -299,9 +299,11 @@ QString ViewerModel::describeVoxel(Vec3 voxel) const {
     const Vec3 p = g.voxelToPatient({double(i), double(j), double(k)});
     const double value = m_volume->value(i, j, k);
     const bool ct = m_isCt;  // HU: a CT by its modality or by its values
-    // "i,j,k" as `lucent segment --seed i,j,k` takes it: one index convention, copied as it reads.
-    QString text = QString("voxel %1,%2,%3   |   %4, %5, %6 mm (LPS)   |   %7%8")
-                       .arg(i).arg(j).arg(k)
+    // "i,j,k" as `lucent segment --seed i,j,k` takes it: one index convention, copied as it reads;
+    // then the slice as the views and the seed list number it, from 1 (issue 43 item 8: the view
+    // said "slice 54 / 108" where this said 53).
+    QString text = QString("voxel %1,%2,%3 (slice %4)   |   %5, %6, %7 mm (LPS)   |   %8%9")
+                       .arg(i).arg(j).arg(k).arg(k + 1)
                        .arg(p.x, 0, 'f', 1).arg(p.y, 0, 'f', 1).arg(p.z, 0, 'f', 1)
                        .arg(value, 0, 'g', 6).arg(ct ? " HU" : "");
     if (m_labels) text += QString("   |   label %1").arg((*m_labels)[g.index(i, j, k)]);

@@ -70,6 +70,12 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
 
 void SegmentPanel::bindModel() {
     connect(m_segmentation, &SegmentationModel::modeChanged, this, &SegmentPanel::applyMode);
+    connect(m_segmentation, &SegmentationModel::toolChanged, this, [this] {
+        // Put down after an Accept: only ours (another panel's brush or ruler stays in the views).
+        ViewTool* held = m_grid->activeTool();
+        ViewTool* tool = m_segmentation->tool();
+        if (tool || held == &m_segmentation->seedTool() || held == &m_segmentation->rectangleTool()) setTool(tool);
+    });
     connect(m_segmentation, &SegmentationModel::parametersChanged, this, &SegmentPanel::refresh);
     connect(m_segmentation, &SegmentationModel::seedsChanged, this, &SegmentPanel::refresh);
     connect(m_segmentation, &SegmentationModel::clustersChanged, this, &SegmentPanel::refresh);

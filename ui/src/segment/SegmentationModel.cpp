@@ -44,13 +44,16 @@ SegmentationModel::SegmentationModel(ViewerModel* viewer, SegmentationRunner* ru
 void SegmentationModel::enterMode(Method method) {
     if (m_runner->active() && m_runner->method() != method) m_runner->cancel();
     const bool changed = m_mode != method;
+    const bool armed = m_armed;
     m_mode = method;
+    m_armed = true;
     if (method == Method::RegionGrowing) dataRange();
     if (changed) emit modeChanged();
+    else if (!armed) emit toolChanged();
 }
 
 ViewTool* SegmentationModel::tool() {
-    if (!m_mode || *m_mode == Method::FuzzyCMeans) return nullptr;
+    if (!m_mode || !m_armed || *m_mode == Method::FuzzyCMeans) return nullptr;
     if (*m_mode == Method::Snake) return &m_rectTool;
     return &m_seedTool;
 }
@@ -383,6 +386,12 @@ bool SegmentationModel::accept(std::uint8_t label) {
     if (method == Method::RegionGrowing || method == Method::FuzzyConnectedness) {
         m_seedTool.clear();
         emit seedsChanged();
+    }
+    // The result is in: the next click on a view is for looking, not another run (issue 43
+    // item 7). Choosing the method again (menu, key, page) arms the tool.
+    if (m_armed) {
+        m_armed = false;
+        emit toolChanged();
     }
     return changed;
 }

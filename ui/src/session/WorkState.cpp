@@ -34,6 +34,11 @@ void WorkState::noteChange(Part part) {
     });
 }
 
+void WorkState::noteSeeds(bool any) {
+    if (any) return noteChange(Part::Seeds);
+    markSaved(Part::Seeds);
+}
+
 void WorkState::setRunPending(bool pending) {
     if (pending == m_runPending) return;
     updateAndTell([&] {

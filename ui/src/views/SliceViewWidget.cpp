@@ -27,8 +27,9 @@ SliceViewWidget::SliceViewWidget(ViewerModel* model, SharedTextures* textures, r
     connect(model, &ViewerModel::volumeChanged, this, [this] {
         resetView();
     });
+    // The label table too: a label hidden, recoloured or made fainter is redrawn at once.
     for (auto signal : {&ViewerModel::cursorChanged, &ViewerModel::windowChanged, &ViewerModel::labelsChanged,
-                        &ViewerModel::frameChanged})
+                        &ViewerModel::labelTableChanged, &ViewerModel::frameChanged})
         connect(model, signal, this, qOverload<>(&QWidget::update));
     connect(model, &ViewerModel::overlayOpacityChanged, this, [this] { update(); });
 }

@@ -33,10 +33,11 @@ public:
     // --- the method and its view tool
     /// The method whose page and tool are up; none before one was chosen.
     std::optional<Method> mode() const { return m_mode; }
-    /// Chooses `method` (a run of another method is cancelled).
+    /// Chooses `method` (a run of another method is cancelled) and arms its view tool.
     void enterMode(Method method);
     /// The view tool of the mode: seeds (region growing, fuzzy connectedness), the rectangle (snake),
-    /// none (fuzzy C-means, no mode).
+    /// none (fuzzy C-means, no mode, and after an Accept until the method is chosen again: a click
+    /// to focus a view then moves the cursor, it plants no seed).
     ViewTool* tool();
     SeedTool& seedTool() { return m_seedTool; }
     RectangleTool& rectangleTool() { return m_rectTool; }
@@ -118,8 +119,9 @@ public:
     /// button, the Segment menu's item (Ctrl+Return) and the HUD's button are enabled by it.
     bool canAccept() const;
     /// Writes the run into the label layer: `label` (fuzzy C-means: the chosen clusters) as one
-    /// undoable step. False, leaving the run as it is, when !canAccept(); false when the label is
-    /// locked or nothing changed.
+    /// undoable step, and puts the view tool down (toolChanged(); enterMode() arms it again). False,
+    /// leaving the run and the tool as they are, when !canAccept(); false when the label is locked
+    /// or nothing changed.
     bool accept(std::uint8_t label);
 
     // --- what the views show
@@ -132,6 +134,8 @@ public:
 
 signals:
     void modeChanged();
+    /// tool() changed with the mode unchanged: put down after an Accept.
+    void toolChanged();
     /// A parameter changed (the interval, connectivity, threshold, propagate, backend, steps, the
     /// parameters of a started run): pages re-read them.
     void parametersChanged();
@@ -156,6 +160,7 @@ private:
     ViewerModel* m_viewer;
     SegmentationRunner* m_runner;
     std::optional<Method> m_mode;
+    bool m_armed = false;  // tool() is the mode's tool (chosen, no Accept since)
     SeedTool m_seedTool;
     RectangleTool m_rectTool;
     RegionGrowingParams m_regionGrowing;

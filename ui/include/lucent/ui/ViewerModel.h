@@ -125,7 +125,8 @@ public:
     render::PlaneMode planeMode() const { return m_planeMode; }
     void setPlaneMode(render::PlaneMode mode);
 
-    /// "i j k | x y z mm | value HU" for the status bar; empty outside the volume.
+    /// "voxel i,j,k (slice k + 1) | x, y, z mm (LPS) | value HU" for the status bar: the index as
+    /// --seed takes it, the slice numbered from 1 as the views number it; empty outside the volume.
     QString describeVoxel(Vec3 voxel) const;
     /// The DICOM file holding slice k (empty for volume files and filled gaps).
     QString sliceFile(int k) const;

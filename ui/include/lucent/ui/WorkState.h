@@ -16,8 +16,8 @@ class WorkState : public QObject {
     Q_OBJECT
 public:
     /// What changed: each is cleared by the save that keeps it (a label export keeps the labels
-    /// only; a session save keeps all three).
-    enum class Part { Labels, Measurements, Session };
+    /// only; a session save keeps them all). Seeds: seeds placed and not yet used up (noteSeeds).
+    enum class Part { Labels, Measurements, Session, Seeds };
 
     explicit WorkState(QObject* parent = nullptr);
 
@@ -26,6 +26,10 @@ public:
 
     /// Something of `part` changed since the last save.
     void noteChange(Part part);
+    /// The seed list changed: seeds placed are work that only a session keeps; none left (used up
+    /// by an Accept, whose result is the labels' change, cleared, or another volume's) is nothing
+    /// to lose (issue 43 item 6: an accepted run's seeds kept the mark after a full label export).
+    void noteSeeds(bool any);
     /// A method is running or its result waits to be accepted: work that no file holds yet.
     void setRunPending(bool pending);
     /// Everything is as saved (a session save, a freshly opened volume or session).
@@ -51,7 +55,7 @@ private:
     template <class F>
     void updateAndTell(F update);
 
-    std::array<bool, 3> m_changed{};
+    std::array<bool, 4> m_changed{};
     bool m_runPending = false;
     std::uint64_t m_revision = 0;
 };
