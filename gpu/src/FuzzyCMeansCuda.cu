@@ -580,11 +580,30 @@ std::vector<Volume> FuzzyCMeansCuda::softMaps() const {
     return maps;
 }
 
+std::vector<std::size_t> FuzzyCMeansCuda::clusterVoxels() const {
+    // The histogram counts the included voxels of each value; the bin table gives each value's label.
+    if (!m_host || m_bins <= 0) return {};
+    buildLabelTable(false);
+    auto stream = static_cast<cudaStream_t>(m_context->stream());
+    std::vector<std::uint32_t> counts(static_cast<std::size_t>(m_bins));
+    std::vector<std::uint8_t> labels(static_cast<std::size_t>(m_bins));
+    cudaCheck(cudaMemcpyAsync(counts.data(), m_histogram.get(), counts.size() * 4, cudaMemcpyDeviceToHost, stream),
+              "FCM histogram");
+    cudaCheck(cudaMemcpyAsync(labels.data(), m_binLabel.get(), labels.size(), cudaMemcpyDeviceToHost, stream),
+              "FCM label table");
+    cudaCheck(cudaStreamSynchronize(stream), "FCM cluster voxels");
+    std::vector<std::size_t> voxels(std::size_t(m_request.fuzzyCMeans.clusters), 0);
+    for (std::size_t b = 0; b < counts.size(); ++b)
+        if (counts[b] && labels[b] >= 1 && labels[b] <= voxels.size()) voxels[labels[b] - 1] += counts[b];
+    return voxels;
+}
+
 MethodFigures FuzzyCMeansCuda::figures() const {
     MethodFigures f;
     f.centres = sortedCentres();
     f.samples = m_request.fuzzyCMeans.perVoxel ? m_included : m_samples;  // what each iteration visits
     f.path = m_request.fuzzyCMeans.perVoxel ? "per-voxel" : "histogram";
+    f.clusterVoxels = clusterVoxels();
     f.msDevice = m_timer.totalMs();
     if (m_msUpload > 0) f.msUpload = m_msUpload;
     return f;

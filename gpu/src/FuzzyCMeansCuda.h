@@ -33,6 +33,8 @@ public:
     /// c float maps (label order) of voxelCount floats each, built on the first call after a step.
     const float* deviceSoftMaps() const override;
     MethodFigures figures() const override;
+    /// Included voxels of each cluster, in label order.
+    std::vector<std::size_t> clusterVoxels() const;
 
 protected:
     const Geometry& grid() const override { return m_request.volume->geometry(); }

@@ -341,6 +341,12 @@ void expectSameFcm(const SegmentationRequest& r, const std::string& what) {
     cpu->result(la);
     cuda->result(lb);
     EXPECT_EQ(differing(la, lb), 0u) << what;
+    // Each cluster's voxels: the labels counted, on both engines.
+    std::vector<std::size_t> counted(ca.size(), 0);
+    for (std::size_t i = 0; i < la.voxelCount(); ++i)
+        if (la.data()[i]) ++counted[la.data()[i] - 1];
+    EXPECT_EQ(cpu->figures().clusterVoxels, counted) << what;
+    EXPECT_EQ(cuda->figures().clusterVoxels, counted) << what;
     const auto ua = cpu->softMaps(), ub = cuda->softMaps();
     ASSERT_EQ(ua.size(), ub.size());
     double worst = 0;

@@ -2,7 +2,7 @@
 # @brief ../shared/device/viewer-bundle.sh's archive made small enough to carry with data (64 MiB in
 # all): libz3 (LLVM links it for its static analyzer; Mesa's llvmpipe in the bundle's X server
 # never calls it) and libicudata (Qt uses ICU only for collation and legacy codecs) become stand-ins
-# built here, 59 MB against 71 MB. The viewer, its live runs and lucent_live_tests ran on the GPU
+# built here, and only three fonts are kept. The viewer, its live runs and lucent_live_tests ran on the GPU
 # machine from such a bundle (BENCHMARKS.md).
 # usage: bash tests/gpu/viewer-bundle-small.sh BIN_DIR OUT.tar.xz   (BIN_DIR: lucent and any test executables)
 set -euo pipefail
@@ -11,6 +11,10 @@ bundle=${LUCENT_VIEWER_BUNDLE:-$(dirname "$0")/../../../shared/device/viewer-bun
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 bash "$bundle" "$bin" "$tmp/full.tar.xz"
 mkdir "$tmp/root" && xz -dc "$tmp/full.tar.xz" | tar -C "$tmp/root" -xf -
+# fonts: the HUD's two faces and Qt's fixed-width one; the other eleven DejaVu cuts (~2.5 MB packed)
+# are what pushed the bundle plus the tree past the 64 MiB carry
+find "$tmp/root/share/fonts" -name '*.ttf' ! -name DejaVuSans.ttf ! -name DejaVuSans-Bold.ttf \
+  ! -name DejaVuSansMono.ttf -delete
 # libz3: every Z3 function libLLVM imports, doing nothing
 llvm=$(ls "$tmp"/root/lib/libLLVM-*.so.* 2>/dev/null | head -1)
 if [[ -n $llvm && -f $tmp/root/lib/libz3.so.4 ]]; then

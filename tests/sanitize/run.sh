@@ -3,9 +3,10 @@
 #   address  build-sanitize/  -fsanitize=address,undefined: the core, io, seg and surface tests, then
 #                             every viewer test under Xvfb (ctest label viewer: every *_ui test,
 #                             reslice_ui_planes and pacs_ui included);
-#   thread   build-tsan/      -fsanitize=thread: the seg and PACS service tests (engines on several
-#                             threads, the session worker, the study database), the live, loader and 3D
-#                             view tests (worker, loader, surface jobs and the GUI thread together).
+#   thread   build-tsan/      -fsanitize=thread: the seg, autosave and PACS tests (engines on several
+#                             threads, the session worker, the autosave writer, the study database and
+#                             retrieve jobs), the live, loader, 3D view and PACS viewer tests (worker,
+#                             loader, surface jobs, retrieve jobs and the GUI thread together).
 # Each pass builds only the targets it runs. Any report aborts the test binary and so fails the run;
 # so does a skip that tests/allowed-skips.txt does not allow (tests/ci/check_tests.py reads ctest's
 # and GoogleTest's reports). Qt, VTK and Mesa are not instrumented: tests/sanitize/tsan.supp and
@@ -63,18 +64,14 @@ thread_pass() {
   echo "sanitizers: thread (build-tsan/)"
   configure build-tsan thread
   rm -rf build-tsan/test-results
-  # Not here yet: the autosave, PACS model and PACS viewer tests. Their work goes to QtConcurrent::run
-  # (Autosave::startWrite, RetrieveJob::run, pacs/Background.h) without ui/src/CrossThread.h's
-  # annotations, so the task and its result, ordered by Qt's futex-based locks, read as races (380
-  # reports in lucent_autosave_tests, 140 in lucent_pacs_model_tests, pacs_ui's in
-  # RunFunctionTaskBase<QString>::run, 2026-11-29). They join once those hand-overs are annotated.
-  build build-tsan lucent_seg_tests lucent_pacs_tests lucent_live_tests lucent_loader_tests lucent_view3d_tests
+  build build-tsan lucent_seg_tests lucent_autosave_tests lucent_pacs_tests lucent_pacs_model_tests \
+    lucent_live_tests lucent_loader_tests lucent_view3d_tests lucent_pacs_ui_tests
   export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$here/tsan.supp"
-  for t in lucent_seg_tests lucent_pacs_tests; do gtest build-tsan $t; done
-  echo "sanitizers: the live, loader and 3D view tests"
-  (cd build-tsan && ctest -R '^(live_ui|loader_ui|view3d_ui)$' --no-tests=error --output-on-failure \
+  for t in lucent_seg_tests lucent_autosave_tests lucent_pacs_tests lucent_pacs_model_tests; do gtest build-tsan $t; done
+  echo "sanitizers: the live, loader, 3D view and PACS viewer tests"
+  (cd build-tsan && ctest -R '^(live_ui|loader_ui|view3d_ui|pacs_ui)$' --no-tests=error --output-on-failure \
     --timeout 900 --output-junit "$PWD/test-results/ctest.xml")
-  check_skips build-tsan lucent_seg_tests lucent_pacs_tests
+  check_skips build-tsan lucent_seg_tests lucent_autosave_tests lucent_pacs_tests lucent_pacs_model_tests
   echo "sanitizers: thread passed in $((SECONDS - started)) s"
 }
 

@@ -36,8 +36,17 @@ struct FcmRun {
     LabelMap labels;
     std::vector<double> centres;
     std::vector<Volume> memberships;
+    std::vector<std::size_t> clusterVoxels;  // the engine's figure
     int iterations = 0;
 };
+
+/// Each label's voxels, counted in the labels themselves.
+std::vector<std::size_t> labelCounts(const LabelMap& labels, std::size_t clusters) {
+    std::vector<std::size_t> n(clusters, 0);
+    for (std::size_t i = 0; i < labels.voxelCount(); ++i)
+        if (labels.data()[i]) ++n.at(labels.data()[i] - 1u);
+    return n;
+}
 
 FcmRun fcm(const Volume& v, bool perVoxel, const LabelMap* mask = nullptr, unsigned threads = 0) {
     SegmentationRequest r;
@@ -52,6 +61,7 @@ FcmRun fcm(const Volume& v, bool perVoxel, const LabelMap* mask = nullptr, unsig
     engine.result(out.labels);
     out.centres = engine.centres();
     out.memberships = engine.softMaps();
+    out.clusterVoxels = engine.figures().clusterVoxels;
     out.iterations = engine.iterations();
     return out;
 }
@@ -128,6 +138,8 @@ TEST_P(FcmPaths, HistogramEqualsPerVoxel) {
     ASSERT_EQ(h.centres.size(), 3u);
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(h.centres[k], p.centres[k], 1e-9 * std::abs(h.centres[k]));
     EXPECT_EQ(0, std::memcmp(h.labels.data(), p.labels.data(), h.labels.voxelCount()));
+    EXPECT_EQ(h.clusterVoxels, labelCounts(h.labels, 3));
+    EXPECT_EQ(p.clusterVoxels, labelCounts(p.labels, 3));
     double worst = 0;
     for (int k = 0; k < 3; ++k)
         for (std::size_t i = 0; i < v.voxelCount(); ++i)
@@ -160,6 +172,9 @@ TEST(FuzzyCMeans, MaskedVoxelsGetLabelZero) {
             for (int i = 0; i < 40; ++i) mask.at(i, j, k) = 1;
     const FcmRun r = fcm(v, false, &mask);
     EXPECT_EQ(r.labels.count(0), v.voxelCount() / 2);
+    // The figure counts the included voxels only: half the volume in all.
+    EXPECT_EQ(r.clusterVoxels, labelCounts(r.labels, 3));
+    EXPECT_EQ(r.clusterVoxels[0] + r.clusterVoxels[1] + r.clusterVoxels[2], v.voxelCount() / 2);
     EXPECT_EQ(r.labels.at(5, 20, 5), 0);
     EXPECT_EQ(r.memberships[0].float32Data()[v.geometry().index(5, 20, 5)], 0.0f);
 }

@@ -598,8 +598,16 @@ TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
     ASSERT_TRUE(waitFor([&] { return list->count() == 3; }));
     const int allRed = redPixels(axialImage());
     ASSERT_GT(allRed, 1000);
+    EXPECT_EQ(live().shownVoxels(), expected.voxelCount() - expected.count(0));
     list->item(0)->setCheckState(Qt::Unchecked);
     EXPECT_LT(redPixels(axialImage()), allRed / 10) << "the unticked air is no longer drawn";
+    // The result counts the clusters Accept would take (issue 43 item 2), in the panel too.
+    const std::size_t boxAndBall = expected.count(2) + expected.count(3);
+    EXPECT_EQ(live().shownVoxels(), boxAndBall);
+    const QString status = window.findChild<QLabel*>("segmentStatus")->text();
+    EXPECT_TRUE(status.contains(QString(" %1 voxels").arg(boxAndBall))) << status.toStdString();
+    EXPECT_TRUE(list->item(1)->text().contains(QString::fromUtf8("\u2192 Label 1"))) << list->item(1)->text().toStdString()
+        << ": a new label, the first free one";
     list->item(0)->setCheckState(Qt::Checked);
     EXPECT_EQ(redPixels(axialImage()), allRed);
     ASSERT_TRUE(panel().acceptResult()) << "state " << sessionStateName(live().published().state) << ", backend "

@@ -290,9 +290,9 @@ TEST_F(SegmentationModelTest, AcceptWritesTheChosenClustersOrTheLabel) {
     model.setClusterChosen(2, false);
     EXPECT_EQ(runner.shownValues, (std::vector<bool>{true, false, true})) << "an unticked cluster leaves the preview";
     ASSERT_TRUE(model.accept(1));
-    EXPECT_EQ(runner.acceptedLabels[1], 1);
+    EXPECT_EQ(runner.acceptedLabels[1], 1) << "an empty layer: new labels from 1";
     EXPECT_EQ(runner.acceptedLabels[2], 0) << "an unticked cluster is left out";
-    EXPECT_EQ(runner.acceptedLabels[3], 3);
+    EXPECT_EQ(runner.acceptedLabels[3], 2) << "the next free label, not the cluster's number";
 
     model.enterMode(Method::RegionGrowing);
     click({15, 20, 10});
@@ -306,6 +306,51 @@ TEST_F(SegmentationModelTest, AcceptWritesTheChosenClustersOrTheLabel) {
     EXPECT_EQ(runner.acceptedLabels[1], 4);
     EXPECT_EQ(viewer.activeLabel(), 4);
     EXPECT_TRUE(model.seeds().empty()) << "accepted seeds are used up";
+}
+
+TEST_F(SegmentationModelTest, ClustersGoIntoNewLabelsNeverIntoOnesInUse) {
+    // Label 1 holds voxels, label 2 is named but still empty, label 3 was never made: in use are 1 and 2.
+    viewer.editLabels([](LabelMap& l) { l.at(1, 1, 1) = 1; }, "paint");
+    LabelInfo tumour;
+    tumour.value = 2;
+    tumour.name = "Tumour";
+    viewer.setLabelInfo(tumour);
+    model.enterMode(Method::FuzzyCMeans);
+    ASSERT_TRUE(model.startFuzzyCMeans(FuzzyCMeansParams{}, false));  // 3 clusters
+    model.setClusterChosen(2, false);
+    ASSERT_TRUE(model.accept(1)) << "the Accept as label box plays no part for new labels";
+    EXPECT_EQ(runner.acceptedLabels[1], 3);
+    EXPECT_EQ(runner.acceptedLabels[2], 0);
+    EXPECT_EQ(runner.acceptedLabels[3], 4);
+
+    // Into one label: the panel's box, refused when it is locked.
+    ASSERT_TRUE(model.startFuzzyCMeans(FuzzyCMeansParams{}, false));
+    model.setClusterTarget(ClusterTarget::OneLabel);
+    model.setClusterChosen(1, false);
+    LabelInfo locked = tumour;
+    locked.locked = true;
+    viewer.setLabelInfo(locked);
+    EXPECT_FALSE(model.accept(2));
+    ASSERT_FALSE(messages.empty());
+    EXPECT_TRUE(messages.back().contains("locked")) << messages.back().toStdString();
+    ASSERT_TRUE(model.accept(7));
+    EXPECT_EQ(runner.acceptedLabels[1], 0);
+    EXPECT_EQ(runner.acceptedLabels[2], 7);
+    EXPECT_EQ(runner.acceptedLabels[3], 7);
+    EXPECT_EQ(viewer.activeLabel(), 7);
+}
+
+TEST(ClusterTargets, NewLabelsSkipTakenValuesAndCountTheClustersLeftWithout) {
+    TakenLabels taken{};
+    taken[0] = true;
+    for (int v = 1; v < 254; ++v) taken[std::size_t(v)] = true;  // only 254 and 255 are free
+    const ClusterLabels to = clusterLabels({true, true, true}, 3, ClusterTarget::NewLabels, 9, taken);
+    EXPECT_EQ(to.labelFor[1], 254);
+    EXPECT_EQ(to.labelFor[2], 255);
+    EXPECT_EQ(to.labelFor[3], 0);
+    EXPECT_EQ(to.missing, 1);
+    EXPECT_TRUE(to.any());
+    EXPECT_FALSE(clusterLabels({false, false}, 2, ClusterTarget::OneLabel, 9, taken).any());
 }
 
 TEST_F(SegmentationModelTest, AcceptIsOfferedOnlyForAResultThatHoldsSomething) {
@@ -334,7 +379,7 @@ TEST_F(SegmentationModelTest, AcceptIsOfferedOnlyForAResultThatHoldsSomething) {
     model.setClusterChosen(2, true);
     EXPECT_TRUE(model.canAccept());
     ASSERT_TRUE(model.accept(1));
-    EXPECT_EQ(runner.acceptedLabels[2], 2);
+    EXPECT_EQ(runner.acceptedLabels[2], 1) << "the first free label";
     EXPECT_EQ(runner.acceptedLabels[1], 0);
 }
 

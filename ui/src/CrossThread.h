@@ -2,10 +2,14 @@
 /// QThreadPool), with the order Qt guarantees made visible to ThreadSanitizer.
 #pragma once
 
+#include <QFuture>
 #include <QMetaObject>
 #include <QObject>
 #include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 
+#include <memory>
+#include <optional>
 #include <utility>
 
 #if defined(__SANITIZE_THREAD__)
@@ -43,6 +47,8 @@ struct Unrecorded {
 #if defined(__SANITIZE_THREAD__)
     Unrecorded() { __tsan_ignore_thread_begin(); }
     ~Unrecorded() { __tsan_ignore_thread_end(); }
+#else
+    Unrecorded() {}  // user-provided, so that a guard of it is not an unused variable
 #endif
 };
 }  // namespace crossthread
@@ -63,5 +69,47 @@ void startOnPool(QThreadPool& pool, F f) {
     const crossthread::Unrecorded building;
     pool.start([f = std::move(f)]() mutable { crossthread::takeOver(), f(); });
 }
+
+/// A task on Qt's global pool whose result the starting thread takes once it has finished (after
+/// `future()` says so: a QFutureWatcher's signal, waitForFinished, isFinished). The result goes
+/// through a slot of its own, written before the task's hand-over, rather than through QFuture's
+/// store, which Qt fills after the task returns, out of ThreadSanitizer's sight.
+template <typename R>
+class PoolTask {
+public:
+    PoolTask() = default;
+
+    template <typename F>
+    static PoolTask start(F f) {
+        PoolTask task;
+        task.m_slot = std::make_shared<std::optional<R>>();
+        crossthread::handOver();
+        const crossthread::Unrecorded building;
+        task.m_future = QtConcurrent::run([slot = task.m_slot, f = std::move(f)]() mutable {
+            crossthread::takeOver();
+            {
+                auto work = std::move(f);  // its captures are gone before the hand-over
+                slot->emplace(work());
+            }
+            crossthread::handOver();
+        });
+        return task;
+    }
+
+    QFuture<void> future() const { return m_future; }
+    bool isFinished() const { return m_future.isFinished(); }
+    void waitForFinished() { m_future.waitForFinished(); }
+
+    /// The result, once finished (moved out: take it once).
+    R take() {
+        m_future.waitForFinished();
+        crossthread::takeOver();
+        return std::move(**m_slot);
+    }
+
+private:
+    std::shared_ptr<std::optional<R>> m_slot;
+    QFuture<void> m_future;
+};
 
 }  // namespace lucent::ui

@@ -188,11 +188,17 @@ void ViewerModel::removeLabel(std::uint8_t value) {
     }
 }
 
-void ViewerModel::addEntriesForLayerValues() {
-    if (!m_labels) return;
+std::array<bool, 256> ViewerModel::valuesInLayer() const {
     std::array<bool, 256> present{};
+    if (!m_labels) return present;
     const std::uint8_t* v = m_labels->data();
     for (std::size_t i = 0, n = m_labels->voxelCount(); i < n; ++i) present[v[i]] = true;
+    return present;
+}
+
+void ViewerModel::addEntriesForLayerValues() {
+    if (!m_labels) return;
+    const std::array<bool, 256> present = valuesInLayer();
     bool added = false;
     for (int value = 1; value < 256; ++value)
         if (present[std::size_t(value)] && !m_table.find(std::uint8_t(value))) {

@@ -189,19 +189,7 @@ void FuzzyCMeansCpu::writeLabels(const LabelSink& sink, const VoxelBox*) const {
     if (sink.onDevice) throw std::invalid_argument("the CPU fuzzy C-means engine writes host labels only");
     std::uint8_t* out = sink.data;
     const Volume& v = *m_request.volume;
-    const int c = int(m_centres.size());
-    const auto rank = ranks();
-    // Memberships of each value, looked up from the samples (identical values, identical memberships).
-    std::unordered_map<double, std::uint8_t> labelOf;
-    for (std::size_t s = 0; s < m_values.size(); ++s) {
-        if (labelOf.count(m_values[s])) continue;
-        int best = 0;
-        for (int k = 1; k < c; ++k) {
-            const double a = m_memberships[s * c + k], b = m_memberships[s * c + best];
-            if (a > b || (a == b && rank[k] < rank[best])) best = k;
-        }
-        labelOf[m_values[s]] = static_cast<std::uint8_t>(rank[best] + 1);
-    }
+    const std::unordered_map<double, std::uint8_t> labelOf = labelsOfValues();
     if (v.pixelType() == PixelType::Int16) {
         // A direct table for int16: the per-voxel pass is the bulk of the work on large volumes.
         std::vector<std::uint8_t> table(65536, 0);
@@ -215,6 +203,23 @@ void FuzzyCMeansCpu::writeLabels(const LabelSink& sink, const VoxelBox*) const {
     }
     for (std::size_t idx = 0; idx < v.voxelCount(); ++idx)
         out[idx] = m_included[idx] ? labelOf.at(v.value(idx)) : 0;
+}
+
+std::unordered_map<double, std::uint8_t> FuzzyCMeansCpu::labelsOfValues() const {
+    const int c = int(m_centres.size());
+    const auto rank = ranks();
+    // Looked up from the samples: identical values have identical memberships.
+    std::unordered_map<double, std::uint8_t> labelOf;
+    for (std::size_t s = 0; s < m_values.size(); ++s) {
+        if (labelOf.count(m_values[s])) continue;
+        int best = 0;
+        for (int k = 1; k < c; ++k) {
+            const double a = m_memberships[s * c + k], b = m_memberships[s * c + best];
+            if (a > b || (a == b && rank[k] < rank[best])) best = k;
+        }
+        labelOf[m_values[s]] = static_cast<std::uint8_t>(rank[best] + 1);
+    }
+    return labelOf;
 }
 
 std::vector<Volume> FuzzyCMeansCpu::softMaps() const {
@@ -241,6 +246,11 @@ MethodFigures FuzzyCMeansCpu::figures() const {
     MethodFigures f;
     f.centres = centres();
     f.samples = m_values.size();
+    // Each sample stands for `weight` included voxels (a histogram bin, or one voxel).
+    f.clusterVoxels.assign(m_centres.size(), 0);
+    const auto labelOf = labelsOfValues();
+    for (std::size_t s = 0; s < m_values.size(); ++s)
+        f.clusterVoxels[labelOf.at(m_values[s]) - 1] += std::size_t(m_weights[s]);
     f.path = m_request.fuzzyCMeans.perVoxel ? "per-voxel" : "histogram";
     return f;
 }

@@ -128,6 +128,11 @@ void writeFigures(JsonWriter& json, const MethodFigures& f) {
     }
     if (f.threshold) json.key("threshold").value(*f.threshold);
     if (!f.centres.empty()) json.key("centres").array(f.centres);
+    if (!f.clusterVoxels.empty()) {
+        json.key("cluster_voxels").beginArray();
+        for (std::size_t n : f.clusterVoxels) json.value(n);
+        json.endArray();
+    }
     if (f.samples) json.key("samples").value(*f.samples);
     if (!f.path.empty()) json.key("path").value(f.path);
     if (f.gl) json.key("gl").value(*f.gl);

@@ -2,6 +2,7 @@
 #include "lucent/io/FileSuffixes.h"
 #include "lucent/ui/LabelFiles.h"
 
+#include "CrossThread.h"
 #include "lucent/core/Errors.h"
 #include "lucent/ui/ViewerModel.h"
 
@@ -18,7 +19,6 @@
 #include <QProgressDialog>
 #include <QEventLoop>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
 #include <exception>
@@ -124,7 +124,7 @@ bool LabelFiles::exportFile(const QString& path, const std::vector<std::uint8_t>
         return !stop.load();
     };
     const std::string out = path.toStdString();
-    QFuture<QString> job = QtConcurrent::run([layer, table, options, out]() -> QString {
+    auto job = PoolTask<QString>::start([layer, table, options, out]() -> QString {
         try {
             io::writeLabelFile(*layer, table, out, options);
             return {};
@@ -151,7 +151,7 @@ bool LabelFiles::exportFile(const QString& path, const std::vector<std::uint8_t>
     if (!job.isFinished()) wait.exec();
     tick.stop();
     progress.reset();
-    const QString why = job.result();
+    const QString why = job.take();
     if (!why.isEmpty()) {
         if (error) *error = why;
         return false;

@@ -2,10 +2,11 @@
 /// back to a GUI object's thread.
 #pragma once
 
+#include "CrossThread.h"
+
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 #include <utility>
@@ -16,19 +17,20 @@ namespace lucent::ui {
 /// success, else "WHO: what()" (`who` names the node). Nothing is called when `context` is gone.
 template <typename Work, typename Done>
 void runInBackground(QObject* context, const QString& who, Work work, Done done) {
-    auto* watcher = new QFutureWatcher<QString>(context);
-    QObject::connect(watcher, &QFutureWatcher<QString>::finished, context, [watcher, done = std::move(done)] {
-        done(watcher->result());
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([who, work = std::move(work)]() mutable -> QString {
+    auto task = PoolTask<QString>::start([who, work = std::move(work)]() mutable -> QString {
         try {
             work();
             return {};
         } catch (const std::exception& e) {
             return who + ": " + QString::fromUtf8(e.what());
         }
-    }));
+    });
+    auto* watcher = new QFutureWatcher<void>(context);
+    QObject::connect(watcher, &QFutureWatcher<void>::finished, context, [watcher, task, done = std::move(done)]() mutable {
+        done(task.take());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(task.future());
 }
 
 }  // namespace lucent::ui

@@ -1,9 +1,9 @@
 /// @brief RetrieveJob: the retrieve loop on a QtConcurrent thread; the index written in one place once all arrived.
 #include "lucent/ui/RetrieveJob.h"
 
+#include "CrossThread.h"
 #include "lucent/pacs/StudyDatabase.h"
 
-#include <QMetaObject>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -28,14 +28,22 @@ RetrieveJob::~RetrieveJob() {
 }
 
 void RetrieveJob::start(const std::string& studyUid, const std::vector<std::string>& seriesUids) {
-    m_watcher = new QFutureWatcher<Outcome>(this);
-    connect(m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
-        const Outcome o = m_watcher->result();
+    m_watcher = new QFutureWatcher<void>(this);
+    connect(m_watcher, &QFutureWatcher<void>::finished, this, [this] {
+        crossthread::takeOver();
+        const Outcome& o = m_outcome;
         if (o.kind == Outcome::Kind::Done) emit finished(o.folders, o.uids);
         if (o.kind == Outcome::Kind::Failed) emit failed(o.message);
         if (o.kind == Outcome::Kind::Cancelled) emit cancelled();
     });
-    m_watcher->setFuture(QtConcurrent::run([this, studyUid, seriesUids] { return run(studyUid, seriesUids); }));
+    // CrossThread.h's hand-overs tell ThreadSanitizer what Qt's pool and watcher already order.
+    crossthread::handOver();
+    const crossthread::Unrecorded building;
+    m_watcher->setFuture(QtConcurrent::run([this, studyUid, seriesUids] {
+        crossthread::takeOver();
+        m_outcome = run(studyUid, seriesUids);
+        crossthread::handOver();
+    }));
 }
 
 void RetrieveJob::cancel() { m_cancel = true; }
@@ -56,7 +64,7 @@ RetrieveJob::Outcome RetrieveJob::run(const std::string& studyUid, const std::ve
     };
     const int total = int(seriesUids.size());
     const auto report = [this, total](int done) {
-        QMetaObject::invokeMethod(this, [this, done, total] { emit progress(done, total); }, Qt::QueuedConnection);
+        callQueued(this, [this, done, total] { emit progress(done, total); });
     };
     report(0);
     std::error_code ec;  // a study folder not there yet lists nothing

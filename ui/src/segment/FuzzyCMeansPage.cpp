@@ -17,14 +17,21 @@ FuzzyCMeansPage::FuzzyCMeansPage(SegmentationModel* model, LiveSegmentation* liv
                                  QWidget* parent)
     : SegmentPage(model, live, parent), m_viewer(viewer) {
     auto* form = new QFormLayout(this);
-    form->addRow(pageNote("Segment > Fuzzy C-means... clusters the volume. Check the clusters to accept; each "
-                          "becomes the label of its number.", this));
+    form->addRow(pageNote("Segment > Fuzzy C-means... clusters the volume. Check the clusters to accept; each goes "
+                          "into a label nothing uses yet, or all into the Accept as label.", this));
     m_clusters = new QListWidget(this);
     m_clusters->setObjectName("fcmClusters");
     connect(m_clusters, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
         m_model->setClusterChosen(m_clusters->row(item) + 1, item->checkState() == Qt::Checked);
     });
     form->addRow(m_clusters);
+    m_into = new QComboBox(this);
+    m_into->setObjectName("fcmAcceptInto");
+    m_into->addItem("new labels, one a cluster", int(ClusterTarget::NewLabels));
+    m_into->addItem("the Accept as label", int(ClusterTarget::OneLabel));
+    connect(m_into, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_model->setClusterTarget(ClusterTarget(m_into->itemData(i).toInt())); });
+    form->addRow("Accept into", m_into);
     m_heat = new QComboBox(this);
     m_heat->setObjectName("fcmHeat");
     m_heat->addItem("none");
@@ -38,9 +45,8 @@ void FuzzyCMeansPage::fillClusters(int clusters) {
     const auto f = m_live->figures();
     const auto& chosen = m_model->clustersChosen();
     for (int c = 0; c < clusters; ++c) {
-        const QString centre =
-            std::size_t(c) < f.centres.size() ? QString(": centre %1").arg(f.centres[std::size_t(c)], 0, 'f', 1) : QString();
-        auto* item = new QListWidgetItem(QString("cluster %1%2").arg(c + 1).arg(centre), m_clusters);
+        auto* item = new QListWidgetItem(m_clusters);
+        if (std::size_t(c) < f.centres.size()) item->setData(Qt::UserRole, f.centres[std::size_t(c)]);
         // The legend: the overlay's colour of label c + 1.
         const auto rgb = m_viewer->labelTable().colourOf(std::uint8_t(c + 1));
         QPixmap swatch(14, 14);
@@ -52,8 +58,21 @@ void FuzzyCMeansPage::fillClusters(int clusters) {
     }
 }
 
+void FuzzyCMeansPage::nameClusters() {
+    const ClusterLabels to = m_model->clusterLabelsFor(m_viewer->activeLabel());
+    for (int row = 0; row < m_clusters->count(); ++row) {
+        QListWidgetItem* item = m_clusters->item(row);
+        const QVariant centre = item->data(Qt::UserRole);
+        QString text = QString("cluster %1").arg(row + 1);
+        if (centre.isValid()) text += QString(": centre %1").arg(centre.toDouble(), 0, 'f', 1);
+        if (const std::uint8_t label = to.labelFor[std::size_t(row + 1)])
+            text += QString::fromUtf8(" \u2192 %1").arg(QString::fromStdString(m_viewer->labelTable().nameOf(label)));
+        if (item->text() != text) item->setText(text);
+    }
+}
+
 void FuzzyCMeansPage::refresh() {
-    const QSignalBlocker b1(m_clusters), b2(m_heat);
+    const QSignalBlocker b1(m_clusters), b2(m_heat), b3(m_into);
     // The clusters to accept, once the run has settled.
     const bool settled = running(Method::FuzzyCMeans) && m_live->published().state == SessionState::Finished;
     const int clusters = m_live->request().fuzzyCMeans.clusters;
@@ -65,6 +84,8 @@ void FuzzyCMeansPage::refresh() {
     const auto& chosen = m_model->clustersChosen();
     for (int row = 0; row < m_clusters->count() && std::size_t(row) < chosen.size(); ++row)
         m_clusters->item(row)->setCheckState(chosen[std::size_t(row)] ? Qt::Checked : Qt::Unchecked);
+    m_into->setCurrentIndex(m_into->findData(int(m_model->clusterTarget())));
+    nameClusters();
     if (m_heat->count() != m_clusters->count() + 1) {
         m_heat->clear();
         m_heat->addItem("none");

@@ -74,12 +74,7 @@ void LiveSegmentation::resetForVolume() {
     m_context.reset();
     m_heatSlot = -1;
     m_volume.reset();
-    m_published = {};
-    m_pending.reset();
-    m_voxels = 0;
-    m_shownStep = -1;
-    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
-    m_shownPixels = 0;
+    forgetRun();
     emit stateChanged();
 }
 
@@ -121,12 +116,7 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
     m_lastOnDevice = onCuda(engine->backend());
     m_movedToCpu.clear();
     m_previewWhole = false;
-    m_voxels = 0;
-    m_pending.reset();
-    m_shownStep = -1;
-    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
-    m_shownPixels = 0;
-    m_published = {};
+    forgetRun();
     m_published.starting = true;  // active from now on, before the worker's first publication
     m_grid->withGlContext([](SharedTextures& t) {
         t.clearPreview();
@@ -257,13 +247,25 @@ void LiveSegmentation::update(const SegmentationRequest& request) {
     if (!why.empty()) emit failed(QString::fromStdString(why));
 }
 
+void LiveSegmentation::forgetShownStep() {
+    m_shownStep = -1;
+    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
+    m_shownPixels = 0;
+}
+
+void LiveSegmentation::forgetRun() {
+    m_published = {};
+    m_pending.reset();
+    m_voxels = 0;
+    m_clusterVoxels.clear();
+    forgetShownStep();
+}
+
 void LiveSegmentation::play() {
     if (!m_worker) return;
     restoreScrubbedSlice();
     m_worker->command([](SegmentationSession& s) { s.play(); });
-    m_shownStep = -1;
-    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
-    m_shownPixels = 0;
+    forgetShownStep();
     m_timer.start();
     frameNow();
 }
@@ -278,9 +280,7 @@ void LiveSegmentation::step() {
     if (!m_worker) return;
     restoreScrubbedSlice();
     m_worker->command([](SegmentationSession& s) { s.stepOnce(); });
-    m_shownStep = -1;
-    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
-    m_shownPixels = 0;
+    forgetShownStep();
     m_timer.start();
     frameNow();
 }
@@ -331,12 +331,7 @@ bool LiveSegmentation::accept(const std::array<std::uint8_t, 256>& labelFor, con
 void LiveSegmentation::cancel() {
     if (m_softShown >= 0) showSoftMap(-1);
     if (m_worker) m_worker->cancel();
-    m_published = {};
-    m_pending.reset();
-    m_voxels = 0;
-    m_shownStep = -1;
-    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
-    m_shownPixels = 0;
+    forgetRun();
     m_grid->withGlContext([](SharedTextures& t) {
         t.clearPreview();
         t.textures().setPreviewHidden({});  // a new run shows every value
@@ -374,7 +369,7 @@ bool LiveSegmentation::active() const { return m_worker && (m_published.starting
 bool LiveSegmentation::running() const { return m_worker && (m_published.starting || m_published.state == SessionState::Running); }
 
 double LiveSegmentation::volumeMl() const {
-    return m_volume ? double(m_voxels.load()) * m_volume->geometry().voxelVolumeMl() : 0.0;
+    return m_volume ? double(shownVoxels()) * m_volume->geometry().voxelVolumeMl() : 0.0;
 }
 
 LiveSegmentation::SlicePolygon LiveSegmentation::polygon(int index) const {
@@ -559,7 +554,7 @@ render::HudState LiveSegmentation::hudState() const {
         h.plotLabel = "GL";
         for (double v : p.convergence) h.plot.push_back(float(v));
     } else {
-        std::snprintf(text, sizeof text, "%zu voxels  %.1f mL", m_voxels.load(), volumeMl());
+        std::snprintf(text, sizeof text, "%zu voxels  %.1f mL", shownVoxels(), volumeMl());
     }
     h.figure = text;
     h.canStep = true;
@@ -583,7 +578,20 @@ std::string LiveSegmentation::shownState() const {
     return sessionStateName(p.state);
 }
 
+std::size_t LiveSegmentation::chosenClusterVoxels() const {
+    // Until the run settles every included voxel has a cluster; then the clusters still shown
+    // (those to accept) count, from the engine's figure, asked for once.
+    if (m_published.state != SessionState::Finished) return m_voxels.load();
+    if (m_clusterVoxels.empty()) m_clusterVoxels = figures().clusterVoxels;
+    if (m_clusterVoxels.empty()) return m_voxels.load();
+    std::size_t n = 0;
+    for (std::size_t v = 1; v <= m_clusterVoxels.size() && v < 256; ++v)
+        if (!(m_hiddenValues[v / 32] >> (v % 32) & 1u)) n += m_clusterVoxels[v - 1];
+    return n;
+}
+
 std::size_t LiveSegmentation::shownVoxels() const {
+    if (m_method == Method::FuzzyCMeans) return chosenClusterVoxels();
     if (m_method != Method::Snake || !m_volume) return m_voxels.load();
     // The snake writes its labels when it ends: until then its area is the polygon's inside,
     // rasterised by the engines' rule, once per new polygon.

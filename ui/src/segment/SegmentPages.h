@@ -98,8 +98,11 @@ public:
 
 private:
     void fillClusters(int clusters);
+    /// Each row's text: the cluster, its centre and the label Accept puts it into.
+    void nameClusters();
     const ViewerModel* m_viewer;
     QListWidget* m_clusters;
+    QComboBox* m_into;
     QComboBox* m_heat;
 };
 

@@ -328,7 +328,7 @@ void SegmentPanel::refreshStatus() {
     } else {
         m_status->setText(QString("%1: %2 voxels, %3 mL (%4)")
                               .arg(QString::fromStdString(m_live->shownState()))
-                              .arg(m_live->voxels())
+                              .arg(m_live->shownVoxels())
                               .arg(m_live->volumeMl(), 0, 'f', 2)
                               .arg(QString::fromStdString(p.backend)));
     }

@@ -350,39 +350,64 @@ void SegmentationModel::setClusterChosen(int cluster, bool chosen) {
     emit clustersChanged();
 }
 
-std::array<std::uint8_t, 256> SegmentationModel::chosenClusterLabels() const {
-    std::array<std::uint8_t, 256> labelFor{};
-    const int clusters = m_runner->request().fuzzyCMeans.clusters;
-    for (int c = 1; c <= clusters && c < 256; ++c)
-        if (std::size_t(c) > m_clustersChosen.size() || m_clustersChosen[std::size_t(c - 1)])
-            labelFor[std::size_t(c)] = std::uint8_t(c);
-    return labelFor;
+void SegmentationModel::setClusterTarget(ClusterTarget target) {
+    if (m_clusterTarget == target) return;
+    m_clusterTarget = target;
+    emit clustersChanged();
+}
+
+const TakenLabels& SegmentationModel::takenLabels() const {
+    const std::pair<int, int> key{m_viewer->labelGeneration(), m_viewer->labelTableGeneration()};
+    if (key == m_takenKey) return m_taken;
+    m_taken = m_viewer->valuesInLayer();
+    m_taken[0] = true;
+    // A label named by the user is in use before it has voxels (a "Tumour" still to paint).
+    for (const LabelInfo& l : m_viewer->labelTable().labels())
+        if (l.name != LabelTable::defaultName(l.value)) m_taken[l.value] = true;
+    m_takenKey = key;
+    return m_taken;
+}
+
+ClusterLabels SegmentationModel::clusterLabelsFor(std::uint8_t acceptLabel) const {
+    const int clusters = m_runner->active() ? m_runner->request().fuzzyCMeans.clusters : m_fcm.clusters;
+    return clusterLabels(m_clustersChosen, clusters, m_clusterTarget, acceptLabel, takenLabels());
 }
 
 bool SegmentationModel::canAccept() const {
     // Accepting nothing would end the run and use up its seeds for no label: not offered.
     if (!m_runner->active() || m_runner->voxels() == 0) return false;
     if (m_runner->method() != Method::FuzzyCMeans) return true;
-    const auto labelFor = chosenClusterLabels();
-    return std::any_of(labelFor.begin(), labelFor.end(), [](std::uint8_t l) { return l != 0; });
+    return std::any_of(m_clustersChosen.begin(), m_clustersChosen.end(), [](bool c) { return c; }) ||
+           m_clustersChosen.size() < std::size_t(m_runner->request().fuzzyCMeans.clusters);
+}
+
+bool SegmentationModel::refuseLocked(std::uint8_t label) {
+    const LabelInfo* info = m_viewer->labelTable().find(label);
+    if (!info || !info->locked) return false;
+    fail(QString::fromStdString(info->name) + " is locked: unlock it or choose another label to accept into.");
+    return true;
 }
 
 bool SegmentationModel::accept(std::uint8_t label) {
     if (!canAccept()) return false;
     const Method method = m_runner->method();
-    if (method != Method::FuzzyCMeans) m_viewer->setActiveLabel(label);
-    const LabelInfo* active = m_viewer->labelTable().find(m_viewer->activeLabel());
-    if (method != Method::FuzzyCMeans && active && active->locked) {
-        fail(QString::fromStdString(active->name) + " is locked: unlock it or choose another label to accept into.");
-        return false;
-    }
+    const bool intoOne = method != Method::FuzzyCMeans || m_clusterTarget == ClusterTarget::OneLabel;
+    if (intoOne && refuseLocked(label)) return false;
     bool changed = false;
     if (method == Method::FuzzyCMeans) {
-        changed = m_runner->accept(chosenClusterLabels(), "Accept fuzzy C-means clusters");
+        const ClusterLabels to = clusterLabelsFor(label);
+        if (to.missing) {
+            fail(QString("No free label value is left for %1 of the checked clusters: accept them into one label, or "
+                         "remove unused labels.")
+                     .arg(to.missing));
+            return false;
+        }
+        changed = m_runner->accept(to.labelFor, "Accept fuzzy C-means clusters");
     } else {
-        changed = m_runner->accept(m_viewer->activeLabel(), acceptDescription(method));
+        changed = m_runner->accept(label, acceptDescription(method));
     }
-    if (changed) m_viewer->addEntriesForLayerValues();  // FCM's cluster labels get names and colours
+    if (intoOne) m_viewer->setActiveLabel(label);
+    if (changed) m_viewer->addEntriesForLayerValues();  // new labels get names and colours
     if (method == Method::RegionGrowing || method == Method::FuzzyConnectedness) {
         m_seedTool.clear();
         emit seedsChanged();

@@ -1,6 +1,7 @@
 /// @brief Recovery copies written on a worker thread: when, where, under which name, and their removal.
 #include "lucent/ui/Autosave.h"
 
+#include "CrossThread.h"
 #include "lucent/io/StagedOutputs.h"
 #include "lucent/ui/RecoveryCopies.h"
 #include "lucent/ui/SessionFile.h"
@@ -50,7 +51,7 @@ Autosave::Autosave(WorkState* work, Capture capture, QObject* parent)
     m_timer.setInterval(intervalSeconds() * 1000);
     connect(&m_timer, &QTimer::timeout, this, &Autosave::tick);
     m_timer.start();
-    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, &Autosave::onWritten);
+    connect(&m_watcher, &QFutureWatcher<void>::finished, this, &Autosave::onWritten);
     // Saved work needs no copy: a stale one would be offered after a crash for nothing.
     connect(m_work, &WorkState::modifiedChanged, this, [this](bool modified) {
         if (!modified) discard();
@@ -116,33 +117,42 @@ void Autosave::startWrite() {
     const QString path = copyPath();
     const std::function<void()> hook = m_beforeRename;
     m_inFlight = true;
-    m_watcher.setFuture(QtConcurrent::run([snapshot = std::move(*snapshot), path, hook]() -> Result {
-        QElapsedTimer worker;
-        worker.start();
-        Result r;
-        try {
-            if (snapshot.prepare) snapshot.prepare();
-            // Staged: the temporary is complete before it replaces the previous copy.
-            io::StagedOutputs stage;
-            QString why;
-            const LabelMap* labels = snapshot.labels ? snapshot.labels.get() : (snapshot.state.labels ? &*snapshot.state.labels : nullptr);
-            if (!SessionFile::write(path, snapshot.state, labels, &why)) throw std::runtime_error(why.toStdString());
-            if (hook) hook();
-            stage.commit();
-            r.bytes = QFileInfo(path).size();
-        } catch (const std::exception& e) {
-            r.error = QString::fromStdString(e.what());
-        }
-        r.workerMs = double(worker.nsecsElapsed()) / 1e6;
-        return r;
+    crossthread::handOver();
+    const crossthread::Unrecorded building;
+    m_watcher.setFuture(QtConcurrent::run([this, snapshot = std::move(*snapshot), path, hook]() mutable {
+        crossthread::takeOver();
+        m_result = write(std::move(snapshot), path, hook);
+        crossthread::handOver();
     }));
+}
+
+Autosave::Result Autosave::write(Snapshot snapshot, const QString& path, const std::function<void()>& hook) {
+    QElapsedTimer worker;
+    worker.start();
+    Result r;
+    try {
+        if (snapshot.prepare) snapshot.prepare();
+        // Staged: the temporary is complete before it replaces the previous copy.
+        io::StagedOutputs stage;
+        QString why;
+        const LabelMap* labels = snapshot.labels ? snapshot.labels.get() : (snapshot.state.labels ? &*snapshot.state.labels : nullptr);
+        if (!SessionFile::write(path, snapshot.state, labels, &why)) throw std::runtime_error(why.toStdString());
+        if (hook) hook();
+        stage.commit();
+        r.bytes = QFileInfo(path).size();
+    } catch (const std::exception& e) {
+        r.error = QString::fromStdString(e.what());
+    }
+    r.workerMs = double(worker.nsecsElapsed()) / 1e6;
+    return r;
 }
 
 void Autosave::onWritten() {
     // Once per write: waitForWrite() may have taken it before the watcher's signal came.
     if (!m_inFlight || !m_watcher.isFinished()) return;
     m_inFlight = false;
-    const Result r = m_watcher.result();
+    crossthread::takeOver();
+    const Result r = m_result;
     m_timing.workerMs = r.workerMs;
     m_timing.bytes = r.bytes;
     if (!r.error.isEmpty()) {

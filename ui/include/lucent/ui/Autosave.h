@@ -98,6 +98,8 @@ private:
     void tick();
     void startWrite();
     void onWritten();
+    /// The write on the pool thread: the session into a staged copy at `path`.
+    static Result write(Snapshot snapshot, const QString& path, const std::function<void()>& hook);
     bool lockCopy(QString* error);
 
     WorkState* m_work;
@@ -113,7 +115,8 @@ private:
     std::unique_ptr<QLockFile> m_lock;
     QString m_adopted;
     std::shared_ptr<QLockFile> m_adoptedLock;
-    QFutureWatcher<Result> m_watcher;
+    QFutureWatcher<void> m_watcher;
+    Result m_result;  // written by the write task before its hand-over (CrossThread.h), read after it finished
     std::function<void()> m_beforeRename;
     int m_writes = 0;
     Timing m_timing;

@@ -129,7 +129,8 @@ public:
     void setRecordedPace(std::optional<RecordedPace> pace) { m_recordedPace = pace; }
     /// "running", "paused", "finished" or "starting" as the HUD says it (recordedPace applied).
     std::string shownState() const;
-    /// Voxels of the result so far; the snake's before it writes labels: pixels inside its polygon.
+    /// Voxels of the result so far; the snake's before it writes labels: pixels inside its polygon;
+    /// a settled fuzzy C-means run's: those of the clusters shown (the ones Accept takes).
     std::size_t shownVoxels() const;
     /// The next start() begins paused whatever it asks and emits startHeld() (a recording armed by
     /// Segment > Record this run... steps that run from its start); false disarms.
@@ -163,6 +164,11 @@ private:
     void showStepFill(int index);
     /// Back to the engine's result on the slice the scrubber had filled.
     void restoreScrubbedSlice();
+    /// Back to the run's latest step (the scrubber lets go; nothing to restore).
+    void forgetShownStep();
+    /// Nothing of a run published, counted or scrubbed.
+    void forgetRun();
+    std::size_t chosenClusterVoxels() const;
     void resetForVolume();
 
     ViewerModel* m_model;
@@ -191,6 +197,7 @@ private:
     std::array<std::uint32_t, 8> m_hiddenValues{};  // preview values not drawn (bit v of word v / 32)
     int m_scrubbedSlice = -1;      // the slice whose preview holds a scrubbed step's fill
     std::size_t m_shownPixels = 0;  // inside the scrubbed step's polygon
+    mutable std::vector<std::size_t> m_clusterVoxels;  // fcm: each cluster's voxels, once the run settled
     int m_softShown = -1;
     QString m_lastError;
     bool m_interop = false;

@@ -56,7 +56,8 @@ private:
     QString m_node;
     std::string m_databasePath, m_cacheFolder;
     std::atomic<bool> m_cancel{false};
-    QFutureWatcher<Outcome>* m_watcher = nullptr;
+    Outcome m_outcome;  // written by the task before its hand-over, read after the watcher's finished
+    QFutureWatcher<void>* m_watcher = nullptr;
 };
 
 }  // namespace lucent::ui

@@ -10,6 +10,7 @@
 #include "lucent/core/ValueHistogram.h"
 #include "lucent/core/seg/SegmentationRequest.h"
 #include "lucent/gpu/SegmenterFactory.h"
+#include "lucent/ui/ClusterTargets.h"
 #include "lucent/ui/SegmentSettings.h"
 #include "lucent/ui/SegmentationRunner.h"
 #include "lucent/ui/ViewTool.h"
@@ -111,9 +112,14 @@ public:
     QString fuzzyCMeansBlocker() const;
     /// Starts `method` with `request` as given (scripts, tests): the model takes its parameters.
     bool startWith(Method method, const SegmentationRequest& request, bool play, QString* error = nullptr);
-    /// Fuzzy C-means: which clusters Accept writes (cluster c -> label c); all after a new run.
+    /// Fuzzy C-means: which clusters Accept writes; all after a new run.
     const std::vector<bool>& clustersChosen() const { return m_clustersChosen; }
     void setClusterChosen(int cluster, bool chosen);
+    /// Fuzzy C-means: where Accept puts the checked clusters (new labels unless chosen otherwise).
+    ClusterTarget clusterTarget() const { return m_clusterTarget; }
+    void setClusterTarget(ClusterTarget target);
+    /// The label each checked cluster goes into; `acceptLabel` (the panel's box) for OneLabel.
+    ClusterLabels clusterLabelsFor(std::uint8_t acceptLabel) const;
     /// Whether Accept would write something: a run whose result holds voxels (none while it starts
     /// or after parameters the engine refused) and, for fuzzy C-means, a chosen cluster. The panel's
     /// button, the Segment menu's item (Ctrl+Return) and the HUD's button are enabled by it.
@@ -154,8 +160,9 @@ private:
     std::pair<double, double> dataRange();
     void fail(const QString& why);
     void resetClusters();
-    /// Fuzzy C-means: result value c -> label c for each chosen cluster, 0 for the others.
-    std::array<std::uint8_t, 256> chosenClusterLabels() const;
+    /// Label values in use (voxels in the layer or a name of the user's), cached per layer and table.
+    const TakenLabels& takenLabels() const;
+    bool refuseLocked(std::uint8_t label);
 
     ViewerModel* m_viewer;
     SegmentationRunner* m_runner;
@@ -172,6 +179,9 @@ private:
     int m_snakeMargin = kSnakeDomainMargin.byDefault;
     std::shared_ptr<LabelMap> m_fcmMask;
     std::vector<bool> m_clustersChosen;
+    ClusterTarget m_clusterTarget = ClusterTarget::NewLabels;
+    mutable TakenLabels m_taken{};
+    mutable std::pair<int, int> m_takenKey{-1, -1};  // the layer's and the table's generations
     std::optional<std::pair<double, double>> m_range;  // the data's range, once per volume
     std::optional<ValueHistogram> m_histogram;          // over m_range, once per volume
     std::array<double, 2> m_dragFrom{0, 0};             // the interval when a drag began

@@ -15,6 +15,7 @@
 #include <QObject>
 #include <QString>
 
+#include <array>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -56,6 +57,8 @@ public:
     bool closeLabels();
     std::shared_ptr<const LabelMap> labels() const { return m_labels; }
     int labelGeneration() const { return m_labelGeneration; }
+    /// Label values with voxels in the layer (one pass over it).
+    std::array<bool, 256> valuesInLayer() const;
 
     /// The label layer accepted results and edits go into (made empty on the volume's grid the
     /// first time); call labelsEdited() after changing it. Waits for workers reading it in place.

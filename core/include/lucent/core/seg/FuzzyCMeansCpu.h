@@ -6,6 +6,7 @@
 #include "lucent/core/seg/Segmenter.h"
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace lucent {
@@ -40,6 +41,8 @@ private:
     double iterate();
     /// Label order: rank of each internal cluster by centre.
     std::vector<int> ranks() const;
+    /// The label of each sample's value: its largest membership, ties to the lower centre.
+    std::unordered_map<double, std::uint8_t> labelsOfValues() const;
 
     SegmentationRequest m_request;
     std::vector<double> m_values;       // distinct values (histogram) or every included voxel

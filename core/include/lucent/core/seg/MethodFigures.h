@@ -20,6 +20,7 @@ struct MethodFigures {
     std::vector<double> centres;  ///< ascending
     std::optional<std::size_t> samples;
     std::string path;  ///< "histogram" or "per-voxel"
+    std::vector<std::size_t> clusterVoxels;  ///< voxels of each cluster, in label order (label k+1 is entry k)
     // snake
     std::optional<double> gl;
     std::optional<std::size_t> slices, nodes;
