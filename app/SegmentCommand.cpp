@@ -9,6 +9,7 @@
 #include "SeriesBatch.h"
 
 #include "lucent/core/JsonWriter.h"
+#include "lucent/core/seg/SeedInterval.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/FileSuffixes.h"
 #include "lucent/io/FileUtil.h"
@@ -193,6 +194,9 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     }
     const bool estimate = intervalToEstimate(cl, method);
     if (estimate) run.report.note(estimateInterval(volume, request));
+    if (method == Method::RegionGrowing)
+        if (const std::string outside = seedsOutsideInterval(volume, request.seeds, request.regionGrowing); !outside.empty())
+            run.report.warn(outside);
     const EngineResult r = runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(),
                                      !out.polygon.empty(), run.report, cl.has("--steps") ? cl.integer("--steps", 0) : 0);
     if (!r.notice.empty()) run.report.warn(r.notice);

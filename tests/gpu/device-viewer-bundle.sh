@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# @brief Here, before a device call: builds the viewer and its live tests (with CUDA) and packs them
+# @brief Here, before a device call: builds the viewer, its live tests and its frame benchmark (with CUDA) and packs them
 # into OUT_DIR/viewer.tar.xz with ../shared/device/viewer-run.sh beside it, for
 # `tests/gpu/device-check.sh OUT --viewer OUT_DIR/viewer.tar.xz` on the GPU machine (which has no Qt,
 # VTK or DCMTK). Carry OUT_DIR (it must be a folder the repo ignores, e.g. .carry).
@@ -10,9 +10,9 @@ build=${1:-build}; out=${2:-.carry}
 run=${LUCENT_VIEWER_RUN:-../shared/device/viewer-run.sh}
 [[ -n $(find "$build/gpu" -name '*.cu.o' -print -quit 2>/dev/null) ]] ||
   { echo "device-viewer-bundle: $build is not a build with CUDA (nvcc missing?)" >&2; exit 1; }
-cmake --build "$build" -j"$(nproc)" --target lucent lucent_live_tests >/dev/null
+cmake --build "$build" -j"$(nproc)" --target lucent lucent_live_tests lucent_bench_viewer >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cp "$build/bin/lucent" "$build/bin/lucent_live_tests" "$tmp/"
+cp "$build/bin/lucent" "$build/bin/lucent_live_tests" "$build/bin/lucent_bench_viewer" "$tmp/"
 mkdir -p "$out"
 bash tests/gpu/viewer-bundle-small.sh "$tmp" "$out/viewer.tar.xz"
 cp "$run" "$out/viewer-run.sh"

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -33,64 +35,85 @@ LabelMap grow(const Volume& v, const VoxelIndex& seed, const RegionGrowingParams
 
 }  // namespace
 
-TEST(SeedInterval, AFlatRegionGivesItsValuePlusMinusTwoPercentOfTheRange) {
-    const Volume v = shapeVolume(
-        {20, 20, 20}, [](int i, int, int) { return i < 12; }, 1000, 0, 0);
-    const auto p = seedInterval(v, {{5, 10, 10}}, {0, 1100});
-    EXPECT_EQ(p.lower, std::floor(1000 - 0.02 * 1100));
-    EXPECT_EQ(p.upper, std::ceil(1000 + 0.02 * 1100));
+/// A volume of three tissues known by construction, in slabs along i (Gaussian noise): a large
+/// class at 30 (SD 12, i < 24), a shoulder at -80 (SD 15, i 24..27) with no valley of its own
+/// between it and the large class, and a broad class spread evenly over 300..1500 (i >= 30) with
+/// partial-volume voxels evenly over 30..300 between them (i 28, 29): the CT head's brain, fat and bone.
+Volume threeTissues() {
+    Geometry g;
+    g.dims = {40, 40, 40};
+    Volume v(g, PixelType::Int16);
+    std::mt19937 rng(7);
+    std::normal_distribution<double> soft(30, 12), fat(-80, 15);
+    std::uniform_real_distribution<double> bone(300, 1500), partial(30, 300);
+    for (int k = 0; k < 40; ++k)
+        for (int j = 0; j < 40; ++j)
+            for (int i = 0; i < 40; ++i) {
+                const double x = i < 24 ? soft(rng) : i < 28 ? fat(rng) : i < 30 ? partial(rng) : bone(rng);
+                v.setValue(g.index(i, j, k), std::round(x));
+            }
+    return v;
 }
 
-TEST(SeedInterval, ASeedOnAThinPlateKeepsThePlateOnly) {
-    // A plate of 1500, two voxels thick (k = 9, 10), in 40: the seed's cube is 2/5 plate, 3/5 background.
-    auto plate = [](int, int, int k) { return k == 9 || k == 10; };
-    const Volume v = shapeVolume({20, 20, 20}, plate, 1500, 40, 0);
-    const auto p = seedInterval(v, {{10, 10, 10}}, {40, 1500});
-    // Face differences are mostly 0 (no noise): only the seed's value is kept; half-width 2 % of 1460.
-    EXPECT_EQ(p.lower, std::floor(1500 - 0.02 * 1460));
-    EXPECT_EQ(p.upper, std::ceil(1500 + 0.02 * 1460));
-    EXPECT_EQ(grow(v, {10, 10, 10}, p).count(1), 2u * 20 * 20);
+TEST(SeedInterval, ASeedInTheLargeClassLeavesOutTheShoulderBesideIt) {
+    const Volume v = threeTissues();
+    const auto p = seedInterval(v, {{10, 20, 20}}, v.range());
+    // The shoulder's voxels lie below -35 (3 SD) nearly all: the class must stop above them, and
+    // take the large class's own spread (30 +- 2.5 SD at least on the low side).
+    EXPECT_GT(p.lower, -40) << p.lower << ".." << p.upper;
+    EXPECT_LT(p.lower, 30 - 2 * 12) << p.lower << ".." << p.upper;
+    EXPECT_GE(p.upper, 30 + 2 * 12);
+    EXPECT_LT(p.upper, 300) << "bone is another class";
+}
 
-    // With noise (+-10) the plate is still grown exactly, the background never.
+TEST(SeedInterval, ASeedInTheBroadClassTakesItAllFromWhereTheLargeClassEnds) {
+    const Volume v = threeTissues();
+    const VoxelIndex seed{35, 20, 20};
+    const auto p = seedInterval(v, {seed}, v.range());
+    EXPECT_EQ(p.upper, v.range().second) << "the broad class runs to the data's top";
+    EXPECT_GT(p.lower, 30 + 3 * 12) << "not into the large class: " << p.lower;
+    EXPECT_LT(p.lower, 320) << "from where the large class ends, all of the broad one: " << p.lower;
+    // Grown, it is every bone voxel (i >= 30) and hardly any partial-volume one.
+    const LabelMap grown = grow(v, seed, p);
+    std::size_t bone = 0;
+    for (int k = 0; k < 40; ++k)
+        for (int j = 0; j < 40; ++j)
+            for (int i = 30; i < 40; ++i) bone += grown.at(i, j, k);
+    EXPECT_EQ(bone, 10u * 40 * 40);
+    EXPECT_LT(grown.count(1), bone + 2u * 40 * 40 / 2) << "at most half the partial-volume slabs";
+}
+
+TEST(SeedInterval, TwoSeparateTissuesGiveTheSeedsTissueExactly) {
     LabelMap truth;
+    auto plate = [](int, int, int k) { return k == 9 || k == 10; };
     const Volume noisy = shapeVolume({20, 20, 20}, plate, 1500, 40, 10, &truth);
     const auto q = seedInterval(noisy, {{10, 10, 10}}, noisy.range());
     EXPECT_GT(q.lower, 50);
     const LabelMap grown = grow(noisy, {10, 10, 10}, q);
-    EXPECT_EQ(grown.count(1), truth.count(1));
     EXPECT_DOUBLE_EQ(lucent::testing::dice(grown, truth), 1.0);
+    // A flat volume: its one value.
+    const Volume flat = shapeVolume({8, 8, 8}, [](int, int, int) { return true; }, 100, 0, 0);
+    const auto f = seedInterval(flat, {{1, 1, 1}}, flat.range());
+    EXPECT_EQ(f.lower, 100);
+    EXPECT_EQ(f.upper, 100);
 }
 
-TEST(SeedInterval, ATextureBesideABackgroundGivesTheTexturesMeanPlusMinusTwoAndAHalfSigma) {
-    // A 900/1100 checkerboard for i < 10, 0 beyond; the seed's cube (i = 7..11) has 3 textured
-    // columns and 2 of background. Face differences: 170 of 200, 105 of 0, 25 across the edge, so
-    // the median is 200, the noise 1.4826 * 200 / sqrt 2 = 210 and the cut (3 x 210) keeps the
-    // texture's two values but not the 0s.
-    Geometry g;
-    g.dims = {20, 20, 20};
-    Volume v(g, PixelType::Int16);
-    for (int k = 0; k < 20; ++k)
-        for (int j = 0; j < 20; ++j)
-            for (int i = 0; i < 20; ++i) v.setValue(g.index(i, j, k), i >= 10 ? 0 : (i + j + k) % 2 ? 900 : 1100);
-    const VoxelIndex seed{9, 10, 10};
-    double sum = 0, sum2 = 0, n = 0;
-    for (int k = 8; k <= 12; ++k)
-        for (int j = 8; j <= 12; ++j)
-            for (int i = 7; i <= 9; ++i) {
-                const double x = v.value(i, j, k);
-                sum += x, sum2 += x * x, ++n;
-            }
-    const double mean = sum / n, sd = std::sqrt(sum2 / n - mean * mean);
-    const auto p = seedInterval(v, {seed}, {0, 1100});
-    EXPECT_EQ(p.lower, std::floor(mean - 2.5 * sd));
-    EXPECT_EQ(p.upper, std::ceil(mean + 2.5 * sd));
-    EXPECT_GT(p.lower, 0);
-    EXPECT_LT(p.lower, 900);
-    EXPECT_GT(p.upper, 1100);
-    // 26-connected (the checkerboard's colours touch at edges), region growing takes the texture.
-    auto q = p;
-    q.connectivity = 26;
-    EXPECT_EQ(grow(v, seed, q).count(1), 10u * 20 * 20);
+TEST(SeedInterval, StepsWidenAndNarrowAroundTheSeedByATenthOfEachSide) {
+    RegionGrowingParams p;
+    p.lower = -38;
+    p.upper = 82;
+    const auto wider = stepInterval(p, 22, 1, {-1024, 3000}, 1);
+    EXPECT_EQ(wider.lower, -44);  // 60 below the seed: 6 further
+    EXPECT_EQ(wider.upper, 88);   // 60 above: 6 further
+    const auto narrower = stepInterval(p, 22, -1, {-1024, 3000}, 1);
+    EXPECT_EQ(narrower.lower, -32);
+    EXPECT_EQ(narrower.upper, 76);
+    const auto floor = stepInterval(p, 22, -100, {-1024, 3000}, 1);
+    EXPECT_EQ(floor.lower, 22) << "never past the seed";
+    EXPECT_EQ(floor.upper, 22);
+    const auto top = stepInterval(p, 22, 100, {-1024, 3000}, 1);
+    EXPECT_EQ(top.lower, -1024) << "never outside the data";
+    EXPECT_EQ(top.upper, 3000);
 }
 
 TEST(SeedInterval, NoSeedOrASeedOutsideIsAnError) {
@@ -100,7 +123,16 @@ TEST(SeedInterval, NoSeedOrASeedOutsideIsAnError) {
     EXPECT_THROW(seedInterval(v, {{8, 0, 0}}, {0, 100}), std::invalid_argument);
 }
 
-TEST(SeedInterval, ASeedOnTheCtHeadsCorticalBoneGivesTheSkullNotTheHead) {
+/// The seed's component of `mask` (6-connected), grown by the engine with a [1, 1] interval.
+LabelMap componentOf(const LabelMap& mask, const VoxelIndex& seed) {
+    Volume v(mask.geometry(), PixelType::Int16);
+    for (std::size_t i = 0; i < mask.voxelCount(); ++i) v.setValue(i, mask.data()[i]);
+    RegionGrowingParams one;
+    one.lower = one.upper = 1;
+    return grow(v, seed, one);
+}
+
+TEST(SeedInterval, OnTheCtHeadABoneSeedGivesTheSkullAndABrainSeedTheBrainNotTheFat) {
     const char* env = std::getenv("LUCENT_DATA");
     const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
     if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
@@ -111,11 +143,31 @@ TEST(SeedInterval, ASeedOnTheCtHeadsCorticalBoneGivesTheSkullNotTheHead) {
         if (ct.value(i, 128, 64) >= 1200) seed.i = i;
     ASSERT_GE(seed.i, 0);
     const auto p = seedInterval(ct, {seed}, ct.range());
-    const LabelMap bone = grow(ct, seed, p);
-    const double ml = bone.count(1) * ct.geometry().voxelVolumeMl();
-    std::printf("CT skull seed (%d, %d, %d) %.0f HU: interval %.0f..%.0f, %.1f ml\n", seed.i, seed.j, seed.k,
-                ct.value(seed.i, seed.j, seed.k), p.lower, p.upper, ml);
-    EXPECT_GT(p.lower, 300);
-    EXPECT_LT(ml, 500.0);
-    EXPECT_GT(ml, 0.0);
+    const LabelMap grown = grow(ct, seed, p);
+    // Issue 43 item 3's bar: >= 60 % of the seed's >= 300 HU component, >= 95 % of it bone (>= 300 HU).
+    LabelMap bone(ct.geometry());
+    for (std::size_t i = 0; i < ct.voxelCount(); ++i) bone.data()[i] = ct.value(i) >= 300;
+    const LabelMap skull = componentOf(bone, seed);
+    std::size_t inSkull = 0, boneVoxels = 0;
+    for (std::size_t i = 0; i < ct.voxelCount(); ++i) {
+        inSkull += grown.data()[i] && skull.data()[i];
+        boneVoxels += grown.data()[i] && bone.data()[i];
+    }
+    std::printf("CT skull seed (%d, %d, %d) %.0f HU: interval %.0f..%.0f, %.0f %% of its component, %.1f %% bone\n",
+                seed.i, seed.j, seed.k, ct.value(seed.i, seed.j, seed.k), p.lower, p.upper,
+                100.0 * double(inSkull) / double(skull.count(1)), 100.0 * double(boneVoxels) / double(grown.count(1)));
+    EXPECT_GE(double(inSkull), 0.60 * double(skull.count(1)));
+    EXPECT_GE(double(boneVoxels), 0.95 * double(grown.count(1)));
+
+    // Brain parenchyma beside the left ventricle: soft tissue (-30..150 HU: not fat, not bone), >= 95 %.
+    const VoxelIndex brain{100, 150, 64};
+    const auto b = seedInterval(ct, {brain}, ct.range());
+    const LabelMap region = grow(ct, brain, b);
+    std::size_t soft = 0;
+    for (std::size_t i = 0; i < ct.voxelCount(); ++i) soft += region.data()[i] && ct.value(i) >= -30 && ct.value(i) <= 150;
+    std::printf("CT brain seed %.0f HU: interval %.0f..%.0f, %zu voxels, %.1f %% soft tissue\n",
+                ct.value(brain.i, brain.j, brain.k), b.lower, b.upper, region.count(1),
+                100.0 * double(soft) / double(region.count(1)));
+    EXPECT_GE(double(soft), 0.95 * double(region.count(1)));
+    EXPECT_GT(region.count(1), 100000u) << "the brain, not a pocket of it";
 }

@@ -217,6 +217,16 @@ void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
     m_acceptAction->setEnabled(m_segmentation->canAccept());
     seg->addAction("Ca&ncel", QKeySequence(Qt::Key_Escape), this, [this] { m_live->cancel(); });
     seg->addSeparator();
+    // Region growing's interval starts as the seed's tissue; a step either way is one key.
+    const auto step = [this](int steps) {
+        if (!m_segmentation->stepInterval(steps)) showError("Widen and narrow the interval of region growing: click a seed first (G).");
+    };
+    QAction* widen = seg->addAction("&Widen interval", this, [step] { step(1); });
+    widen->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)});
+    widen->setObjectName("widenIntervalAction");
+    seg->addAction("Na&rrow interval", QKeySequence(Qt::Key_Minus), this, [step] { step(-1); })
+        ->setObjectName("narrowIntervalAction");
+    seg->addSeparator();
     // Recorded frames are the window as it is on screen, as `lucent --record` writes them.
     QWidget* window = bar->window();
     m_recording = new RunRecording(m_live, m_model, [window] { return captureWindow(window); }, window);

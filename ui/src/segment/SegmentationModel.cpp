@@ -106,6 +106,17 @@ void SegmentationModel::setConnectivity(int connectivity) {
     regrow();
 }
 
+bool SegmentationModel::stepInterval(int steps) {
+    const auto& seeds = m_seedTool.seeds();
+    if (m_mode != Method::RegionGrowing || seeds.empty() || !m_viewer->hasVolume()) return false;
+    const Volume& v = *m_viewer->volume();
+    const double seed = v.value(seeds[0].i, seeds[0].j, seeds[0].k);
+    const double unit = v.pixelType() == PixelType::Int16 ? 1.0 : std::pow(10.0, -intervalDecimals());
+    const auto p = lucent::stepInterval(m_regionGrowing, seed, steps, dataRange(), unit);
+    setInterval(p.lower, p.upper);
+    return true;
+}
+
 int SegmentationModel::intervalDecimals() {
     if (!m_viewer->hasVolume()) return 0;
     const auto [lo, hi] = dataRange();
@@ -244,6 +255,9 @@ void SegmentationModel::regrow() {
     if (m_mode != Method::RegionGrowing || !m_viewer->hasVolume()) return;
     if (m_seedTool.seeds().empty()) return m_runner->cancel();
     if (m_regionGrowing.lower > m_regionGrowing.upper) return;
+    if (const std::string outside = seedsOutsideInterval(*m_viewer->volume(), m_seedTool.seeds(), m_regionGrowing);
+        !outside.empty())
+        fail(QString::fromStdString(outside));
     // A running or finished run takes the new interval (it grows on when it only widens).
     if (m_runner->active() && m_runner->method() == Method::RegionGrowing) return m_runner->update(request());
     QString error;

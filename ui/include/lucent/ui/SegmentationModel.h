@@ -62,6 +62,9 @@ public:
     void setInterval(double lower, double upper);
     /// Decimals of the interval's bounds: 0 for integer voxels, more for float voxels (ValuePrecision.h).
     int intervalDecimals();
+    /// Segment > Widen / Narrow interval (+, -): `steps` steps around the first seed's value
+    /// (SeedInterval.h's stepInterval). False when region growing has no seed.
+    bool stepInterval(int steps);
     void setConnectivity(int connectivity);
     /// The range an interval may take: the data's range widened by its width on each side, so a
     /// dragged interval keeps its width at the ends; none until region growing first needed the
