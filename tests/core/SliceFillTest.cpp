@@ -121,3 +121,148 @@ TEST(SliceFill, ALeaningTubeIsFollowedByTheMorphologicalMethod) {
     EXPECT_GE(morph, 0.95);
     EXPECT_GT(morph, sdi);
 }
+
+TEST(SliceFill, LabelledSlicesAndOtherLabelsStayExactlyAsTheyWere) {
+    // Label 1: the ellipsoid on every 6th slice; label 2 drawn across slices 14..16 where label 1
+    // will grow; label 3 a block on every slice (not chosen).
+    LabelMap m = everyNthSlice(ellipsoid(), 0, 6);
+    for (int k = 14; k <= 16; ++k)
+        for (int j = 30; j < 50; ++j)
+            for (int i = 40; i < 60; ++i) m.at(i, j, k) = 2;
+    for (int k = 0; k < 70; ++k)
+        for (int j = 0; j < 4; ++j)
+            for (int i = 0; i < 6; ++i) m.at(i, j, k) = 3;
+    const LabelMap before = m;
+    SliceFillOptions options;
+    options.labels = {1};
+    const SliceFillReport report = fillBetweenSlices(m, options);
+    ASSERT_EQ(report.axis, 2);
+    ASSERT_EQ(report.labels.size(), 1u);
+    std::size_t gained = 0;
+    for (int k = 0; k < 70; ++k)
+        for (int j = 0; j < 80; ++j)
+            for (int i = 0; i < 90; ++i) {
+                const std::uint8_t was = before.at(i, j, k), now = m.at(i, j, k);
+                if (k % 6 == 0 || was != 0) {
+                    ASSERT_EQ(now, was) << "voxel " << i << "," << j << "," << k;
+                } else {
+                    ASSERT_TRUE(now == 0 || now == 1);
+                    gained += now == 1;
+                }
+            }
+    EXPECT_EQ(gained, report.labels[0].voxelsAdded);
+    EXPECT_GT(gained, 30000u);  // the fill happened (the ellipsoid holds about 43,000 voxels)
+    EXPECT_EQ(m.count(2), before.count(2));
+    EXPECT_EQ(m.count(3), before.count(3));
+    // Labelled slices 12..60 hold it (slices 0 and 6 lie below the ellipsoid); 40 slices between.
+    EXPECT_EQ(report.labels[0].labelledSlices, 9);
+    EXPECT_EQ(report.labels[0].filledSlices, 40);
+}
+
+TEST(SliceFill, OnlyTheChosenLabelsAreFilledAndTheLowerValueWinsASharedVoxel) {
+    // Label 4: a disc of radius 5 on slices 0 and 8. Label 7: a disc of radius 7 on the same centre
+    // on slices 1 and 7, so both reach the centre on slices 2..6. Label 5: a disc on slices 0 and 8
+    // elsewhere, not chosen.
+    LabelMap m = grid(40, 40, 9);
+    auto disc = [&](int k, double cx, double cy, double r, std::uint8_t v) {
+        for (int j = 0; j < 40; ++j)
+            for (int i = 0; i < 40; ++i)
+                if ((i - cx) * (i - cx) + (j - cy) * (j - cy) <= r * r) m.at(i, j, k) = v;
+    };
+    disc(0, 12, 12, 5, 4), disc(8, 12, 12, 5, 4);
+    disc(1, 12, 12, 7, 7), disc(7, 12, 12, 7, 7);
+    disc(0, 30, 30, 5, 5), disc(8, 30, 30, 5, 5);
+    SliceFillOptions options;
+    options.labels = {7, 4};
+    const SliceFillReport report = fillBetweenSlices(m, options);
+    ASSERT_EQ(report.labels.size(), 2u);
+    EXPECT_EQ(report.labels[0].label, 4);  // ascending: 4 first, so it keeps what both reach
+    EXPECT_EQ(report.labels[1].label, 7);
+    for (int k = 1; k < 8; ++k) EXPECT_EQ(m.at(30, 30, k), 0) << "label 5 was not chosen, slice " << k;
+    for (int k : {1, 7}) EXPECT_EQ(m.at(12, 12, k), 7) << "label 7's own slice " << k << " is not overwritten";
+    for (int k = 2; k <= 6; ++k) {
+        EXPECT_EQ(m.at(12, 12, k), 4) << "inside both: the lower value, slice " << k;
+        EXPECT_EQ(m.at(18, 12, k), 7) << "inside label 7's disc only, slice " << k;
+    }
+}
+
+TEST(SliceFill, ARegionWithNoPartnerShrinksToNothingHalfwayAndNothingPassesTheEnds) {
+    // Slice 4: disc P. Slice 16: disc P and disc Q far from it (Q starts between the slices). Slice
+    // 0..3 and 17..23 hold nothing: no extrapolation.
+    LabelMap m = grid(60, 40, 24);
+    auto disc = [&](int k, double cx, double r) {
+        for (int j = 0; j < 40; ++j)
+            for (int i = 0; i < 60; ++i)
+                if ((i - cx) * (i - cx) + (j - 20) * (j - 20) <= r * r) m.at(i, j, k) = 1;
+    };
+    disc(4, 14, 8), disc(16, 14, 8), disc(16, 46, 8);
+    fillBetweenSlices(m, {});
+    auto countNear = [&](int k, double cx) {
+        int n = 0;
+        for (int j = 0; j < 40; ++j)
+            for (int i = 0; i < 60; ++i)
+                n += m.at(i, j, k) == 1 && (i - cx) * (i - cx) + (j - 20) * (j - 20) <= 64;
+        return n;
+    };
+    for (int k : {0, 1, 2, 3, 17, 20, 23}) EXPECT_EQ(countNear(k, 14) + countNear(k, 46), 0) << "slice " << k;
+    for (int k = 5; k <= 15; ++k) EXPECT_GT(countNear(k, 14), 190) << "P goes through slice " << k;
+    for (int k = 5; k <= 10; ++k) EXPECT_EQ(countNear(k, 46), 0) << "Q is gone halfway: slice " << k;
+    // Q grows from nothing halfway (slice 10) to its whole disc at 16, never past it.
+    int previous = 0;
+    for (int k = 11; k <= 15; ++k) {
+        const int n = countNear(k, 46);
+        EXPECT_GT(n, previous) << "Q grows towards its slice: " << k;
+        previous = n;
+    }
+    EXPECT_LT(previous, countNear(16, 46));
+}
+
+TEST(SliceFill, TheSparseAxisIsTheOneWithEmptySlicesBetweenLabelledOnes) {
+    const LabelMap alongK = everyNthSlice(ellipsoid(), 0, 6);
+    EXPECT_EQ(sparseAxis(alongK), 2);
+    // The same ellipsoid drawn on every 5th slice of i.
+    LabelMap alongI = ellipsoid();
+    for (int k = 0; k < 70; ++k)
+        for (int j = 0; j < 80; ++j)
+            for (int i = 0; i < 90; ++i)
+                if (i % 5 != 0) alongI.at(i, j, k) = 0;
+    EXPECT_EQ(sparseAxis(alongI), 0);
+    SliceFillOptions options;
+    const SliceFillReport report = fillBetweenSlices(alongI, options);
+    EXPECT_EQ(report.axis, 0);
+    EXPECT_GE(dice(alongI, ellipsoid(), 1), 0.96);
+    EXPECT_EQ(sparseAxis(grid(5, 5, 5)), -1);
+    EXPECT_EQ(sparseAxis(alongK, {9}), -1);  // a label with no voxel
+    options.axis = 3;
+    EXPECT_THROW(fillBetweenSlices(alongI, options), std::invalid_argument);
+}
+
+TEST(SliceFill, OneAndTwoThreadsFillTheSameVoxelsAndProgressCountsEveryGap) {
+    const LabelMap sparse = everyNthSlice(branchingTube(), 6, 6);
+    for (FillMethod method : {FillMethod::Morphological, FillMethod::SignedDistance}) {
+        LabelMap one = sparse, two = sparse;
+        SliceFillOptions options;
+        options.method = method;
+        options.threads = 1;
+        fillBetweenSlices(one, options);
+        options.threads = 2;
+        std::size_t calls = 0, last = 0, total = 0;
+        fillBetweenSlices(two, options, [&](std::size_t done, std::size_t all) {
+            ++calls, last = done, total = all;
+            return true;
+        });
+        EXPECT_TRUE(std::equal(one.data(), one.data() + one.voxelCount(), two.data()));
+        EXPECT_EQ(total, 10u);  // slices 6, 12, ..., 66: ten gaps
+        EXPECT_EQ(calls, 10u);
+        EXPECT_EQ(last, 10u);
+    }
+}
+
+TEST(SliceFill, CancellingStopsTheFill) {
+    LabelMap m = everyNthSlice(branchingTube(), 6, 6);
+    SliceFillOptions options;
+    options.threads = 1;
+    std::size_t calls = 0;
+    EXPECT_THROW(fillBetweenSlices(m, options, [&](std::size_t, std::size_t) { return ++calls < 3; }), Cancelled);
+    EXPECT_EQ(calls, 3u);  // no gap started after the refusal
+}
