@@ -218,8 +218,13 @@ TEST(SliceFill, ARegionWithNoPartnerShrinksToNothingHalfwayAndNothingPassesTheEn
 }
 
 TEST(SliceFill, TheSparseAxisIsTheOneWithEmptySlicesBetweenLabelledOnes) {
-    const LabelMap alongK = everyNthSlice(ellipsoid(), 0, 6);
+    LabelMap alongK = everyNthSlice(ellipsoid(), 0, 6);
     EXPECT_EQ(sparseAxis(alongK), 2);
+    // A second label drawn on every slice of k (a rod) leaves k the sparse axis: each label's gaps
+    // count within its own span.
+    for (int k = 0; k < 70; ++k) alongK.at(1, 1, k) = 2;
+    EXPECT_EQ(sparseAxis(alongK), 2);
+    EXPECT_EQ(sparseAxis(alongK, {2}), 2);  // the rod alone: no gaps on any axis, the tie goes to k
     // The same ellipsoid drawn on every 5th slice of i.
     LabelMap alongI = ellipsoid();
     for (int k = 0; k < 70; ++k)

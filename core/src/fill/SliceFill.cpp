@@ -132,20 +132,23 @@ std::array<bool, 256> wantedSet(const std::vector<std::uint8_t>& labels) {
     return wanted;
 }
 
-int sparseAxisOf(const fill::SlicePresence& presence, const std::array<int, 3>& dims) {
+int sparseAxisOf(const fill::SlicePresence& presence, const std::array<bool, 256>& wanted,
+                 const std::array<int, 3>& dims) {
     int best = -1;
     double bestShare = -1;
     for (int axis : {2, 1, 0}) {  // ties go to the first seen: k, then j
-        int first = -1, last = -1, held = 0;
-        for (int s = 0; s < dims[axis]; ++s)
-            if (presence.holdsAny(axis, s)) {
-                if (first < 0) first = s;
-                last = s;
-                ++held;
-            }
-        if (first < 0) return -1;
-        const double share = double(last - first + 1 - held) / double(last - first + 1);
-        if (share > bestShare) best = axis, bestShare = share;
+        // Each label's own span: a label drawn on every slice beside one drawn on a few does not
+        // hide the gaps of the second.
+        double empty = 0, span = 0;
+        for (int v = 1; v < 256; ++v) {
+            if (!wanted[v]) continue;
+            const std::vector<int> held = presence.slices(axis, std::uint8_t(v));
+            if (held.empty()) continue;
+            span += held.back() - held.front() + 1;
+            empty += double(held.back() - held.front() + 1) - double(held.size());
+        }
+        if (span == 0) return -1;
+        if (empty / span > bestShare) best = axis, bestShare = empty / span;
     }
     return best;
 }
@@ -156,7 +159,7 @@ const char* axisName(int axis) { return axis == 0 ? "i" : axis == 1 ? "j" : "k";
 
 int sparseAxis(const LabelMap& map, const std::vector<std::uint8_t>& labels) {
     const fill::SlicePresence presence(map, wantedSet(labels), 0);
-    return sparseAxisOf(presence, map.geometry().dims);
+    return sparseAxisOf(presence, wantedSet(labels), map.geometry().dims);
 }
 
 SliceFillReport fillBetweenSlices(LabelMap& map, const SliceFillOptions& options, const ProgressCallback& progress) {
@@ -165,7 +168,7 @@ SliceFillReport fillBetweenSlices(LabelMap& map, const SliceFillOptions& options
     const std::array<bool, 256> wanted = wantedSet(options.labels);
     const fill::SlicePresence presence(map, wanted, options.threads);
     SliceFillReport report;
-    report.axis = options.axis >= 0 ? options.axis : sparseAxisOf(presence, map.geometry().dims);
+    report.axis = options.axis >= 0 ? options.axis : sparseAxisOf(presence, wanted, map.geometry().dims);
     if (report.axis < 0) report.axis = 2;  // nothing labelled: nothing to fill
     // Ascending values: where two labels reach one voxel the lower, filled first, keeps it.
     std::vector<std::vector<int>> labelled(256);

@@ -37,12 +37,6 @@ SlicePresence::SlicePresence(const LabelMap& map, const std::array<bool, 256>& w
     });
 }
 
-bool SlicePresence::holdsAny(int axis, int s) const {
-    for (int label = 1; label < 256; ++label)
-        if (holds(axis, std::uint8_t(label), s)) return true;
-    return false;
-}
-
 std::vector<int> SlicePresence::slices(int axis, std::uint8_t label) const {
     std::vector<int> out;
     for (int s = 0; s < m_dims[axis]; ++s)

@@ -17,8 +17,6 @@ public:
 
     /// Whether slice `s` of `axis` holds `label`.
     bool holds(int axis, std::uint8_t label, int s) const { return m_seen[axis][std::size_t(label) * m_dims[axis] + s] != 0; }
-    /// Whether slice `s` of `axis` holds any recorded label.
-    bool holdsAny(int axis, int s) const;
     /// The slices of `axis` holding `label`, ascending.
     std::vector<int> slices(int axis, std::uint8_t label) const;
     /// Whether `label` has a voxel.

@@ -41,7 +41,8 @@ struct SliceFillReport {
 };
 
 /// The axis along which `labels` (empty: every label) are sparse: the one with the largest share of
-/// slices holding none of them between the first and the last slice holding one; ties go to k, then
+/// empty slices within each label's span (from the first slice holding it to the last), summed over
+/// the labels, so that a label drawn on every slice does not hide another's gaps. Ties go to k, then
 /// j. -1 when no chosen label has a voxel.
 int sparseAxis(const LabelMap& map, const std::vector<std::uint8_t>& labels = {});
 
