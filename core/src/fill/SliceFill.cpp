@@ -62,31 +62,33 @@ std::vector<std::pair<PlaneMask, PlaneMask>> matchRegions(const PlaneMask& first
     Groups groups(std::size_t(ca.count) + cb.count);
     for (std::size_t p = 0; p < first.size(); ++p)
         if (ca.ids[p] && cb.ids[p]) groups.join(ca.ids[p] - 1, ca.count + cb.ids[p] - 1);
-    // Each group's box on each side, then its masks on those boxes.
-    std::vector<int> slot(groups.parent.size(), -1);
-    std::vector<std::pair<PlaneBox, PlaneBox>> boxes;
+    // Each region's group numbered once, then each group's box on each side, then its masks.
+    std::vector<int> slotOfRoot(groups.parent.size(), -1), slot(groups.parent.size());
+    int groupCount = 0;
+    for (std::uint32_t r = 0; r < groups.parent.size(); ++r) {
+        const std::uint32_t root = groups.root(r);
+        if (slotOfRoot[root] < 0) slotOfRoot[root] = groupCount++;
+        slot[r] = slotOfRoot[root];
+    }
+    std::vector<std::pair<PlaneBox, PlaneBox>> boxes(static_cast<std::size_t>(groupCount));
     const int w = first.box().w;
-    auto region = [&](std::size_t p, bool onFirst) -> std::uint32_t {
-        return onFirst ? ca.ids[p] - 1 : ca.count + cb.ids[p] - 1;
-    };
-    for (int side = 0; side < 2; ++side)
-        for (std::size_t p = 0; p < first.size(); ++p) {
-            if (!(side == 0 ? ca.ids[p] : cb.ids[p])) continue;
-            const std::uint32_t g = groups.root(region(p, side == 0));
-            if (slot[g] < 0) slot[g] = int(boxes.size()), boxes.emplace_back();
-            PlaneBox& b = side == 0 ? boxes[slot[g]].first : boxes[slot[g]].second;
-            b = fill::unite(b, PlaneBox{int(p % w), int(p / w), 1, 1});
+    for (std::size_t p = 0; p < first.size(); ++p) {
+        const PlaneBox pixel{int(p % w), int(p / w), 1, 1};
+        if (ca.ids[p]) boxes[slot[ca.ids[p] - 1]].first = fill::unite(boxes[slot[ca.ids[p] - 1]].first, pixel);
+        if (cb.ids[p]) {
+            PlaneBox& b = boxes[slot[ca.count + cb.ids[p] - 1]].second;
+            b = fill::unite(b, pixel);
         }
+    }
     std::vector<std::pair<PlaneMask, PlaneMask>> out;
     for (const auto& [a, b] : boxes) out.emplace_back(PlaneMask(a), PlaneMask(b));
-    for (int side = 0; side < 2; ++side)
-        for (std::size_t p = 0; p < first.size(); ++p) {
-            if (!(side == 0 ? ca.ids[p] : cb.ids[p])) continue;
-            auto& pair = out[slot[groups.root(region(p, side == 0))]];
-            PlaneMask& m = side == 0 ? pair.first : pair.second;
-            const int x = int(p % w) - m.box().x0, y = int(p / w) - m.box().y0;
-            m[std::size_t(y) * m.box().w + x] = 1;
-        }
+    auto set = [w](PlaneMask& m, std::size_t p) {
+        m[std::size_t(int(p / w) - m.box().y0) * m.box().w + (int(p % w) - m.box().x0)] = 1;
+    };
+    for (std::size_t p = 0; p < first.size(); ++p) {
+        if (ca.ids[p]) set(out[slot[ca.ids[p] - 1]].first, p);
+        if (cb.ids[p]) set(out[slot[ca.count + cb.ids[p] - 1]].second, p);
+    }
     return out;
 }
 
