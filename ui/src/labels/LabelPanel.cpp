@@ -2,6 +2,7 @@
 #include "lucent/ui/LabelPanel.h"
 
 #include "ToolActions.h"
+#include "labels/SliceFillAction.h"
 
 #include "lucent/core/LabelIslands.h"
 #include "lucent/io/FileUtil.h"
@@ -224,6 +225,9 @@ void LabelPanel::buildMenus(QMenuBar* bar, QAction* before) {
     menu->addAction("Keep &largest island", this, [this] { keepLargest(); })->setObjectName("keepLargestAction");
     menu->addAction("&Remove small islands", this, [this] { removeSmall(m_minVoxels->value()); })
         ->setObjectName("removeSmallAction");
+    m_fill = new SliceFillAction(m_model, m_grid, this);
+    connect(m_fill, &SliceFillAction::message, this, &LabelPanel::message);
+    menu->addAction(m_fill->action());
     menu->addSeparator();
     menu->addAction("&Add label", this, [this] { addLabel(); })->setObjectName("addLabelAction");
     menu->addAction("E&xport statistics...", this, [this] {
@@ -396,6 +400,8 @@ bool LabelPanel::activeLabelEditable() {
     }
     return true;
 }
+
+SliceFillModel* LabelPanel::sliceFill() { return m_fill ? &m_fill->model() : nullptr; }
 
 bool LabelPanel::keepLargest() {
     if (!activeLabelEditable()) return false;
