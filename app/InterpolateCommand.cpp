@@ -23,16 +23,14 @@ int parseAxis(const CommandLine& cl) {
     throw UsageError("--axis takes i, j or k, not '" + a + "'");
 }
 
-std::string plural(std::size_t n, const char* word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
+std::string plural(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 /// "axis k; label 1: 9 labelled slices, 40 slices filled (31,024 voxels)".
 std::string describe(const SliceFillReport& report) {
     std::string out = std::string("axis ") + axisName(report.axis);
     for (const LabelFillFigures& f : report.labels) {
-        out += "; label " + std::to_string(f.label) + ": " + plural(std::size_t(f.labelledSlices), "labelled slice") + ", " +
-               plural(std::size_t(f.filledSlices), "slice") + " filled (" + plural(f.voxelsAdded, "voxel") + ")";
+        out += "; label " + std::to_string(f.label) + ": " + plural(std::size_t(f.labelledSlices), "labelled slice") +
+               ", " + plural(std::size_t(f.filledSlices), "slice") + " filled (" + plural(f.voxelsAdded, "voxel") + ")";
     }
     return out;
 }

@@ -73,7 +73,8 @@ double dice(const LabelMap& a, const LabelMap& b) {
 }
 
 void dump(const std::string& path, const LabelMap& m) {
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(m.data()), std::streamsize(m.voxelCount()));
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(m.data()), std::streamsize(m.voxelCount()));
 }
 
 }  // namespace
@@ -84,11 +85,16 @@ int main(int argc, char** argv) {
     std::string dumpDir;
     for (int a = 1; a + 1 < argc; a += 2) {
         const std::string k = argv[a], v = argv[a + 1];
-        if (k == "--size") std::sscanf(v.c_str(), "%d,%d,%d", &nx, &ny, &nz);
-        else if (k == "--step") step = std::atoi(v.c_str());
-        else if (k == "--runs") runs = std::atoi(v.c_str());
-        else if (k == "--threads") threads = unsigned(std::atoi(v.c_str()));
-        else if (k == "--dump") dumpDir = v;
+        if (k == "--size")
+            std::sscanf(v.c_str(), "%d,%d,%d", &nx, &ny, &nz);
+        else if (k == "--step")
+            step = std::atoi(v.c_str());
+        else if (k == "--runs")
+            runs = std::atoi(v.c_str());
+        else if (k == "--threads")
+            threads = unsigned(std::atoi(v.c_str()));
+        else if (k == "--dump")
+            dumpDir = v;
     }
     const LabelMap whole = wholeShape(nx, ny, nz);
     LabelMap drawn = whole;
@@ -122,10 +128,11 @@ int main(int argc, char** argv) {
         }
         std::sort(times.begin(), times.end());
         std::sort(cpu.begin(), cpu.end());
-        std::printf("  %-16s median %7.1f ms  worst %7.1f ms  (CPU time median %7.1f ms)  Dice %.4f  peak host memory "
-                    "%.0f MiB\n",
-                    method == FillMethod::Morphological ? "morphological" : "signed distance", times[times.size() / 2],
-                    times.back(), cpu[cpu.size() / 2], quality, peakMiB());
+        std::printf(
+            "  %-16s median %7.1f ms  worst %7.1f ms  (CPU time median %7.1f ms)  Dice %.4f  peak host memory "
+            "%.0f MiB\n",
+            method == FillMethod::Morphological ? "morphological" : "signed distance", times[times.size() / 2],
+            times.back(), cpu[cpu.size() / 2], quality, peakMiB());
     }
     LabelMap m = drawn;
     SliceFillOptions options;

@@ -200,8 +200,7 @@ TEST(SliceFill, ARegionWithNoPartnerShrinksToNothingHalfwayAndNothingPassesTheEn
     auto countNear = [&](int k, double cx) {
         int n = 0;
         for (int j = 0; j < 40; ++j)
-            for (int i = 0; i < 60; ++i)
-                n += m.at(i, j, k) == 1 && (i - cx) * (i - cx) + (j - 20) * (j - 20) <= 64;
+            for (int i = 0; i < 60; ++i) n += m.at(i, j, k) == 1 && (i - cx) * (i - cx) + (j - 20) * (j - 20) <= 64;
         return n;
     };
     for (int k : {0, 1, 2, 3, 17, 20, 23}) EXPECT_EQ(countNear(k, 14) + countNear(k, 46), 0) << "slice " << k;

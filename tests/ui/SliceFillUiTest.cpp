@@ -57,15 +57,17 @@ protected:
     /// Label 1: discs of radius 10 on slices a and b of `axis` (2: i-j planes around (48, 40); 0: j-k
     /// planes around (40, 20)).
     void drawDiscs(int axis, int a, int b) {
-        window.model().editLabels([&](LabelMap& m) {
-            for (int k = 0; k < 40; ++k)
-                for (int j = 0; j < 80; ++j)
-                    for (int i = 0; i < 96; ++i) {
-                        const int along = axis == 0 ? i : k;
-                        const double x = axis == 0 ? j - 40.0 : i - 48.0, y = axis == 0 ? k - 20.0 : j - 40.0;
-                        if ((along == a || along == b) && x * x + y * y <= 100) m.at(i, j, k) = 1;
-                    }
-        }, "Draw");
+        window.model().editLabels(
+            [&](LabelMap& m) {
+                for (int k = 0; k < 40; ++k)
+                    for (int j = 0; j < 80; ++j)
+                        for (int i = 0; i < 96; ++i) {
+                            const int along = axis == 0 ? i : k;
+                            const double x = axis == 0 ? j - 40.0 : i - 48.0, y = axis == 0 ? k - 20.0 : j - 40.0;
+                            if ((along == a || along == b) && x * x + y * y <= 100) m.at(i, j, k) = 1;
+                        }
+            },
+            "Draw");
     }
     /// Whether the axial view, moved to slice k, draws label 1's colour at voxel (53, 45).
     bool axialShowsLabelAt(int k) {

@@ -97,7 +97,7 @@ void vanish(const PlaneMask& region, bool atFirst, int gap, const PlaneSpacing& 
     for (std::size_t p = 0; p < r.size(); ++p) deepest = std::max(deepest, r[p] ? std::sqrt(depth2[p]) : 0.0);
     for (int offset = 1; offset < gap; ++offset) {
         const double t = double(atFirst ? offset : gap - offset) / gap;  // distance from the region's slice
-        if (2 * t >= 1) continue;  // nothing lies deeper than the deepest pixel: an empty shape
+        if (2 * t >= 1) continue;             // nothing lies deeper than the deepest pixel: an empty shape
         const double keep = 2 * t * deepest;  // pixels deeper than this remain
         PlaneMask shape(r.box());
         for (std::size_t p = 0; p < r.size(); ++p) shape[p] = r[p] && std::sqrt(depth2[p]) > keep;

@@ -16,7 +16,9 @@ public:
     SlicePresence(const LabelMap& map, const std::array<bool, 256>& wanted, unsigned threads);
 
     /// Whether slice `s` of `axis` holds `label`.
-    bool holds(int axis, std::uint8_t label, int s) const { return m_seen[axis][std::size_t(label) * m_dims[axis] + s] != 0; }
+    bool holds(int axis, std::uint8_t label, int s) const {
+        return m_seen[axis][std::size_t(label) * m_dims[axis] + s] != 0;
+    }
     /// The slices of `axis` holding `label`, ascending.
     std::vector<int> slices(int axis, std::uint8_t label) const;
     /// Whether `label` has a voxel.

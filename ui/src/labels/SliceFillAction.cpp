@@ -27,7 +27,8 @@ SliceFillAction::SliceFillAction(ViewerModel* model, ViewGrid* grid, QWidget* pa
 bool SliceFillAction::trigger() {
     // The view in use: the last one clicked or scrolled, else the axial view. Its normal is the
     // volume axis the user drew across.
-    const SliceViewWidget* view = m_grid->activeView() ? m_grid->activeView() : m_grid->view(render::Orientation::Axial);
+    const SliceViewWidget* view =
+        m_grid->activeView() ? m_grid->activeView() : m_grid->view(render::Orientation::Axial);
     QString why;
     if (!m_fill.preview(view->view().normalAxis(), {m_model->activeLabel()}, &why)) {
         emit message(why);

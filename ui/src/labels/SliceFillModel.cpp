@@ -36,12 +36,12 @@ bool SliceFillModel::preview(int axis, const std::vector<std::uint8_t>& labels, 
     options.axis = axis;
     options.labels = labels;
     SliceFillReport report;
-    const bool changed = m_model->editLabels(
-        [&](LabelMap& map) { report = fillBetweenSlices(map, options); }, kStepName);
+    const bool changed =
+        m_model->editLabels([&](LabelMap& map) { report = fillBetweenSlices(map, options); }, kStepName);
     m_report = report;
     if (!changed)
-        return refuse(QString("Nothing to fill: no slices of %1 lie between slices holding the label")
-                          .arg(axisName(axis)));
+        return refuse(
+            QString("Nothing to fill: no slices of %1 lie between slices holding the label").arg(axisName(axis)));
     m_previewing = true;
     m_generation = m_model->labelGeneration();
     emit previewChanged(true);

@@ -22,16 +22,16 @@ enum class FillMethod {
 };
 
 struct SliceFillOptions {
-    int axis = -1;                      ///< 0 (i), 1 (j), 2 (k); -1: sparseAxis()
-    std::vector<std::uint8_t> labels;   ///< the labels to fill; empty: every label present
+    int axis = -1;                     ///< 0 (i), 1 (j), 2 (k); -1: sparseAxis()
+    std::vector<std::uint8_t> labels;  ///< the labels to fill; empty: every label present
     FillMethod method = FillMethod::Morphological;
-    unsigned threads = 0;               ///< 0: all cores
+    unsigned threads = 0;  ///< 0: all cores
 };
 
 struct LabelFillFigures {
     std::uint8_t label = 0;
-    int labelledSlices = 0;       ///< slices of the axis holding the label before the fill
-    int filledSlices = 0;         ///< slices between them that gained a voxel
+    int labelledSlices = 0;  ///< slices of the axis holding the label before the fill
+    int filledSlices = 0;    ///< slices between them that gained a voxel
     std::size_t voxelsAdded = 0;
 };
 
