@@ -270,3 +270,85 @@ TEST(SliceFill, CancellingStopsTheFill) {
     EXPECT_THROW(fillBetweenSlices(m, options, [&](std::size_t, std::size_t) { return ++calls < 3; }), Cancelled);
     EXPECT_EQ(calls, 3u);  // no gap started after the refusal
 }
+
+namespace {
+
+/// Brute-force signed distance on one k slice (pixel centres, 1 mm pixels): distance to the nearest
+/// pixel of the other kind, negative inside.
+std::vector<double> bruteSignedDistance(const LabelMap& m, int k) {
+    const int nx = m.geometry().dims[0], ny = m.geometry().dims[1];
+    std::vector<double> sd(std::size_t(nx) * ny);
+    for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+            const bool in = m.at(x, y, k) == 1;
+            double best = 1e300;
+            for (int v = 0; v < ny; ++v)
+                for (int u = 0; u < nx; ++u)
+                    if ((m.at(u, v, k) == 1) != in) best = std::min(best, double((u - x) * (u - x) + (v - y) * (v - y)));
+            sd[std::size_t(y) * nx + x] = in ? -std::sqrt(best) : std::sqrt(best);
+        }
+    return sd;
+}
+
+/// Brute-force distance from (x, y) to the nearest pixel of slice k where `keep(u, v)` holds.
+template <class Keep>
+double bruteDistance(const LabelMap& m, int x, int y, const Keep& keep) {
+    double best = 1e300;
+    for (int v = 0; v < m.geometry().dims[1]; ++v)
+        for (int u = 0; u < m.geometry().dims[0]; ++u)
+            if (keep(u, v)) best = std::min(best, double((u - x) * (u - x) + (v - y) * (v - y)));
+    return best;
+}
+
+}  // namespace
+
+TEST(SliceFill, SignedDistanceEqualsABruteForceReferenceVoxelForVoxel) {
+    // An ellipse on slice 0 and a smaller, shifted one on slice 6 (they overlap: one group).
+    LabelMap m = grid(34, 30, 7);
+    for (int y = 0; y < 30; ++y)
+        for (int x = 0; x < 34; ++x) {
+            const double a = (x - 14.0) / 9, b = (y - 14.0) / 6, c = (x - 19.0) / 5, d = (y - 16.0) / 7;
+            if (a * a + b * b <= 1) m.at(x, y, 0) = 1;
+            if (c * c + d * d <= 1) m.at(x, y, 6) = 1;
+        }
+    const std::vector<double> sdA = bruteSignedDistance(m, 0), sdB = bruteSignedDistance(m, 6);
+    LabelMap filled = m;
+    SliceFillOptions options;
+    options.method = FillMethod::SignedDistance;
+    fillBetweenSlices(filled, options);
+    std::size_t inside = 0;
+    for (int k = 1; k < 6; ++k)
+        for (int y = 0; y < 30; ++y)
+            for (int x = 0; x < 34; ++x) {
+                const double t = k / 6.0, s = (1 - t) * sdA[std::size_t(y) * 34 + x] + t * sdB[std::size_t(y) * 34 + x];
+                ASSERT_EQ(filled.at(x, y, k), s < 0 ? 1 : 0) << x << "," << y << "," << k;
+                inside += s < 0;
+            }
+    EXPECT_GT(inside, 500u);
+}
+
+TEST(SliceFill, TheMorphologicalMiddleSliceIsTheMedianOfABruteForceReference) {
+    // A disc of radius 8 on slice 0 and a square of half-width 5 on slice 2, both centred on
+    // (15, 15) (no centroid shift): slice 1 is {x : d(x, A & B) <= d(x, outside A | B)} (Meyer's
+    // median as Albu et al. use it, with Euclidean discs).
+    LabelMap m = grid(31, 31, 3);
+    for (int y = 0; y < 31; ++y)
+        for (int x = 0; x < 31; ++x) {
+            if ((x - 15) * (x - 15) + (y - 15) * (y - 15) <= 64) m.at(x, y, 0) = 1;
+            if (std::abs(x - 15) <= 5 && std::abs(y - 15) <= 5) m.at(x, y, 2) = 1;
+        }
+    LabelMap filled = m;
+    fillBetweenSlices(filled, {});
+    auto a = [&](int u, int v) { return m.at(u, v, 0) == 1; };
+    auto b = [&](int u, int v) { return m.at(u, v, 2) == 1; };
+    std::size_t between = 0;
+    for (int y = 0; y < 31; ++y)
+        for (int x = 0; x < 31; ++x) {
+            const double toBoth = bruteDistance(m, x, y, [&](int u, int v) { return a(u, v) && b(u, v); });
+            const double toOutside = bruteDistance(m, x, y, [&](int u, int v) { return !a(u, v) && !b(u, v); });
+            const bool expected = toBoth <= toOutside;
+            ASSERT_EQ(filled.at(x, y, 1), expected ? 1 : 0) << x << "," << y;
+            between += expected && !(a(x, y) && b(x, y));
+        }
+    EXPECT_GT(between, 20u) << "the median lies strictly between the square and the disc somewhere";
+}
