@@ -26,6 +26,10 @@ bool BrushTool::press(const render::SliceViewGeometry& view, double x, double y,
         if (refused) refused(table.nameOf(blocked) + " is locked: unlock it to " + (m_erase ? "erase" : "paint"));
         return true;  // the gesture is the brush's even so: no crosshair jump
     }
+    if (m_range) {
+        m_volume = m_model->volume();
+        stroke->limitToValues(*m_volume, m_range->first, m_range->second);
+    }
     m_layer = m_model->labels();
     m_stroke = std::move(stroke);
     paintTo(view, x, y);
@@ -46,6 +50,7 @@ bool BrushTool::release(const render::SliceViewGeometry& view, double x, double 
     if (m_model->labels() == m_layer && m_stroke->finish(m_model->history())) m_model->notifyHistoryChanged();
     m_stroke.reset();
     m_layer.reset();
+    m_volume.reset();
     return true;
 }
 
@@ -80,6 +85,7 @@ void BrushTool::paintTo(const render::SliceViewGeometry& view, double x, double 
     if (m_model->labels() != m_layer) {  // the layer was replaced mid-stroke: stop quietly
         m_stroke.reset();
         m_layer.reset();
+        m_volume.reset();
         return;
     }
     // The view's own plane: the position across it is the shown slice, whatever the sub-voxel (a

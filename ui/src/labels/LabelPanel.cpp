@@ -2,6 +2,7 @@
 #include "lucent/ui/LabelPanel.h"
 
 #include "ToolActions.h"
+#include "labels/BrushRange.h"
 #include "labels/SliceFillAction.h"
 
 #include "lucent/core/LabelIslands.h"
@@ -191,6 +192,9 @@ QWidget* LabelPanel::buildTools() {
             m_grid->view(o)->update();  // the outline takes the new size
     });
     form->addRow("Diameter", m_diameter);
+    m_range = new BrushRange(m_model, &m_brush, w);
+    connect(m_range, &BrushRange::message, this, &LabelPanel::message);
+    form->addRow(m_range->widget());
     auto* islands = new QHBoxLayout;
     auto* largest = new QPushButton("Keep largest island", w);
     largest->setObjectName("keepLargestButton");
@@ -222,6 +226,7 @@ void LabelPanel::buildMenus(QMenuBar* bar, QAction* before) {
     menu->addAction(m_paintAction);
     menu->addAction(m_eraseAction);
     menu->addAction(m_pickAction);
+    menu->addAction(m_range->pickAction());
     menu->addAction("Keep &largest island", this, [this] { keepLargest(); })->setObjectName("keepLargestAction");
     menu->addAction("&Remove small islands", this, [this] { removeSmall(m_minVoxels->value()); })
         ->setObjectName("removeSmallAction");

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace lucent::ui {
 
@@ -34,6 +35,10 @@ public:
     /// (LabelStroke's `over`).
     void setPaintOver(std::optional<std::uint8_t> over) { m_over = over; }
     std::optional<std::uint8_t> paintOver() const { return m_over; }
+    /// Only voxels whose value lies in [first, second] change (LabelStroke::limitToValues); none:
+    /// every voxel under the brush.
+    void setValueRange(std::optional<std::pair<double, double>> range) { m_range = range; }
+    std::optional<std::pair<double, double>> valueRange() const { return m_range; }
     void setDiameterMm(double mm) { m_diameter = mm; }
     double diameterMm() const { return m_diameter; }
     bool stroking() const { return m_stroke != nullptr; }
@@ -56,6 +61,8 @@ private:
     BrushShape m_shape = BrushShape::Disc;
     double m_diameter = 5.0;
     std::optional<std::uint8_t> m_over;
+    std::optional<std::pair<double, double>> m_range;
+    std::shared_ptr<const Volume> m_volume;   // keeps the values alive while a ranged stroke reads them
     std::shared_ptr<const LabelMap> m_layer;  // keeps the layer alive while the stroke edits it
     std::unique_ptr<LabelStroke> m_stroke;
     // Where the mouse is (device pixels) and on which view: the views share one brush.

@@ -25,6 +25,7 @@ namespace lucent::ui {
 class ViewerModel;
 class ViewGrid;
 class SliceFillAction;
+class BrushRange;
 class SliceFillModel;
 
 class LabelPanel : public QDockWidget {
@@ -87,6 +88,7 @@ private:
     QTimer* m_statsTimer = nullptr;
     QActionGroup* m_toolGroup = nullptr;
     SliceFillAction* m_fill = nullptr;
+    BrushRange* m_range = nullptr;
     QAction *m_paintAction = nullptr, *m_eraseAction = nullptr, *m_pickAction = nullptr;
     bool m_syncing = false;
     bool m_statisticsStale = true;
