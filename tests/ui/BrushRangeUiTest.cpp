@@ -2,6 +2,7 @@
 /// cursor (region growing's first-seed rule, so a flat tissue gives its value +- 2 % of the data's
 /// range), a stroke across two tissues paints only the one in range, as one undo step; with the range
 /// off the same stroke paints both.
+#include "EventLoopWait.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MainWindow.h"
 
@@ -9,8 +10,14 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QTest>
+
+#include <algorithm>
+#include <cmath>
 
 using namespace lucent;
 using namespace lucent::ui;
@@ -61,6 +68,28 @@ protected:
             for (int i = right ? 48 : 0; i < (right ? 96 : 48); ++i) n += m.at(i, j, k) == 1;
         return n;
     }
+    /// Pixels of the brush outline's light cyan within 3 pixels of the ring of `radius` device pixels
+    /// around `centre` in what view `o` shows now (away from the view's coloured title), read without
+    /// painting it again (grabFramebuffer() would paint first, so it cannot tell a view that was never
+    /// told to).
+    int outlinePixelsShown(Orientation o, std::array<double, 2> centre, double radius) {
+        SliceViewWidget* v = window.grid().view(o);
+        v->makeCurrent();
+        QImage img(v->width() * v->devicePixelRatio(), v->height() * v->devicePixelRatio(), QImage::Format_RGBA8888);
+        QOpenGLFunctions* gl = QOpenGLContext::currentContext()->functions();
+        gl->glBindFramebuffer(GL_FRAMEBUFFER, v->defaultFramebufferObject());
+        gl->glPixelStorei(GL_PACK_ALIGNMENT, 4);
+        gl->glReadPixels(0, 0, img.width(), img.height(), GL_RGBA, GL_UNSIGNED_BYTE, img.bits());
+        v->doneCurrent();
+        int n = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                if (std::abs(std::hypot(x - centre[0], y - centre[1]) - radius) > 3) continue;
+                const QRgb c = img.pixel(x, y);
+                n += qBlue(c) > 200 && qGreen(c) > 150 && qRed(c) < 120;
+            }
+        return n;
+    }
     template <class T>
     T* child(const char* name) {
         return window.findChild<T*>(name);
@@ -100,4 +129,49 @@ TEST_F(BrushRangeUi, VPicksTheTissueAtTheCursorAndTheBrushPaintsOnlyThere) {
     strokeAcross();
     EXPECT_GT(painted(false), 50u) << "without the range the stroke paints both sides";
     EXPECT_GT(painted(true), 50u);
+}
+
+TEST_F(BrushRangeUi, TheBallsOutlineIsDrawnOnEveryViewItCuts) {
+    window.findChild<QComboBox*>("brushShape")->setCurrentIndex(1);  // 3D ball
+    ASSERT_EQ(window.labelPanel().brush().shape(), BrushShape::Ball);
+    window.findChild<QDoubleSpinBox*>("brushDiameter")->setValue(20.0);  // radius 10 mm
+    // The cursor puts the coronal view on j = 45 (5 mm from the ball's centre) and the sagittal view
+    // on i = 80 (20 mm: outside the ball).
+    window.model().setCursor({80, 45, double(k)});
+    QTest::keyClick(axial(), Qt::Key_B);
+    const QPoint mouse = screenOf({60, 40, double(k)});
+    QTest::mouseMove(axial(), mouse);
+    // Where that logical pixel lies in voxels (about (60, 40): the pixel grid rounds it).
+    const double dpr = axial()->devicePixelRatioF();
+    const Vec3 at = axial()->view().screenToVoxel(mouse.x() * dpr, mouse.y() * dpr);
+    ASSERT_NEAR(at.y, 40, 0.5);
+    const double expected = std::sqrt(100 - (at.y - 45) * (at.y - 45));
+    auto circleOn = [&](Orientation o) {
+        render::ViewOverlay out;
+        window.labelPanel().brush().overlay(window.grid().view(o)->view(), out);
+        return out.lines;
+    };
+    const auto coronal = circleOn(Orientation::Coronal);
+    ASSERT_EQ(coronal.size(), 1u) << "the coronal plane cuts the ball";
+    const render::SliceViewGeometry& cv = window.grid().view(Orientation::Coronal)->view();
+    const auto centre = cv.voxelToScreen({at.x, 45, double(k)});
+    double lo = 1e9, hi = 0;
+    for (const auto& p : coronal[0].points) {
+        const double r = std::hypot(p[0] - centre[0], p[1] - centre[1]) / cv.pixelsPerMm();
+        lo = std::min(lo, r), hi = std::max(hi, r);
+    }
+    EXPECT_NEAR(lo, expected, 0.01) << "radius sqrt(10^2 - d^2) mm (d about 5) around the centre's foot";
+    EXPECT_NEAR(hi, expected, 0.01);
+    EXPECT_TRUE(circleOn(Orientation::Sagittal).empty()) << "20 mm away: the sagittal plane misses it";
+    // The coronal view is drawn again with it as the mouse moves over the axial view.
+    const double ring = expected * cv.pixelsPerMm();
+    EXPECT_TRUE(lucent::testing::waitFor([&] { return outlinePixelsShown(Orientation::Coronal, centre, ring) > 40; }))
+        << "the coronal view shows the ball's cross-section";
+    const render::SliceViewGeometry& sv = window.grid().view(Orientation::Sagittal)->view();
+    EXPECT_EQ(outlinePixelsShown(Orientation::Sagittal, sv.voxelToScreen({80, 40, double(k)}), 10 * sv.pixelsPerMm()),
+              0);
+    const auto axialCircle = circleOn(Orientation::Axial);
+    ASSERT_EQ(axialCircle.size(), 1u);
+    window.findChild<QComboBox*>("brushShape")->setCurrentIndex(0);  // the 2D disc
+    EXPECT_TRUE(circleOn(Orientation::Coronal).empty()) << "a disc stays on the view it is drawn on";
 }

@@ -61,6 +61,7 @@ LabelPanel::LabelPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     auto say = [this](const std::string& text) { emit message(QString::fromStdString(text)); };
     m_brush.refused = say;
     m_pick.refused = say;
+    m_brush.outlineMoved = [this] { m_grid->updateViews(); };  // the ball's cross-sections on the other views
     // Statistics take one pass over the volume: after edits settle, not at every brush move.
     m_statsTimer = new QTimer(this);
     m_statsTimer->setSingleShot(true);

@@ -23,6 +23,9 @@ public:
 
     /// Called with the reason when a press cannot paint (the active label is locked).
     std::function<void(const std::string&)> refused;
+    /// Called when the outline moved on views other than the one under the mouse (the ball's
+    /// cross-sections there): they need drawing again.
+    std::function<void()> outlineMoved;
 
     void setErase(bool erase) { m_erase = erase; }
     bool erase() const { return m_erase; }
@@ -47,7 +50,8 @@ public:
     bool drag(const render::SliceViewGeometry& view, double x, double y) override;
     bool release(const render::SliceViewGeometry& view, double x, double y) override;
     /// The brush's footprint around the mouse on the view it is over: a circle of the brush's
-    /// diameter in the view's plane (the ball's cross-section there), so its size shows before a press.
+    /// diameter in the view's plane, so its size shows before a press; with the ball, also its
+    /// cross-section on every other view whose plane cuts it.
     void overlay(const render::SliceViewGeometry& view, render::ViewOverlay& out) const override;
     bool hover(const render::SliceViewGeometry& view, double x, double y) override;
     bool leave() override;
@@ -68,6 +72,7 @@ private:
     // Where the mouse is (device pixels) and on which view: the views share one brush.
     std::optional<std::array<double, 2>> m_hover;
     render::Orientation m_hoverView = render::Orientation::Axial;
+    Vec3 m_hoverVoxel;  ///< the ball's centre: the mouse's voxel position on the view it is over
 };
 
 }  // namespace lucent::ui
