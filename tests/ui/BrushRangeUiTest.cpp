@@ -114,6 +114,20 @@ TEST_F(BrushRangeUi, VPicksTheTissueAtTheCursorAndTheBrushPaintsOnlyThere) {
     EXPECT_GE(upper, 100.0);
     EXPECT_GT(lower, 0.0) << "the other tissue is out of range: " << lower << " .. " << upper;
     ASSERT_TRUE(window.labelPanel().brush().valueRange().has_value());
+    // The range on the volume's histogram, as region growing's interval: its keys move the lower
+    // handle (the one taken first), and the brush follows.
+    auto* band = child<QWidget>("brushRangeHistogram");
+    ASSERT_NE(band, nullptr);
+    EXPECT_TRUE(band->isVisibleTo(&window.labelPanel())) << "shown with the range on";
+    band->setFocus();
+    ASSERT_LE(lower + 1, upper);
+    QTest::keyClick(band, Qt::Key_Right);  // one unit up
+    const double raised = child<QDoubleSpinBox>("brushRangeLower")->value();
+    EXPECT_EQ(raised, lower + 1) << "the band's key moved the lower bound";
+    ASSERT_TRUE(window.labelPanel().brush().valueRange().has_value());
+    EXPECT_EQ(window.labelPanel().brush().valueRange()->first, raised);
+    QTest::keyClick(band, Qt::Key_Left);  // back
+    EXPECT_EQ(window.labelPanel().brush().valueRange()->first, lower);
 
     QTest::keyClick(axial(), Qt::Key_B);
     strokeAcross();
