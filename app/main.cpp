@@ -36,7 +36,7 @@ using CommandFunction = int (*)(const std::vector<std::string>&);
 const std::pair<const char*, CommandFunction> kCommands[] = {
     {"info", runInfo},     {"convert", runConvert}, {"segment", runSegment}, {"export", runExport},
     {"stats", runStats},   {"islands", runIslands}, {"pacs", runPacs},
-    {"db", runDb},
+    {"db", runDb},         {"interpolate", runInterpolate},
     {"version", [](const std::vector<std::string>&) { return runVersion(); }}};
 
 /// The usage text; the suffix lists come from io (FileSuffixes.h), so it names every one that works.
@@ -77,6 +77,9 @@ std::string usage() {
            "              (OUT_{label}." + surfaceOut + ": one surface file per label, {label} replaced by its value)\n"
            "       lucent islands MASK -o OUT." + volumeOut + " [--remove-smaller-than ML] [--keep-largest]\n"
            "              [--fill-holes] [--labels 1,2,...]   (applied in that order, per label, 6-connected)\n"
+           "       lucent interpolate MASK [--axis i|j|k] [--labels 1,2,...] -o OUT." + volumeOut + "\n"
+           "              (each label filled between the slices of the axis that hold it, by morphological\n"
+           "              contour interpolation; no --axis: the axis along which the labels are sparse)\n"
            "       lucent stats MASK --reference PATH [--series ID] [--json|--csv]   (per-label figures)\n"
            "       lucent pacs echo --pacs AET@HOST:PORT|URL [--aet OURS] [--timeout S] [--tls [--ca-file PEM]]\n"
            "       lucent pacs find --pacs AET@HOST:PORT|URL [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"
@@ -90,9 +93,9 @@ std::string usage() {
            "       lucent db list [--json]      (the local study database: LUCENT_DB, else\n"
            "              $XDG_DATA_HOME/lucent/studies.sqlite; retrieved series are kept beside it in dicom/)\n"
            "       lucent db import PATH        (indexes the DICOM series under PATH where they are)\n"
-           "       info, convert, segment, export, stats, islands also take --quiet (no summary, no warnings) and\n"
+           "       info, convert, segment, export, stats, islands, interpolate also take --quiet (no summary, no warnings) and\n"
            "              --progress (progress on stderr even when it is no terminal);\n"
-           "              convert, segment, export, islands --no-clobber\n"
+           "              convert, segment, export, islands, interpolate --no-clobber\n"
            "       lucent version | --version\n"
            "       lucent --help | -h\n";
 }

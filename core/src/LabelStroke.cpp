@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace lucent {
 
@@ -30,6 +31,15 @@ LabelStroke LabelStroke::eraser(LabelMap& layer, const LabelBrush& brush, std::u
     return stroke;
 }
 
+void LabelStroke::limitToValues(const Volume& volume, double lower, double upper) {
+    if (volume.geometry().dims != m_layer.geometry().dims)
+        throw std::invalid_argument("brush value range: the volume's grid is not the label layer's");
+    if (!(lower <= upper)) throw std::invalid_argument("brush value range: the lower bound is above the upper");
+    m_values = &volume;
+    m_lower = lower;
+    m_upper = upper;
+}
+
 VoxelBox LabelStroke::stamp(const VoxelIndex& centre, Vec3 at) {
     VoxelBox changed = VoxelBox::none();
     if (!m_allowed) return changed;
@@ -42,6 +52,10 @@ VoxelBox LabelStroke::stamp(const VoxelIndex& centre, Vec3 at) {
         // A locked label's voxels stay as they are, whether painting over them or erasing; with
         // `over`, so do all but that value's.
         if (v == m_label || m_locked[v] || (m_over && v != *m_over)) continue;
+        if (m_values) {
+            const double value = m_values->value(g.index(i, j, k));
+            if (value < m_lower || value > m_upper) continue;
+        }
         v = m_label;
         changed.add(i, j, k);
     }

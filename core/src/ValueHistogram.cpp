@@ -25,4 +25,9 @@ ValueHistogram sampleHistogram(const Volume& volume, double lo, double hi, std::
     return histogram;
 }
 
+ValueHistogram intervalHistogram(const Volume& volume, double lo, double hi) {
+    const std::size_t bins = std::clamp<std::size_t>(std::size_t(hi - lo + 1), 1, kIntervalHistogramBins);
+    return sampleHistogram(volume, lo, hi, bins);
+}
+
 }  // namespace lucent

@@ -784,6 +784,7 @@ def contracts(a):
     import full_disk
     import gzip_members
     import help_options
+    import interpolate
     import islands
     import live_pacing
     import one_grid
@@ -797,7 +798,8 @@ def contracts(a):
            ("hostile_input", lambda t: hostile_input_contract(a.lucent, t)),
            ("help", lambda t: help_options.help_contract(a.lucent)),
            ("conventions", lambda t: conventions.conventions_contract(a.lucent, a.make_series, t)),
-           ("islands", lambda t: islands.islands_contract(a.lucent, t))]
+           ("islands", lambda t: islands.islands_contract(a.lucent, t)),
+           ("interpolate", lambda t: interpolate.interpolate_contract(a.lucent, t))]
     if a.xvfb:
         # Before anything large runs: the memory check reads the peak of every child so far.
         out.append(("hostile_viewer", lambda t: hostile_viewer_contract(a.lucent, a.xvfb, t)))

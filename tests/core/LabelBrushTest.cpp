@@ -303,3 +303,41 @@ TEST(LabelStroke, EraserClearsTheActiveLabelOnlyUnlessAllLabels) {
     EXPECT_EQ(clearOnly.count(1), 20u - 7u);
     EXPECT_EQ(clearOnly.count(2), 20u);
 }
+
+TEST(LabelStroke, PaintsAndErasesOnlyWhereTheVoxelsValueIsInTheRange) {
+    // Voxel values 10 x i: the range [100, 300] holds columns 10..30 only.
+    const Geometry g = grid({1, 1, 1}, {60, 20, 3});
+    Volume volume(g, PixelType::Int16);
+    for (int k = 0; k < 3; ++k)
+        for (int j = 0; j < 20; ++j)
+            for (int i = 0; i < 60; ++i) volume.setValue(g.index(i, j, k), 10.0 * i);
+    LabelMap layer(g);
+    LabelTable table;
+    table.ensure(2);
+    LabelHistory history;
+    const LabelBrush brush(g, BrushShape::Disc, 3.0, 2);  // a 3 x 3 square on this grid
+    LabelStroke paint(layer, brush, 2, table);
+    paint.limitToValues(volume, 100, 300);
+    paint.moveTo({5, 10, 1});
+    paint.moveTo({50, 10, 1});
+    for (int j = 9; j <= 11; ++j)
+        for (int i = 4; i <= 51; ++i) EXPECT_EQ(layer.at(i, j, 1), i >= 10 && i <= 30 ? 2 : 0) << i << ", " << j;
+    EXPECT_EQ(layer.count(2), std::size_t(3 * 21));
+    ASSERT_TRUE(paint.finish(history));
+
+    // The eraser under [200, 250] clears columns 20..25 only.
+    LabelStroke erase = LabelStroke::eraser(layer, brush, 2, EraseScope::ActiveLabel, table);
+    erase.limitToValues(volume, 200, 250);
+    erase.moveTo({5, 10, 1});
+    erase.moveTo({50, 10, 1});
+    for (int i = 4; i <= 51; ++i)
+        EXPECT_EQ(layer.at(i, 10, 1), (i >= 10 && i < 20) || (i > 25 && i <= 30) ? 2 : 0) << "column " << i;
+    ASSERT_TRUE(erase.finish(history));
+    ASSERT_TRUE(history.undo(layer));
+    EXPECT_EQ(layer.count(2), std::size_t(3 * 21)) << "one undo step brings the erased columns back";
+
+    LabelStroke other(layer, brush, 2, table);
+    EXPECT_THROW(other.limitToValues(volume, 300, 100), std::invalid_argument);
+    const Volume smaller(grid({1, 1, 1}, {30, 20, 3}), PixelType::Int16);
+    EXPECT_THROW(other.limitToValues(smaller, 0, 1), std::invalid_argument);
+}

@@ -44,3 +44,11 @@ TEST(ValueHistogram, LargeVolumesAreSampledWithAStride) {
     EXPECT_EQ(h.counts[0], 60u);
     EXPECT_EQ(h.counts[1], 40u);
 }
+
+TEST(ValueHistogram, AnIntervalControlGetsWholeValueBinsOnANarrowRangeElseTheFixedCount) {
+    const Volume v = threeTissues();
+    EXPECT_EQ(intervalHistogram(v, 0, 99).counts.size(), 100u) << "0..99: a bin per whole value";
+    EXPECT_EQ(intervalHistogram(v, -1000, 3000).counts.size(), kIntervalHistogramBins);
+    EXPECT_EQ(intervalHistogram(v, 5, 5).counts.size(), 1u);
+    EXPECT_EQ(kIntervalHistogramBins, 256u);
+}

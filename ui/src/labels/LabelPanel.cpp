@@ -2,6 +2,8 @@
 #include "lucent/ui/LabelPanel.h"
 
 #include "ToolActions.h"
+#include "labels/BrushRange.h"
+#include "labels/SliceFillAction.h"
 
 #include "lucent/core/LabelIslands.h"
 #include "lucent/io/FileUtil.h"
@@ -59,6 +61,7 @@ LabelPanel::LabelPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     auto say = [this](const std::string& text) { emit message(QString::fromStdString(text)); };
     m_brush.refused = say;
     m_pick.refused = say;
+    m_brush.outlineMoved = [this] { m_grid->updateViews(); };  // the ball's cross-sections on the other views
     // Statistics take one pass over the volume: after edits settle, not at every brush move.
     m_statsTimer = new QTimer(this);
     m_statsTimer->setSingleShot(true);
@@ -190,6 +193,9 @@ QWidget* LabelPanel::buildTools() {
             m_grid->view(o)->update();  // the outline takes the new size
     });
     form->addRow("Diameter", m_diameter);
+    m_range = new BrushRange(m_model, &m_brush, w);
+    connect(m_range, &BrushRange::message, this, &LabelPanel::message);
+    form->addRow(m_range->widget());
     auto* islands = new QHBoxLayout;
     auto* largest = new QPushButton("Keep largest island", w);
     largest->setObjectName("keepLargestButton");
@@ -221,9 +227,13 @@ void LabelPanel::buildMenus(QMenuBar* bar, QAction* before) {
     menu->addAction(m_paintAction);
     menu->addAction(m_eraseAction);
     menu->addAction(m_pickAction);
+    menu->addAction(m_range->pickAction());
     menu->addAction("Keep &largest island", this, [this] { keepLargest(); })->setObjectName("keepLargestAction");
     menu->addAction("&Remove small islands", this, [this] { removeSmall(m_minVoxels->value()); })
         ->setObjectName("removeSmallAction");
+    m_fill = new SliceFillAction(m_model, m_grid, this);
+    connect(m_fill, &SliceFillAction::message, this, &LabelPanel::message);
+    menu->addAction(m_fill->action());
     menu->addSeparator();
     menu->addAction("&Add label", this, [this] { addLabel(); })->setObjectName("addLabelAction");
     menu->addAction("E&xport statistics...", this, [this] {
@@ -396,6 +406,8 @@ bool LabelPanel::activeLabelEditable() {
     }
     return true;
 }
+
+SliceFillModel* LabelPanel::sliceFill() { return m_fill ? &m_fill->model() : nullptr; }
 
 bool LabelPanel::keepLargest() {
     if (!activeLabelEditable()) return false;

@@ -17,8 +17,6 @@ namespace lucent::ui {
 
 namespace {
 
-constexpr std::size_t kHistogramBins = 256;
-
 /// "Accept region growing": the undo entry of an accepted run.
 QString acceptDescription(Method method) {
     const std::string_view name = methodInfo(method).lowerTitle;
@@ -137,13 +135,7 @@ std::optional<std::pair<double, double>> SegmentationModel::intervalLimits() con
 
 const ValueHistogram* SegmentationModel::valueHistogram() {
     if (!m_range || !m_viewer->hasVolume()) return nullptr;
-    if (!m_histogram) {
-        // Integer data gets whole-value bins where the range is narrow (an MR's 0..400), so no bin is
-        // empty for lack of values; else a fixed count that a 240-pixel control can show.
-        const auto [lo, hi] = *m_range;
-        const std::size_t bins = std::clamp<std::size_t>(std::size_t(hi - lo + 1), 1, kHistogramBins);
-        m_histogram = sampleHistogram(*m_viewer->volume(), lo, hi, bins);
-    }
+    if (!m_histogram) m_histogram = intervalHistogram(*m_viewer->volume(), m_range->first, m_range->second);
     return &*m_histogram;
 }
 

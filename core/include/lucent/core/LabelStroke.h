@@ -6,6 +6,7 @@
 #include "lucent/core/LabelHistory.h"
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/LabelTable.h"
+#include "lucent/core/Volume.h"
 
 #include <array>
 #include <cstdint>
@@ -38,6 +39,11 @@ public:
     static LabelStroke eraser(LabelMap& layer, const LabelBrush& brush, std::uint8_t active, EraseScope scope,
                               const LabelTable& table, std::optional<std::uint8_t> over = std::nullopt);
 
+    /// Slicer's editable intensity range: voxels whose value in `volume` (on the layer's grid) lies
+    /// outside [lower, upper] are left alone, painting and erasing. `volume` must outlive the stroke.
+    /// std::invalid_argument for another grid or lower > upper.
+    void limitToValues(const Volume& volume, double lower, double upper);
+
     /// False when the stroke can change nothing: painting a locked label, or erasing only one.
     bool allowed() const { return m_allowed; }
     /// Moves the brush to continuous voxel position `at`: the first call stamps there, later ones
@@ -60,6 +66,8 @@ private:
     LabelBrush m_brush;
     std::uint8_t m_label;
     std::optional<std::uint8_t> m_over;
+    const Volume* m_values = nullptr;  ///< with limitToValues(): the voxels' values and their range
+    double m_lower = 0, m_upper = 0;
     std::array<bool, 256> m_locked{};
     std::string m_description;
     std::optional<Vec3> m_last;

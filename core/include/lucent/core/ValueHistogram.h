@@ -26,4 +26,11 @@ struct ValueHistogram {
 ValueHistogram sampleHistogram(const Volume& volume, double lo, double hi, std::size_t bins,
                                std::size_t maxSamples = std::size_t(1) << 21);
 
+/// Bins of the histogram an interval control draws (region growing's interval, the brush's range).
+inline constexpr std::size_t kIntervalHistogramBins = 256;
+/// The histogram an interval control draws over [lo, hi] (the data's range): whole-value bins where
+/// the range is narrow (an MR's 0..400), so no bin is empty for lack of values; else
+/// kIntervalHistogramBins, which a 240-pixel control can show.
+ValueHistogram intervalHistogram(const Volume& volume, double lo, double hi);
+
 }  // namespace lucent

@@ -24,6 +24,9 @@ namespace lucent::ui {
 
 class ViewerModel;
 class ViewGrid;
+class SliceFillAction;
+class BrushRange;
+class SliceFillModel;
 
 class LabelPanel : public QDockWidget {
     Q_OBJECT
@@ -45,6 +48,8 @@ public:
     /// Island tools on the active label; false when nothing changed (or the label is locked).
     bool keepLargest();
     bool removeSmall(int minVoxels);
+    /// Labels > Fill between slices' model (after buildMenus(); null before).
+    SliceFillModel* sliceFill();
     /// Adds a label with the smallest free value and makes it active; 0 when all 255 are taken.
     std::uint8_t addLabel();
 
@@ -82,6 +87,8 @@ private:
     QSpinBox* m_minVoxels = nullptr;
     QTimer* m_statsTimer = nullptr;
     QActionGroup* m_toolGroup = nullptr;
+    SliceFillAction* m_fill = nullptr;
+    BrushRange* m_range = nullptr;
     QAction *m_paintAction = nullptr, *m_eraseAction = nullptr, *m_pickAction = nullptr;
     bool m_syncing = false;
     bool m_statisticsStale = true;

@@ -1,0 +1,150 @@
+/// @brief Labels > Fill between slices driven like a user under Xvfb: the menu item and its key I,
+/// the axis of the view in use (axial: k; sagittal: i), the preview drawn in the axial view before
+/// deciding, Cancel (the layer byte for byte as before), Keep and Edit > Undo.
+#include "MenuDriving.h"
+#include "lucent/ui/LabelPanel.h"
+#include "lucent/ui/MainWindow.h"
+#include "lucent/ui/SliceFillModel.h"
+
+#include <gtest/gtest.h>
+#include <QAction>
+#include <QApplication>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTest>
+
+#include <algorithm>
+#include <cstdlib>
+
+using namespace lucent;
+using namespace lucent::ui;
+using render::Orientation;
+
+namespace {
+
+std::shared_ptr<Volume> phantom() {
+    Geometry g;
+    g.dims = {96, 80, 40};
+    g.spacing = {1.0, 1.0, 2.0};
+    auto v = std::make_shared<Volume>(g, PixelType::Int16);
+    for (std::size_t i = 0; i < v->voxelCount(); ++i) v->setValue(i, 40 + double(i % 7));
+    v->metadata().modality = "CT";
+    return v;
+}
+
+bool reddish(QRgb c) { return qRed(c) > qGreen(c) + 50 && qRed(c) > qBlue(c) + 50; }
+
+class SliceFillUi : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window.resize(1280, 860);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QApplication::setActiveWindow(&window);
+        SeriesInfo info;
+        info.modality = "CT";
+        window.model().setVolume(phantom(), info, "");
+        window.model().setWindow({43, 60});
+    }
+    SliceViewWidget* view(Orientation o) { return window.grid().view(o); }
+    QAction* action(const char* name) { return window.findChild<QAction*>(name); }
+    const LabelMap& layer() { return *window.model().labels(); }
+    QMessageBox* prompt() { return window.findChild<QMessageBox*>("fillBetweenSlicesPrompt"); }
+    bool sameAs(const LabelMap& other) {
+        return std::equal(layer().data(), layer().data() + layer().voxelCount(), other.data());
+    }
+    /// Label 1: discs of radius 10 on slices a and b of `axis` (2: i-j planes around (48, 40); 0: j-k
+    /// planes around (40, 20)).
+    void drawDiscs(int axis, int a, int b) {
+        window.model().editLabels(
+            [&](LabelMap& m) {
+                for (int k = 0; k < 40; ++k)
+                    for (int j = 0; j < 80; ++j)
+                        for (int i = 0; i < 96; ++i) {
+                            const int along = axis == 0 ? i : k;
+                            const double x = axis == 0 ? j - 40.0 : i - 48.0, y = axis == 0 ? k - 20.0 : j - 40.0;
+                            if ((along == a || along == b) && x * x + y * y <= 100) m.at(i, j, k) = 1;
+                        }
+            },
+            "Draw");
+    }
+    /// Whether the axial view, moved to slice k, draws label 1's colour at voxel (53, 45).
+    bool axialShowsLabelAt(int k) {
+        window.model().setCursor({48, 40, double(k)});
+        const QImage img = view(Orientation::Axial)->grabFramebuffer();  // paints first: nothing to wait for
+        // Off the cursor's lines, inside the disc.
+        const auto p = view(Orientation::Axial)->view().voxelToScreen({53, 45, double(k)});
+        if (const char* dir = std::getenv("LUCENT_FILL_SHOTS")) img.save(QString("%1/axial-%2.png").arg(dir).arg(k));
+        return reddish(img.pixel(int(p[0]), int(p[1])));
+    }
+
+    MainWindow window;
+};
+
+}  // namespace
+
+TEST_F(SliceFillUi, TheMenuFillsAlongTheAxialViewShowsItAndCancelTakesItBack) {
+    drawDiscs(2, 10, 20);
+    const LabelMap drawn = layer();
+    view(Orientation::Axial)->setFocus();
+    ASSERT_EQ(window.grid().activeView(), view(Orientation::Axial));
+    QAction* item = lucent::testing::menuAction(window, "Labels", "Fill between slices");
+    ASSERT_NE(item, nullptr) << "Labels > Fill between slices";
+    EXPECT_EQ(item->shortcut(), QKeySequence("I"));
+    EXPECT_TRUE(axialShowsLabelAt(10)) << "slice 10 is drawn";
+    EXPECT_FALSE(axialShowsLabelAt(15)) << "slice 15 holds nothing before the fill";
+    item->trigger();
+    ASSERT_NE(prompt(), nullptr);
+    ASSERT_TRUE(prompt()->isVisible());
+    EXPECT_TRUE(prompt()->text().contains("filled on 9 slices of k")) << prompt()->text().toStdString();
+    for (int k = 11; k <= 19; ++k) EXPECT_EQ(layer().at(48, 40, k), 1) << "slice " << k;
+    EXPECT_EQ(layer().at(48, 40, 9), 0);
+    EXPECT_EQ(layer().at(48, 40, 21), 0);
+    // The prompt leaves the views free: the preview is seen on a filled slice before deciding.
+    EXPECT_TRUE(axialShowsLabelAt(15)) << "the preview is drawn in the axial view";
+    EXPECT_EQ(action("undoAction")->text(), "Undo Fill between slices");
+
+    QTest::mouseClick(prompt()->findChild<QPushButton*>("fillCancelButton"), Qt::LeftButton);
+    EXPECT_FALSE(prompt()->isVisible());
+    EXPECT_TRUE(sameAs(drawn)) << "Cancel: the layer as drawn, byte for byte";
+    EXPECT_EQ(action("undoAction")->text(), "Undo Draw");
+    EXPECT_FALSE(axialShowsLabelAt(15)) << "the cancelled preview is gone from the view";
+}
+
+TEST_F(SliceFillUi, TheKeyFillsAlongTheSagittalViewKeepAndUndo) {
+    drawDiscs(0, 30, 40);
+    const LabelMap drawn = layer();
+    view(Orientation::Sagittal)->setFocus();
+    ASSERT_EQ(window.grid().activeView(), view(Orientation::Sagittal));
+    ASSERT_EQ(view(Orientation::Sagittal)->view().normalAxis(), 0);
+    QTest::keyClick(view(Orientation::Sagittal), Qt::Key_I);
+    ASSERT_NE(prompt(), nullptr);
+    ASSERT_TRUE(prompt()->isVisible()) << "I is Fill between slices";
+    EXPECT_TRUE(prompt()->text().contains("filled on 9 slices of i")) << prompt()->text().toStdString();
+    for (int i = 31; i <= 39; ++i) EXPECT_EQ(layer().at(i, 40, 20), 1) << "slice i = " << i;
+    const LabelMap filled = layer();
+
+    QTest::mouseClick(prompt()->findChild<QPushButton*>("fillKeepButton"), Qt::LeftButton);
+    EXPECT_FALSE(prompt()->isVisible());
+    EXPECT_FALSE(window.labelPanel().sliceFill()->previewing());
+    EXPECT_TRUE(sameAs(filled)) << "Keep leaves the fill";
+    action("undoAction")->trigger();
+    EXPECT_TRUE(sameAs(drawn)) << "Edit > Undo takes it back";
+    action("redoAction")->trigger();
+    EXPECT_TRUE(sameAs(filled));
+}
+
+TEST_F(SliceFillUi, ALockedLabelIsRefusedWithAMessageAndNoPrompt) {
+    drawDiscs(2, 10, 20);
+    LabelInfo info = *window.model().labelTable().find(1);
+    info.locked = true;
+    window.model().setLabelInfo(info);
+    const LabelMap drawn = layer();
+    QString said;
+    QObject::connect(&window.labelPanel(), &LabelPanel::message, [&](const QString& m) { said = m; });
+    lucent::testing::menuAction(window, "Labels", "Fill between slices")->trigger();
+    EXPECT_TRUE(said.contains("locked")) << said.toStdString();
+    EXPECT_TRUE(prompt() == nullptr || !prompt()->isVisible());
+    EXPECT_TRUE(sameAs(drawn));
+}
