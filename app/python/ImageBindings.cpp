@@ -4,6 +4,8 @@
 #include "Bindings.h"
 
 #include "lucent/core/LabelTable.h"
+#include "lucent/core/Errors.h"
+#include "lucent/io/FileSuffixes.h"
 #include "lucent/io/ImageSource.h"
 #include "lucent/io/LabelFile.h"
 #include "lucent/io/VolumeFile.h"
@@ -44,34 +46,57 @@ std::shared_ptr<Image> load(const std::string& path, const std::string& series) 
     return image;
 }
 
-/// The grid and provenance a saved array lies on: `like`'s, else the array's own (1 mm, LPS axes).
-std::shared_ptr<const Volume> likeVolume(const py::array& array, const py::object& like) {
-    if (like.is_none()) return std::make_shared<Volume>(arrayGeometry(array), PixelType::Int16, VoxelBuffer{});
-    return like.cast<const Image&>().volume;
+/// The volumes under `path` as (id, name) pairs: the id `series=` takes, the name `lucent segment
+/// --series all` gives its `{series}` (the batch's stems). OSError when nothing can be read.
+std::vector<std::pair<std::string, std::string>> list(const std::string& path) {
+    io::SourceListing listing;
+    {
+        py::gil_scoped_release nogil;
+        listing = io::ImageSource::list(path);
+    }
+    if (listing.series.empty()) throw IoError(path + ": no volume found (no DICOM series, NIfTI, MetaImage or NRRD file)");
+    const std::vector<std::string> names = io::seriesFileNames(listing.series);
+    std::vector<std::pair<std::string, std::string>> out;
+    for (std::size_t i = 0; i < names.size(); ++i) out.emplace_back(listing.series[i].id, names[i]);
+    return out;
+}
+
+/// The grid a saved array lies on and its input's provenance (DICOM slice files, NIfTI codes):
+/// `like`'s, else the array's own (1 mm voxels at the origin, LPS axes, no provenance).
+struct SaveGrid {
+    Geometry geometry;
+    VolumeMetadata metadata;
+    io::OutputLayout layout;
+};
+
+SaveGrid saveGrid(const py::array& array, const py::object& like) {
+    if (like.is_none()) return {arrayGeometry(array), {}, {}};
+    const Volume& on = *like.cast<const Image&>().volume;
+    return {on.geometry(), on.metadata(), io::OutputLayout::of(on)};
 }
 
 void saveLabels(const std::string& path, const py::array& array, const py::object& like) {
     if (!io::isLabelExportName(path))
-        throw std::invalid_argument("cannot write labels to " + path +
-                                    ": name a label file (.nii, .nii.gz, .nrrd, .mha, .mhd, .dcm, .stl, .obj)");
-    const auto on = likeVolume(array, like);
-    const LabelMap labels = labelMapFrom(array, on->geometry());
+        throw std::invalid_argument("cannot write labels to " + path + ": name a " +
+                                    io::suffixSentence(io::kLabelWriteSuffixes) + " file");
+    const SaveGrid grid = saveGrid(array, like);
+    const LabelMap labels = labelMapFrom(array, grid.geometry);
     io::LabelExportOptions options;
-    options.sourceSliceFiles = on->metadata().sliceFiles;
-    options.codes = on->metadata().codes;
+    options.sourceSliceFiles = grid.metadata.sliceFiles;
+    options.codes = grid.metadata.codes;
     py::gil_scoped_release nogil;
     io::writeLabelFile(labels, LabelTable{}, path, options);
 }
 
 void saveVolume(const std::string& path, const py::array& array, const py::object& like) {
     if (!io::isVolumeFileName(path))
-        throw std::invalid_argument("cannot write a volume to " + path + ": name a volume file (.nii, .nii.gz, .nrrd, .mha, .mhd)");
-    const auto on = likeVolume(array, like);
-    Volume volume = borrowVolume(array, on->geometry());
-    volume.metadata() = on->metadata();
-    const io::OutputLayout layout = io::OutputLayout::of(*on);
+        throw std::invalid_argument("cannot write an image to " + path + ": name a " +
+                                    io::suffixSentence(io::kVolumeWriteSuffixes) + " file");
+    const SaveGrid grid = saveGrid(array, like);
+    Volume volume = borrowVolume(array, grid.geometry);
+    volume.metadata() = grid.metadata;
     py::gil_scoped_release nogil;
-    io::writeVolumeFile(volume, path, layout);
+    io::writeVolumeFile(volume, path, grid.layout);
 }
 
 }  // namespace
@@ -103,6 +128,7 @@ void defineImage(py::module_& m) {
                    ", " + std::to_string(d[2]) + ") " + pixelTypeName(im.volume->pixelType()) + ">";
         });
     m.def("_load", &load, py::arg("path"), py::arg("series") = "");
+    m.def("_list", &list, py::arg("path"));
     m.def("_save_labels", &saveLabels, py::arg("path"), py::arg("array"), py::arg("like") = py::none());
     m.def("_save_volume", &saveVolume, py::arg("path"), py::arg("array"), py::arg("like") = py::none());
 }
