@@ -124,3 +124,17 @@ def test_batch_on_a_local_cluster_and_usage_errors(tmp_path):
                   ["--method", "nope", "-o", out, *inputs],
                   ["--method", "fcm", "-o", out, "--workers", "2", "--scheduler", "tcp://127.0.0.1:1", *inputs]):
         assert batch(*usage).returncode == 2
+
+
+def test_gpus_gives_each_local_worker_its_own_device():
+    from lucent import batch as lucent_batch
+
+    args = lucent_batch.parser().parse_args(["--method", "fcm", "-o", "unused", "--workers", "2", "--gpus", "x"])
+    client, local = lucent_batch.cluster(args)
+    try:
+        client.wait_for_workers(2, timeout=120)
+        seen = client.run(lambda: os.environ.get("CUDA_VISIBLE_DEVICES"))
+    finally:
+        client.close()
+        local.close()
+    assert sorted(seen.values()) == ["0", "1"]

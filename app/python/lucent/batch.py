@@ -11,6 +11,7 @@ exit status is 1 when any failed (they are listed at the end), 2 for a usage err
 
 import argparse
 import json
+import logging
 import os
 import sys
 import time
@@ -80,7 +81,7 @@ def method_params(p, args):
     for key, value in given.items():
         if value not in (None, False) and key not in METHOD_OPTIONS[args.method] + COMMON_OPTIONS:
             p.error(f"--{key.replace('_', '-')} is not an option of {args.method}")
-    params = {k: v for k, v in given.items() if v is not None}
+    params = {k: v for k, v in given.items() if v is not None and v is not False}
     if "seed" in params:
         params["seeds"] = [tuple(s) for s in params.pop("seed")]
     if args.method in ("srg", "fc") and not params.get("seeds"):
@@ -107,11 +108,12 @@ def tasks(inputs, out):
     """(stem, path, series id, mask path, json path) for every volume of the inputs; failures to
     list an input come back as (input, message)."""
     found, failed, stems = [], [], set()
-    for path in inputs:
+    out = os.path.abspath(out)
+    for path in map(os.path.abspath, inputs):  # workers may run elsewhere: no path relative to here
         try:
             volumes = _lucent._list(path)
         except (OSError, ValueError) as e:
-            failed.append((path, str(e)))
+            failed.append((path, str(e).removeprefix(path + ": ")))
             continue
         for series, name in volumes:
             stem = file_stem(path) if len(volumes) == 1 else f"{file_stem(path)}_{name}"
@@ -159,11 +161,14 @@ def cluster(args):
     n = args.workers or 2
     if args.gpus:
         # One worker per GPU: each worker process sees its own device only.
-        workers = {i: {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(i)}}}
-                   for i in range(n)}
-        local = SpecCluster(scheduler={"cls": Scheduler, "options": {"dashboard_address": None}}, workers=workers)
+        quiet = {"host": "127.0.0.1", "nthreads": 1, "dashboard": False, "silence_logs": logging.CRITICAL}
+        workers = {i: {"cls": Nanny, "options": {**quiet, "env": {"CUDA_VISIBLE_DEVICES": str(i)}}} for i in range(n)}
+        scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard_address": None}}
+        local = SpecCluster(scheduler=scheduler, workers=workers, silence_logs=logging.CRITICAL)
     else:
-        local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        # A task's failure is reported here once, not also as the worker's log of it.
+        local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                             silence_logs=logging.CRITICAL)
     return Client(local), local
 
 
