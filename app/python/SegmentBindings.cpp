@@ -71,7 +71,7 @@ bool intervalToEstimate(Method method, const py::dict& p) {
 }
 
 /// Runs the engine with the GIL released; the caller keeps the volume (and its array) alive.
-gpu::EngineRun run(Method method, Backend backend, SegmentationRequest& request, bool estimate) {
+gpu::EngineRun run(Method method, Backend backend, SegmentationRequest& request, bool estimate, bool countVoxels) {
     py::gil_scoped_release nogil;
     if (estimate) {
         validateRequest(Method::RegionGrowing, request);  // seeds present and inside before they are read
@@ -79,14 +79,14 @@ gpu::EngineRun run(Method method, Backend backend, SegmentationRequest& request,
         request.regionGrowing.lower = p.lower;
         request.regionGrowing.upper = p.upper;
     }
-    return gpu::runEngine(method, backend, request);
+    return gpu::runEngine(method, backend, request, {.countVoxels = countVoxels});
 }
 
+/// What the run did (labelled voxels are not counted: the caller has the array).
 py::dict runInfo(const gpu::EngineRun& r, const SegmentationRequest& request) {
     py::dict info;
     info["backend"] = r.backend;
     info["fallback"] = r.notice;
-    info["voxels"] = r.voxels;
     info["iterations"] = r.steps.iterations;
     info["convergence"] = r.steps.convergence;
     info["ms_compute"] = r.msCompute;
@@ -104,7 +104,7 @@ std::vector<io::SeedOrigin> seedOrigins(const SegmentationRequest& request) {
     return out;
 }
 
-/// An array: labels and what the run did (backend, voxels, iterations, timings, srg's interval).
+/// An array: labels and what the run did (backend, iterations, timings, srg's interval).
 py::tuple segmentArray(const std::string& methodKey, const py::array& volumeArray, const py::dict& params,
                        const std::string& backendKey, const py::object& mask) {
     const Method method = gpu::parseMethod(methodKey);
@@ -117,7 +117,7 @@ py::tuple segmentArray(const std::string& methodKey, const py::array& volumeArra
         maskMap = labelMapFrom(mask.cast<py::array>(), volume.geometry());
         request.mask = &maskMap;
     }
-    gpu::EngineRun r = run(method, backend, request, intervalToEstimate(method, params));
+    gpu::EngineRun r = run(method, backend, request, intervalToEstimate(method, params), false);
     py::dict info = runInfo(r, request);
     return py::make_tuple(labelsArray(std::move(r.labels)), info);
 }
@@ -130,7 +130,7 @@ py::tuple segmentImage(const Image& image, const std::string& methodKey, const p
     SegmentationRequest request = requestFrom(method, params);
     request.volume = image.volume.get();
     const bool estimate = intervalToEstimate(method, params);
-    gpu::EngineRun r = run(method, backend, request, estimate);
+    gpu::EngineRun r = run(method, backend, request, estimate, true);
     std::string json;
     {
         py::gil_scoped_release nogil;

@@ -41,7 +41,7 @@ EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& r
     r.backend = r.engine->backend();
     if (!options.keepEngine) r.engine.reset();
     r.msTotal = millisecondsSince(tTotal);
-    r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
+    if (options.countVoxels) r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
     return r;
 }
 

@@ -18,6 +18,9 @@ struct EngineRunOptions {
     bool keepEngine = false;  ///< keep the engine (contours to write); else its memory is given back
     int maxSteps = 0;         ///< > 0: that many single steps (a live run's first N), then stop
     ProgressCallback progress;  ///< the engine's own estimate, scaled to 1000
+    /// Count the labelled voxels (a pass over the labels after the run: the CLI's summary and
+    /// stats; the Python module's arrays leave it to their caller).
+    bool countVoxels = true;
 };
 
 /// What the engine handed back, with its timings.
@@ -29,7 +32,7 @@ struct EngineRun {
     std::string backend;  ///< the engine's backend key
     LabelMap labels;
     std::vector<Volume> soft;
-    std::size_t voxels = 0;  ///< labelled (non-zero) voxels
+    std::size_t voxels = 0;  ///< labelled (non-zero) voxels; 0 without countVoxels
     /// ms_compute: the method's own work in start() and the steps (CUDA: device time by events);
     /// ms_total adds handing the results back (labels, soft maps).
     double msCompute = 0, msTotal = 0;
