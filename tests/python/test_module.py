@@ -40,11 +40,17 @@ def oblique_affine():
     return a
 
 
+def flipped_affine():
+    """Radiological storage (i runs right to left: LAS+ in RAS terms) and k running inferior."""
+    return np.diag([-0.7, 0.7, -3.0, 1.0]) + np.array([[0, 0, 0, 60], [0, 0, 0, -80], [0, 0, 0, 40], [0, 0, 0, 0]])
+
+
 @pytest.mark.parametrize("dtype", [np.int16, np.float32, np.uint8])
-def test_load_gives_nibabels_array_and_affine(tmp_path, dtype):
+@pytest.mark.parametrize("affine", [oblique_affine, flipped_affine])
+def test_load_gives_nibabels_array_and_affine(tmp_path, dtype, affine):
     values = blobs().astype(dtype) if dtype != np.uint8 else (blobs() > 0).astype(np.uint8) * 200
     path = tmp_path / "v.nii.gz"
-    nib.save(nib.Nifti1Image(values, oblique_affine()), str(path))
+    nib.save(nib.Nifti1Image(values, affine()), str(path))
     img = lucent.load(path)
     ref = nib.load(str(path))
     np.testing.assert_array_equal(img.array, np.asanyarray(ref.dataobj))
