@@ -16,26 +16,30 @@ std::vector<py::ssize_t> fortranStrides(const std::array<int, 3>& dims, py::ssiz
 std::vector<py::ssize_t> shapeOf(const std::array<int, 3>& dims) { return {dims[0], dims[1], dims[2]}; }
 
 void requireShape(const py::array& array, const Geometry& geometry, const char* what) {
-    if (array.ndim() != 3) throw std::invalid_argument(std::string(what) + " must be 3D, got " + std::to_string(array.ndim()) + "D");
+    if (array.ndim() != 3)
+        throw std::invalid_argument(std::string(what) + " must be 3D, got " + std::to_string(array.ndim()) + "D");
     for (int d = 0; d < 3; ++d)
         if (array.shape(d) != geometry.dims[d])
             throw std::invalid_argument(std::string(what) + " has shape (" + std::to_string(array.shape(0)) + ", " +
                                         std::to_string(array.shape(1)) + ", " + std::to_string(array.shape(2)) +
                                         "), the grid is (" + std::to_string(geometry.dims[0]) + ", " +
-                                        std::to_string(geometry.dims[1]) + ", " + std::to_string(geometry.dims[2]) + ")");
+                                        std::to_string(geometry.dims[1]) + ", " + std::to_string(geometry.dims[2]) +
+                                        ")");
     if (!(array.flags() & py::array::f_style))
-        throw std::invalid_argument(std::string(what) + " must be Fortran-contiguous here (the lucent package converts)");
+        throw std::invalid_argument(std::string(what) +
+                                    " must be Fortran-contiguous here (the lucent package converts)");
 }
 
 }  // namespace
 
 Geometry arrayGeometry(const py::array& array) {
-    if (array.ndim() != 3) throw std::invalid_argument("the array must be 3D, got " + std::to_string(array.ndim()) + "D");
+    if (array.ndim() != 3)
+        throw std::invalid_argument("the array must be 3D, got " + std::to_string(array.ndim()) + "D");
     Geometry g;
     for (int d = 0; d < 3; ++d) {
         if (array.shape(d) < 1 || array.shape(d) > std::numeric_limits<int>::max())
-            throw std::invalid_argument("the array's axis " + std::to_string(d) + " has " + std::to_string(array.shape(d)) +
-                                        " voxels; each axis needs 1 to 2^31 - 1");
+            throw std::invalid_argument("the array's axis " + std::to_string(d) + " has " +
+                                        std::to_string(array.shape(d)) + " voxels; each axis needs 1 to 2^31 - 1");
         g.dims[d] = int(array.shape(d));
     }
     return g;
@@ -49,7 +53,8 @@ Volume borrowVolume(const py::array& array, const Geometry& geometry) {
     else if (array.dtype().is(py::dtype::of<float>()))
         type = PixelType::Float32;
     else
-        throw std::invalid_argument("the volume must be int16 or float32 here, got " + std::string(py::str(array.dtype())));
+        throw std::invalid_argument("the volume must be int16 or float32 here, got " +
+                                    std::string(py::str(array.dtype())));
     // The engines only read the volume: a read-only array is borrowed as well.
     char* bytes = static_cast<char*>(const_cast<void*>(array.data()));
     return Volume(geometry, type, VoxelBuffer::borrowed(bytes, std::size_t(array.nbytes())));

@@ -3,8 +3,8 @@
 #include "ArrayVolume.h"
 #include "Bindings.h"
 
-#include "lucent/core/LabelTable.h"
 #include "lucent/core/Errors.h"
+#include "lucent/core/LabelTable.h"
 #include "lucent/io/FileSuffixes.h"
 #include "lucent/io/ImageSource.h"
 #include "lucent/io/LabelFile.h"
@@ -54,7 +54,8 @@ std::vector<std::pair<std::string, std::string>> list(const std::string& path) {
         py::gil_scoped_release nogil;
         listing = io::ImageSource::list(path);
     }
-    if (listing.series.empty()) throw IoError(path + ": no volume found (no DICOM series, NIfTI, MetaImage or NRRD file)");
+    if (listing.series.empty())
+        throw IoError(path + ": no volume found (no DICOM series, NIfTI, MetaImage or NRRD file)");
     const std::vector<std::string> names = io::seriesFileNames(listing.series);
     std::vector<std::pair<std::string, std::string>> out;
     for (std::size_t i = 0; i < names.size(); ++i) out.emplace_back(listing.series[i].id, names[i]);
@@ -106,22 +107,24 @@ void defineImage(py::module_& m) {
         .def_property_readonly(
             "array", [](py::object self) { return volumeArray(*self.cast<const Image&>().volume, self); },
             "The voxels indexed [i, j, k] (nibabel's order), the image's own memory (Fortran order, no copy).")
-        .def_property_readonly("affine", [](const Image& im) { return rasAffine(im.volume->geometry()); },
-                               "4 x 4 voxel-to-RAS+ matrix, nibabel's convention.")
-        .def_property_readonly("spacing",
-                               [](const Image& im) {
-                                   const Vec3 s = im.volume->geometry().spacing;
-                                   return py::make_tuple(s.x, s.y, s.z);
-                               },
-                               "Voxel size along i, j, k in mm.")
+        .def_property_readonly(
+            "affine", [](const Image& im) { return rasAffine(im.volume->geometry()); },
+            "4 x 4 voxel-to-RAS+ matrix, nibabel's convention.")
+        .def_property_readonly(
+            "spacing",
+            [](const Image& im) {
+                const Vec3 s = im.volume->geometry().spacing;
+                return py::make_tuple(s.x, s.y, s.z);
+            },
+            "Voxel size along i, j, k in mm.")
         .def_property_readonly("shape",
                                [](const Image& im) {
                                    const auto& d = im.volume->geometry().dims;
                                    return py::make_tuple(d[0], d[1], d[2]);
                                })
         .def_property_readonly("path", [](const Image& im) { return im.identity.input; })
-        .def_property_readonly("series", [](const Image& im) { return im.identity.series; },
-                               "The id `lucent info` lists for this volume.")
+        .def_property_readonly(
+            "series", [](const Image& im) { return im.identity.series; }, "The id `lucent info` lists for this volume.")
         .def("__repr__", [](const Image& im) {
             const auto& d = im.volume->geometry().dims;
             return "<lucent.Image " + im.identity.input + " (" + std::to_string(d[0]) + ", " + std::to_string(d[1]) +

@@ -100,7 +100,8 @@ py::dict runInfo(const gpu::EngineRun& r, const SegmentationRequest& request) {
 std::vector<io::SeedOrigin> seedOrigins(const SegmentationRequest& request) {
     std::vector<io::SeedOrigin> out;
     for (const VoxelIndex& s : request.seeds)
-        out.push_back({"--seed " + std::to_string(s.i) + "," + std::to_string(s.j) + "," + std::to_string(s.k), std::nullopt});
+        out.push_back(
+            {"--seed " + std::to_string(s.i) + "," + std::to_string(s.j) + "," + std::to_string(s.k), std::nullopt});
     return out;
 }
 
@@ -134,11 +135,22 @@ py::tuple segmentImage(const Image& image, const std::string& methodKey, const p
     std::string json;
     {
         py::gil_scoped_release nogil;
-        const io::SegmentRun figures{.identity = image.identity, .maskPath = "", .method = method, .backend = r.backend,
-                                     .fallback = r.notice, .volume = image.volume.get(), .request = &request,
-                                     .seedOrigins = seedOrigins(request), .labels = &r.labels, .steps = r.steps,
-                                     .figures = r.figures, .voxels = r.voxels, .msCompute = r.msCompute,
-                                     .msTotal = r.msTotal, .msLoad = msLoad, .intervalEstimated = estimate};
+        const io::SegmentRun figures{.identity = image.identity,
+                                     .maskPath = "",
+                                     .method = method,
+                                     .backend = r.backend,
+                                     .fallback = r.notice,
+                                     .volume = image.volume.get(),
+                                     .request = &request,
+                                     .seedOrigins = seedOrigins(request),
+                                     .labels = &r.labels,
+                                     .steps = r.steps,
+                                     .figures = r.figures,
+                                     .voxels = r.voxels,
+                                     .msCompute = r.msCompute,
+                                     .msTotal = r.msTotal,
+                                     .msLoad = msLoad,
+                                     .intervalEstimated = estimate};
         json = io::segmentStatsJson(figures);
     }
     return py::make_tuple(labelsArray(std::move(r.labels)), json);

@@ -15,7 +15,8 @@ double millisecondsSince(Clock::time_point t0) {
 }
 }  // namespace
 
-EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& request, const EngineRunOptions& options) {
+EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& request,
+                    const EngineRunOptions& options) {
     EngineRun r;
     r.engine = createSegmenter(method, backend);
     const auto tTotal = Clock::now();
@@ -28,7 +29,8 @@ EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& r
         do {
             r.steps = r.engine->step(64);
             if (options.progress)
-                options.progress(r.steps.finished ? kProgressScale : std::size_t(r.steps.progress * 999), kProgressScale);
+                options.progress(r.steps.finished ? kProgressScale : std::size_t(r.steps.progress * 999),
+                                 kProgressScale);
         } while (!r.steps.finished);
     }
     r.figures = r.engine->figures();

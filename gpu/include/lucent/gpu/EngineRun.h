@@ -14,9 +14,9 @@
 namespace lucent::gpu {
 
 struct EngineRunOptions {
-    bool wantSoft = false;    ///< keep the soft maps (fc's connectivity, fcm's memberships)
-    bool keepEngine = false;  ///< keep the engine (contours to write); else its memory is given back
-    int maxSteps = 0;         ///< > 0: that many single steps (a live run's first N), then stop
+    bool wantSoft = false;      ///< keep the soft maps (fc's connectivity, fcm's memberships)
+    bool keepEngine = false;    ///< keep the engine (contours to write); else its memory is given back
+    int maxSteps = 0;           ///< > 0: that many single steps (a live run's first N), then stop
     ProgressCallback progress;  ///< the engine's own estimate, scaled to 1000
     /// Count the labelled voxels (a pass over the labels after the run: the CLI's summary and
     /// stats; the Python module's arrays leave it to their caller).
