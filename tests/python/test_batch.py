@@ -110,15 +110,20 @@ def test_batch_on_a_scheduler_and_two_workers(tmp_path, dask_cluster, cli):
     assert {f: f.stat().st_mtime_ns for f in out.iterdir()} == stamps
 
 
-def test_batch_on_a_local_cluster_and_usage_errors(tmp_path):
+def test_batch_on_a_local_cluster_of_a_folders_volumes_and_usage_errors(tmp_path):
     inputs = make_inputs(tmp_path / "in")[:2]
+    folder = tmp_path / "pair"  # a folder of two volumes: one task each, named <folder>_<volume>
+    folder.mkdir()
+    for f in inputs:
+        (folder / f.name).write_bytes(f.read_bytes())
     out = tmp_path / "out"
-    p = batch("--method", "fcm", "--clusters", "2", "-o", out, "--workers", "2", *inputs)
+    p = batch("--method", "fcm", "--clusters", "2", "-o", out, "--workers", "2", folder)
     assert p.returncode == 0, p.stderr
+    assert sorted(f.name for f in out.iterdir()) == ["pair_a.json", "pair_a.nii.gz", "pair_b.json", "pair_b.nii.gz"]
     for name in "ab":
-        v = np.asanyarray(nib.load(str(tmp_path / "in" / f"{name}.nii.gz")).dataobj)
-        np.testing.assert_array_equal(lucent.load(out / f"{name}.nii.gz").array, (v > 0).astype(np.uint8) + 1)
-        assert json.loads((out / f"{name}.json").read_text())["worker"].startswith("tcp://")
+        v = np.asanyarray(nib.load(str(folder / f"{name}.nii.gz")).dataobj)
+        np.testing.assert_array_equal(lucent.load(out / f"pair_{name}.nii.gz").array, (v > 0).astype(np.uint8) + 1)
+        assert json.loads((out / f"pair_{name}.json").read_text())["worker"].startswith("tcp://")
     for usage in (["--method", "srg", "-o", out, *inputs],                       # no seed
                   ["--method", "fcm", "--seed", "1,2,3", "-o", out, *inputs],    # not an fcm option
                   ["--method", "nope", "-o", out, *inputs],
