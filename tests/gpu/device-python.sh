@@ -14,7 +14,7 @@ include=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
   [[ -f $include/Python.h ]] || { echo "device-python: no Python.h under $include (python3-dev): cannot build the module"; exit 1; }
   cmake -S . -B build-python -G Ninja -DCMAKE_BUILD_TYPE=Release -DLUCENT_WITH_DICOM=OFF -DLUCENT_WITH_GUI=OFF \
     -DLUCENT_BUILD_TESTS=OFF -DLUCENT_BUILD_BENCHMARKS=OFF -DCMAKE_CUDA_ARCHITECTURES="90-real" \
-    -DPython_EXECUTABLE="$py" -Dpybind11_DIR="$PWD/.carry/pybind11/share/cmake/pybind11" | sed -n '/following features/,$p'
+    -DCMAKE_POLICY_VERSION_MINIMUM=3.5 -DPython_EXECUTABLE="$py" -Dpybind11_DIR="$PWD/.carry/pybind11/share/cmake/pybind11" | sed -n '/following features/,$p'
   time cmake --build build-python -j"$(nproc)" --target lucent_python 2>&1 | grep -E "error|FAILED" | head -40
   [[ -n $(ls build-python/python/lucent/_lucent*.so 2>/dev/null) ]] || { echo "device-python: the module did not build"; exit 1; }
 } >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
