@@ -12,6 +12,14 @@ import socket
 import pytest
 
 
+def pytest_sessionstart(session):
+    """Starts this run's skip report (empty when nothing skips): check_tests.py reads it after ctest."""
+    path = os.environ.get("LUCENT_SKIP_REPORT")
+    if path:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        open(path, "w").close()
+
+
 def pytest_runtest_logreport(report):
     path = os.environ.get("LUCENT_SKIP_REPORT")
     if report.skipped and path:
