@@ -5,15 +5,16 @@
 #include "Reporter.h"
 #include "SeedPoints.h"
 #include "SegmentOptions.h"
-#include "SegmentStats.h"
 #include "SeriesBatch.h"
 
 #include "lucent/core/JsonWriter.h"
 #include "lucent/core/seg/SeedInterval.h"
+#include "lucent/gpu/EngineRun.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/FileSuffixes.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/LabelFile.h"
+#include "lucent/io/SegmentStats.h"
 #include "lucent/io/StagedOutputs.h"
 #include "lucent/io/VolumeFile.h"
 
@@ -24,6 +25,9 @@
 #include <sstream>
 
 namespace lucent::app {
+
+using io::SeedOrigin;
+using io::SegmentRun;
 
 namespace {
 
@@ -54,61 +58,21 @@ struct SegmentOutputs {
     }
 };
 
-/// What the engine handed back, with its timings.
-struct EngineResult {
-    std::unique_ptr<Segmenter> engine;
-    StepReport steps;
-    MethodFigures figures;
-    std::string notice;  ///< why the run left the GPU, or empty
-    std::string backend;  ///< the engine's backend key
-    LabelMap labels;
-    std::vector<Volume> soft;
-    std::size_t voxels = 0;
-    double msCompute = 0, msTotal = 0;
-};
+using EngineResult = gpu::EngineRun;
 
-/// Runs the engine to the end; progress ("segmenting") from the engine's own estimate.
-/// The engine is kept only for `keepEngine` (contours to write): otherwise its working memory
-/// (a connectivity map, state bytes, device buffers) is given back before the outputs are written.
+/// Runs the engine to the end (gpu::runEngine); progress ("segmenting") from the engine's own
+/// estimate. The engine is kept only for `keepEngine` (contours to write): otherwise its working
+/// memory (a connectivity map, state bytes, device buffers) is given back before the outputs are written.
 EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRequest& request, bool wantSoft,
                        bool keepEngine, const Reporter& report, int maxSteps) {
     EngineResult r;
     try {
-        r.engine = gpu::createSegmenter(method, backend);
+        r = gpu::runEngine(method, backend, request,
+                           {.wantSoft = wantSoft, .keepEngine = keepEngine, .maxSteps = maxSteps,
+                            .progress = report.progress("segmenting")});
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(e.what());
     }
-    // ms_compute: the method's own work in start() and the steps (histograms, cumulated images,
-    // propagation), volume already in memory; ms_total adds handing results back (labels, soft maps).
-    const auto tTotal = Clock::now();
-    try {
-        r.engine->start(request);
-    } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(e.what());
-    }
-    const ProgressCallback progress = report.progress("segmenting");
-    constexpr std::size_t kProgressScale = 1000;
-    if (maxSteps > 0) {
-        // --steps N: N single engine steps (a live run's first N), then stop where the run is.
-        for (int i = 0; i < maxSteps && !r.steps.finished; ++i) r.steps = r.engine->step(1);
-        if (!r.steps.finished) r.engine->cancel();
-    } else {
-        do {
-            r.steps = r.engine->step(64);
-            if (progress) progress(r.steps.finished ? kProgressScale : std::size_t(r.steps.progress * 999), kProgressScale);
-        } while (!r.steps.finished);
-    }
-    r.figures = r.engine->figures();
-    // CUDA engines time their own device work with CUDA events (the upload is ms_upload).
-    r.msCompute = r.figures.msDevice ? *r.figures.msDevice : millisecondsSince(tTotal);
-    r.notice = gpu::fallbackNotice(*r.engine);
-    // Soft maps first: taking the result may hand the engine's memory over to the labels.
-    if (wantSoft) r.soft = r.engine->softMaps();
-    r.engine->takeResult(r.labels);
-    r.backend = r.engine->backend();
-    if (!keepEngine) r.engine.reset();
-    r.msTotal = millisecondsSince(tTotal);
-    r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
     if (r.voxels == 0)
         throw std::runtime_error(
             std::string("empty result: ") + methodName(method) +
@@ -146,7 +110,7 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     if (!out.stats.empty()) {
         const std::vector<LabelStatistics> computed = statistics.get();
         figures.statistics = &computed;
-        statsText = segmentStatsText(figures, out.stats);
+        statsText = io::segmentStatsText(figures, out.stats);
         if (out.stats != "-") io::writeFileAtomically(out.stats, {statsText});
     }
     staged.commit();

@@ -101,11 +101,7 @@ SegmentationRequest requestFromOptions(const CommandLine& cl, Method method) {
     snake.stepMax = cl.integer("--step-max", snake.stepMax);
     snake.minSegment = cl.integer("--min-segment", snake.minSegment);
     snake.propagate = cl.has("--propagate");
-    // The snake's ROI is the image it sees (its statistics and nodes stay within i0..i1, j0..j1 on
-    // every slice), not only a clip of its result: the whole slice's strongest two-region split
-    // would otherwise win. Its k0..k1 still limit the result and the propagation.
-    if (method == Method::Snake && request.roi)
-        snake.domain = {request.roi->lo[0], request.roi->lo[1], request.roi->hi[0], request.roi->hi[1]};
+    if (method == Method::Snake) snakeDomainFromRoi(request);
     requireUsable(cl, method, request);
     return request;
 }

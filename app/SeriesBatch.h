@@ -8,6 +8,7 @@
 #include "lucent/core/SeriesInfo.h"
 #include "lucent/core/Volume.h"
 #include "lucent/io/ImageSource.h"
+#include "lucent/io/VolumeNames.h"
 
 #include <functional>
 #include <string>
@@ -15,30 +16,18 @@
 
 namespace lucent::app {
 
+using io::identify;
+using io::seriesFileName;
+using io::seriesFileNames;
+using io::VolumeIdentity;
+
 /// The `--series` value that runs every volume of the input.
 inline constexpr const char* kAllSeries = "all";
 /// What an output name holds to be one file per volume.
 inline constexpr const char* kSeriesField = "{series}";
 
-/// `{series}` of one volume: its series number and description (a volume file: its name without the
-/// suffix); letters, digits, '.' and '-' are kept, every other run of characters is one '_';
-/// "series" when nothing is left.
-std::string seriesFileName(const SeriesInfo& s);
-/// seriesFileName() of every volume, made unique by "_2", "_3", ... in listing order.
-std::vector<std::string> seriesFileNames(const std::vector<SeriesInfo>& series);
 /// `pattern` with every `{series}` replaced by `name`.
 std::string withSeries(std::string pattern, const std::string& name);
-
-/// Which volume of an input a document describes, so that each of a batch's documents names its own:
-/// `input` is the volume file (PATH itself, or a file found under the folder PATH), or for a DICOM
-/// series PATH as given; `series` is the id `lucent info PATH` lists for it and `--series` takes
-/// (a SeriesInstanceUID, `UID#2` for a split part, a file's path under the folder).
-struct VolumeIdentity {
-    std::string input;
-    std::string series;
-};
-/// The identity of volume `index` of `scan`'s listing.
-VolumeIdentity identify(const io::SourceScan& scan, std::size_t index);
 
 /// A loaded volume and which one it is.
 struct LoadedVolume {

@@ -3,16 +3,19 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Reporter.h"
-#include "SegmentStats.h"
 
 #include "lucent/core/JsonWriter.h"
 #include "lucent/core/LabelStatistics.h"
 #include "lucent/io/ImageSource.h"
 #include "lucent/io/LabelFile.h"
+#include "lucent/io/SegmentStats.h"
 
 #include <iostream>
 
 namespace lucent::app {
+
+using io::writeLabelFigures;
+using io::writeProvenance;
 
 namespace {
 

@@ -20,6 +20,7 @@ PACKAGES=(
   libvtk9-dev libimgui-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
   dcm2niix python3 python3-scipy python3-skimage ffmpeg
+  pybind11-dev python3-pytest python3-distributed python3-nibabel
   file desktop-file-utils appstream shared-mime-info libglib2.0-bin man-db lintian debootstrap
 )
 

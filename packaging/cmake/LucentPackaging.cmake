@@ -73,5 +73,12 @@ if(LUCENT_HAVE_QT_SERVICES)
   # The study database opens SQLite through Qt SQL's driver, a plugin dpkg-shlibdeps cannot see.
   list(APPEND lucent_depends libqt6sql6-sqlite)
 endif()
+if(LUCENT_HAVE_PYTHON)
+  # The lucent Python module (/usr/lib/python3/dist-packages/lucent) is loaded by Python 3 and
+  # imports NumPy; its batches run on Dask (python3 -m lucent.batch), which only they need.
+  list(APPEND lucent_depends python3 python3-numpy)
+  list(APPEND lucent_suggests python3-distributed python3-nibabel)
+  list(JOIN lucent_suggests ", " CPACK_DEBIAN_PACKAGE_SUGGESTS)
+endif()
 list(JOIN lucent_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 include(CPack)

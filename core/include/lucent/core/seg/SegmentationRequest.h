@@ -124,6 +124,14 @@ bool growsOn(const SegmentationRequest& now, const SegmentationRequest& next);
 /// Fuzzy connectedness: `next` keeps the connectivity map of `now` (only the threshold differs).
 bool keepsConnectivityMap(const SegmentationRequest& now, const SegmentationRequest& next);
 
+/// The snake's ROI is the image it sees (its statistics and nodes stay within i0..i1, j0..j1 on
+/// every slice), not only a clip of its result: the whole slice's strongest two-region split would
+/// otherwise win. Its k0..k1 still limit the result and the propagation. Sets the snake's domain
+/// from the request's ROI (nothing without one); the CLI and the Python module both call it.
+inline void snakeDomainFromRoi(SegmentationRequest& request) {
+    if (request.roi) request.snake.domain = {request.roi->lo[0], request.roi->lo[1], request.roi->hi[0], request.roi->hi[1]};
+}
+
 /// The box of the whole grid.
 inline VoxelBox wholeBox(const Geometry& g) { return {{0, 0, 0}, {g.dims[0] - 1, g.dims[1] - 1, g.dims[2] - 1}}; }
 

@@ -1,5 +1,5 @@
 /// @brief Writing `lucent segment --stats`.
-#include "SegmentStats.h"
+#include "lucent/io/SegmentStats.h"
 
 #include "lucent/core/JsonWriter.h"
 #include "lucent/core/LabelStatistics.h"
@@ -9,7 +9,7 @@
 
 #include <sstream>
 
-namespace lucent::app {
+namespace lucent::io {
 
 namespace {
 
@@ -184,11 +184,11 @@ std::string segmentStatsJson(const SegmentRun& run) {
 }
 
 std::string segmentStatsText(const SegmentRun& run, const std::string& path) {
-    if (io::toLower(path).ends_with(".csv"))
+    if (toLower(path).ends_with(".csv"))
         return labelStatisticsCsv(run.statistics ? *run.statistics
                                                  : computeLabelStatistics(*run.volume, *run.labels, run.request->threads),
                                   LabelTable{});
     return segmentStatsJson(run);
 }
 
-}  // namespace lucent::app
+}  // namespace lucent::io

@@ -1,8 +1,7 @@
-/// @brief The `--stats` JSON of `lucent segment`: timings and figures, and what describes the run
+/// @brief The `--stats` JSON of `lucent segment` (and of the Python batch's documents): timings and figures, and what describes the run
 /// (input, series, version, every parameter as it ran, spacing, per-label intensity statistics).
 #pragma once
 
-#include "SeriesBatch.h"
 
 #include "lucent/core/JsonWriter.h"
 #include "lucent/core/LabelMap.h"
@@ -11,12 +10,13 @@
 #include "lucent/core/seg/MethodFigures.h"
 #include "lucent/core/seg/SegmentationRequest.h"
 #include "lucent/core/seg/Segmenter.h"
+#include "lucent/io/VolumeNames.h"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace lucent::app {
+namespace lucent::io {
 
 /// How one seed was given: the option or file line, and the millimetre point for a seed in mm.
 struct SeedOrigin {
@@ -62,4 +62,4 @@ std::string segmentStatsJson(const SegmentRun& run);
 /// mean,sd,min,max) for a name ending in .csv, else segmentStatsJson().
 std::string segmentStatsText(const SegmentRun& run, const std::string& path);
 
-}  // namespace lucent::app
+}  // namespace lucent::io

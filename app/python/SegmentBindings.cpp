@@ -1,0 +1,169 @@
+/// @brief The engines from Python: a request from keyword parameters, run through the same factory
+/// and engine loop as `lucent segment` (gpu::runEngine) with the GIL released, labels handed back
+/// as an array that owns them.
+#include "ArrayVolume.h"
+#include "Bindings.h"
+
+#include "lucent/core/seg/SeedInterval.h"
+#include "lucent/gpu/EngineRun.h"
+#include "lucent/io/SegmentStats.h"
+
+#include <pybind11/stl.h>
+
+namespace lucent::python {
+
+namespace {
+
+template <typename T>
+T get(const py::dict& p, const char* key, T fallback) {
+    return p.contains(key) && !p[key].is_none() ? p[key].cast<T>() : fallback;
+}
+
+template <typename T>
+std::optional<T> optional(const py::dict& p, const char* key) {
+    if (!p.contains(key) || p[key].is_none()) return std::nullopt;
+    return p[key].cast<T>();
+}
+
+/// The request the keywords describe (the package has named and normalised them: seeds as
+/// (i, j, k) tuples in the volume's axes, rect and roi as tuples). What a keyword leaves out keeps
+/// the request's default (ParameterLimits.h); ranges are checked by the engine's validateRequest,
+/// as for the CLI.
+SegmentationRequest requestFrom(Method method, const py::dict& p) {
+    SegmentationRequest r;
+    r.threads = get<unsigned>(p, "threads", 0);
+    if (p.contains("seeds"))
+        for (const auto& s : p["seeds"].cast<std::vector<std::array<int, 3>>>()) r.seeds.push_back({s[0], s[1], s[2]});
+    if (const auto roi = optional<std::array<int, 6>>(p, "roi"))
+        r.roi = VoxelBox{{(*roi)[0], (*roi)[1], (*roi)[2]}, {(*roi)[3], (*roi)[4], (*roi)[5]}};
+    auto& srg = r.regionGrowing;
+    srg.lower = get<double>(p, "lower", 0);
+    srg.upper = get<double>(p, "upper", 0);
+    srg.connectivity = get<int>(p, "connectivity", srg.connectivity);
+    auto& fc = r.fuzzyConnectedness;
+    fc.threshold = get<double>(p, "threshold", fc.threshold);
+    fc.objectMean = optional<double>(p, "object_mean");
+    fc.objectSigma = optional<double>(p, "object_sigma");
+    fc.diffSigma = optional<double>(p, "diff_sigma");
+    // No connectivity map is handed back: the object alone, the same voxels (as the CLI without
+    // --connectivity-map).
+    fc.objectOnly = true;
+    auto& fcm = r.fuzzyCMeans;
+    fcm.clusters = get<int>(p, "clusters", fcm.clusters);
+    fcm.fuzziness = get<double>(p, "fuzziness", fcm.fuzziness);
+    fcm.epsilon = get<double>(p, "epsilon", fcm.epsilon);
+    fcm.maxIterations = get<int>(p, "max_iterations", fcm.maxIterations);
+    fcm.perVoxel = get<bool>(p, "per_voxel", false);
+    auto& snake = r.snake;
+    snake.slice = get<int>(p, "slice", snake.slice);
+    snake.rect = get<std::array<int, 4>>(p, "rect", snake.rect);
+    snake.stepMax = get<int>(p, "step_max", snake.stepMax);
+    snake.minSegment = get<int>(p, "min_segment", snake.minSegment);
+    snake.propagate = get<bool>(p, "propagate", false);
+    if (method == Method::Snake) snakeDomainFromRoi(r);
+    validateParameters(method, r);
+    return r;
+}
+
+/// Region growing given neither bound: the interval is estimated at the first seed, as the CLI does.
+bool intervalToEstimate(Method method, const py::dict& p) {
+    return method == Method::RegionGrowing && !optional<double>(p, "lower") && !optional<double>(p, "upper");
+}
+
+/// Runs the engine with the GIL released; the caller keeps the volume (and its array) alive.
+gpu::EngineRun run(Method method, Backend backend, SegmentationRequest& request, bool estimate, bool countVoxels) {
+    py::gil_scoped_release nogil;
+    if (estimate) {
+        validateRequest(Method::RegionGrowing, request);  // seeds present and inside before they are read
+        const RegionGrowingParams p = seedInterval(*request.volume, request.seeds, request.volume->range());
+        request.regionGrowing.lower = p.lower;
+        request.regionGrowing.upper = p.upper;
+    }
+    return gpu::runEngine(method, backend, request, {.countVoxels = countVoxels});
+}
+
+/// What the run did (labelled voxels are not counted: the caller has the array).
+py::dict runInfo(const gpu::EngineRun& r, const SegmentationRequest& request) {
+    py::dict info;
+    info["backend"] = r.backend;
+    info["fallback"] = r.notice;
+    info["iterations"] = r.steps.iterations;
+    info["convergence"] = r.steps.convergence;
+    info["ms_compute"] = r.msCompute;
+    info["ms_total"] = r.msTotal;
+    info["lower"] = request.regionGrowing.lower;
+    info["upper"] = request.regionGrowing.upper;
+    return info;
+}
+
+/// `--seed i,j,k` for each seed: the batch's documents say how seeds were given as the CLI's do.
+std::vector<io::SeedOrigin> seedOrigins(const SegmentationRequest& request) {
+    std::vector<io::SeedOrigin> out;
+    for (const VoxelIndex& s : request.seeds)
+        out.push_back(
+            {"--seed " + std::to_string(s.i) + "," + std::to_string(s.j) + "," + std::to_string(s.k), std::nullopt});
+    return out;
+}
+
+/// An array: labels and what the run did (backend, iterations, timings, srg's interval).
+py::tuple segmentArray(const std::string& methodKey, const py::array& volumeArray, const py::dict& params,
+                       const std::string& backendKey, const py::object& mask) {
+    const Method method = gpu::parseMethod(methodKey);
+    const Backend backend = gpu::parseBackend(backendKey);
+    const Volume volume = borrowVolume(volumeArray, arrayGeometry(volumeArray));
+    SegmentationRequest request = requestFrom(method, params);
+    request.volume = &volume;
+    LabelMap maskMap;
+    if (!mask.is_none()) {
+        maskMap = labelMapFrom(mask.cast<py::array>(), volume.geometry());
+        request.mask = &maskMap;
+    }
+    gpu::EngineRun r = run(method, backend, request, intervalToEstimate(method, params), false);
+    py::dict info = runInfo(r, request);
+    return py::make_tuple(labelsArray(std::move(r.labels)), info);
+}
+
+/// A loaded image: labels and the `--stats` JSON of `lucent segment` for it (the batch's documents).
+py::tuple segmentImage(const Image& image, const std::string& methodKey, const py::dict& params,
+                       const std::string& backendKey, double msLoad) {
+    const Method method = gpu::parseMethod(methodKey);
+    const Backend backend = gpu::parseBackend(backendKey);
+    SegmentationRequest request = requestFrom(method, params);
+    request.volume = image.volume.get();
+    const bool estimate = intervalToEstimate(method, params);
+    gpu::EngineRun r = run(method, backend, request, estimate, true);
+    std::string json;
+    {
+        py::gil_scoped_release nogil;
+        const io::SegmentRun figures{.identity = image.identity,
+                                     .maskPath = "",
+                                     .method = method,
+                                     .backend = r.backend,
+                                     .fallback = r.notice,
+                                     .volume = image.volume.get(),
+                                     .request = &request,
+                                     .seedOrigins = seedOrigins(request),
+                                     .labels = &r.labels,
+                                     .steps = r.steps,
+                                     .figures = r.figures,
+                                     .voxels = r.voxels,
+                                     .msCompute = r.msCompute,
+                                     .msTotal = r.msTotal,
+                                     .msLoad = msLoad,
+                                     .intervalEstimated = estimate};
+        json = io::segmentStatsJson(figures);
+    }
+    return py::make_tuple(labelsArray(std::move(r.labels)), json);
+}
+
+}  // namespace
+
+void defineSegment(py::module_& m) {
+    m.def("_segment", &segmentArray, py::arg("method"), py::arg("volume"), py::arg("params"), py::arg("backend"),
+          py::arg("mask") = py::none());
+    m.def("_segment_image", &segmentImage, py::arg("image"), py::arg("method"), py::arg("params"), py::arg("backend"),
+          py::arg("ms_load") = 0.0);
+    m.def("_has_cuda_engine", [](const std::string& method) { return gpu::hasCudaEngine(gpu::parseMethod(method)); });
+}
+
+}  // namespace lucent::python

@@ -1,0 +1,183 @@
+"""Lucent's segmentation engines and image files, from Python.
+
+    import lucent
+    img = lucent.load("head.nii.gz")                 # DICOM folder, NIfTI, MetaImage, NRRD
+    mask = lucent.region_growing(img.array, seeds=[(120, 96, 40)], lower=200, upper=3000)
+    lucent.save("bone.nii.gz", mask, like=img)
+
+Arrays are indexed [i, j, k] (nibabel's order). The engines are the ones `lucent segment` runs
+(backend "auto": CUDA when a device is present, else the CPU), in this process, with the GIL
+released; results are uint8 arrays of the input's shape with the same voxels and label numbers as
+`lucent segment` gives for the same input and parameters. Batches on Dask: `python3 -m lucent.batch`.
+"""
+
+import os
+
+import numpy as np
+
+from . import _lucent
+from ._lucent import Image
+
+__version__ = _lucent.__version__
+__all__ = ["Image", "load", "save", "region_growing", "fuzzy_connectedness", "fuzzy_c_means", "snake"]
+
+
+def load(path, series=None):
+    """Reads PATH (anything `lucent segment` reads) into an Image: `.array` (the voxels, [i, j, k],
+    no copy of the loaded volume), `.affine` (voxel to RAS+), `.spacing`. A path holding several
+    volumes needs `series=` (an id `lucent info PATH` lists). OSError when it cannot be read."""
+    return _lucent._load(os.fspath(path), "" if series is None else str(series))
+
+
+def save(path, array, like=None):
+    """Writes ARRAY on `like`'s grid (an Image; without one: 1 mm voxels at the origin), the format
+    by PATH's suffix. A uint8 or bool array is a label map (written as `lucent segment -o` writes its
+    mask; .dcm writes a DICOM SEG of a DICOM image); any other is an image (int16, else float32)."""
+    path = os.fspath(path)
+    a = _host_array(array)[0]
+    if a.ndim != 3:
+        raise ValueError(f"lucent.save: the array must be 3D, got shape {a.shape}")
+    if like is not None and not isinstance(like, Image):
+        raise ValueError("lucent.save: like= must be an Image from lucent.load")
+    if a.dtype == np.uint8 or a.dtype == np.bool_:
+        _lucent._save_labels(path, np.asfortranarray(a, dtype=np.uint8), like)
+    else:
+        _lucent._save_volume(path, _volume(a, keep_axes=True)[0], like)
+
+
+def region_growing(array, seeds, lower=None, upper=None, connectivity=6, backend="auto", *, roi=None, mask=None,
+                   threads=0):
+    """The seeds' connected component of lower <= value <= upper (connectivity 6 or 26). Without
+    lower and upper the interval is estimated at the first seed, as `lucent segment` does."""
+    if (lower is None) != (upper is None):
+        raise ValueError("region_growing needs both lower and upper, or neither (estimated at the first seed)")
+    params = {"lower": lower, "upper": upper, "connectivity": connectivity}
+    return _run("srg", array, params, backend, seeds=seeds, roi=roi, mask=mask, threads=threads)
+
+
+def fuzzy_connectedness(array, seeds, threshold=0.5, object_mean=None, object_sigma=None, diff_sigma=None,
+                        backend="auto", *, roi=None, mask=None, threads=0):
+    """The object of connectivity >= threshold to the seeds (Udupa and Samarasekera's fuzzy
+    connectedness); the affinity's mean and sigmas are estimated around the seeds when not given."""
+    params = {"threshold": threshold, "object_mean": object_mean, "object_sigma": object_sigma,
+              "diff_sigma": diff_sigma}
+    return _run("fc", array, params, backend, seeds=seeds, roi=roi, mask=mask, threads=threads)
+
+
+def fuzzy_c_means(array, clusters=3, fuzziness=None, epsilon=None, max_iterations=None, per_voxel=False,
+                  backend="auto", *, roi=None, mask=None, threads=0):
+    """Fuzzy C-means on the intensities: label c (1..clusters, centres ascending) where a voxel's
+    membership is largest, 0 outside the roi or mask."""
+    params = {"clusters": clusters, "fuzziness": fuzziness, "epsilon": epsilon, "max_iterations": max_iterations,
+              "per_voxel": per_voxel}
+    return _run("fcm", array, params, backend, roi=roi, mask=mask, threads=threads)
+
+
+def snake(array, slice, rect, step_max=None, min_segment=None, propagate=False, backend="auto", *, roi=None,
+          mask=None, threads=0):
+    """The region snake on slice k = `slice` from the rectangle rect = (i0, j0, i1, j1); with
+    propagate=True it goes on slice by slice into a 3D mask."""
+    rect = _integers(rect, 4, "rect")
+    params = {"slice": _integers([slice], 1, "slice")[0], "rect": rect, "step_max": step_max,
+              "min_segment": min_segment, "propagate": bool(propagate)}
+    # The snake works on slices k: its volume keeps the array's axes (a C-ordered array is copied).
+    return _run("snake", array, params, backend, roi=roi, mask=mask, threads=threads, keep_axes=True)
+
+
+# --- the array conventions -------------------------------------------------------------------
+
+
+def _volume_dtype(dtype):
+    """The voxel type an engine reads: int16 where every value fits, else float32."""
+    if dtype.kind not in "biuf":
+        raise ValueError(f"lucent: the array must hold real numbers, got {dtype}")
+    if dtype.kind == "b" or (dtype.kind in "iu" and np.can_cast(dtype, np.int16)):
+        return np.dtype(np.int16)
+    return np.dtype(np.float32)
+
+
+def _volume(a, keep_axes):
+    """(volume, reversed): an int16 / float32 array whose Fortran order is Lucent's voxel order.
+    A Fortran-ordered array of the right type is used as it is; a C-ordered one too, as its
+    transpose (axes reversed, so no byte moves), unless `keep_axes`; any other is copied once."""
+    if a.ndim != 3 or a.size == 0:
+        raise ValueError(f"lucent: the array must be 3D and not empty, got shape {a.shape}")
+    target = _volume_dtype(a.dtype)
+    if a.dtype == target:
+        if a.flags.f_contiguous:
+            return a, False
+        if a.flags.c_contiguous and not keep_axes:
+            return a.T, True
+    return np.asfortranarray(a, dtype=target), False
+
+
+def _integers(values, count, name):
+    try:
+        out = [int(v) for v in values]
+        if len(out) != count or any(o != v for o, v in zip(out, values)):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} needs {count} integer(s), got {values!r}") from None
+    return out
+
+
+def _seeds(seeds, shape, reverse):
+    """Seeds as index tuples into the array as given (array[seed] is the seed's value)."""
+    s = np.asarray(seeds)
+    if s.ndim == 1:
+        s = s[None, :]
+    if s.ndim != 2 or s.shape[1] != 3 or len(s) == 0 or s.dtype.kind not in "iu":
+        raise ValueError(f"seeds must be an (i, j, k) tuple of integers or a list of them, got {seeds!r}")
+    out = []
+    for seed in s.tolist():
+        if any(v < 0 or v >= n for v, n in zip(seed, shape)):
+            raise ValueError(f"seed {tuple(seed)} lies outside the array of shape {tuple(shape)}")
+        out.append(tuple(seed[::-1]) if reverse else tuple(seed))
+    return out
+
+
+def _roi(roi, reverse):
+    if roi is None:
+        return None
+    r = _integers(roi, 6, "roi (i0, j0, k0, i1, j1, k1)")
+    return r[2::-1] + r[:2:-1] if reverse else r
+
+
+def _host_array(array):
+    """(numpy array, kind): GPU arrays (CuPy, PyTorch on a device) come through host memory for now
+    and the result goes back to their kind and device (see docs/python.md)."""
+    if isinstance(array, np.ndarray):
+        return array, None
+    module = type(array).__module__.split(".")[0]
+    if module == "cupy":
+        return array.get(), ("cupy", None)
+    if module == "torch":
+        return array.detach().cpu().numpy(), ("torch", array.device)
+    return np.asarray(array), None
+
+
+def _as_kind(labels, kind):
+    if kind is None:
+        return labels
+    if kind[0] == "cupy":
+        import cupy
+        return cupy.asarray(labels)
+    import torch
+    return torch.from_numpy(np.ascontiguousarray(labels)).to(kind[1])
+
+
+def _run(method, array, params, backend, *, seeds=None, roi=None, mask=None, threads=0, keep_axes=False):
+    a, kind = _host_array(array)
+    volume, reverse = _volume(a, keep_axes)
+    if seeds is not None:
+        params["seeds"] = _seeds(seeds, a.shape, reverse)
+    params["roi"] = _roi(roi, reverse)
+    params["threads"] = _integers([threads], 1, "threads")[0]
+    if mask is not None:
+        m = _host_array(mask)[0]
+        if m.shape != a.shape:
+            raise ValueError(f"mask has shape {m.shape}, the array {a.shape}")
+        m = (m != 0).astype(np.uint8)
+        mask = np.asfortranarray(m.T if reverse else m)
+    labels, _ = _lucent._segment(method, volume, params, str(backend), mask)
+    return _as_kind(labels.T if reverse else labels, kind)

@@ -1,0 +1,50 @@
+/// @brief runEngine: one engine run to its end (the CLI's `segment` and the Python module).
+#include "lucent/gpu/EngineRun.h"
+
+#include "lucent/core/LabelStatistics.h"
+
+#include <chrono>
+
+namespace lucent::gpu {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+}  // namespace
+
+EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& request,
+                    const EngineRunOptions& options) {
+    EngineRun r;
+    r.engine = createSegmenter(method, backend);
+    const auto tTotal = Clock::now();
+    r.engine->start(request);
+    constexpr std::size_t kProgressScale = 1000;
+    if (options.maxSteps > 0) {
+        for (int i = 0; i < options.maxSteps && !r.steps.finished; ++i) r.steps = r.engine->step(1);
+        if (!r.steps.finished) r.engine->cancel();
+    } else {
+        do {
+            r.steps = r.engine->step(64);
+            if (options.progress)
+                options.progress(r.steps.finished ? kProgressScale : std::size_t(r.steps.progress * 999),
+                                 kProgressScale);
+        } while (!r.steps.finished);
+    }
+    r.figures = r.engine->figures();
+    // CUDA engines time their own device work with CUDA events (the upload is ms_upload).
+    r.msCompute = r.figures.msDevice ? *r.figures.msDevice : millisecondsSince(tTotal);
+    r.notice = fallbackNotice(*r.engine);
+    // Soft maps first: taking the result may hand the engine's memory over to the labels.
+    if (options.wantSoft) r.soft = r.engine->softMaps();
+    r.engine->takeResult(r.labels);
+    r.backend = r.engine->backend();
+    if (!options.keepEngine) r.engine.reset();
+    r.msTotal = millisecondsSince(tTotal);
+    if (options.countVoxels) r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
+    return r;
+}
+
+}  // namespace lucent::gpu

@@ -1,0 +1,87 @@
+"""The lucent Python module's overhead: a public call's wall time against the engine's own time in
+that same call.
+
+    PYTHONPATH=build/python /usr/bin/python3 tests/bench/python_overhead.py [--size 512] [--backend cpu] [--runs 5]
+
+On a size^3 int16 volume (Fortran order, as lucent.load and nibabel give; then C order, used as its
+transpose; then a strided view, copied once), for each method and run: the wall time of
+`lucent.<method>(...)` and the engine's ms_total inside it (start, steps, labels handed back: what
+`lucent segment` reports as ms_total), read from the call itself so that a busy machine slows both
+alike. Prints the medians and the overhead (wall - engine) as a share of the engine's time (goal:
+<= 5 %), and apart from it the time to free the returned labels. Prints figures; asserts nothing (benchmarks are not tests).
+"""
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import lucent
+from lucent import _lucent
+
+last_run = {}
+_segment = _lucent._segment
+
+
+def recording_segment(*args, **kwargs):
+    """The module's engine call, keeping what the run reported (its engine time)."""
+    labels, info = _segment(*args, **kwargs)
+    last_run.update(info)
+    return labels, info
+
+
+_lucent._segment = recording_segment
+
+
+def volume(size):
+    """Smooth structures without scipy (a 512^3 Gaussian filter would dwarf the runs): sums of sines."""
+    x = np.linspace(0, 6 * np.pi, size, dtype=np.float32)
+    v = np.sin(x)[:, None, None] + np.sin(1.3 * x)[None, :, None] + np.sin(0.7 * x)[None, None, :]
+    return np.asfortranarray((v * 300).astype(np.int16))
+
+
+def measure(call, runs):
+    """Medians of (wall ms, engine ms, overhead ms, free ms) over `runs` calls: the call returns its
+    result (kept), then freeing the result is timed apart (the kernel unmapping the label array's
+    pages: what any array of that size costs when dropped, not the call)."""
+    rows = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        result = call()
+        t1 = time.perf_counter()
+        del result
+        t2 = time.perf_counter()
+        wall = (t1 - t0) * 1000
+        rows.append((wall, last_run["ms_total"], wall - last_run["ms_total"], (t2 - t1) * 1000))
+    return [statistics.median(column) for column in zip(*rows)]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--size", type=int, default=512)
+    p.add_argument("--backend", default="cpu")
+    p.add_argument("--runs", type=int, default=5)
+    args = p.parse_args()
+    v = volume(args.size)
+    print(f"volume {args.size}^3 int16 ({v.nbytes / 2**20:.0f} MiB), backend {args.backend}, median of {args.runs}")
+    print(f"{'method':8}{'layout':10}{'engine ms':>12}{'call ms':>12}{'overhead':>16}{'free ms':>10}")
+    strided = v[:, :, ::2]
+    for layout, array in (("fortran", v), ("c", np.ascontiguousarray(v)), ("strided", strided)):
+        seed = tuple(int(i) for i in np.argwhere(array > 600)[0])
+        calls = {
+            "srg": lambda: lucent.region_growing(array, seed, lower=300, upper=900, backend=args.backend),
+            "fc": lambda: lucent.fuzzy_connectedness(array, [seed], threshold=0.5, backend=args.backend),
+            "fcm": lambda: lucent.fuzzy_c_means(array, clusters=3, backend=args.backend),
+        }
+        for method, call in calls.items():
+            if layout == "strided" and method != "srg":
+                continue
+            wall, engine, overhead, free = measure(call, args.runs)
+            note = "  (one copy)" if layout == "strided" else ""
+            print(f"{method:8}{layout:10}{engine:12.1f}{wall:12.1f}{overhead:8.2f} ms {overhead / engine * 100:5.2f}%"
+                  f"{free:10.1f}{note}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
