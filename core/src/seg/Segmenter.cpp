@@ -115,8 +115,8 @@ void validateRequest(Method method, const SegmentationRequest& r) {
             throw std::invalid_argument("the starting rectangle " + str(p.rect) + " clipped to the domain " +
                                         str(*p.domain) + " is less than 3 pixels wide or high");
     }
-    if (method == Method::Snake3d) validateSnake3dStart(r);
     validateParameters(method, r);
+    if (method == Method::Snake3d) validateSnake3dStart(r);  // its radii and margin checked first
 }
 
 UpdateOutcome Segmenter::update(const SegmentationRequest& request) {

@@ -24,8 +24,10 @@ VoxelBox clipped(VoxelBox b, const Geometry& g) {
     return b;
 }
 
-/// Voxels from a bubble's centre to its edge along axis d.
-int reach(double radiusMm, double spacing) { return int(std::floor(radiusMm / spacing)); }
+/// Voxels from a bubble's centre to its edge along an axis (or a margin's voxels), bounded so that
+/// any radius or margin a request allows stays an int: nothing reaches past a volume's 2^30 voxels.
+int reach(double mm, double spacing) { return int(std::min(std::floor(mm / spacing), double(1 << 30))); }
+int ceilReach(double mm, double spacing) { return int(std::min(std::ceil(mm / spacing), double(1 << 30))); }
 
 bool inBubble(const Geometry& g, const VoxelIndex& s, double radiusMm, int i, int j, int k) {
     const double x = (i - s.i) * g.spacing[0], y = (j - s.j) * g.spacing[1], z = (k - s.k) * g.spacing[2];
@@ -49,8 +51,14 @@ VoxelBox snake3dStartBounds(const SegmentationRequest& r) {
     for (std::size_t n = 0; n < r.seeds.size(); ++n) {
         const VoxelIndex& s = r.seeds[n];
         const double radius = snake3dRadius(r.snake3d, n);
-        b.add(s.i - reach(radius, g.spacing[0]), s.j - reach(radius, g.spacing[1]), s.k - reach(radius, g.spacing[2]));
-        b.add(s.i + reach(radius, g.spacing[0]), s.j + reach(radius, g.spacing[1]), s.k + reach(radius, g.spacing[2]));
+        VoxelBox ball = VoxelBox::none();  // in long long: a centre plus a reach of 2^30 passes an int
+        for (int d = 0; d < 3; ++d) {
+            const long long c = d == 0 ? s.i : d == 1 ? s.j : s.k, r = reach(radius, g.spacing[d]);
+            ball.lo[d] = int(std::max<long long>(c - r, 0));
+            ball.hi[d] = int(std::min<long long>(c + r, g.dims[d] - 1));
+        }
+        b.add(ball.lo[0], ball.lo[1], ball.lo[2]);
+        b.add(ball.hi[0], ball.hi[1], ball.hi[2]);
     }
     return clipped(b, g);
 }
@@ -61,7 +69,7 @@ VoxelBox snake3dDomain(const SegmentationRequest& r) {
     VoxelBox b = snake3dStartBounds(r);
     int grow[3];
     if (const auto& mm = r.snake3d.marginMm) {
-        for (int d = 0; d < 3; ++d) grow[d] = int(std::ceil(*mm / g.spacing[d]));
+        for (int d = 0; d < 3; ++d) grow[d] = ceilReach(*mm, g.spacing[d]);
     } else {
         const int side = std::max({b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], b.hi[2] - b.lo[2]}) + 1;
         const int m = std::max(kSnake3dLimits.minMarginVoxels,
@@ -69,10 +77,10 @@ VoxelBox snake3dDomain(const SegmentationRequest& r) {
         grow[0] = grow[1] = grow[2] = m;
     }
     for (int d = 0; d < 3; ++d) {
-        b.lo[d] -= grow[d];
-        b.hi[d] += grow[d];
+        b.lo[d] = int(std::max<long long>((long long)b.lo[d] - grow[d], 0));
+        b.hi[d] = int(std::min<long long>((long long)b.hi[d] + grow[d], g.dims[d] - 1));
     }
-    return clipped(b, g);
+    return b;
 }
 
 Snake3dShape snake3dShape(const VoxelBox& d) {
@@ -129,10 +137,16 @@ std::vector<std::uint64_t> snake3dStartWords(const SegmentationRequest& r, const
     for (std::size_t n = 0; n < r.seeds.size(); ++n) {
         const VoxelIndex& c = r.seeds[n];
         const double radius = snake3dRadius(r.snake3d, n);
-        const int ri = reach(radius, g.spacing[0]), rj = reach(radius, g.spacing[1]), rk = reach(radius, g.spacing[2]);
-        for (int k = c.k - rk; k <= c.k + rk; ++k)
-            for (int j = c.j - rj; j <= c.j + rj; ++j)
-                for (int i = c.i - ri; i <= c.i + ri; ++i)
+        // The ball's box within the domain (a radius may reach far past it).
+        int lo[3], hi[3];
+        for (int a = 0; a < 3; ++a) {
+            const long long centre = a == 0 ? c.i : a == 1 ? c.j : c.k, r = reach(radius, g.spacing[a]);
+            lo[a] = int(std::max<long long>(centre - r, d.lo[a]));
+            hi[a] = int(std::min<long long>(centre + r, d.hi[a]));
+        }
+        for (int k = lo[2]; k <= hi[2]; ++k)
+            for (int j = lo[1]; j <= hi[1]; ++j)
+                for (int i = lo[0]; i <= hi[0]; ++i)
                     if (inBubble(g, c, radius, i, j, k)) set(i, j, k);
     }
     return u;
