@@ -130,10 +130,18 @@ std::vector<std::uint64_t> snake3dStartWords(const SegmentationRequest& r, const
         const int x = i - d.lo[0];
         u[std::size_t(s.rowOf(j - d.lo[1], k - d.lo[2])) + std::size_t(x / 64)] |= std::uint64_t(1) << (x % 64);
     };
-    if (const auto& box = r.snake3d.box)
-        for (int k = box->lo[2]; k <= box->hi[2]; ++k)
-            for (int j = box->lo[1]; j <= box->hi[1]; ++j)
-                for (int i = box->lo[0]; i <= box->hi[0]; ++i) set(i, j, k);
+    if (const auto& box = r.snake3d.box) {
+        // The box's part of each row as whole words: x0..x1 of the domain, a mask a word.
+        const int x0 = std::max(box->lo[0], d.lo[0]) - d.lo[0], x1 = std::min(box->hi[0], d.hi[0]) - d.lo[0];
+        for (int k = std::max(box->lo[2], d.lo[2]); k <= std::min(box->hi[2], d.hi[2]); ++k)
+            for (int j = std::max(box->lo[1], d.lo[1]); j <= std::min(box->hi[1], d.hi[1]); ++j)
+                for (int w = x0 / 64; x0 <= x1 && w <= x1 / 64; ++w) {
+                    const int from = std::max(x0 - w * 64, 0), to = std::min(x1 - w * 64, 63);
+                    const std::uint64_t bits = (to == 63 ? ~std::uint64_t(0) : (std::uint64_t(1) << (to + 1)) - 1) &
+                                               ~((std::uint64_t(1) << from) - 1);
+                    u[std::size_t(s.rowOf(j - d.lo[1], k - d.lo[2])) + std::size_t(w)] |= bits;
+                }
+    }
     for (std::size_t n = 0; n < r.seeds.size(); ++n) {
         const VoxelIndex& c = r.seeds[n];
         const double radius = snake3dRadius(r.snake3d, n);
