@@ -246,11 +246,14 @@ TEST(Snake3d, RunsToConvergenceEndOnAFixedPointOrAPeriodTwoCycle) {
 }
 
 TEST(Snake3d, TheSameVoxelsOnAnyThreadCountAndStepSize) {
-    const Shape ball = [](double i, double j, double k) { return std::hypot(i - 40, j - 30, k - 20) <= 14; };
-    const Volume v = phantom({90, 60, 40}, ball, 35, 13);
+    // 170 voxels a row (3 words) over a 160 x 160 domain: enough words for 3 threads (the engine
+    // gives a thread at least 16384 words).
+    const Shape ball = [](double i, double j, double k) { return std::hypot(i - 80, j - 80, k - 80) <= 40; };
+    const Volume v = phantom({170, 160, 160}, ball, 35, 13);
     SegmentationRequest r;
     r.volume = &v;
-    r.snake3d.box = VoxelBox{{15, 8, 3}, {70, 52, 37}};
+    r.snake3d.box = VoxelBox{{20, 20, 20}, {150, 140, 140}};
+    r.snake3d.iterations = 12;
     r.threads = 1;
     Snake3dCpu one;
     one.start(r);
@@ -258,9 +261,10 @@ TEST(Snake3d, TheSameVoxelsOnAnyThreadCountAndStepSize) {
     r.threads = 3;
     Snake3dCpu three;
     three.start(r);
-    three.run(7);
+    three.run(5);
     EXPECT_EQ(one.words(), three.words());
     EXPECT_EQ(one.iterations(), three.iterations());
+    EXPECT_EQ(one.insideVoxels(), three.insideVoxels());
 }
 
 TEST(Snake3d, StepsReportTheBoxOfTheVoxelsTheyChanged) {
