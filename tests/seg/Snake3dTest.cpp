@@ -2,7 +2,8 @@
 /// (Snake3dReference.h) on random volumes; on noisy phantoms with a known answer, an ellipsoid and a
 /// ball in one box come out as two objects and a torus keeps its hole (Dice >= 0.95); runs to
 /// convergence end on a fixed point or a period-2 cycle; the same voxels on any thread count; the
-/// start's and domain's rules and errors; on the real CT head a box around a lateral ventricle finds CSF.
+/// start's and domain's rules and errors; on the real CT head and a real T1 MR a box around a lateral
+/// ventricle finds CSF.
 #include "Snake3dReference.h"
 
 #include "lucent/core/seg/Snake3dCpu.h"
@@ -371,4 +372,33 @@ TEST(Snake3d, ABoxAroundALateralVentricleOfTheRealCtHeadFindsCsf) {
     std::printf("CT head ventricle: %zu voxels at %.1f HU after %d iterations\n", n, mean, e.iterations());
     EXPECT_LT(mean, 15.0);  // CSF: 0-15 HU; the brain around it is 20-40 HU
     EXPECT_GT(n, 2000u);
+}
+
+TEST(Snake3d, ABoxAroundALateralVentricleOfARealMrFindsCsf) {
+    // ITK's T1 brain (128 x 128 x 62, 2 x 2 x 3 mm) and its k-means label map (4 CSF, 5 grey matter,
+    // 6 white matter; T1 means 47.7, 75.7, 101.4). The box: the bounding box of the CSF component
+    // that lies against white matter (a lateral ventricle; the map's largest CSF components are sulci).
+    const char* env = std::getenv("LUCENT_DATA");
+    const std::string dir = std::string(env ? env : "") + "/itk/";
+    if (!env || !std::filesystem::exists(dir + "KmeansTest_T1UCharRaw.nii.gz")) GTEST_SKIP() << "ITK's T1 not fetched (" << dir << ")";
+    const Volume t1 = io::readVolumeFile(dir + "KmeansTest_T1UCharRaw.nii.gz");
+    const Volume classes = io::readVolumeFile(dir + "KmeansTest_T1KmeansPrelimSegmentation.nii.gz");
+    SegmentationRequest r;
+    r.volume = &t1;
+    r.snake3d.box = VoxelBox{{55, 52, 16}, {74, 70, 42}};
+    Snake3dCpu e;
+    const LabelMap m = run(r, &e);
+    double sum = 0;
+    std::size_t n = 0, csf = 0;
+    for (std::size_t i = 0; i < m.voxelCount(); ++i)
+        if (m.data()[i]) {
+            sum += t1.value(i);
+            ++n;
+            csf += classes.value(i) == 4;
+        }
+    const double mean = n ? sum / double(n) : 0;
+    std::printf("MR T1 ventricle: %zu voxels at %.1f, %zu of them CSF in the k-means map\n", n, mean, csf);
+    EXPECT_GT(n, 200u);
+    EXPECT_LT(mean, 55.0);     // CSF, not grey (75.7) or white matter (101.4)
+    EXPECT_GT(csf * 2, n);     // most of it the map's CSF
 }
