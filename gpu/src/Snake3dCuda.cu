@@ -150,6 +150,34 @@ __global__ void endIteration(Snake3dDeviceState* st) {
     if (st->iterations >= st->cap || (st->wanted == 0 && st->converged)) st->finished = 1;
 }
 
+/// The start's sums: every voxel of the domain (S over the domain) and those the start holds (N1, S1).
+__global__ void startSums(Snake3dDeviceState* st, const Word* u, Snake3dShape s, DomainView d) {
+    __shared__ unsigned long long sAll, s1, n1;
+    if (threadIdx.x == 0) sAll = s1 = n1 = 0;
+    __syncthreads();
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i < s.wordCount()) {
+        int w, y, z;
+        wordPosition(i, s, w, y, z);
+        const Word bits = u[i];
+        long long all = 0, in = 0, count = 0;
+        const int last = s.nx - w * 64 < 64 ? s.nx - w * 64 : 64;
+        for (int b = 0; b < last; ++b) {
+            const long long v = d.value(w * 64 + b, y, z);
+            all += v;
+            if (bits >> b & 1u) in += v, ++count;
+        }
+        atomicAdd(&sAll, (unsigned long long)all);  // two's complement: exact for negative sums too
+        atomicAdd(&s1, (unsigned long long)in);
+        atomicAdd(&n1, (unsigned long long)count);
+    }
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    atomicAdd(reinterpret_cast<unsigned long long*>(&st->sAll), sAll);
+    atomicAdd(reinterpret_cast<unsigned long long*>(&st->s1), s1);
+    atomicAdd(reinterpret_cast<unsigned long long*>(&st->n1), n1);
+}
+
 __global__ void beginStep(Snake3dDeviceState* st) {
     for (int a = 0; a < 3; ++a) st->boxLo[a] = 1 << 30, st->boxHi[a] = -1;
 }
@@ -198,19 +226,8 @@ void Snake3dCuda::start(const SegmentationRequest& request) {
     if (!m_host)
         cudaCheck(cudaHostAlloc(reinterpret_cast<void**>(&m_host), sizeof(Snake3dDeviceState), cudaHostAllocDefault),
                   "pinned memory");
-    // The start's sums on the host, exactly as the CPU engine takes them (int64: any order).
-    const Volume& v = *request.volume;
-    const Geometry& g = v.geometry();
+    // The start's sums are taken on the device (startSums: int64, exact in any order, as the CPU's).
     Snake3dDeviceState st{};
-    for (int z = 0; z < m_shape.nz; ++z)
-        for (int y = 0; y < m_shape.ny; ++y)
-            for (int x = 0; x < m_shape.nx; ++x) {
-                const long long value = v.int16Data()[g.index(m_domain.lo[0] + x, m_domain.lo[1] + y, m_domain.lo[2] + z)];
-                const bool in = start[std::size_t(m_shape.rowOf(y, z)) + std::size_t(x / 64)] >> (x % 64) & 1u;
-                st.sAll += value;
-                st.n1 += in;
-                st.s1 += in ? value : 0;
-            }
     st.nAll = (long long)m_shape.nx * m_shape.ny * m_shape.nz;
     st.wanted = request.snake3d.iterations;
     st.cap = st.wanted > 0 ? st.wanted : kSnake3dLimits.convergenceCap;
@@ -221,6 +238,13 @@ void Snake3dCuda::start(const SegmentationRequest& request) {
     m_timer.begin(stream);
     cudaCheck(cudaMemcpyAsync(m_u.get(), start.data(), bytes, cudaMemcpyHostToDevice, stream), "3D snake start");
     cudaCheck(cudaMemcpyAsync(m_state.get(), m_host, sizeof(st), cudaMemcpyHostToDevice, stream), "3D snake state");
+    const Geometry& g = request.volume->geometry();
+    const DomainView d{static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()), g.dims[0],
+                       (long long)g.dims[0] * g.dims[1], {m_domain.lo[0], m_domain.lo[1], m_domain.lo[2]}};
+    startSums<<<blocksFor(m_shape.wordCount(), 256), 256, 0, stream>>>(m_state.as<Snake3dDeviceState>(), m_u.as<Word>(),
+                                                                       m_shape, d);
+    launchCheck("3D snake start sums");
+    cudaCheck(cudaMemcpyAsync(m_host, m_state.get(), sizeof(st), cudaMemcpyDeviceToHost, stream), "3D snake state");
     if (request.mask) {
         m_mask.reserve(request.mask->voxelCount(), "the mask");
         cudaCheck(cudaMemcpyAsync(m_mask.get(), request.mask->data(), request.mask->voxelCount(), cudaMemcpyHostToDevice, stream),
