@@ -60,17 +60,22 @@ void Snake3dCpu::start(const SegmentationRequest& request) {
     std::vector<double> allF(std::size_t(s.nz), 0);
     std::vector<long long> all(std::size_t(s.nz), 0);
     parallelFor(std::size_t(s.nz), threads(), [&](std::size_t z) {
-        SliceChange& c = slices[z];
+        SliceChange c;  // summed here, stored once: neighbouring slices' sums share cache lines
+        long long sum = 0;
+        double sumF = 0;
         for (int y = 0; y < s.ny; ++y)
             for (int x = 0; x < s.nx; ++x) {
                 const double v = value(x, y, int(z));
                 const bool in = m_u[std::size_t(s.rowOf(y, int(z))) + std::size_t(x / 64)] >> (x % 64) & 1u;
-                all[z] += (long long)v;
-                allF[z] += v;
+                sum += (long long)v;
+                sumF += v;
                 c.insideDelta += in;
                 c.sumDelta += in ? (long long)v : 0;
                 c.sumDeltaF += in ? v : 0.0;
             }
+        slices[z] = c;
+        all[z] = sum;
+        allF[z] = sumF;
     });
     m_n1 = m_s1 = m_sAll = 0;
     m_s1f = m_sAllf = 0;
@@ -130,7 +135,7 @@ std::optional<VoxelBox> Snake3dCpu::settle() {
     std::vector<SliceChange> slices(std::size_t(s.nz));
     parallelFor(std::size_t(s.nz), threads(), [&](std::size_t zz) {
         const int z = int(zz);
-        SliceChange& c = slices[zz];
+        SliceChange c;  // stored once at the end (no false sharing between slices)
         for (int y = 0; y < s.ny; ++y)
             for (int w = 0; w < s.words; ++w) {
                 const std::size_t at = std::size_t(s.rowOf(y, z)) + std::size_t(w);
@@ -149,6 +154,7 @@ std::optional<VoxelBox> Snake3dCpu::settle() {
                     c.sumDeltaF += double(sign) * v;
                 }
             }
+        slices[zz] = c;
     });
     VoxelBox box = VoxelBox::none();
     bool differsFromPrev2 = false;
