@@ -55,6 +55,9 @@ LiveOptions liveOptions(const CommandLine& cl) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string(cl.has("--speed") ? "--speed: " : "") + e.what());
     }
+    // The viewer's 3D snake (contours in every view, the surface live) is not wired yet.
+    if (live.method == Method::Snake3d)
+        throw UsageError("--live snake3d is not available yet: run lucent segment --method snake3d");
     live.request = requestFromOptions(cl, live.method);
     live.estimateInterval = intervalToEstimate(cl, live.method);
     live.worldSeeds = worldSeedsFromOptions(cl);

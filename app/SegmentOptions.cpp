@@ -6,6 +6,7 @@
 #include "lucent/core/seg/SeedInterval.h"
 
 #include <cmath>
+#include <cstdlib>
 
 #include <sstream>
 
@@ -43,6 +44,20 @@ void requireUsable(const CommandLine& cl, Method method, const SegmentationReque
                              " needs at least one seed: --seed i,j,k, --seed-lps x,y,z, --seed-ras x,y,z or --seeds "
                              "FILE (.csv or .mrk.json)");
     }
+    if (method == Method::Snake3d) {
+        bool seeded = cl.has("--seed");
+        for (const std::string& option : worldSeedOptions()) seeded = seeded || cl.has(option);
+        if (!cl.has("--box") && !seeded)
+            throw UsageError("snake3d needs a start: --box i0,j0,k0,i1,j1,k1 and / or seeds (--seed i,j,k, --seed-lps "
+                             "x,y,z, --seed-ras x,y,z) with --radius MM");
+        if (cl.has("--radius") && !seeded) throw UsageError("--radius needs seeds: the bubbles are around them");
+        // Seeds from a --seeds file are counted once it is read (the engine's check).
+        const std::size_t radii = cl.values("--radius").size(),
+                          seeds = cl.values("--seed").size() + cl.values("--seed-lps").size() + cl.values("--seed-ras").size();
+        if (radii > 1 && !cl.has("--seeds") && radii != seeds)
+            throw UsageError(std::to_string(radii) + " --radius for " + std::to_string(seeds) +
+                             " seeds: give one radius for all, or one a seed");
+    }
     try {
         validateParameters(method, request);
     } catch (const std::invalid_argument& e) {
@@ -50,12 +65,33 @@ void requireUsable(const CommandLine& cl, Method method, const SegmentationReque
     }
 }
 
+/// The 3D snake's options: the start box (corners included, as --rect), bubble radii (one for every
+/// seed, or one a seed in the seeds' order: --seed ones first, then --seed-lps / --seed-ras / --seeds),
+/// the margin of the domain in mm (--roi wins), the iteration count and the smoothing.
+void snake3dFromOptions(const CommandLine& cl, SegmentationRequest& request) {
+    auto& p = request.snake3d;
+    if (cl.has("--box")) {
+        const auto b = integers(cl.value("--box"), 6, "--box");
+        p.box = VoxelBox{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
+    }
+    for (const std::string& text : cl.values("--radius")) {
+        char* end = nullptr;
+        const double r = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(r)) throw UsageError("--radius needs a number, got '" + text + "'");
+        p.radiiMm.push_back(r);
+    }
+    if (cl.has("--margin")) p.marginMm = cl.number("--margin", 0);
+    p.iterations = cl.integer("--iterations", p.iterations);
+    p.smoothing = cl.integer("--smoothing", p.smoothing);
+}
+
 }  // namespace
 
 std::set<std::string> segmentValueOptions() {
     return {"--backend", "--threads", "--seed", "--lower", "--upper", "--connectivity", "--threshold", "--object-mean",
             "--object-sigma", "--diff-sigma", "--clusters", "--fuzziness", "--epsilon", "--max-iterations", "--mask",
-            "--slice", "--rect", "--step-max", "--roi", "--min-segment"};
+            "--slice", "--rect", "--step-max", "--roi", "--min-segment", "--box", "--radius", "--margin",
+            "--iterations", "--smoothing"};
 }
 
 std::set<std::string> segmentFlags() { return {"--propagate", "--per-voxel"}; }
@@ -102,6 +138,7 @@ SegmentationRequest requestFromOptions(const CommandLine& cl, Method method) {
     snake.minSegment = cl.integer("--min-segment", snake.minSegment);
     snake.propagate = cl.has("--propagate");
     if (method == Method::Snake) snakeDomainFromRoi(request);
+    if (method == Method::Snake3d) snake3dFromOptions(cl, request);
     requireUsable(cl, method, request);
     return request;
 }

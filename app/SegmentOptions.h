@@ -13,7 +13,8 @@ namespace lucent::app {
 
 /// Valued options of a request: --seed (repeatable), --lower, --upper, --connectivity,
 /// --threshold, --object-mean, --object-sigma, --diff-sigma, --clusters, --fuzziness, --epsilon,
-/// --max-iterations, --slice, --rect, --step-max, --min-segment, --roi, --mask, --threads, --backend.
+/// --max-iterations, --slice, --rect, --step-max, --min-segment, --roi, --mask, --threads, --backend, and the
+/// 3D snake's --box, --radius (repeatable), --margin, --iterations, --smoothing.
 std::set<std::string> segmentValueOptions();
 /// Flags of a request: --propagate, --per-voxel.
 std::set<std::string> segmentFlags();

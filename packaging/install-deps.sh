@@ -11,13 +11,15 @@ set -euo pipefail
 # debootstrap. dicom3tools gives dciodvfy, which checks the DICOM SEG files we write. Orthanc is the
 # real PACS the `lucent pacs` contract runs against (its DICOMweb plugin for the DICOMweb part).
 # libqt6sql6-sqlite is Qt SQL's SQLite driver, a plugin: the study database (`lucent db`) needs it.
+# libinsighttoolkit5-dev is the 3D snake benchmark's peer (ITK's sparse-field level set); CMake
+# builds lucent_bench_snake3d_itk only where it is found.
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git ca-certificates
   clang-14 libclang-rt-14-dev
   zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev
   libdcmtk-dev dcmtk dicom3tools orthanc orthanc-dicomweb
   qt6-base-dev libqt6opengl6-dev libqt6sql6-sqlite libgl-dev libegl-dev
-  libvtk9-dev libimgui-dev
+  libvtk9-dev libimgui-dev libinsighttoolkit5-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
   dcm2niix python3 python3-scipy python3-skimage ffmpeg
   pybind11-dev python3-pytest python3-distributed python3-nibabel

@@ -2,6 +2,7 @@
 #include "FuzzyCMeansCuda.h"
 #include "FuzzyConnectednessCuda.h"
 #include "RegionGrowingCuda.h"
+#include "Snake3dCuda.h"
 #include "SnakeCuda.h"
 
 namespace lucent::gpu {
@@ -12,6 +13,7 @@ std::unique_ptr<Segmenter> createCuda(Method method, std::shared_ptr<GpuContext>
     case Method::FuzzyConnectedness: return std::make_unique<FuzzyConnectednessCuda>(std::move(context));
     case Method::FuzzyCMeans: return std::make_unique<FuzzyCMeansCuda>(std::move(context));
     case Method::Snake: return std::make_unique<SnakeCuda>(std::move(context));
+    case Method::Snake3d: return std::make_unique<Snake3dCuda>(std::move(context));
     default: return nullptr;
     }
 }

@@ -5,6 +5,7 @@
 #include "lucent/core/seg/FuzzyCMeansCpu.h"
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
+#include "lucent/core/seg/Snake3dCpu.h"
 #include "lucent/core/seg/SnakeCpu.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/GpuContext.h"
@@ -37,6 +38,7 @@ std::unique_ptr<Segmenter> createCpu(Method method) {
     case Method::FuzzyConnectedness: return std::make_unique<FuzzyConnectednessCpu>();
     case Method::FuzzyCMeans: return std::make_unique<FuzzyCMeansCpu>();
     case Method::Snake: return std::make_unique<SnakeCpu>();
+    case Method::Snake3d: return std::make_unique<Snake3dCpu>();
     }
     throw std::invalid_argument("unknown method");
 }

@@ -793,6 +793,7 @@ def contracts(a):
     import screenshot_pixels
     import segment_results as seg
     import series_all
+    import snake3d
     import world_seeds
     out = [("volume_file", lambda t: volume_file_contract(a.lucent, t)),
            ("hostile_input", lambda t: hostile_input_contract(a.lucent, t)),
@@ -809,6 +810,7 @@ def contracts(a):
             ("srg_estimate", lambda t: seg.srg_estimate_contract(a.lucent, t)),
             ("roi", lambda t: seg.roi_contract(a.lucent, t)),
             ("snake_roi", lambda t: seg.snake_roi_contract(a.lucent, t)),
+            ("snake3d", lambda t: snake3d.snake3d_contract(a.lucent, t)),
             ("per_voxel", lambda t: seg.per_voxel_contract(a.lucent, t)),
             ("min_segment", lambda t: seg.min_segment_contract(a.lucent, t)),
             ("threads", lambda t: seg.threads_contract(a.lucent, t)),

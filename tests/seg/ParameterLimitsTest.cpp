@@ -51,6 +51,14 @@ std::vector<Parameter> parameters() {
                   [](SegmentationRequest& r, int v) { r.snake.stepMax = v; }),
         parameter("minSegment", Method::Snake, kSnakeLimits.minSegment,
                   [](SegmentationRequest& r, int v) { r.snake.minSegment = v; }),
+        parameter("snake3d iterations", Method::Snake3d, kSnake3dLimits.iterations,
+                  [](SegmentationRequest& r, int v) { r.snake3d.iterations = v; }),
+        parameter("snake3d smoothing", Method::Snake3d, kSnake3dLimits.smoothing,
+                  [](SegmentationRequest& r, int v) { r.snake3d.smoothing = v; }),
+        parameter("snake3d radius", Method::Snake3d, kSnake3dLimits.radiusMm,
+                  [](SegmentationRequest& r, double v) { r.snake3d.radiiMm = {v}; }),
+        parameter("snake3d margin", Method::Snake3d, kSnake3dLimits.marginMm,
+                  [](SegmentationRequest& r, double v) { r.snake3d.marginMm = v; }),
     };
 }
 
@@ -110,6 +118,10 @@ TEST_F(ParameterLimits, RequestDefaultsAreTheDeclaredOnes) {
     EXPECT_EQ(r.fuzzyCMeans.maxIterations, kFuzzyCMeansLimits.maxIterations.byDefault);
     EXPECT_EQ(r.snake.stepMax, kSnakeLimits.stepMax.byDefault);
     EXPECT_EQ(r.snake.minSegment, kSnakeLimits.minSegment.byDefault);
+    EXPECT_EQ(r.snake3d.iterations, kSnake3dLimits.iterations.byDefault);
+    EXPECT_EQ(r.snake3d.smoothing, kSnake3dLimits.smoothing.byDefault);
+    EXPECT_TRUE(r.snake3d.radiiMm.empty());  // every seed: kSnake3dLimits.radiusMm.byDefault
+    EXPECT_FALSE(r.snake3d.marginMm.has_value());
     EXPECT_EQ(r.regionGrowing.connectivity, kRegionGrowingLimits.connectivity);
 }
 

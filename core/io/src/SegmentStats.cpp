@@ -5,6 +5,7 @@
 #include "lucent/core/LabelStatistics.h"
 #include "lucent/core/ParallelFor.h"
 #include "lucent/core/Version.h"
+#include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/io/FileUtil.h"
 
 #include <sstream>
@@ -86,6 +87,30 @@ void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
             else
                 json.null();
             break;
+        case Method::Snake3d: {
+            const auto& p = r.snake3d;
+            writeSeeds(json, run);
+            json.key("box");  // the start box, corners included; null: bubbles only
+            if (p.box)
+                json.array(numbers({double(p.box->lo[0]), double(p.box->lo[1]), double(p.box->lo[2]),
+                                    double(p.box->hi[0]), double(p.box->hi[1]), double(p.box->hi[2])}));
+            else
+                json.null();
+            std::vector<double> radii;
+            for (std::size_t i = 0; i < r.seeds.size(); ++i) radii.push_back(snake3dRadius(p, i));
+            json.key("radii_mm").array(radii);
+            json.key("margin_mm");  // null: the percentage rule (or the ROI)
+            if (p.marginMm)
+                json.value(*p.marginMm);
+            else
+                json.null();
+            const VoxelBox d = snake3dDomain(r);  // the voxels whose means drive the surface
+            json.key("domain").array(numbers({double(d.lo[0]), double(d.lo[1]), double(d.lo[2]), double(d.hi[0]),
+                                              double(d.hi[1]), double(d.hi[2])}));
+            json.key("iterations").value(p.iterations);  // 0: until convergence
+            json.key("smoothing").value(p.smoothing);
+            break;
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 /// @brief Request validation and the run-to-completion helper.
 #include "lucent/core/seg/Segmenter.h"
+#include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/core/seg/SnakeSlices.h"
 
 #include <algorithm>
@@ -63,6 +64,14 @@ void validateParameters(Method method, const SegmentationRequest& r) {
         checkLimit(kSnakeLimits.stepMax, r.snake.stepMax, "step-max");
         checkLimit(kSnakeLimits.minSegment, r.snake.minSegment, "min-segment");
     }
+    if (method == Method::Snake3d) {
+        const auto& p = r.snake3d;
+        const auto& l = kSnake3dLimits;
+        checkLimit(l.iterations, p.iterations, "iterations");
+        checkLimit(l.smoothing, p.smoothing, "smoothing");
+        for (double radius : p.radiiMm) checkLimit(l.radiusMm, radius, "radius");
+        if (p.marginMm) checkLimit(l.marginMm, *p.marginMm, "margin");
+    }
 }
 
 namespace {
@@ -107,6 +116,7 @@ void validateRequest(Method method, const SegmentationRequest& r) {
                                         str(*p.domain) + " is less than 3 pixels wide or high");
     }
     validateParameters(method, r);
+    if (method == Method::Snake3d) validateSnake3dStart(r);  // its radii and margin checked first
 }
 
 UpdateOutcome Segmenter::update(const SegmentationRequest& request) {
@@ -138,6 +148,9 @@ void writeFigures(JsonWriter& json, const MethodFigures& f) {
     if (f.gl) json.key("gl").value(*f.gl);
     if (f.slices) json.key("slices").value(*f.slices);
     if (f.nodes) json.key("nodes").value(*f.nodes);
+    if (f.meanInside) json.key("mean_inside").value(*f.meanInside);
+    if (f.meanOutside) json.key("mean_outside").value(*f.meanOutside);
+    if (f.converged) json.key("converged").value(*f.converged);
     if (f.msDevice) json.key("ms_device").value(*f.msDevice);
     if (f.msUpload) json.key("ms_upload").value(*f.msUpload);
     if (f.rounds) json.key("rounds").value(*f.rounds);

@@ -24,6 +24,9 @@ struct MethodFigures {
     // snake
     std::optional<double> gl;
     std::optional<std::size_t> slices, nodes;
+    // 3D snake: the region means of the last iteration, and whether the level set stopped changing
+    std::optional<double> meanInside, meanOutside;
+    std::optional<bool> converged;
     // CUDA engines: device time from CUDA events (volume already resident), and the upload
     std::optional<double> msDevice, msUpload;
     std::optional<int> rounds;              ///< tile rounds the CUDA propagation used

@@ -41,10 +41,25 @@ struct SnakeLimits {
     Limit<int> minSegment{8, 1, kNoIntLimit};
 };
 
+/// The 3D snake (morphological Chan-Vese). iterations 0: until the level set stops changing (or repeats
+/// with period 2), at most convergenceCap iterations. The domain, without --roi or --margin, is the
+/// start's box grown by marginPercent of its largest side (at least minMarginVoxels), the 2D
+/// snake's rule in the viewer (ui's kSnakeDomainMargin).
+struct Snake3dLimits {
+    Limit<int> iterations{0, 0, 1000000};
+    Limit<int> smoothing{1, 0, 16};
+    Limit<double> radiusMm{5.0, 0.0, kNoLimit, true};
+    Limit<double> marginMm{0.0, 0.0, kNoLimit};
+    int marginPercent = 10;
+    int minMarginVoxels = 2;
+    int convergenceCap = 100000;
+};
+
 inline constexpr RegionGrowingLimits kRegionGrowingLimits{};
 inline constexpr FuzzyConnectednessLimits kFuzzyConnectednessLimits{};
 inline constexpr FuzzyCMeansLimits kFuzzyCMeansLimits{};
 inline constexpr SnakeLimits kSnakeLimits{};
+inline constexpr Snake3dLimits kSnake3dLimits{};
 
 /// The fuzzy connectedness threshold on an integer slider or spin box: 0..kThresholdSteps.
 inline constexpr int kThresholdSteps = 1000;

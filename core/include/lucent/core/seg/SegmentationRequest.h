@@ -91,10 +91,23 @@ struct SnakeParams {
     std::optional<std::array<int, 4>> domain;
 };
 
+/// The 3D snake: a binary level set started from a box and / or bubbles (the request's seeds, each a
+/// ball of radius radiiMm), evolved over a domain (the request's ROI, or the start grown by a margin).
+struct Snake3dParams {
+    std::optional<VoxelBox> box;     ///< start box, corners included (voxel indices)
+    /// Bubble radii in mm: none = kSnake3dLimits.radiusMm.byDefault for every seed, one = every seed,
+    /// else one a seed in the seeds' order.
+    std::vector<double> radiiMm;
+    /// The domain around the start, in mm on each side; none = the 2D snake's percentage rule. An ROI wins.
+    std::optional<double> marginMm;
+    int iterations = kSnake3dLimits.iterations.byDefault;  ///< 0: until convergence
+    int smoothing = kSnake3dLimits.smoothing.byDefault;    ///< curvature operators an iteration
+};
+
 /// Every parameter a run needs; engines read the block of their method.
 struct SegmentationRequest {
     const Volume* volume = nullptr;
-    std::vector<VoxelIndex> seeds;     ///< srg, fc
+    std::vector<VoxelIndex> seeds;     ///< srg, fc; snake3d: bubble centres
     std::optional<VoxelBox> roi;       ///< only voxels inside are labelled (all methods)
     const LabelMap* mask = nullptr;    ///< only voxels with a non-zero mask are labelled
     unsigned threads = 0;              ///< 0: all cores
@@ -102,6 +115,7 @@ struct SegmentationRequest {
     FuzzyConnectednessParams fuzzyConnectedness;
     FuzzyCMeansParams fuzzyCMeans;
     SnakeParams snake;
+    Snake3dParams snake3d;
 };
 
 /// Throws std::invalid_argument with a one-line message when the request cannot be run
