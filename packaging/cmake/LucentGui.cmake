@@ -27,7 +27,7 @@ if(LUCENT_WITH_VTK)
   # VTK's config must be given its components, or it goes looking for Qt 5.
   find_package(VTK COMPONENTS CommonCore CommonDataModel CommonTransforms ImagingCore
     RenderingCore RenderingOpenGL2 RenderingVolumeOpenGL2 InteractionStyle FiltersCore
-    FiltersGeneral FiltersGeometry FiltersModeling FiltersSources IOGeometry RenderingAnnotation)
+    FiltersGeneral FiltersGeometry FiltersModeling FiltersSources IOGeometry RenderingAnnotation RenderingFreeType)
   set_package_properties(VTK PROPERTIES TYPE RECOMMENDED PURPOSE "3D view, label surfaces and STL / OBJ export")
   if(VTK_FOUND)
     set(LUCENT_HAVE_VTK ON)

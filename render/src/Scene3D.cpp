@@ -31,6 +31,7 @@ Scene3D::Impl::Impl() {
     overlay->InteractiveOff();
     window->SetNumberOfLayers(2);
     window->AddRenderer(overlay);
+    marker = std::make_unique<OrientationMarker>(*window, 2);
     window->SetMultiSamples(0);
 }
 
@@ -118,6 +119,7 @@ void Scene3D::render(int width, int height) {
         }
     }
     m->renderer->ResetCameraClippingRange();
+    m->marker->follow(*m->renderer->GetActiveCamera());
     // VTK caches GL state; the caller (Qt) changed it behind VTK's back since the last frame.
     w->GetState()->Reset();
     w->GetState()->Push();

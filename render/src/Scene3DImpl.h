@@ -2,6 +2,7 @@
 /// and label volume props, the surfaces actor, and the planes / crosshair overlay.
 #pragma once
 
+#include "OrientationMarker.h"
 #include "lucent/render/Scene3D.h"
 
 #include <vtkActor.h>
@@ -16,6 +17,8 @@
 #include <vtkSmartPointer.h>
 #include <vtkVolume.h>
 #include <vtkVolumeProperty.h>
+
+#include <memory>
 
 namespace lucent::render {
 
@@ -33,6 +36,7 @@ struct Scene3D::Impl {
     /// inside the skull stays visible under the bone preset (layer 1, its own depth buffer).
     vtkSmartPointer<vtkRenderer> overlay;
     bool glReady = false;
+    std::unique_ptr<OrientationMarker> marker;  // layer 2, over the labels
 
     std::shared_ptr<const Volume> volume;
     std::shared_ptr<const Volume> shown;  // what VTK reads: `volume`, or its coarse copy

@@ -115,7 +115,7 @@ void main() {
             ivec3 top = ivec3(u_dims) - 1;
             uint p = previewAt(i);
             if (p != 0u && (u_previewHidden[p >> 5u] & (1u << (p & 31u))) == 0u) {
-                vec4 c = texelFetch(u_colours, ivec2(int(p), 0), 0);
+                vec4 c = texelFetch(u_colours, ivec2(int(p), 1), 0);  // its target label's colour
                 bool edge = previewAt(clamp(i + u_axisR, ivec3(0), top)) != p ||
                             previewAt(clamp(i - u_axisR, ivec3(0), top)) != p ||
                             previewAt(clamp(i + u_axisD, ivec3(0), top)) != p ||

@@ -127,16 +127,42 @@ bool VolumeTextures::makeWholeVolume(const Volume& volume, std::string& error,
 
 void VolumeTextures::makeColourTable() {
     if (m_colours) return;
-    glGenTextures(1, &m_colours);
-    std::vector<std::uint8_t> table(256 * 4);
     for (int l = 0; l < 256; ++l) {
         const auto c = labelColour(l);
-        for (int ch = 0; ch < 4; ++ch) table[l * 4 + ch] = c[ch];
+        for (int ch = 0; ch < 4; ++ch) m_labelRgba[std::size_t(l * 4 + ch)] = c[std::size_t(ch)];
+    }
+    uploadColourRows();
+}
+
+std::array<std::uint8_t, 256> VolumeTextures::identityTargets() {
+    std::array<std::uint8_t, 256> t{};
+    for (int v = 0; v < 256; ++v) t[std::size_t(v)] = std::uint8_t(v);
+    return t;
+}
+
+void VolumeTextures::setPreviewTargets(const std::array<std::uint8_t, 256>& targets) {
+    if (targets == m_previewTargets) return;
+    m_previewTargets = targets;
+    if (m_colours) uploadColourRows();
+}
+
+void VolumeTextures::uploadColourRows() {
+    std::vector<std::uint8_t> table(256 * 4 * 2);
+    std::copy(m_labelRgba.begin(), m_labelRgba.end(), table.begin());
+    for (int v = 0; v < 256; ++v) {
+        const std::size_t from = std::size_t(m_previewTargets[std::size_t(v)]) * 4, to = 256 * 4 + std::size_t(v) * 4;
+        for (int ch = 0; ch < 3; ++ch) table[to + std::size_t(ch)] = m_labelRgba[from + std::size_t(ch)];
+        table[to + 3] = 255;  // a hidden or transparent target still shows its preview
+    }
+    if (!m_colours) {
+        glGenTextures(1, &m_colours);
+        glBindTexture(GL_TEXTURE_2D, m_colours);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     }
     glBindTexture(GL_TEXTURE_2D, m_colours);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data());
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data());
 }
 
 void VolumeTextures::volumePlaneTexels(const Volume& volume, const VolumePlane& plane, std::vector<std::uint16_t>& out) const {
@@ -147,24 +173,15 @@ void VolumeTextures::volumePlaneTexels(const Volume& volume, const VolumePlane& 
 }
 
 void VolumeTextures::updateColourTable(const LabelTable& labels) {
-    std::vector<std::uint8_t> table(256 * 4);
     for (int l = 1; l < 256; ++l) {
         auto c = labelColour(l);
         if (const LabelInfo* info = labels.find(std::uint8_t(l))) {
             c = {info->rgb[0], info->rgb[1], info->rgb[2],
                  std::uint8_t(info->visible ? std::lround(std::clamp(info->opacity, 0.0f, 1.0f) * 255.0f) : 0)};
         }
-        for (int ch = 0; ch < 4; ++ch) table[std::size_t(l * 4 + ch)] = c[std::size_t(ch)];
+        for (int ch = 0; ch < 4; ++ch) m_labelRgba[std::size_t(l * 4 + ch)] = c[std::size_t(ch)];
     }
-    if (!m_colours) {
-        glGenTextures(1, &m_colours);
-        glBindTexture(GL_TEXTURE_2D, m_colours);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    }
-    glBindTexture(GL_TEXTURE_2D, m_colours);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, table.data());
+    uploadColourRows();
 }
 
 VolumeTextures::TexelFormat VolumeTextures::chooseFormat(const Volume& volume) {

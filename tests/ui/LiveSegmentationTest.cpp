@@ -202,6 +202,34 @@ TEST_F(Live, SeedAndIntervalGrowTheOverlayAndAcceptUndoRedo) {
     EXPECT_GT(redPixels(axialImage()), ballPixels) << "the accepted labels are drawn";
 }
 
+/// Pixels whose green stands out (label 2's default colour, 40, 200, 60).
+int greenPixels(const QImage& img) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QRgb c = img.pixel(x, y);
+            n += qGreen(c) > qRed(c) + 60 && qGreen(c) > qBlue(c) + 60;
+        }
+    return n;
+}
+
+TEST_F(Live, ThePreviewIsDrawnInTheColourOfTheLabelItWillGoInto) {
+    window.model().setActiveLabel(2);  // green: the Accept as label box follows the active label
+    panel().enterMode(Method::RegionGrowing);
+    const int k = int(window.model().cursor().z);
+    QTest::mouseClick(axial(), Qt::LeftButton, {}, screenOf(axial(), {48, 40, double(k)}));
+    ASSERT_TRUE(settle());
+    QTest::qWait(50);
+    const QImage shown = axialImage();
+    EXPECT_GT(greenPixels(shown), 300) << "the preview in label 2's green";
+    EXPECT_LT(redPixels(shown), 30) << "not in label 1's red";
+    // Another label typed into the box: the preview takes its colour before any Accept.
+    window.model().setActiveLabel(1);
+    QTest::qWait(50);
+    EXPECT_GT(redPixels(axialImage()), 300);
+    EXPECT_LT(greenPixels(axialImage()), 30);
+}
+
 TEST_F(Live, AnIntervalWithoutTheSeedLeavesNoStaleFiguresAndNothingToAccept) {
     panel().enterMode(Method::RegionGrowing);
     QTest::qWait(50);
@@ -458,6 +486,14 @@ TEST_F(Live, SnakeStepsFromADraggedRectangleAndRewinds) {
     EXPECT_EQ(live().shownStepPixels(), 0u);
     EXPECT_TRUE(live().shownStepText().isEmpty()) << "following the run: no scrubbed figures";
     panel().live().showStep(0);
+    // The HUD's scrubbed figures in short lines: one long line ran past a 2x2 view's edge (issue 43 item 24).
+    const std::string hudFigure = live().hudState().figure;
+    std::size_t from = 0, lines = 0;
+    for (std::size_t end; from <= hudFigure.size(); from = end + 1, ++lines) {
+        end = std::min(hudFigure.find('\n', from), hudFigure.size());
+        EXPECT_LE(end - from, 32u) << "HUD line '" << hudFigure.substr(from, end - from) << "'";
+    }
+    EXPECT_EQ(lines, 2u) << hudFigure;
     const QImage first = axialImage();
     EXPECT_NE(first, last) << "the scrubber shows the starting polygon";
     // The whole state of step 0: its fill (the rectangle, [26, 70) x [18, 62) by the row-crossing

@@ -6,6 +6,7 @@
 #include "MenuDriving.h"
 
 #include "lucent/core/seg/RegionGrowingCpu.h"
+#include "lucent/core/seg/RunSpeed.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/VolumeFile.h"
 #include "lucent/ui/IntervalAxis.h"
@@ -391,6 +392,27 @@ TEST_F(ToolMenus, PlusAndMinusStepTheIntervalAndASeedLeftOutIsNamed) {
     ASSERT_EQ(panel().model().seeds().size(), 2u);
     EXPECT_TRUE(said.startsWith("seed 2 (78,40,")) << said.toStdString();
     EXPECT_TRUE(said.contains("has value 40, outside the interval")) << said.toStdString();
+}
+
+TEST_F(ToolMenus, TheFuzzyConnectednessHintIsReadWholeAtTheDocksNarrowestWidth) {
+    load(ball());
+    panel().resize(panel().minimumSizeHint().width(), panel().height());
+    key(Qt::Key_F);  // no seed yet: the panel's result row says what to do
+    auto* status = panel().findChild<QLabel*>("segmentStatus");
+    ASSERT_TRUE(status->text().startsWith("Click one or more seeds")) << status->text().toStdString();
+    ASSERT_TRUE(waitFor([&] { return status->height() >= status->heightForWidth(status->width()); }))
+        << "shown " << status->height() << " px of the " << status->heightForWidth(status->width()) << " its "
+        << status->width() << " px wide text needs";
+    EXPECT_GT(status->heightForWidth(status->width()), status->fontMetrics().height() * 3 / 2) << "a hint of two lines or more";
+}
+
+TEST_F(ToolMenus, TheSpeedBoxShowsThePaceTheChosenMethodWillStartAt) {
+    load(ball());
+    auto* speed = panel().findChild<QSpinBox*>("runSpeed");
+    for (auto [k, method] : {std::pair{Qt::Key_S, Method::Snake}, std::pair{Qt::Key_G, Method::RegionGrowing}}) {
+        key(k);
+        EXPECT_EQ(speed->value(), watchableSpeed(method)) << "before any run of " << methodInfo(method).key;
+    }
 }
 
 TEST_F(ToolMenus, ReturnInAFieldAppliesItCtrlReturnAcceptsAndCtrlZUndoesTheLabels) {

@@ -19,6 +19,7 @@
 #include <QListView>
 #include <QMessageBox>
 #include <QPointer>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -26,6 +27,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 using namespace lucent;
 using lucent::testing::TempDir;
@@ -192,9 +194,13 @@ TEST_F(PacsViewer, OpenFromPacsRetrievesTheSeriesAndTheViewerHoldsTheFilesVolume
     ui::OpenFromPacsDialog* d = queryStudy(dimse());
     ASSERT_NE(d, nullptr);
     screenshot(d, "open-from-pacs");
+    QString said;  // the dialog's line when the series arrived (it closes once the series opened)
+    QObject::connect(d, &ui::OpenFromPacsDialog::retrieved, [&] { said = d->status(); });
+    const QPointer<ui::OpenFromPacsDialog> dialog(d);
     click(d, "pacsRetrieve");
-    ASSERT_TRUE(waitFor([&] { return window->model().hasVolume(); }, 60000)) << d->status().toStdString();
-    EXPECT_TRUE(d->status().startsWith("Retrieved 1 series from PACS node 'Orthanc test'.")) << d->status().toStdString();
+    ASSERT_TRUE(waitFor([&] { return window->model().hasVolume(); }, 60000)) << (dialog ? d->status().toStdString() : "");
+    EXPECT_TRUE(said.startsWith("Retrieved 1 series from PACS node 'Orthanc test'.")) << said.toStdString();
+    EXPECT_TRUE(waitFor([&] { return dialog.isNull(); })) << "the dialog closes once its series opened";
     const auto files = fromFiles();
     ASSERT_TRUE(files);
     EXPECT_TRUE(sameVoxels(*window->model().volume(), *files));
@@ -208,11 +214,44 @@ TEST_F(PacsViewer, OpenFromPacsRetrievesTheSeriesAndTheViewerHoldsTheFilesVolume
 TEST_F(PacsViewer, OpenFromPacsOverDicomWebRetrievesTheSameVolume) {
     ui::OpenFromPacsDialog* d = queryStudy(web());  // QIDO-RS, WADO-RS; the password from the environment
     ASSERT_NE(d, nullptr);
+    QString said;
+    QObject::connect(d, &ui::OpenFromPacsDialog::retrieved, [&] { said = d->status(); });
     click(d, "pacsRetrieve");
-    ASSERT_TRUE(waitFor([&] { return window->model().hasVolume(); }, 60000)) << d->status().toStdString();
-    EXPECT_EQ(d->status(), "Retrieved 1 series from PACS node 'Orthanc test (web)'.");
+    ASSERT_TRUE(waitFor([&] { return window->model().hasVolume(); }, 60000));
+    EXPECT_EQ(said, "Retrieved 1 series from PACS node 'Orthanc test (web)'.");
     EXPECT_TRUE(sameVoxels(*window->model().volume(), *fromFiles()));
     EXPECT_EQ(pacs::StudyDatabase(dir.file("db/studies.sqlite"), cache()).list().size(), 1u);
+}
+
+TEST_F(PacsViewer, UnsavedLabelsAskAPaintedQuestionOverTheWindowAndKeptWorkBringsTheDialogBack) {
+    // A volume with an edited label layer: opening another series asks first (issue 43 item 1).
+    ASSERT_TRUE(window->openPath(QString::fromStdString(brainFolder()), {}, true));
+    ASSERT_TRUE(window->model().editLabels([](LabelMap& l) { l.data()[0] = 1; }, "paint"));
+    ui::OpenFromPacsDialog* d = queryStudy(dimse());
+    ASSERT_NE(d, nullptr);
+    const QPointer<ui::OpenFromPacsDialog> dialog(d);
+    bool asked = false, dialogShownMeanwhile = true;
+    QImage box;
+    whenModal<QMessageBox>([&](QMessageBox* b) {
+        asked = b->objectName() == "unsavedChanges";
+        dialogShownMeanwhile = dialog && dialog->isVisible();
+        // What the X server shows in the box's window (a widget's grab() would paint it afresh).
+        QTest::qWaitForWindowExposed(b);
+        QApplication::processEvents();
+        box = b->screen()->grabWindow(b->winId()).toImage();
+        screenshot(b, "unsaved-changes-from-pacs");
+        b->button(QMessageBox::Cancel)->click();  // keep the work
+    });
+    click(d, "pacsRetrieve");
+    ASSERT_TRUE(waitFor([&] { return asked; }, 60000)) << (dialog ? d->status().toStdString() : "");
+    EXPECT_FALSE(dialogShownMeanwhile) << "the question stands alone over the window";
+    // Painted: its text and buttons, not one flat colour.
+    std::set<QRgb> colours;
+    for (int y = 0; y < box.height(); y += 3)
+        for (int x = 0; x < box.width(); x += 3) colours.insert(box.pixel(x, y));
+    EXPECT_GT(colours.size(), 10u) << "a box of " << colours.size() << " colours";
+    ASSERT_TRUE(waitFor([&] { return dialog && dialog->isVisible(); })) << "kept work: the dialog is back";
+    EXPECT_EQ(window->model().labels()->data()[0], 1) << "the labels are as they were";
 }
 
 TEST_F(PacsViewer, CancelMidRetrieveIndexesNothingAndOpensNothing) {

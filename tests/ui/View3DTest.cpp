@@ -462,6 +462,38 @@ TEST_F(View3D, RotateChangesTheImageAndResetRestoresIt) {
     EXPECT_GT(differingPixels(start, frame()), 200);
 }
 
+/// Pixels of the pane's bottom-left corner (the orientation marker's) whose hue is mostly `channel`
+/// (0 red: left-right faces, 1 green: anterior-posterior, 2 blue: superior-inferior).
+int markerPixelsOf(const QImage& image, int channel) {
+    int n = 0;
+    const int w = image.width() * 16 / 100, h = image.height() * 16 / 100;
+    for (int y = image.height() - h; y < image.height(); ++y)
+        for (int x = 0; x < w; ++x) {
+            const QColor c = image.pixelColor(x, y);
+            const int v[3] = {c.red(), c.green(), c.blue()};
+            if (v[channel] > v[(channel + 1) % 3] + 40 && v[channel] > v[(channel + 2) % 3] + 40) ++n;
+        }
+    return n;
+}
+
+TEST_F(View3D, TheOrientationMarkerFacesTheViewAsThePatientDoes) {
+    load(ballVolume(Mat3{}));
+    // The anterior view looks at the patient's face: the marker shows its A face (green).
+    const QImage front = frame();
+    EXPECT_GT(markerPixelsOf(front, 1), 50) << "the A face";
+    EXPECT_LT(markerPixelsOf(front, 0), markerPixelsOf(front, 1) / 4);
+    // Turned a quarter round the vertical: a side view, the L or R face (red).
+    view()->rotate(90, 0);
+    const QImage side = frame();
+    EXPECT_GT(markerPixelsOf(side, 0), 50) << "the L or R face";
+    EXPECT_LT(markerPixelsOf(side, 1), markerPixelsOf(side, 0) / 4);
+    // From above: the S face (blue).
+    view()->resetCamera();
+    view()->rotate(0, 89);
+    const QImage top = frame();
+    EXPECT_GT(markerPixelsOf(top, 2), 50) << "the S or I face";
+}
+
 TEST_F(View3D, ScreenshotIsWrittenWholeOrNotAtAll) {
     load(ballVolume(Mat3{}));
     QTemporaryDir dir;

@@ -17,6 +17,8 @@
 #include <dcmtk/dcmseg/segdoc.h>
 #include <dcmtk/dcmseg/segment.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <set>
@@ -153,12 +155,24 @@ void addSharedGroups(DcmSegmentation& seg, const Geometry& g, const std::string&
     check(seg.addForAllFrames(measures), path, "pixel measures");
 }
 
+/// The slices that hold `label`: a segment's frames (an empty frame says nothing a reader needs,
+/// and a 3-segment label of a 150-slice series wrote 450 frames, most of them empty).
+std::vector<int> slicesHolding(const LabelMap& labels, std::uint8_t label) {
+    const Geometry& g = labels.geometry();
+    std::vector<int> out;
+    for (int k = 0; k < g.dims[2]; ++k) {
+        const std::uint8_t* slice = labels.data() + std::size_t(k) * g.sliceSize();
+        if (std::find(slice, slice + g.sliceSize(), label) != slice + g.sliceSize()) out.push_back(k);
+    }
+    return out;
+}
+
 /// Segment n, slice k: plane position, dimension indices (n, k + 1), derivation image.
 void addFrames(DcmSegmentation& seg, const LabelMap& labels, const SegmentInfo& info, Uint16 segmentNumber,
                const std::vector<SourceSlice>& sources, const std::string& path) {
     const Geometry& g = labels.geometry();
     std::vector<Uint8> mask(g.sliceSize());
-    for (int k = 0; k < g.dims[2]; ++k) {
+    for (int k : slicesHolding(labels, info.label)) {
         const std::uint8_t* slice = labels.data() + std::size_t(k) * g.sliceSize();
         for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = slice[i] == info.label ? 1 : 0;
         const Vec3 p = sources[k].position;
@@ -184,17 +198,23 @@ void addFrames(DcmSegmentation& seg, const LabelMap& labels, const SegmentInfo& 
     }
 }
 
-/// The pixel data of all frames, in the order addFrames adds them (segment by segment, slice by
-/// slice), one bit per pixel, least significant bit first, frames back to back without padding.
+/// The pixel data of all frames, in the order addFrames adds them (segment by segment, the slices
+/// holding it), one bit per pixel, least significant bit first, frames back to back without padding.
 /// DCMTK 3.6.7 packs frames whose pixel count is not a multiple of 8 wrongly (concatFrames drops
 /// the bits that its shift carries out of a frame's last byte), so the SEG gets these bytes.
 std::vector<Uint8> packFrames(const LabelMap& labels, const std::vector<SegmentInfo>& segments) {
-    const std::size_t perSegment = labels.voxelCount();
-    std::vector<Uint8> bits((((perSegment * segments.size() + 7) / 8) + 1) & ~std::size_t(1), 0);  // even length
+    const std::size_t perSlice = labels.geometry().sliceSize();
+    std::vector<std::vector<int>> slices;
+    std::size_t frames = 0;
+    for (const SegmentInfo& info : segments) frames += (slices.emplace_back(slicesHolding(labels, info.label))).size();
+    std::vector<Uint8> bits((((perSlice * frames + 7) / 8) + 1) & ~std::size_t(1), 0);  // even length
     std::size_t bit = 0;
-    for (const SegmentInfo& info : segments)
-        for (std::size_t v = 0; v < perSegment; ++v, ++bit)
-            if (labels[v] == info.label) bits[bit >> 3] |= Uint8(1u << (bit & 7));
+    for (std::size_t n = 0; n < segments.size(); ++n)
+        for (int k : slices[n]) {
+            const std::uint8_t* slice = labels.data() + std::size_t(k) * perSlice;
+            for (std::size_t p = 0; p < perSlice; ++p, ++bit)
+                if (slice[p] == segments[n].label) bits[bit >> 3] |= Uint8(1u << (bit & 7));
+        }
     return bits;
 }
 

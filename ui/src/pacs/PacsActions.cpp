@@ -17,6 +17,7 @@
 #include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSettings>
 #include <QStatusBar>
 #include <QThreadPool>
@@ -143,9 +144,22 @@ QDialog* PacsActions::showOpenFromPacs() {
             return nullptr;
         }
         auto* dialog = new OpenFromPacsDialog(m_nodes, asker(), dbPath, cache, m_window);
-        connect(dialog, &OpenFromPacsDialog::retrieved, m_window, [this](const QString& folder, const QString& uid) {
+        connect(dialog, &OpenFromPacsDialog::retrieved, m_window, [this, dialog](const QString& folder, const QString& uid) {
             if (m_browser) static_cast<StudyBrowserDialog*>(m_browser.data())->model().refresh();
-            m_window->openPath(folder, uid);
+            // The series opens from the window's own event loop with the dialog out of the way: the
+            // unsaved-work question, asked from inside the retrieve's signal over the dialog, was a
+            // black, unpainted box (issue 43 item 1). Opened, the dialog has done its work and closes;
+            // kept work (the question cancelled) brings it back, its series retrieved.
+            QMetaObject::invokeMethod(
+                m_window,
+                [this, dialog = QPointer<QDialog>(dialog), folder, uid] {
+                    if (dialog) dialog->hide();
+                    const bool opened = m_window->openPath(folder, uid);
+                    if (!dialog) return;
+                    if (opened) dialog->close();
+                    else dialog->show();
+                },
+                Qt::QueuedConnection);
         });
         return dialog;
     });

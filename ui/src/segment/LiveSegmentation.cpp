@@ -296,6 +296,12 @@ void LiveSegmentation::setSpeed(int stepsPerSecond) {
     emit speedChanged(m_speed);
 }
 
+void LiveSegmentation::showSpeedFor(Method method) {
+    if (m_speedChosen || active() || m_speed == watchableSpeed(method)) return;
+    m_speed = watchableSpeed(method);
+    emit speedChanged(m_speed);
+}
+
 bool LiveSegmentation::accept(std::uint8_t label, const QString& description) {
     std::array<std::uint8_t, 256> labelFor{};
     labelFor.fill(label);
@@ -394,6 +400,13 @@ void LiveSegmentation::showOnlyValues(const std::vector<bool>& shown) {
     m_grid->withGlContext([&](SharedTextures& t) { t.textures().setPreviewHidden(hidden); });
     m_grid->updateViews();
     if (changed) emit shownValuesChanged();
+}
+
+void LiveSegmentation::setPreviewTargets(const std::array<std::uint8_t, 256>& targets) {
+    if (targets == m_previewTargets) return;
+    m_previewTargets = targets;
+    m_grid->withGlContext([&](SharedTextures& t) { t.textures().setPreviewTargets(targets); });
+    m_grid->updateViews();
 }
 
 void LiveSegmentation::showStep(int index) {
@@ -545,7 +558,8 @@ render::HudState LiveSegmentation::hudState() const {
     if (m_method == Method::Snake && m_shownStep >= 0) {
         // The scrubber's step: its number and area, not the run's latest.
         h.iteration = m_shownStep;
-        std::snprintf(text, sizeof text, "scrubbed: %s", shownStepText().toStdString().c_str());
+        // Two short lines: one long line ran past a 2x2 view's edge in recordings, cut at "1447.(".
+        std::snprintf(text, sizeof text, "scrubbed: %s", shownStepText().replace(": ", "\n").toStdString().c_str());
         h.plotLabel = "GL";
         for (double v : p.convergence) h.plot.push_back(float(v));
     } else if (m_method == Method::Snake) {

@@ -132,7 +132,11 @@ QWidget* SegmentPanel::buildCommon() {
     m_status = new QLabel("-", w);
     m_status->setObjectName("segmentStatus");
     m_status->setWordWrap(true);
-    form->addRow("Result", m_status);
+    // Its own full-width row under its title: a wrapped label in the form's field column got the
+    // height of one line at the dock's width, and a hint of two lines was cut off (issue 43 item 10).
+    m_status->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::MinimumExpanding);
+    form->addRow(new QLabel("Result", w));
+    form->addRow(m_status);
     auto* runRow = new QHBoxLayout;
     m_play = button("Play", "playButton", w);
     m_step = button("Step", "stepButton", w);
@@ -254,7 +258,10 @@ void SegmentPanel::enterMode(Method method) {
 }
 
 void SegmentPanel::applyMode() {
-    if (const auto mode = m_segmentation->mode()) m_pages->setCurrentWidget(m_pageOf[std::size_t(*mode)]);
+    if (const auto mode = m_segmentation->mode()) {
+        m_pages->setCurrentWidget(m_pageOf[std::size_t(*mode)]);
+        m_live->showSpeedFor(*mode);
+    }
     setTool(m_segmentation->tool());
     show();
     refresh();
@@ -312,6 +319,7 @@ void SegmentPanel::refresh() {
         m_perFrame->setValue(m_segmentation->stepsPerFrame());
     }
     for (SegmentPage* page : m_pageOf) page->refresh();
+    m_live->setPreviewTargets(m_segmentation->previewTargets(std::uint8_t(m_label->value())));
     // One panel per window: on the active view only (the other views keep their images clear).
     render::HudState hud = m_live->hudState();
     hud.canAccept = canAccept;

@@ -379,6 +379,20 @@ ClusterLabels SegmentationModel::clusterLabelsFor(std::uint8_t acceptLabel) cons
     return clusterLabels(m_clustersChosen, clusters, m_clusterTarget, acceptLabel, takenLabels());
 }
 
+std::array<std::uint8_t, 256> SegmentationModel::previewTargets(std::uint8_t acceptLabel) const {
+    std::array<std::uint8_t, 256> to{};
+    for (int v = 0; v < 256; ++v) to[std::size_t(v)] = std::uint8_t(v);
+    if (!m_runner->active()) return to;
+    if (m_runner->method() != Method::FuzzyCMeans) {
+        to[1] = acceptLabel ? acceptLabel : std::uint8_t(1);
+        return to;
+    }
+    const ClusterLabels clusters = clusterLabelsFor(acceptLabel);
+    for (int v = 1; v < 256; ++v)
+        if (clusters.labelFor[std::size_t(v)]) to[std::size_t(v)] = clusters.labelFor[std::size_t(v)];
+    return to;
+}
+
 bool SegmentationModel::canAccept() const {
     // Accepting nothing would end the run and use up its seeds for no label: not offered.
     if (!m_runner->active() || m_runner->voxels() == 0) return false;

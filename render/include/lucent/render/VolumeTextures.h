@@ -61,6 +61,10 @@ public:
     /// Preview values not drawn: bit v of word v / 32 (fuzzy C-means' unticked clusters).
     void setPreviewHidden(const std::array<std::uint32_t, 8>& bits) { m_previewHidden = bits; }
     const std::array<std::uint32_t, 8>& previewHidden() const { return m_previewHidden; }
+    /// The label each preview value goes into on Accept (region growing's 1: the Accept as label;
+    /// fuzzy C-means' clusters: their new labels): the preview is drawn in that label's colour.
+    /// Identity until set. Re-uploads the colour table's preview row when it changes.
+    void setPreviewTargets(const std::array<std::uint8_t, 256>& targets);
     /// A soft map (FCM membership, FC connectivity; 0..1 on the volume's grid, 8 bits a voxel,
     /// linear filtering) drawn as a heat overlay; an empty vector removes it.
     void uploadHeat(const std::vector<std::uint8_t>& values);
@@ -120,6 +124,12 @@ private:
     bool m_filledOnDevice = false, m_onPlanes = false, m_linear = false;
     bool m_hasLabels = false, m_hasPreview = false;
     std::array<std::uint32_t, 8> m_previewHidden{};
+    std::array<std::uint8_t, 256> m_previewTargets = identityTargets();
+    std::vector<std::uint8_t> m_labelRgba = std::vector<std::uint8_t>(256 * 4, 0);  // row 0 of the colour table
+    static std::array<std::uint8_t, 256> identityTargets();
+    /// Uploads the table: row 0 each label's colour and opacity, row 1 each preview value's
+    /// colour (its target label's, opaque).
+    void uploadColourRows();
     bool m_labelsStale = true, m_previewStale = true;
     float m_scale = 1.0f, m_offset = 0.0f;
     TexelFormat m_format = TexelFormat::Unorm16;

@@ -57,6 +57,9 @@ public:
     /// Takes effect at once; parameter changes, Step, Pause and Accept are never paced.
     void setSpeed(int stepsPerSecond);
     int speed() const { return m_speed; }
+    /// A method was chosen (no run yet): the Speed box shows the pace its run will start at, not
+    /// the last run's (unless a pace was chosen, which every run keeps).
+    void showSpeedFor(Method method);
     /// Writes the result into the label layer (non-zero result -> `label`) as one undoable step.
     bool accept(std::uint8_t label, const QString& description) override;
     /// FCM: result label r -> labelFor[r] (0 leaves the voxel).
@@ -129,6 +132,8 @@ public:
     void setRecordedPace(std::optional<RecordedPace> pace) { m_recordedPace = pace; }
     /// "running", "paused", "finished" or "starting" as the HUD says it (recordedPace applied).
     std::string shownState() const;
+    /// Draws each preview value in the colour of the label it goes into (VolumeTextures::setPreviewTargets).
+    void setPreviewTargets(const std::array<std::uint8_t, 256>& targets);
     /// Voxels of the result so far; the snake's before it writes labels: pixels inside its polygon;
     /// a settled fuzzy C-means run's: those of the clusters shown (the ones Accept takes).
     std::size_t shownVoxels() const;
@@ -197,7 +202,8 @@ private:
     std::array<std::uint32_t, 8> m_hiddenValues{};  // preview values not drawn (bit v of word v / 32)
     int m_scrubbedSlice = -1;      // the slice whose preview holds a scrubbed step's fill
     std::size_t m_shownPixels = 0;  // inside the scrubbed step's polygon
-    mutable std::vector<std::size_t> m_clusterVoxels;  // fcm: each cluster's voxels, once the run settled
+    mutable std::vector<std::size_t> m_clusterVoxels;
+    std::array<std::uint8_t, 256> m_previewTargets{};  // as last given to the textures (all 0: none yet)  // fcm: each cluster's voxels, once the run settled
     int m_softShown = -1;
     QString m_lastError;
     bool m_interop = false;

@@ -123,6 +123,9 @@ public:
     void setClusterTarget(ClusterTarget target);
     /// The label each checked cluster goes into; `acceptLabel` (the panel's box) for OneLabel.
     ClusterLabels clusterLabelsFor(std::uint8_t acceptLabel) const;
+    /// The label each preview value goes into on Accept, for the preview's colours: the run's 1
+    /// into `acceptLabel`; fuzzy C-means' clusters where clusterLabelsFor puts them.
+    std::array<std::uint8_t, 256> previewTargets(std::uint8_t acceptLabel) const;
     /// Whether Accept would write something: a run whose result holds voxels (none while it starts
     /// or after parameters the engine refused) and, for fuzzy C-means, a chosen cluster. The panel's
     /// button, the Segment menu's item (Ctrl+Return) and the HUD's button are enabled by it.
