@@ -55,6 +55,9 @@ LiveOptions liveOptions(const CommandLine& cl) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string(cl.has("--speed") ? "--speed: " : "") + e.what());
     }
+    // The viewer's strokes-as-seeds run (issue 46's live part) is not wired yet: say so, not a failed run.
+    if (live.method == Method::GrowCut)
+        throw UsageError("--live growcut: the viewer has no grow-from-seeds run yet; use lucent segment --method growcut");
     live.request = requestFromOptions(cl, live.method);
     live.estimateInterval = intervalToEstimate(cl, live.method);
     live.worldSeeds = worldSeedsFromOptions(cl);

@@ -43,6 +43,8 @@ void requireUsable(const CommandLine& cl, Method method, const SegmentationReque
                              " needs at least one seed: --seed i,j,k, --seed-lps x,y,z, --seed-ras x,y,z or --seeds "
                              "FILE (.csv or .mrk.json)");
     }
+    if (method == Method::GrowCut && !cl.has("--seeds-mask"))
+        throw UsageError(std::string(key) + " needs --seeds-mask SEEDS: a label file on the image's grid (0 = no seed)");
     try {
         validateParameters(method, request);
     } catch (const std::invalid_argument& e) {
@@ -55,7 +57,7 @@ void requireUsable(const CommandLine& cl, Method method, const SegmentationReque
 std::set<std::string> segmentValueOptions() {
     return {"--backend", "--threads", "--seed", "--lower", "--upper", "--connectivity", "--threshold", "--object-mean",
             "--object-sigma", "--diff-sigma", "--clusters", "--fuzziness", "--epsilon", "--max-iterations", "--mask",
-            "--slice", "--rect", "--step-max", "--roi", "--min-segment"};
+            "--slice", "--rect", "--step-max", "--roi", "--min-segment", "--seeds-mask"};
 }
 
 std::set<std::string> segmentFlags() { return {"--propagate", "--per-voxel"}; }

@@ -68,6 +68,8 @@ std::string usage() {
            "         fcm:   [--clusters C] [--fuzziness M] [--epsilon E] [--max-iterations N] [--mask FILE]\n"
            "                [--memberships OUT." + volumeOut + "] [--per-voxel]\n"
            "         snake: --slice k --rect i0,j0,i1,j1 [--step-max D] [--min-segment L] [--polygon OUT.json] [--propagate]\n"
+           "         growcut: --seeds-mask SEEDS   (a label file on PATH's grid, 0 = no seed: each voxel takes the\n"
+           "                label of the seed it reaches along the least summed intensity change)\n"
            "       --series all (convert, segment): every volume under PATH; each output name holds {series}\n"
            "              (series number and description, or the file's name); a failing volume does not stop the others\n"
            "       exit codes: 0 done, 1 failed (one line naming the input; nothing written), 2 usage error (a malformed\n"

@@ -12,7 +12,7 @@ using namespace lucent;
 
 namespace {
 constexpr Method kAllMethods[] = {Method::RegionGrowing, Method::FuzzyConnectedness, Method::FuzzyCMeans,
-                                  Method::Snake};
+                                  Method::Snake, Method::GrowCut};
 constexpr Backend kAllBackends[] = {Backend::Auto, Backend::Cpu, Backend::Cuda};
 }  // namespace
 
@@ -46,12 +46,14 @@ TEST(MethodTable, SpellingsThatCommandLinesSessionFilesAndTheHudUse) {
     const std::pair<Method, std::string_view> keys[] = {{Method::RegionGrowing, "srg"},
                                                         {Method::FuzzyConnectedness, "fc"},
                                                         {Method::FuzzyCMeans, "fcm"},
-                                                        {Method::Snake, "snake"}};
+                                                        {Method::Snake, "snake"},
+                                                        {Method::GrowCut, "growcut"}};
     for (const auto& [m, key] : keys) EXPECT_EQ(methodInfo(m).key, key);
     EXPECT_EQ(methodInfo(Method::FuzzyCMeans).title, "Fuzzy C-means");
     EXPECT_EQ(methodInfo(Method::Snake).lowerTitle, "region snake");
-    EXPECT_EQ(methodKeyList(", ", " or "), "srg, fc, fcm or snake");
-    EXPECT_EQ(methodKeyList("|", "|"), "srg|fc|fcm|snake");
+    EXPECT_EQ(methodInfo(Method::GrowCut).title, "Grow from seeds");
+    EXPECT_EQ(methodKeyList(", ", " or "), "srg, fc, fcm, snake or growcut");
+    EXPECT_EQ(methodKeyList("|", "|"), "srg|fc|fcm|snake|growcut");
 }
 
 TEST(MethodTable, UnknownKeysGiveNothing) {

@@ -8,11 +8,12 @@ namespace lucent {
 
 namespace {
 
-constexpr std::array<MethodInfo, 4> kMethods{{
+constexpr std::array<MethodInfo, 5> kMethods{{
     {Method::RegionGrowing, "srg", "Region growing", "region growing"},
     {Method::FuzzyConnectedness, "fc", "Fuzzy connectedness", "fuzzy connectedness"},
     {Method::FuzzyCMeans, "fcm", "Fuzzy C-means", "fuzzy C-means"},
     {Method::Snake, "snake", "Region snake", "region snake"},
+    {Method::GrowCut, "growcut", "Grow from seeds", "grow from seeds"},
 }};
 
 constexpr std::array<BackendInfo, 3> kBackends{{
@@ -46,7 +47,7 @@ std::string keyList(const Table& table, std::string_view separator, std::string_
 
 }  // namespace
 
-const std::array<MethodInfo, 4>& methodTable() { return kMethods; }
+const std::array<MethodInfo, 5>& methodTable() { return kMethods; }
 
 const MethodInfo& methodInfo(Method method) { return kMethods.at(std::size_t(method)); }
 

@@ -14,6 +14,7 @@ int watchableSpeed(Method method) {
     case Method::RegionGrowing: return 60;       // a front layer a step: a skull grows in a few seconds
     case Method::FuzzyConnectedness: return 30;  // the sweep settles voxels in strength order
     case Method::FuzzyCMeans: return 8;          // few iterations, each one visible
+    case Method::GrowCut: return 30;             // the labels' fronts meet in a few seconds
     }
     return kMaxSpeed;
 }

@@ -106,6 +106,15 @@ void validateRequest(Method method, const SegmentationRequest& r) {
             throw std::invalid_argument("the starting rectangle " + str(p.rect) + " clipped to the domain " +
                                         str(*p.domain) + " is less than 3 pixels wide or high");
     }
+    if (method == Method::GrowCut) {
+        const LabelMap* seeds = r.growCut.seeds;
+        if (!seeds) throw std::invalid_argument("grow from seeds needs a seeds label volume");
+        if (seeds->geometry().dims != g.dims)
+            throw std::invalid_argument("seeds label volume dimensions differ from the volume's");
+        const std::uint8_t* s = seeds->data();
+        if (std::all_of(s, s + seeds->voxelCount(), [](std::uint8_t v) { return v == 0; }))
+            throw std::invalid_argument("the seeds label volume holds no seed (every voxel is 0)");
+    }
     validateParameters(method, r);
 }
 
@@ -137,6 +146,11 @@ void writeFigures(JsonWriter& json, const MethodFigures& f) {
     if (f.msUpload) json.key("ms_upload").value(*f.msUpload);
     if (f.rounds) json.key("rounds").value(*f.rounds);
     if (f.tileVisits) json.key("tile_visits").value(*f.tileVisits);
+    if (!f.labelVoxels.empty()) {
+        json.key("label_voxels").beginObject();
+        for (const auto& [label, voxels] : f.labelVoxels) json.key(std::to_string(label)).value(voxels);
+        json.endObject();
+    }
 }
 
 bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b) {
@@ -158,6 +172,15 @@ bool keepsConnectivityMap(const SegmentationRequest& now, const SegmentationRequ
     const auto &a = now.fuzzyConnectedness, &b = next.fuzzyConnectedness;
     return sameScope(now, next) && now.seeds == next.seeds && a.objectMean == b.objectMean &&
            a.objectSigma == b.objectSigma && a.diffSigma == b.diffSigma && a.estimateRadius == b.estimateRadius;
+}
+
+bool addsSeeds(const std::vector<std::uint8_t>& nowSeeds, const SegmentationRequest& now, const SegmentationRequest& next) {
+    const LabelMap* seeds = next.growCut.seeds;
+    if (!sameScope(now, next) || !seeds || seeds->voxelCount() != nowSeeds.size()) return false;
+    const std::uint8_t* s = seeds->data();
+    for (std::size_t v = 0; v < nowSeeds.size(); ++v)
+        if (nowSeeds[v] != 0 && s[v] != nowSeeds[v]) return false;
+    return true;
 }
 
 StepReport Segmenter::run(int iterationsPerStep) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lucent {
@@ -23,6 +24,8 @@ struct MethodFigures {
     // snake
     std::optional<double> gl;
     std::optional<std::size_t> slices, nodes;
+    // grow from seeds: voxels per label, for every label seeded or reached (ascending labels)
+    std::vector<std::pair<int, std::size_t>> labelVoxels;
     // CUDA engines: device time from CUDA events (volume already resident), and the upload
     std::optional<double> msDevice, msUpload;
     std::optional<int> rounds;              ///< tile rounds the CUDA propagation used

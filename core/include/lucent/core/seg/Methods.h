@@ -10,17 +10,17 @@
 
 namespace lucent {
 
-enum class Method { RegionGrowing, FuzzyConnectedness, FuzzyCMeans, Snake };
+enum class Method { RegionGrowing, FuzzyConnectedness, FuzzyCMeans, Snake, GrowCut };
 
 struct MethodInfo {
     Method method;
-    std::string_view key;         ///< "srg", "fc", "fcm", "snake" (CLI, session files, statistics)
+    std::string_view key;         ///< "srg", "fc", "fcm", "snake", "growcut" (CLI, session files, statistics)
     std::string_view title;       ///< "Region growing", ... (panel title, HUD)
     std::string_view lowerTitle;  ///< "region growing", ... (inside a sentence: "Accept region growing")
 };
 
 /// One row a method, in the order of the enum (the menu order).
-const std::array<MethodInfo, 4>& methodTable();
+const std::array<MethodInfo, 5>& methodTable();
 const MethodInfo& methodInfo(Method method);
 /// The method whose key is `key`; nullopt for any other text.
 std::optional<Method> methodFromKey(std::string_view key);

@@ -41,10 +41,16 @@ struct SnakeLimits {
     Limit<int> minSegment{8, 1, kNoIntLimit};
 };
 
+/// Grow from seeds has no numeric parameter: its seeds are a label volume, one label a voxel.
+struct GrowCutLimits {
+    Limit<int> label{1, 1, 255};  ///< a seed's label (0 = no seed); labels are one byte
+};
+
 inline constexpr RegionGrowingLimits kRegionGrowingLimits{};
 inline constexpr FuzzyConnectednessLimits kFuzzyConnectednessLimits{};
 inline constexpr FuzzyCMeansLimits kFuzzyCMeansLimits{};
 inline constexpr SnakeLimits kSnakeLimits{};
+inline constexpr GrowCutLimits kGrowCutLimits{};
 
 /// The fuzzy connectedness threshold on an integer slider or spin box: 0..kThresholdSteps.
 inline constexpr int kThresholdSteps = 1000;

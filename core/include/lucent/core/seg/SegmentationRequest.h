@@ -91,6 +91,12 @@ struct SnakeParams {
     std::optional<std::array<int, 4>> domain;
 };
 
+struct GrowCutParams {
+    /// The seeds: a label volume on the volume's grid (kGrowCutLimits.label: 1..255; 0 = no seed).
+    /// Not owned; engines copy what they keep, so a caller may paint into it between update()s.
+    const LabelMap* seeds = nullptr;
+};
+
 /// Every parameter a run needs; engines read the block of their method.
 struct SegmentationRequest {
     const Volume* volume = nullptr;
@@ -102,6 +108,7 @@ struct SegmentationRequest {
     FuzzyConnectednessParams fuzzyConnectedness;
     FuzzyCMeansParams fuzzyCMeans;
     SnakeParams snake;
+    GrowCutParams growCut;
 };
 
 /// Throws std::invalid_argument with a one-line message when the request cannot be run
@@ -123,6 +130,10 @@ bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b);
 bool growsOn(const SegmentationRequest& now, const SegmentationRequest& next);
 /// Fuzzy connectedness: `next` keeps the connectivity map of `now` (only the threshold differs).
 bool keepsConnectivityMap(const SegmentationRequest& now, const SegmentationRequest& next);
+/// Grow from seeds: `next` only adds seeds to `now` (every seed of `now` kept with its label, same
+/// scope), so a run goes on from its distances instead of starting again. `nowSeeds` is the copy of
+/// now's seeds the engine kept (the caller may have painted into now's map since).
+bool addsSeeds(const std::vector<std::uint8_t>& nowSeeds, const SegmentationRequest& now, const SegmentationRequest& next);
 
 /// The box of the whole grid.
 inline VoxelBox wholeBox(const Geometry& g) { return {{0, 0, 0}, {g.dims[0] - 1, g.dims[1] - 1, g.dims[2] - 1}}; }
