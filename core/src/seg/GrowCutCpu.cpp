@@ -4,12 +4,47 @@
 
 #include "lucent/core/seg/Eligibility.h"
 #include "lucent/core/seg/GrowCutKey.h"
-#include "lucent/core/seg/VoxelNeighbours.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace lucent {
+
+namespace {
+
+/// Calls f(i, j, k, u) for each face neighbour u of voxel v that a path may enter: inside the grid,
+/// eligible (ROI, mask) and not a seed (seeds keep their own label). Two divisions a voxel, and no
+/// eligibility test without an ROI or a mask: this is the engine's inner loop.
+class FreeNeighbours {
+public:
+    FreeNeighbours(const SegmentationRequest& r, const std::uint8_t* seeds)
+        : m_g(r.volume->geometry()), m_eligible(r), m_restricted(r.roi || r.mask), m_seeds(seeds),
+          m_nx(std::size_t(m_g.dims[0])), m_slice(m_g.sliceSize()) {}
+    template <class F>
+    void operator()(std::size_t v, F&& f) const {
+        const std::size_t k = v / m_slice, rest = v - k * m_slice, j = rest / m_nx, i = rest - j * m_nx;
+        visit(int(i) - 1, int(j), int(k), v - 1, i > 0, f);
+        visit(int(i) + 1, int(j), int(k), v + 1, int(i) + 1 < m_g.dims[0], f);
+        visit(int(i), int(j) - 1, int(k), v - m_nx, j > 0, f);
+        visit(int(i), int(j) + 1, int(k), v + m_nx, int(j) + 1 < m_g.dims[1], f);
+        visit(int(i), int(j), int(k) - 1, v - m_slice, k > 0, f);
+        visit(int(i), int(j), int(k) + 1, v + m_slice, int(k) + 1 < m_g.dims[2], f);
+    }
+
+private:
+    template <class F>
+    void visit(int i, int j, int k, std::size_t u, bool inside, F& f) const {
+        if (!inside || m_seeds[u] != 0 || (m_restricted && !m_eligible(i, j, k, u))) return;
+        f(i, j, k, u);
+    }
+    const Geometry& m_g;
+    Eligibility m_eligible;
+    bool m_restricted;
+    const std::uint8_t* m_seeds;
+    std::size_t m_nx, m_slice;
+};
+
+}  // namespace
 
 void GrowCutCpu::start(const SegmentationRequest& request) {
     validateRequest(Method::GrowCut, request);
@@ -86,8 +121,7 @@ void GrowCutCpu::cancel() {
 // slot's was improved after it was queued: stale, skipped. A voxel improved to the same distance
 // with a smaller label is queued twice and settled twice; the second finds nothing to improve.
 VoxelBox GrowCutCpu::settleInt16(std::size_t budget) {
-    const Geometry& g = grid();
-    const Eligibility eligible(m_request);
+    const FreeNeighbours neighbours(m_request, m_seeds.data());
     const std::int16_t* image = m_request.volume->int16Data();
     VoxelBox changed = VoxelBox::none();
     while (m_queued > 0 && budget > 0) {
@@ -105,8 +139,7 @@ VoxelBox GrowCutCpu::settleInt16(std::size_t budget) {
         ++m_settled;
         const int value = image[v];
         const std::uint8_t label = growCutLabel(key);
-        forEachFaceNeighbour(g, v, [&](int ni, int nj, int nk, std::size_t u) {
-            if (m_seeds[u] != 0 || !eligible(ni, nj, nk, u)) return;
+        neighbours(v, [&](int ni, int nj, int nk, std::size_t u) {
             const std::uint64_t candidate = growCutKey(m_distance + growCutCost(value, int(image[u])), label);
             if (candidate >= m_keys[u]) return;
             setKey(u, candidate);
@@ -120,8 +153,7 @@ VoxelBox GrowCutCpu::settleInt16(std::size_t budget) {
 // Dijkstra on (distance, label) keys: fl(d + c) >= d, so a voxel is never improved after it is
 // settled, and a key popped that is no longer the voxel's is stale.
 VoxelBox GrowCutCpu::settleFloat(std::size_t budget) {
-    const Geometry& g = grid();
-    const Eligibility eligible(m_request);
+    const FreeNeighbours neighbours(m_request, m_seeds.data());
     const float* image = m_request.volume->float32Data();
     VoxelBox changed = VoxelBox::none();
     while (!m_heap.empty() && budget > 0) {
@@ -133,8 +165,7 @@ VoxelBox GrowCutCpu::settleFloat(std::size_t budget) {
         ++m_settled;
         const float distance = growCutFloatDistance(key), value = image[v];
         const std::uint8_t label = growCutLabel(key);
-        forEachFaceNeighbour(g, v, [&](int ni, int nj, int nk, std::size_t u) {
-            if (m_seeds[u] != 0 || !eligible(ni, nj, nk, u)) return;
+        neighbours(v, [&](int ni, int nj, int nk, std::size_t u) {
             const float cost = growCutCost(value, image[u]);
             if (!(cost >= 0.0f)) return;  // NaN on either side: no path crosses the step
             const std::uint64_t candidate = growCutFloatKey(distance + cost, label);
