@@ -227,6 +227,7 @@ void GrowCutCuda::start(const SegmentationRequest& request) {
     m_planted = VoxelBox::none();
     m_rounds = 0;
     m_visits = 0;
+    m_cancelled = false;
     plantSeeds(request.growCut.seeds->data(), wholeBox(geo));  // nothing planted before: no conflict
     if (m_planted.empty()) throw std::invalid_argument("every seed lies outside the ROI/mask");
     m_finished = false;
@@ -326,7 +327,7 @@ MethodFigures GrowCutCuda::figures() const {
     f.tileVisits = m_visits;
     if (!m_context) return f;
     auto stream = static_cast<cudaStream_t>(m_context->stream());
-    auto& counts = const_cast<DeviceBuffer&>(m_counts);
+    DeviceBuffer& counts = m_counts;
     counts.reserve(256 * sizeof(unsigned long long), "the label counts");
     cudaCheck(cudaMemsetAsync(counts.get(), 0, 256 * sizeof(unsigned long long), stream), "label counts");
     const std::size_t n = grid().voxelCount();
@@ -341,24 +342,16 @@ MethodFigures GrowCutCuda::figures() const {
 }
 
 UpdateOutcome GrowCutCuda::update(const SegmentationRequest& request) {
-    if (!m_context || !m_finished || !addsSeeds(m_hostSeeds, m_request, request) ||
-        request.volume->pixelType() != PixelType::Int16) {
+    const bool int16 = request.volume && request.volume->pixelType() == PixelType::Int16;
+    const std::optional<VoxelBox> added =
+        !m_context || !m_finished || m_cancelled || !int16 ? std::nullopt : addedSeeds(m_hostSeeds, m_request, request);
+    if (!added) {
         start(request);
         return UpdateOutcome::Restarted;
     }
     validateRequest(Method::GrowCut, request);
     m_request = request;
-    // The box of the new seeds: only it is uploaded and planted.
-    const Geometry& geo = grid();
-    const std::uint8_t* seeds = request.growCut.seeds->data();
-    VoxelBox box = VoxelBox::none();
-    for (int k = 0; k < geo.dims[2]; ++k)
-        for (int j = 0; j < geo.dims[1]; ++j) {
-            const std::size_t row = geo.index(0, j, k);
-            for (int i = 0; i < geo.dims[0]; ++i)
-                if (seeds[row + i] != m_hostSeeds[row + i]) box.add(i, j, k);
-        }
-    if (!plantSeeds(seeds, box)) {
+    if (!plantSeeds(request.growCut.seeds->data(), *added)) {  // only the new seeds' box is uploaded
         start(request);
         return UpdateOutcome::Restarted;
     }

@@ -26,13 +26,16 @@ public:
     void start(const SegmentationRequest& request) override;
     StepReport step(int maxIterations) override;
     bool finished() const override { return m_finished; }
-    void cancel() override { m_finished = true; }
+    void cancel() override {
+        m_cancelled = !m_finished;
+        m_finished = true;
+    }
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     /// Voxels per label, counted on the device from the keys.
     MethodFigures figures() const override;
-    /// Added seeds (GrowCutCpu's rule): the run goes on from the keys on the device (Continued);
-    /// anything else, an unfinished run, or a new seed on a voxel another label reached at distance
-    /// 0, restarts.
+    /// Added seeds (GrowCutCpu's rule): the run goes on from the keys on the device (Continued),
+    /// uploading only the box of the new seeds; anything else, a run unfinished or cancelled, or a
+    /// new seed on a voxel another label reached at distance 0, restarts.
     UpdateOutcome update(const SegmentationRequest& request) override;
 
     /// The keys, downloaded (tests compare them with GrowCutCpu::keys()).
@@ -50,12 +53,14 @@ private:
     SegmentationRequest m_request;
     std::vector<std::uint8_t> m_hostSeeds;  // the seeds so far (the caller may paint into its map)
     std::array<bool, 256> m_seeded{};
-    DeviceBuffer m_keys, m_seeds, m_userMask, m_upload, m_conflict, m_counts;
+    DeviceBuffer m_keys, m_seeds, m_userMask, m_upload, m_conflict;
+    mutable DeviceBuffer m_counts;  // figures(): voxels per label, counted on the device
     TileQueue m_queue;
     RoundFigures m_figures;
     mutable DeviceTimer m_timer;
     VoxelBox m_planted = VoxelBox::none();
     bool m_finished = true;
+    bool m_cancelled = false;  // the worklist was dropped: the keys are no fixed point to go on from
     int m_rounds = 0;
     long long m_visits = 0;
     double m_msUpload = 0;

@@ -270,6 +270,12 @@ TEST(GrowCut, StepBoxesHoldEveryChangeAndCancelKeepsTheStateReached) {
     const std::size_t labelled = part.voxelCount() - part.count(0);
     EXPECT_GT(labelled, 0u);
     EXPECT_LT(labelled, v.voxelCount());
+    // A cancelled run dropped its front: a stroke after it starts again rather than going on.
+    EXPECT_EQ(engine.update(request(v, seeds)), UpdateOutcome::Restarted);
+    engine.run(1);
+    LabelMap again;
+    engine.result(again);
+    EXPECT_EQ(std::memcmp(again.data(), all.data(), all.voxelCount()), 0);
 }
 
 TEST(GrowCut, RoiAndMaskLimitWhatIsLabelledAndCrossed) {

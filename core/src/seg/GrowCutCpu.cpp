@@ -67,21 +67,24 @@ void GrowCutCpu::start(const SegmentationRequest& request) {
     for (int k = 0; k < g.dims[2]; ++k)
         for (int j = 0; j < g.dims[1]; ++j)
             for (int i = 0; i < g.dims[0]; ++i) m_eligibleCount += eligible(i, j, k, g.index(i, j, k));
-    plantSeeds(request.growCut.seeds->data(), false);
+    m_cancelled = false;
+    plantSeeds(request.growCut.seeds->data(), wholeBox(g), false);
     if (m_queued == 0) throw std::invalid_argument("every seed lies outside the ROI/mask");
 }
 
-bool GrowCutCpu::plantSeeds(const std::uint8_t* seeds, bool onlyImproving) {
+bool GrowCutCpu::plantSeeds(const std::uint8_t* seeds, const VoxelBox& box, bool onlyImproving) {
     const Geometry& g = grid();
     const Eligibility eligible(m_request);
-    if (onlyImproving) {
-        for (std::size_t v = 0; v < m_seeds.size(); ++v)
-            if (seeds[v] != 0 && m_seeds[v] == 0 && m_keys[v] < growCutKey(0, seeds[v])) return false;
-    }
-    for (int k = 0; k < g.dims[2]; ++k)
-        for (int j = 0; j < g.dims[1]; ++j) {
+    for (int k = box.lo[2]; onlyImproving && k <= box.hi[2]; ++k)
+        for (int j = box.lo[1]; j <= box.hi[1]; ++j)
+            for (int i = box.lo[0]; i <= box.hi[0]; ++i) {
+                const std::size_t v = g.index(i, j, k);
+                if (seeds[v] != 0 && m_seeds[v] == 0 && m_keys[v] < growCutKey(0, seeds[v])) return false;
+            }
+    for (int k = box.lo[2]; k <= box.hi[2]; ++k)
+        for (int j = box.lo[1]; j <= box.hi[1]; ++j) {
             const std::size_t row = g.index(0, j, k);
-            for (int i = 0; i < g.dims[0]; ++i) {
+            for (int i = box.lo[0]; i <= box.hi[0]; ++i) {
                 const std::size_t v = row + std::size_t(i);
                 const std::uint8_t label = seeds[v];
                 if (label == 0 || m_seeds[v] != 0) continue;
@@ -111,6 +114,7 @@ void GrowCutCpu::push(std::size_t v, std::uint64_t key) {
 }
 
 void GrowCutCpu::cancel() {
+    m_cancelled = m_queued > 0;
     for (auto& bucket : m_ring) std::vector<std::size_t>().swap(bucket);
     m_heap = {};
     m_queued = 0;
@@ -213,9 +217,12 @@ MethodFigures GrowCutCpu::figures() const {
 }
 
 UpdateOutcome GrowCutCpu::update(const SegmentationRequest& request) {
-    // Float volumes, an unfinished run (the ring's distances start above 0) and anything but added
-    // seeds start again; so does a new seed on a voxel another label reached at distance 0.
-    if (m_keys.empty() || floatVolume() || !finished() || !addsSeeds(m_seeds, m_request, request)) {
+    // Float volumes, an unfinished or cancelled run (the ring's distances start above 0, or the
+    // front was dropped) and anything but added seeds start again; so does a new seed on a voxel
+    // another label reached at distance 0.
+    const std::optional<VoxelBox> added =
+        m_keys.empty() || floatVolume() || !finished() || m_cancelled ? std::nullopt : addedSeeds(m_seeds, m_request, request);
+    if (!added) {
         start(request);
         return UpdateOutcome::Restarted;
     }
@@ -223,7 +230,7 @@ UpdateOutcome GrowCutCpu::update(const SegmentationRequest& request) {
     m_request = request;
     m_distance = 0;
     m_settled = 0;
-    if (!plantSeeds(request.growCut.seeds->data(), true)) {
+    if (!plantSeeds(request.growCut.seeds->data(), *added, true)) {
         start(request);
         return UpdateOutcome::Restarted;
     }

@@ -1,6 +1,7 @@
 /// @brief Request validation and the run-to-completion helper.
 #include "lucent/core/seg/Segmenter.h"
 #include "lucent/core/seg/SnakeSlices.h"
+#include "lucent/core/ParallelFor.h"
 
 #include <algorithm>
 #include <sstream>
@@ -174,13 +175,30 @@ bool keepsConnectivityMap(const SegmentationRequest& now, const SegmentationRequ
            a.objectSigma == b.objectSigma && a.diffSigma == b.diffSigma && a.estimateRadius == b.estimateRadius;
 }
 
-bool addsSeeds(const std::vector<std::uint8_t>& nowSeeds, const SegmentationRequest& now, const SegmentationRequest& next) {
+std::optional<VoxelBox> addedSeeds(const std::vector<std::uint8_t>& nowSeeds, const SegmentationRequest& now,
+                                   const SegmentationRequest& next) {
     const LabelMap* seeds = next.growCut.seeds;
-    if (!sameScope(now, next) || !seeds || seeds->voxelCount() != nowSeeds.size()) return false;
+    if (!sameScope(now, next) || !seeds || seeds->voxelCount() != nowSeeds.size()) return std::nullopt;
+    const Geometry& g = next.volume->geometry();
     const std::uint8_t* s = seeds->data();
-    for (std::size_t v = 0; v < nowSeeds.size(); ++v)
-        if (nowSeeds[v] != 0 && s[v] != nowSeeds[v]) return false;
-    return true;
+    std::vector<VoxelBox> boxes(std::size_t(g.dims[2]), VoxelBox::none());
+    std::vector<char> kept(std::size_t(g.dims[2]), 1);
+    parallelFor(std::size_t(g.dims[2]), next.threads, [&](std::size_t k) {
+        for (int j = 0; j < g.dims[1]; ++j) {
+            const std::size_t row = g.index(0, j, int(k));
+            for (int i = 0; i < g.dims[0]; ++i) {
+                const std::uint8_t was = nowSeeds[row + i], is = s[row + i];
+                if (was == is) continue;
+                if (was != 0) kept[k] = 0;
+                boxes[k].add(i, j, int(k));
+            }
+        }
+    });
+    if (std::find(kept.begin(), kept.end(), 0) != kept.end()) return std::nullopt;
+    VoxelBox box = VoxelBox::none();
+    for (const VoxelBox& b : boxes)
+        if (const auto m = merge(box.empty() ? std::nullopt : std::optional(box), b)) box = *m;
+    return box;
 }
 
 StepReport Segmenter::run(int iterationsPerStep) {

@@ -25,8 +25,9 @@ public:
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     /// Voxels per label (labelVoxels), kept as keys change, so the HUD may ask every frame.
     MethodFigures figures() const override;
-    /// Seeds only added (every earlier seed kept with its label, same volume, ROI and mask): the run
-    /// goes on from its distances (Continued); anything else restarts. int16 volumes only: with
+    /// Seeds only added (every earlier seed kept with its label, same volume, ROI and mask) to a
+    /// finished run: it goes on from its distances (Continued); anything else, a run unfinished or
+    /// cancelled, restarts. int16 volumes only: with
     /// float distances a voxel reached at an equal distance through a voxel the new seeds improve
     /// could keep an older smaller label, so float volumes restart (exactness over speed).
     UpdateOutcome update(const SegmentationRequest& request) override;
@@ -40,10 +41,10 @@ protected:
 
 private:
     bool floatVolume() const { return m_request.volume->pixelType() == PixelType::Float32; }
-    /// Takes the seeds of `seeds` that m_seeds does not hold yet into m_seeds and queues the
-    /// eligible ones at distance 0. With `onlyImproving`, false (nothing changed) when a new seed's
-    /// voxel already holds a smaller key than its own (0, label): update() then restarts.
-    bool plantSeeds(const std::uint8_t* seeds, bool onlyImproving);
+    /// Takes the seeds of `seeds` inside `box` that m_seeds does not hold yet into m_seeds and queues
+    /// the eligible ones at distance 0. With `onlyImproving`, false (nothing changed) when a new
+    /// seed's voxel already holds a smaller key than its own (0, label): update() then restarts.
+    bool plantSeeds(const std::uint8_t* seeds, const VoxelBox& box, bool onlyImproving);
     /// Sets voxel v's key, keeping the per-label counts.
     void setKey(std::size_t v, std::uint64_t key);
     void push(std::size_t v, std::uint64_t key);
@@ -65,6 +66,7 @@ private:
     std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> m_heap;
     std::size_t m_queued = 0;  // entries in the ring or the heap (stale ones included)
     std::size_t m_eligibleCount = 0, m_settled = 0;
+    bool m_cancelled = false;  // the queue was dropped: the keys are no fixed point to go on from
     int m_iterations = 0;
 };
 

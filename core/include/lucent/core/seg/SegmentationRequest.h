@@ -130,10 +130,12 @@ bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b);
 bool growsOn(const SegmentationRequest& now, const SegmentationRequest& next);
 /// Fuzzy connectedness: `next` keeps the connectivity map of `now` (only the threshold differs).
 bool keepsConnectivityMap(const SegmentationRequest& now, const SegmentationRequest& next);
-/// Grow from seeds: `next` only adds seeds to `now` (every seed of `now` kept with its label, same
-/// scope), so a run goes on from its distances instead of starting again. `nowSeeds` is the copy of
-/// now's seeds the engine kept (the caller may have painted into now's map since).
-bool addsSeeds(const std::vector<std::uint8_t>& nowSeeds, const SegmentationRequest& now, const SegmentationRequest& next);
+/// Grow from seeds: when `next` only adds seeds to `now` (every seed of `now` kept with its label, same
+/// scope), the box of the voxels whose seed is new (empty when none is), so a run goes on from its
+/// distances instead of starting again; nullopt otherwise. `nowSeeds` is the copy of now's seeds the
+/// engine kept (the caller may have painted into now's map since). One pass on all cores.
+std::optional<VoxelBox> addedSeeds(const std::vector<std::uint8_t>& nowSeeds, const SegmentationRequest& now,
+                                   const SegmentationRequest& next);
 
 /// The box of the whole grid.
 inline VoxelBox wholeBox(const Geometry& g) { return {{0, 0, 0}, {g.dims[0] - 1, g.dims[1] - 1, g.dims[2] - 1}}; }
