@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -55,8 +56,9 @@ struct Scene {
 };
 
 /// Labels 1 background, 2 ball (mean 60), 3 box (mean 120) touching it; a ramp of 300 along x lifts
-/// the ball over the box, so no threshold separates them. Strokes: a blob in the ball and the box,
-/// background lines along x near the borders. The extra stroke: label 2 along a line in the ball.
+/// the ball over the box, so no threshold separates them. Strokes: a cross along the three axes in the
+/// ball and in the box, background lines along x near the borders. The extra stroke: label 2 along a
+/// line in the ball, off its centre slice.
 Scene scene(std::array<int, 3> d) {
     Geometry g;
     g.dims = d;
@@ -84,14 +86,26 @@ Scene scene(std::array<int, 3> d) {
                 for (int i = ci - radius; i <= ci + radius; ++i)
                     if (g.contains(i, j, k)) m.data()[g.index(i, j, k)] = label;
     };
-    blob(s.seeds, int(cx), int(cy), int(cz), 2, 2);
-    blob(s.seeds, (bx0 + bx1) / 2, int(cy), int(cz), 2, 3);
-    for (int i = 2; i < d[0] - 2; i += 4) {
-        blob(s.seeds, i, 3, int(cz), 1, 1);
-        blob(s.seeds, i, d[1] - 4, int(cz), 1, 1);
-        blob(s.seeds, i, int(cy), 3, 1, 1);
-        blob(s.seeds, i, int(cy), d[2] - 4, 1, 1);
+    // A stroke along each axis through the ball and through the box (a user's crosses on three views).
+    for (int t = -int(0.7 * r); t <= int(0.7 * r); t += 2) {
+        blob(s.seeds, int(cx) + t, int(cy), int(cz), 1, 2);
+        blob(s.seeds, int(cx), int(cy) + t, int(cz), 1, 2);
+        blob(s.seeds, int(cx), int(cy), int(cz) + t, 1, 2);
     }
+    const int bcx = (bx0 + bx1) / 2;
+    for (int t = -(bx1 - bx0) / 3; t <= (bx1 - bx0) / 3; t += 2) blob(s.seeds, bcx + t, int(cy), int(cz), 1, 3);
+    for (int t = -(by1 - by0) / 3; t <= (by1 - by0) / 3; t += 2) blob(s.seeds, bcx, int(cy) + t, int(cz), 1, 3);
+    for (int t = -(bz1 - bz0) / 3; t <= (bz1 - bz0) / 3; t += 2) blob(s.seeds, bcx, int(cy), int(cz) + t, 1, 3);
+    // Background strokes that surround the objects a few voxels off them in the three central planes
+    // (DESIGN.md 7: otherwise an object's label leaks into the background it borders).
+    const int gap = 4, j0 = by0 - gap, j1 = by1 + gap, k0 = bz0 - gap, k1 = bz1 + gap;
+    const int i0 = std::max(1, bx0 - gap), i1 = std::min(d[0] - 2, int(cx + r) + gap);
+    for (int i = i0; i <= i1; i += 2)
+        for (const auto& [j, k] : {std::pair{j0, int(cz)}, {j1, int(cz)}, {int(cy), k0}, {int(cy), k1}}) blob(s.seeds, i, j, k, 1, 1);
+    for (int t = j0; t <= j1; t += 2)
+        for (const int i : {i0, i1}) blob(s.seeds, i, t, int(cz), 1, 1);
+    for (int t = k0; t <= k1; t += 2)
+        for (const int i : {i0, i1}) blob(s.seeds, i, int(cy), t, 1, 1);
     s.stroked = s.seeds;
     for (int t = -int(0.8 * r); t <= int(0.8 * r); ++t) blob(s.stroked, int(cx), int(cy) + t, int(cz + 0.5 * r), 1, 2);
     return s;
@@ -159,28 +173,35 @@ SegmentationRequest request(const Scene& s, const LabelMap& seeds) {
     return r;
 }
 
+/// CPU time of the process in ms: with other builds on the machine, wall time moves, this less.
+double cpuMs() { return 1e3 * double(std::clock()) / CLOCKS_PER_SEC; }
+
 struct Figures {
-    double firstMs = 0, updateMs = 0, deviceFirstMs = 0, deviceUpdateMs = 0;
+    double firstMs = 0, updateMs = 0, deviceFirstMs = 0, deviceUpdateMs = 0, firstCpuMs = 0, updateCpuMs = 0;
     LabelMap first, updated;
 };
 
 /// The first run and the update after the stroke, `repeats` times on one engine (median).
 Figures measure(gpu::Backend backend, const Scene& s, int repeats) {
     Figures f;
-    std::vector<double> first, update, devFirst, devUpdate;
+    std::vector<double> first, update, devFirst, devUpdate, firstCpu, updateCpu;
     auto engine = gpu::createSegmenter(Method::GrowCut, backend);
     for (int r = 0; r < repeats; ++r) {
+        const double c0 = cpuMs();
         const auto t0 = Clock::now();
         engine->start(request(s, s.seeds));
         engine->run(1 << 20);
         const auto t1 = Clock::now();
+        firstCpu.push_back(cpuMs() - c0);
         const MethodFigures a = engine->figures();
         first.push_back(ms(t0, t1));
         if (r == 0) engine->result(f.first);
+        const double c2 = cpuMs();
         const auto t2 = Clock::now();
         const UpdateOutcome outcome = engine->update(request(s, s.stroked));
         engine->run(1 << 20);
         const auto t3 = Clock::now();
+        updateCpu.push_back(cpuMs() - c2);
         if (outcome != UpdateOutcome::Continued) std::printf("  (the update restarted)\n");
         update.push_back(ms(t2, t3));
         const MethodFigures b = engine->figures();
@@ -194,6 +215,8 @@ Figures measure(gpu::Backend backend, const Scene& s, int repeats) {
     f.updateMs = median(update);
     f.deviceFirstMs = median(devFirst);
     f.deviceUpdateMs = median(devUpdate);
+    f.firstCpuMs = median(firstCpu);
+    f.updateCpuMs = median(updateCpu);
     return f;
 }
 
@@ -261,6 +284,7 @@ int main(int argc, char** argv) {
             std::printf("  %-4s first run %9.1f ms, update after the stroke %8.1f ms (%zu voxels changed)", b.c_str(), f.firstMs,
                         f.updateMs, differing(f.first, f.updated));
             if (b == "cuda") std::printf(", device %.1f / %.1f ms", f.deviceFirstMs, f.deviceUpdateMs);
+            else std::printf(", CPU time %.1f / %.1f ms", f.firstCpuMs, f.updateCpuMs);
             std::printf("; Dice %.4f %.4f %.4f\n", dice(f.first, s.truth, 1), dice(f.first, s.truth, 2), dice(f.first, s.truth, 3));
             if (reference.voxelCount() == 0) {
                 reference = f.first;
@@ -270,10 +294,12 @@ int main(int argc, char** argv) {
             }
         }
         if (slicer) {
+            const double c0 = cpuMs();
             const auto t0 = Clock::now();
             const LabelMap peer = slicerDijkstra(s.volume, s.seeds);
             const auto t1 = Clock::now();
-            std::printf("  Slicer's algorithm (heap Dijkstra, 1 thread) %9.1f ms; labels equal to Lucent's: %s\n", ms(t0, t1),
+            std::printf("  Slicer's algorithm (heap Dijkstra, 1 thread) %9.1f ms (CPU time %.1f ms); labels equal to Lucent's: %s\n",
+                        ms(t0, t1), cpuMs() - c0,
                         reference.voxelCount() && differing(reference, peer) == 0 ? "yes" : "NO");
         }
     }

@@ -12,14 +12,14 @@ namespace lucent {
 
 namespace {
 
-/// Calls f(i, j, k, u) for each face neighbour u of voxel v that a path may enter: inside the grid,
-/// eligible (ROI, mask) and not a seed (seeds keep their own label). Two divisions a voxel, and no
-/// eligibility test without an ROI or a mask: this is the engine's inner loop.
+/// Calls f(i, j, k, u) for each face neighbour u of voxel v that a path may enter: inside the grid
+/// and eligible (ROI, mask). Two divisions a voxel, and no eligibility test without an ROI or a
+/// mask: this is the engine's inner loop. Seeds are left to the caller: a seed's key (0, label)
+/// can only be beaten by a candidate at distance 0, so it looks at the seed byte only then.
 class FreeNeighbours {
 public:
-    FreeNeighbours(const SegmentationRequest& r, const std::uint8_t* seeds)
-        : m_g(r.volume->geometry()), m_eligible(r), m_restricted(r.roi || r.mask), m_seeds(seeds),
-          m_nx(std::size_t(m_g.dims[0])), m_slice(m_g.sliceSize()) {}
+    explicit FreeNeighbours(const SegmentationRequest& r)
+        : m_g(r.volume->geometry()), m_eligible(r), m_restricted(r.roi || r.mask), m_nx(std::size_t(m_g.dims[0])), m_slice(m_g.sliceSize()) {}
     template <class F>
     void operator()(std::size_t v, F&& f) const {
         const std::size_t k = v / m_slice, rest = v - k * m_slice, j = rest / m_nx, i = rest - j * m_nx;
@@ -34,13 +34,12 @@ public:
 private:
     template <class F>
     void visit(int i, int j, int k, std::size_t u, bool inside, F& f) const {
-        if (!inside || m_seeds[u] != 0 || (m_restricted && !m_eligible(i, j, k, u))) return;
+        if (!inside || (m_restricted && !m_eligible(i, j, k, u))) return;
         f(i, j, k, u);
     }
     const Geometry& m_g;
     Eligibility m_eligible;
     bool m_restricted;
-    const std::uint8_t* m_seeds;
     std::size_t m_nx, m_slice;
 };
 
@@ -63,8 +62,9 @@ void GrowCutCpu::start(const SegmentationRequest& request) {
     m_iterations = 0;
     m_planted = VoxelBox::none();
     const Eligibility eligible(m_request);
-    m_eligibleCount = 0;
-    for (int k = 0; k < g.dims[2]; ++k)
+    const bool restricted = request.roi || request.mask;
+    m_eligibleCount = restricted ? 0 : n;  // the progress' denominator
+    for (int k = 0; restricted && k < g.dims[2]; ++k)
         for (int j = 0; j < g.dims[1]; ++j)
             for (int i = 0; i < g.dims[0]; ++i) m_eligibleCount += eligible(i, j, k, g.index(i, j, k));
     m_cancelled = false;
@@ -125,8 +125,19 @@ void GrowCutCpu::cancel() {
 // slot's was improved after it was queued: stale, skipped. A voxel improved to the same distance
 // with a smaller label is queued twice and settled twice; the second finds nothing to improve.
 VoxelBox GrowCutCpu::settleInt16(std::size_t budget) {
-    const FreeNeighbours neighbours(m_request, m_seeds.data());
+    const FreeNeighbours neighbours(m_request);
     const std::int16_t* image = m_request.volume->int16Data();
+    const std::size_t n = m_keys.size(), nx = std::size_t(grid().dims[0]), slice = grid().sliceSize();
+    // The voxels a few entries down the bucket are settled next: fetching their keys and values
+    // and those of the neighbours in other rows and slices now hides most of the memory latency
+    // (the front is scattered over the whole volume).
+    auto prefetch = [&](std::size_t w) {
+        for (const std::size_t u : {w, w - nx, w + nx, w - slice, w + slice})
+            if (u < n) {
+                __builtin_prefetch(&m_keys[u]);
+                __builtin_prefetch(&image[u]);
+            }
+    };
     VoxelBox changed = VoxelBox::none();
     while (m_queued > 0 && budget > 0) {
         auto& bucket = m_ring[m_distance % kGrowCutCostSpan];
@@ -134,6 +145,7 @@ VoxelBox GrowCutCpu::settleInt16(std::size_t budget) {
             ++m_distance;
             continue;
         }
+        if (bucket.size() > 6) prefetch(bucket[bucket.size() - 7]);
         const std::size_t v = bucket.back();
         bucket.pop_back();
         --m_queued;
@@ -145,9 +157,10 @@ VoxelBox GrowCutCpu::settleInt16(std::size_t budget) {
         const std::uint8_t label = growCutLabel(key);
         neighbours(v, [&](int ni, int nj, int nk, std::size_t u) {
             const std::uint64_t candidate = growCutKey(m_distance + growCutCost(value, int(image[u])), label);
-            if (candidate >= m_keys[u]) return;
+            if (candidate >= m_keys[u] || m_seeds[u] != 0) return;
             setKey(u, candidate);
-            push(u, candidate);
+            m_ring[growCutDistance(candidate) % kGrowCutCostSpan].push_back(u);
+            ++m_queued;
             changed.add(ni, nj, nk);
         });
     }
@@ -157,7 +170,7 @@ VoxelBox GrowCutCpu::settleInt16(std::size_t budget) {
 // Dijkstra on (distance, label) keys: fl(d + c) >= d, so a voxel is never improved after it is
 // settled, and a key popped that is no longer the voxel's is stale.
 VoxelBox GrowCutCpu::settleFloat(std::size_t budget) {
-    const FreeNeighbours neighbours(m_request, m_seeds.data());
+    const FreeNeighbours neighbours(m_request);
     const float* image = m_request.volume->float32Data();
     VoxelBox changed = VoxelBox::none();
     while (!m_heap.empty() && budget > 0) {
@@ -173,7 +186,7 @@ VoxelBox GrowCutCpu::settleFloat(std::size_t budget) {
             const float cost = growCutCost(value, image[u]);
             if (!(cost >= 0.0f)) return;  // NaN on either side: no path crosses the step
             const std::uint64_t candidate = growCutFloatKey(distance + cost, label);
-            if (candidate >= m_keys[u]) return;
+            if (candidate >= m_keys[u] || m_seeds[u] != 0) return;
             setKey(u, candidate);
             push(u, candidate);
             changed.add(ni, nj, nk);
