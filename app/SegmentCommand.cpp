@@ -168,7 +168,7 @@ std::vector<std::pair<int, std::size_t>> loadSeedsMask(const std::string& path, 
     std::array<std::size_t, 256> counts{};
     for (std::size_t v = 0; v < seeds.voxelCount(); ++v) ++counts[seeds.data()[v]];
     std::vector<std::pair<int, std::size_t>> out;
-    for (int label = 1; label < 256; ++label)
+    for (int label = kGrowCutLimits.label.min; label <= kGrowCutLimits.label.max; ++label)
         if (counts[label]) out.push_back({label, counts[label]});
     if (out.empty()) throw std::runtime_error(path + " holds no seed (every voxel is 0); nothing computed");
     request.growCut.seeds = &seeds;

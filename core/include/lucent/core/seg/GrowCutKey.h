@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lucent/core/seg/HostDevice.h"
+#include "lucent/core/seg/ParameterLimits.h"
 
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,9 @@ inline constexpr std::uint64_t kGrowCutUnreached = ~std::uint64_t(0);
 /// int16 step costs are 0..65535, so the distances the CPU's bucket queue holds at once span less
 /// than this many values (the ring's size).
 inline constexpr std::uint32_t kGrowCutCostSpan = 65536;
+
+static_assert(kGrowCutLimits.label.min >= 1 && kGrowCutLimits.label.max <= 255,
+              "a seed's label fits the key's low 8 bits, and 0 stays 'no seed'");
 
 /// Distance in the high 56 bits, label in the low 8: min() over keys is the lexicographic minimum
 /// of (distance, label), so ties in distance go to the smallest label.
