@@ -58,6 +58,9 @@ LiveOptions liveOptions(const CommandLine& cl) {
     // The viewer's 3D snake (contours in every view, the surface live) is not wired yet.
     if (live.method == Method::Snake3d)
         throw UsageError("--live snake3d is not available yet: run lucent segment --method snake3d");
+    // The viewer's strokes-as-seeds run (issue 46's live part) is not wired yet: say so, not a failed run.
+    if (live.method == Method::GrowCut)
+        throw UsageError("--live growcut: the viewer has no grow-from-seeds run yet; use lucent segment --method growcut");
     live.request = requestFromOptions(cl, live.method);
     live.estimateInterval = intervalToEstimate(cl, live.method);
     live.worldSeeds = worldSeedsFromOptions(cl);

@@ -18,6 +18,7 @@
 #include "lucent/io/StagedOutputs.h"
 #include "lucent/io/VolumeFile.h"
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <future>
@@ -124,6 +125,21 @@ std::vector<SeedOrigin> voxelSeedOrigins(const CommandLine& cl) {
     return out;
 }
 
+/// growcut's --seeds-mask, read onto the volume's voxels by the one placement rule of every mask (any
+/// axis order, never resampled; another grid is refused naming the file); the seed voxels of each label.
+std::vector<std::pair<int, std::size_t>> loadSeedsMask(const std::string& path, const Volume& volume, LabelMap& seeds,
+                                                       SegmentationRequest& request) {
+    seeds = io::readLabelFile(path, volume.geometry()).labels;
+    std::array<std::size_t, 256> counts{};
+    for (std::size_t v = 0; v < seeds.voxelCount(); ++v) ++counts[seeds.data()[v]];
+    std::vector<std::pair<int, std::size_t>> out;
+    for (int label = kGrowCutLimits.label.min; label <= kGrowCutLimits.label.max; ++label)
+        if (counts[label]) out.push_back({label, counts[label]});
+    if (out.empty()) throw std::runtime_error(path + " holds no seed (every voxel is 0); nothing computed");
+    request.growCut.seeds = &seeds;
+    return out;
+}
+
 /// One volume: load, run, write.
 int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest request,
                   const SeriesRun& run) {
@@ -156,6 +172,9 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
         mask = io::readLabelFile(cl.value("--mask"), volume.geometry()).labels;
         request.mask = &mask;
     }
+    LabelMap seeds;
+    std::vector<std::pair<int, std::size_t>> seedVoxels;
+    if (method == Method::GrowCut) seedVoxels = loadSeedsMask(cl.value("--seeds-mask"), volume, seeds, request);
     const bool estimate = intervalToEstimate(cl, method);
     if (estimate) run.report.note(estimateInterval(volume, request));
     if (method == Method::RegionGrowing)
@@ -164,7 +183,8 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const EngineResult r = runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(),
                                      !out.polygon.empty(), run.report, cl.has("--steps") ? cl.integer("--steps", 0) : 0);
     if (!r.notice.empty()) run.report.warn(r.notice);
-    const SegmentRun figures{.identity = loaded.identity, .maskPath = cl.value("--mask"), .method = method,
+    const SegmentRun figures{.identity = loaded.identity, .maskPath = cl.value("--mask"),
+                             .seedsMaskPath = cl.value("--seeds-mask"), .seedVoxels = seedVoxels, .method = method,
                              .backend = r.backend, .fallback = r.notice, .volume = &volume, .request = &request,
                              .seedOrigins = seedOrigins, .labels = &r.labels, .steps = r.steps, .figures = r.figures,
                              .voxels = r.voxels, .msCompute = r.msCompute, .msTotal = r.msTotal, .msLoad = msLoad,

@@ -58,6 +58,8 @@ void requireUsable(const CommandLine& cl, Method method, const SegmentationReque
             throw UsageError(std::to_string(radii) + " --radius for " + std::to_string(seeds) +
                              " seeds: give one radius for all, or one a seed");
     }
+    if (method == Method::GrowCut && !cl.has("--seeds-mask"))
+        throw UsageError(std::string(key) + " needs --seeds-mask SEEDS: a label file on the image's grid (0 = no seed)");
     try {
         validateParameters(method, request);
     } catch (const std::invalid_argument& e) {
@@ -91,7 +93,7 @@ std::set<std::string> segmentValueOptions() {
     return {"--backend", "--threads", "--seed", "--lower", "--upper", "--connectivity", "--threshold", "--object-mean",
             "--object-sigma", "--diff-sigma", "--clusters", "--fuzziness", "--epsilon", "--max-iterations", "--mask",
             "--slice", "--rect", "--step-max", "--roi", "--min-segment", "--box", "--radius", "--margin",
-            "--iterations", "--smoothing"};
+            "--iterations", "--smoothing", "--seeds-mask"};
 }
 
 std::set<std::string> segmentFlags() { return {"--propagate", "--per-voxel"}; }

@@ -45,8 +45,12 @@ std::string usage() {
     const std::string labelOut = io::suffixPattern(io::kLabelWriteSuffixes);
     const std::string surfaceOut = io::suffixPattern(io::kSurfaceSuffixes);
     const std::string methods = methodKeyList("|", "|"), backends = backendKeyList("|", "|");
+    // --live runs every method but growcut, whose strokes-as-seeds run the viewer does not have yet.
+    std::string liveMethods;
+    for (const MethodInfo& m : methodTable())
+        if (m.method != Method::GrowCut) liveMethods += (liveMethods.empty() ? "" : "|") + std::string(m.key);
     return "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
-           "              [--live " + methods + " [options of segment for it] [--steps N] [--speed STEPS_PER_S|max]\n"
+           "              [--live " + liveMethods + " [options of segment for it] [--steps N] [--speed STEPS_PER_S|max]\n"
            "                     [--record OUT.mp4|DIR [--record-every K] [--record-fps F]] [--accept]]\n"
            "              [--recover]   (restore the newest recovery copy of a Lucent that did not close normally)\n"
            "       lucent --demo [PATH] [--speed STEPS_PER_S|max] [--record OUT.mp4|DIR [--record-every K] [--record-fps F]]\n"
@@ -71,6 +75,8 @@ std::string usage() {
            "         snake3d: --box i0,j0,k0,i1,j1,k1 [--seed i,j,k --radius MM ...] [--seed-lps x,y,z | --seed-ras x,y,z]\n"
            "                [--margin MM] [--iterations N] [--smoothing N]   (box and / or bubbles; the domain is --roi or\n"
            "                the start grown by --margin; without --iterations it runs until the surface stops changing)\n"
+           "         growcut: --seeds-mask SEEDS   (a label file on PATH's grid, 0 = no seed: each voxel takes the\n"
+           "                label of the seed it reaches along the least summed intensity change)\n"
            "       --series all (convert, segment): every volume under PATH; each output name holds {series}\n"
            "              (series number and description, or the file's name); a failing volume does not stop the others\n"
            "       exit codes: 0 done, 1 failed (one line naming the input; nothing written), 2 usage error (a malformed\n"

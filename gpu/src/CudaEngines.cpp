@@ -1,6 +1,7 @@
 /// @brief The CUDA engines this build has.
 #include "FuzzyCMeansCuda.h"
 #include "FuzzyConnectednessCuda.h"
+#include "GrowCutCuda.h"
 #include "RegionGrowingCuda.h"
 #include "Snake3dCuda.h"
 #include "SnakeCuda.h"
@@ -14,6 +15,7 @@ std::unique_ptr<Segmenter> createCuda(Method method, std::shared_ptr<GpuContext>
     case Method::FuzzyCMeans: return std::make_unique<FuzzyCMeansCuda>(std::move(context));
     case Method::Snake: return std::make_unique<SnakeCuda>(std::move(context));
     case Method::Snake3d: return std::make_unique<Snake3dCuda>(std::move(context));
+    case Method::GrowCut: return std::make_unique<GrowCutCuda>(std::move(context));
     default: return nullptr;
     }
 }

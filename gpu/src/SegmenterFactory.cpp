@@ -4,6 +4,7 @@
 
 #include "lucent/core/seg/FuzzyCMeansCpu.h"
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
+#include "lucent/core/seg/GrowCutCpu.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
 #include "lucent/core/seg/Snake3dCpu.h"
 #include "lucent/core/seg/SnakeCpu.h"
@@ -39,6 +40,7 @@ std::unique_ptr<Segmenter> createCpu(Method method) {
     case Method::FuzzyCMeans: return std::make_unique<FuzzyCMeansCpu>();
     case Method::Snake: return std::make_unique<SnakeCpu>();
     case Method::Snake3d: return std::make_unique<Snake3dCpu>();
+    case Method::GrowCut: return std::make_unique<GrowCutCpu>();
     }
     throw std::invalid_argument("unknown method");
 }

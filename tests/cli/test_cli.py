@@ -782,6 +782,7 @@ def contracts(a):
     import conventions
     import demo_recording
     import full_disk
+    import growcut
     import gzip_members
     import help_options
     import interpolate
@@ -817,7 +818,8 @@ def contracts(a):
             ("staged_outputs", lambda t: staged_outputs_contract(a.lucent, t)),
             ("interrupted_write", lambda t: interrupted_write_contract(a.lucent, t)),
             ("full_disk", lambda t: full_disk.full_disk_contract(a.lucent, t)),
-            ("gzip_members", lambda t: gzip_members.gzip_members_contract(a.lucent, t))]
+            ("gzip_members", lambda t: gzip_members.gzip_members_contract(a.lucent, t)),
+            ("growcut", lambda t: growcut.growcut_contract(a.lucent, t))]
     if a.xvfb:
         out += [("viewer", lambda t: viewer_contract(a.lucent, a.xvfb, t)),
                 ("screenshot_pixels", lambda t: screenshot_pixels.screenshot_pixels_contract(a.lucent, a.xvfb, t)),

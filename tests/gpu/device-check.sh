@@ -49,7 +49,7 @@ export LUCENT_DATA=$data
   grep -E "LargeVolumeCuda\." "$out/ctest.log" | head -3
   build-device/bin/lucent_gpu_tests --gtest_filter='-LargeVolumeCuda.*' 2>&1 | grep -E "^\[ +(OK|SKIPPED|FAILED) +\]" | head -40
   echo "== compute-sanitizer"
-  small='CudaEngines.SmallCasesForTheSanitizers:CudaRegionGrowing.CheckerboardSeparatesFacesJoinsCorners:CudaSnake.SmallCasesForTheSanitizers'
+  small='CudaEngines.SmallCasesForTheSanitizers:CudaRegionGrowing.CheckerboardSeparatesFacesJoinsCorners:CudaSnake.SmallCasesForTheSanitizers:CudaGrowCut.RoiAndMaskAsTheCpu'
   for tool in memcheck racecheck; do
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-device/bin/lucent_gpu_tests --gtest_filter="$small" \
       >"$out/sanitizer-$tool.log" 2>&1
@@ -73,6 +73,8 @@ if [[ $bench == 1 ]]; then
   {
     build-device/bin/lucent_bench_gpu --dump /tmp/lucent-bench
     python3 tests/bench/gpu_peers.py /tmp/lucent-bench
+    # Grow from seeds (issue 46): CUDA's first run at 512^3 and update at 512 x 512 x 400 (the CPU rows: BENCHMARKS.md).
+    build-device/bin/lucent_bench_growcut --sizes 512x512x512,512x512x400 --backends cuda --no-slicer --repeats 5
   } 2>&1 | tee "$out/bench.log"
 fi
 exit $failed

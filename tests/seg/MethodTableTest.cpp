@@ -12,7 +12,7 @@ using namespace lucent;
 
 namespace {
 constexpr Method kAllMethods[] = {Method::RegionGrowing, Method::FuzzyConnectedness, Method::FuzzyCMeans,
-                                  Method::Snake, Method::Snake3d};
+                                  Method::Snake, Method::Snake3d, Method::GrowCut};
 constexpr Backend kAllBackends[] = {Backend::Auto, Backend::Cpu, Backend::Cuda};
 }  // namespace
 
@@ -47,12 +47,13 @@ TEST(MethodTable, SpellingsThatCommandLinesSessionFilesAndTheHudUse) {
                                                         {Method::FuzzyConnectedness, "fc"},
                                                         {Method::FuzzyCMeans, "fcm"},
                                                         {Method::Snake, "snake"},
-                                                        {Method::Snake3d, "snake3d"}};
+                                                        {Method::Snake3d, "snake3d"}, {Method::GrowCut, "growcut"}};
     for (const auto& [m, key] : keys) EXPECT_EQ(methodInfo(m).key, key);
     EXPECT_EQ(methodInfo(Method::FuzzyCMeans).title, "Fuzzy C-means");
     EXPECT_EQ(methodInfo(Method::Snake).lowerTitle, "region snake");
-    EXPECT_EQ(methodKeyList(", ", " or "), "srg, fc, fcm, snake or snake3d");
-    EXPECT_EQ(methodKeyList("|", "|"), "srg|fc|fcm|snake|snake3d");
+    EXPECT_EQ(methodInfo(Method::GrowCut).title, "Grow from seeds");
+    EXPECT_EQ(methodKeyList(", ", " or "), "srg, fc, fcm, snake, snake3d or growcut");
+    EXPECT_EQ(methodKeyList("|", "|"), "srg|fc|fcm|snake|snake3d|growcut");
 }
 
 TEST(MethodTable, UnknownKeysGiveNothing) {

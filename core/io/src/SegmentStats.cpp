@@ -111,6 +111,12 @@ void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
             json.key("smoothing").value(p.smoothing);
             break;
         }
+        case Method::GrowCut:
+            json.key("seeds_mask").value(run.seedsMaskPath);
+            json.key("seed_voxels").beginObject();  // seeds of each label in the file (ROI and mask aside)
+            for (const auto& [label, voxels] : run.seedVoxels) json.key(std::to_string(label)).value(voxels);
+            json.endObject();
+            break;
     }
 }
 

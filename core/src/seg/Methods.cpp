@@ -14,6 +14,7 @@ constexpr std::array<MethodInfo, 5> kMethods{{
     {Method::FuzzyCMeans, "fcm", "Fuzzy C-means", "fuzzy C-means"},
     {Method::Snake, "snake", "Region snake", "region snake"},
     {Method::Snake3d, "snake3d", "3D snake", "3D snake"},
+    {Method::GrowCut, "growcut", "Grow from seeds", "grow from seeds"},
 }};
 
 constexpr std::array<BackendInfo, 3> kBackends{{

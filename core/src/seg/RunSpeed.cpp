@@ -15,6 +15,7 @@ int watchableSpeed(Method method) {
     case Method::FuzzyConnectedness: return 30;  // the sweep settles voxels in strength order
     case Method::FuzzyCMeans: return 8;          // few iterations, each one visible
     case Method::Snake3d: return 20;             // a voxel layer an iteration at most: a ventricle in a few seconds
+    case Method::GrowCut: return 30;             // the labels' fronts meet in a few seconds
     }
     return kMaxSpeed;
 }

@@ -2,6 +2,7 @@
 #include "lucent/core/seg/Segmenter.h"
 #include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/core/seg/SnakeSlices.h"
+#include "lucent/core/ParallelFor.h"
 
 #include <algorithm>
 #include <sstream>
@@ -115,6 +116,15 @@ void validateRequest(Method method, const SegmentationRequest& r) {
             throw std::invalid_argument("the starting rectangle " + str(p.rect) + " clipped to the domain " +
                                         str(*p.domain) + " is less than 3 pixels wide or high");
     }
+    if (method == Method::GrowCut) {
+        const LabelMap* seeds = r.growCut.seeds;
+        if (!seeds) throw std::invalid_argument("grow from seeds needs a seeds label volume");
+        if (seeds->geometry().dims != g.dims)
+            throw std::invalid_argument("seeds label volume dimensions differ from the volume's");
+        const std::uint8_t* s = seeds->data();
+        if (std::all_of(s, s + seeds->voxelCount(), [](std::uint8_t v) { return v == 0; }))
+            throw std::invalid_argument("the seeds label volume holds no seed (every voxel is 0)");
+    }
     validateParameters(method, r);
     if (method == Method::Snake3d) validateSnake3dStart(r);  // its radii and margin checked first
 }
@@ -155,6 +165,11 @@ void writeFigures(JsonWriter& json, const MethodFigures& f) {
     if (f.msUpload) json.key("ms_upload").value(*f.msUpload);
     if (f.rounds) json.key("rounds").value(*f.rounds);
     if (f.tileVisits) json.key("tile_visits").value(*f.tileVisits);
+    if (!f.labelVoxels.empty()) {
+        json.key("label_voxels").beginObject();
+        for (const auto& [label, voxels] : f.labelVoxels) json.key(std::to_string(label)).value(voxels);
+        json.endObject();
+    }
 }
 
 bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b) {
@@ -176,6 +191,32 @@ bool keepsConnectivityMap(const SegmentationRequest& now, const SegmentationRequ
     const auto &a = now.fuzzyConnectedness, &b = next.fuzzyConnectedness;
     return sameScope(now, next) && now.seeds == next.seeds && a.objectMean == b.objectMean &&
            a.objectSigma == b.objectSigma && a.diffSigma == b.diffSigma && a.estimateRadius == b.estimateRadius;
+}
+
+std::optional<VoxelBox> addedSeeds(const std::vector<std::uint8_t>& nowSeeds, const SegmentationRequest& now,
+                                   const SegmentationRequest& next) {
+    const LabelMap* seeds = next.growCut.seeds;
+    if (!sameScope(now, next) || !seeds || seeds->voxelCount() != nowSeeds.size()) return std::nullopt;
+    const Geometry& g = next.volume->geometry();
+    const std::uint8_t* s = seeds->data();
+    std::vector<VoxelBox> boxes(std::size_t(g.dims[2]), VoxelBox::none());
+    std::vector<char> kept(std::size_t(g.dims[2]), 1);
+    parallelFor(std::size_t(g.dims[2]), next.threads, [&](std::size_t k) {
+        for (int j = 0; j < g.dims[1]; ++j) {
+            const std::size_t row = g.index(0, j, int(k));
+            for (int i = 0; i < g.dims[0]; ++i) {
+                const std::uint8_t was = nowSeeds[row + i], is = s[row + i];
+                if (was == is) continue;
+                if (was != 0) kept[k] = 0;
+                boxes[k].add(i, j, int(k));
+            }
+        }
+    });
+    if (std::find(kept.begin(), kept.end(), 0) != kept.end()) return std::nullopt;
+    VoxelBox box = VoxelBox::none();
+    for (const VoxelBox& b : boxes)
+        if (const auto m = merge(box.empty() ? std::nullopt : std::optional(box), b)) box = *m;
+    return box;
 }
 
 StepReport Segmenter::run(int iterationsPerStep) {

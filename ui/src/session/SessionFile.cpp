@@ -215,6 +215,9 @@ SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
         // The 3D snake has no page in the Segment panel yet (issue 40's viewer part): a session naming it is refused.
         else if (*s.mode == Method::Snake3d)
             r.fail(QString("segmentation method '%1' has no page in the Segment panel yet").arg(mode));
+        // Issue 46's live part (strokes as seeds) is not in the viewer yet: refuse rather than enter a mode without a page.
+        else if (*s.mode == Method::GrowCut)
+            r.fail("segmentation method 'growcut' has no viewer run yet (lucent segment --method growcut)");
     }
     s.backend = r.text(o, "backend", s.backend);
     if (!backendFromKey(s.backend.toStdString())) r.fail(QString("unknown backend '%1'").arg(s.backend));

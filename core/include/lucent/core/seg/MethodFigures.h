@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lucent {
@@ -27,6 +28,8 @@ struct MethodFigures {
     // 3D snake: the region means of the last iteration, and whether the level set stopped changing
     std::optional<double> meanInside, meanOutside;
     std::optional<bool> converged;
+    // grow from seeds: voxels per label, for every label seeded or reached (ascending labels)
+    std::vector<std::pair<int, std::size_t>> labelVoxels;
     // CUDA engines: device time from CUDA events (volume already resident), and the upload
     std::optional<double> msDevice, msUpload;
     std::optional<int> rounds;              ///< tile rounds the CUDA propagation used

@@ -10,11 +10,11 @@
 
 namespace lucent {
 
-enum class Method { RegionGrowing, FuzzyConnectedness, FuzzyCMeans, Snake, Snake3d };
+enum class Method { RegionGrowing, FuzzyConnectedness, FuzzyCMeans, Snake, Snake3d, GrowCut };
 
 struct MethodInfo {
     Method method;
-    std::string_view key;         ///< "srg", "fc", "fcm", "snake", "snake3d" (CLI, session files, statistics)
+    std::string_view key;         ///< "srg", "fc", "fcm", "snake", "snake3d", "growcut" (CLI, session files, statistics)
     std::string_view title;       ///< "Region growing", ... (panel title, HUD)
     std::string_view lowerTitle;  ///< "region growing", ... (inside a sentence: "Accept region growing")
 };

@@ -53,6 +53,9 @@ struct Snake3dLimits {
     int marginPercent = 10;
     int minMarginVoxels = 2;
     int convergenceCap = 100000;
+/// Grow from seeds has no numeric parameter: its seeds are a label volume, one label a voxel.
+struct GrowCutLimits {
+    Limit<int> label{1, 1, 255};  ///< a seed's label (0 = no seed); labels are one byte
 };
 
 inline constexpr RegionGrowingLimits kRegionGrowingLimits{};
@@ -60,6 +63,7 @@ inline constexpr FuzzyConnectednessLimits kFuzzyConnectednessLimits{};
 inline constexpr FuzzyCMeansLimits kFuzzyCMeansLimits{};
 inline constexpr SnakeLimits kSnakeLimits{};
 inline constexpr Snake3dLimits kSnake3dLimits{};
+inline constexpr GrowCutLimits kGrowCutLimits{};
 
 /// The fuzzy connectedness threshold on an integer slider or spin box: 0..kThresholdSteps.
 inline constexpr int kThresholdSteps = 1000;

@@ -102,6 +102,10 @@ struct Snake3dParams {
     std::optional<double> marginMm;
     int iterations = kSnake3dLimits.iterations.byDefault;  ///< 0: until convergence
     int smoothing = kSnake3dLimits.smoothing.byDefault;    ///< curvature operators an iteration
+struct GrowCutParams {
+    /// The seeds: a label volume on the volume's grid (kGrowCutLimits.label: 1..255; 0 = no seed).
+    /// Not owned; engines copy what they keep, so a caller may paint into it between update()s.
+    const LabelMap* seeds = nullptr;
 };
 
 /// Every parameter a run needs; engines read the block of their method.
@@ -116,6 +120,7 @@ struct SegmentationRequest {
     FuzzyCMeansParams fuzzyCMeans;
     SnakeParams snake;
     Snake3dParams snake3d;
+    GrowCutParams growCut;
 };
 
 /// Throws std::invalid_argument with a one-line message when the request cannot be run
@@ -137,6 +142,12 @@ bool sameScope(const SegmentationRequest& a, const SegmentationRequest& b);
 bool growsOn(const SegmentationRequest& now, const SegmentationRequest& next);
 /// Fuzzy connectedness: `next` keeps the connectivity map of `now` (only the threshold differs).
 bool keepsConnectivityMap(const SegmentationRequest& now, const SegmentationRequest& next);
+/// Grow from seeds: when `next` only adds seeds to `now` (every seed of `now` kept with its label, same
+/// scope), the box of the voxels whose seed is new (empty when none is), so a run goes on from its
+/// distances instead of starting again; nullopt otherwise. `nowSeeds` is the copy of now's seeds the
+/// engine kept (the caller may have painted into now's map since). One pass on all cores.
+std::optional<VoxelBox> addedSeeds(const std::vector<std::uint8_t>& nowSeeds, const SegmentationRequest& now,
+                                   const SegmentationRequest& next);
 
 /// The snake's ROI is the image it sees (its statistics and nodes stay within i0..i1, j0..j1 on
 /// every slice), not only a clip of its result: the whole slice's strongest two-region split would

@@ -28,6 +28,8 @@ struct SeedOrigin {
 struct SegmentRun {
     VolumeIdentity identity;  ///< which volume of the input ran
     std::string maskPath;  ///< --mask, or empty
+    std::string seedsMaskPath;  ///< growcut: --seeds-mask
+    std::vector<std::pair<int, std::size_t>> seedVoxels;  ///< growcut: seed voxels of each label given
     Method method{};
     std::string backend;   ///< the engine that ran
     std::string fallback;  ///< why the run left the GPU, or empty

@@ -1,0 +1,69 @@
+/// @brief Grow from seeds on the device: every voxel's (distance, label) packed in one 64-bit key
+/// (GrowCutKey.h), relaxed key = min(key, neighbour's key + |I(p) - I(q)|) tile by tile in shared
+/// memory over a worklist of active tiles until no key falls. For int16 volumes the step costs and
+/// the sums are exact integers and the update is monotone in the key, so any order reaches the one
+/// fixed point GrowCutCpu's Dijkstra settles: the same keys, voxel for voxel. Float volumes run on
+/// the CPU engine (GpuError, so backend auto falls back and says why). New seeds go on from the
+/// keys on the device.
+#pragma once
+
+#include "CudaEngineBase.h"
+#include "DeviceBuffer.h"
+#include "TileQueue.h"
+#include "TileRounds.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace lucent::gpu {
+
+class GrowCutCuda final : public Segmenter {
+public:
+    explicit GrowCutCuda(std::shared_ptr<GpuContext> context) : m_context(std::move(context)) {}
+    Method method() const override { return Method::GrowCut; }
+    const char* backend() const override { return backendKey(Backend::Cuda); }
+    void start(const SegmentationRequest& request) override;
+    StepReport step(int maxIterations) override;
+    bool finished() const override { return m_finished; }
+    void cancel() override {
+        m_cancelled = !m_finished;
+        m_finished = true;
+    }
+    void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
+    /// Voxels per label, counted on the device from the keys.
+    MethodFigures figures() const override;
+    /// Added seeds (GrowCutCpu's rule): the run goes on from the keys on the device (Continued),
+    /// uploading only the box of the new seeds; anything else, a run unfinished or cancelled, or a
+    /// new seed on a voxel another label reached at distance 0, restarts.
+    UpdateOutcome update(const SegmentationRequest& request) override;
+
+    /// The keys, downloaded (tests compare them with GrowCutCpu::keys()).
+    std::vector<std::uint64_t> keys() const;
+
+protected:
+    const Geometry& grid() const override { return m_request.volume->geometry(); }
+
+private:
+    /// Uploads the seeds of `seeds` inside `box` that the device map lacks and plants the eligible
+    /// ones; false when one lands on a voxel holding a smaller key than its own (0, label).
+    bool plantSeeds(const std::uint8_t* seeds, const VoxelBox& box);
+
+    std::shared_ptr<GpuContext> m_context;
+    SegmentationRequest m_request;
+    std::vector<std::uint8_t> m_hostSeeds;  // the seeds so far (the caller may paint into its map)
+    std::array<bool, 256> m_seeded{};
+    DeviceBuffer m_keys, m_seeds, m_userMask, m_upload, m_conflict;
+    mutable DeviceBuffer m_counts;  // figures(): voxels per label, counted on the device
+    TileQueue m_queue;
+    RoundFigures m_figures;
+    mutable DeviceTimer m_timer;
+    VoxelBox m_planted = VoxelBox::none();
+    bool m_finished = true;
+    bool m_cancelled = false;  // the worklist was dropped: the keys are no fixed point to go on from
+    int m_rounds = 0;
+    long long m_visits = 0;
+    double m_msUpload = 0;
+};
+
+}  // namespace lucent::gpu
