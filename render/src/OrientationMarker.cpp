@@ -3,6 +3,8 @@
 /// volume with its direction matrix), so +x is the patient's left, +y posterior, +z superior.
 #include "OrientationMarker.h"
 
+#include "lucent/render/Scene3D.h"
+
 #include <vtkAnnotatedCubeActor.h>
 #include <vtkCamera.h>
 #include <vtkProperty.h>
@@ -23,8 +25,8 @@ OrientationMarker::OrientationMarker(vtkRenderWindow& window, int layer) {
     m_cube->SetZMinusFaceText("I");
     m_cube->SetFaceTextScale(0.6);
     m_cube->GetTextEdgesProperty()->SetColor(0.1, 0.1, 0.1);
-    // One hue per axis, as the slice views' frames: left-right red, anterior-posterior green,
-    // superior-inferior blue; the letters dark on them.
+    // (The face properties colour the letters.) One hue per axis: left-right red, anterior-posterior
+    // green, superior-inferior blue, on a light cube.
     m_cube->GetXPlusFaceProperty()->SetColor(0.85, 0.35, 0.35);
     m_cube->GetXMinusFaceProperty()->SetColor(0.85, 0.35, 0.35);
     m_cube->GetYPlusFaceProperty()->SetColor(0.35, 0.75, 0.35);
@@ -34,7 +36,7 @@ OrientationMarker::OrientationMarker(vtkRenderWindow& window, int layer) {
     m_cube->GetCubeProperty()->SetColor(0.8, 0.8, 0.8);
     m_renderer = vtkSmartPointer<vtkRenderer>::New();
     m_renderer->SetLayer(layer);
-    m_renderer->SetViewport(0.0, 0.0, kSize, kSize);
+    m_renderer->SetViewport(0.0, 0.0, Scene3D::kMarkerShare, Scene3D::kMarkerShare);
     m_renderer->PreserveColorBufferOn();  // drawn over the scene, its own depth
     m_renderer->PreserveDepthBufferOff();
     m_renderer->InteractiveOff();

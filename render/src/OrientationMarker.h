@@ -15,14 +15,12 @@ namespace lucent::render {
 
 class OrientationMarker {
 public:
-    /// Adds the marker's renderer to `window` as layer `layer` (above the scene's).
+    /// Adds the marker's renderer to `window` as layer `layer` (above the scene's), in the bottom-left
+    /// corner of Scene3D::kMarkerShare of the pane.
     OrientationMarker(vtkRenderWindow& window, int layer);
     /// Turns the marker as `camera` looks (direction of projection and view-up; not its distance).
     void follow(vtkCamera& camera);
     void setVisible(bool visible);
-
-    /// The share of the pane's width and height the marker's corner takes (bottom left).
-    static constexpr double kSize = 0.16;
 
 private:
     vtkSmartPointer<vtkRenderer> m_renderer;

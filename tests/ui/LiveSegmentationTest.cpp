@@ -129,6 +129,19 @@ protected:
         QTest::qWait(40);
         return axial()->grabFramebuffer();
     }
+    /// Whether the preview tints the axial view near `voxel` with channel `c` (0 red, 1 green, 2 blue)
+    /// standing out: a 9 x 9 pixel window, so a hatch stripe falls inside it.
+    bool tintedAt(const QImage& img, Vec3 voxel, int c) {
+        const QPoint at = screenOf(axial(), voxel) * axial()->devicePixelRatioF();
+        for (int y = at.y() - 4; y <= at.y() + 4; ++y)
+            for (int x = at.x() - 4; x <= at.x() + 4; ++x) {
+                if (!img.rect().contains(x, y)) continue;
+                const QRgb p = img.pixel(x, y);
+                const int v[3] = {qRed(p), qGreen(p), qBlue(p)};
+                if (v[c] > v[(c + 1) % 3] + 60 && v[c] > v[(c + 2) % 3] + 60) return true;
+            }
+        return false;
+    }
 
     MainWindow window;
     std::shared_ptr<Volume> volume;
@@ -222,12 +235,12 @@ TEST_F(Live, ThePreviewIsDrawnInTheColourOfTheLabelItWillGoInto) {
     QTest::qWait(50);
     const QImage shown = axialImage();
     EXPECT_GT(greenPixels(shown), 300) << "the preview in label 2's green";
-    EXPECT_LT(redPixels(shown), 30) << "not in label 1's red";
+    EXPECT_LT(redPixels(shown), greenPixels(shown) / 10) << "not in label 1's red";
     // Another label typed into the box: the preview takes its colour before any Accept.
     window.model().setActiveLabel(1);
-    QTest::qWait(50);
-    EXPECT_GT(redPixels(axialImage()), 300);
-    EXPECT_LT(greenPixels(axialImage()), 30);
+    const QImage red = axialImage();
+    EXPECT_GT(redPixels(red), 300);
+    EXPECT_LT(greenPixels(red), redPixels(red) / 10) << "the green preview turned red";
 }
 
 TEST_F(Live, AnIntervalWithoutTheSeedLeavesNoStaleFiguresAndNothingToAccept) {
@@ -628,15 +641,26 @@ TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
     QTest::qWait(50);
     SegmentationRequest at = live().request();
     const LabelMap expected = engineResult<FuzzyCMeansCpu>(at);
-    // Clusters by ascending centre: 1 the air (label 1's red), 2 the box, 3 the ball. Unticked, a
-    // cluster leaves the preview; ticked again, it is back.
+    // Clusters by ascending centre: 1 the air, 2 the box, 3 the ball, each drawn in the colour of
+    // the label it goes into (new labels 1, 2, 3 on an empty layer: red, green, blue). Unticked, a
+    // cluster leaves the preview and the others move up to the first free labels, in their colours.
     auto* list = window.findChild<QListWidget*>("fcmClusters");
     ASSERT_TRUE(waitFor([&] { return list->count() == 3; }));
-    const int allRed = redPixels(axialImage());
+    const int k = int(window.model().cursor().z);
+    // Along the middle row, clear of the HUD's corner: air beyond the box's edge (i 86), the box, the ball.
+    const Vec3 air{92, 40, double(k)}, box{78, 40, double(k)}, ball{48, 40, double(k)};
+    QImage shown = axialImage();
+    EXPECT_TRUE(tintedAt(shown, air, 0)) << "the air in label 1's red";
+    EXPECT_TRUE(tintedAt(shown, box, 1)) << "the box in label 2's green";
+    EXPECT_TRUE(tintedAt(shown, ball, 2)) << "the ball in label 3's blue";
+    const int allRed = redPixels(shown);
     ASSERT_GT(allRed, 1000);
     EXPECT_EQ(live().shownVoxels(), expected.voxelCount() - expected.count(0));
     list->item(0)->setCheckState(Qt::Unchecked);
-    EXPECT_LT(redPixels(axialImage()), allRed / 10) << "the unticked air is no longer drawn";
+    shown = axialImage();
+    for (int c : {0, 1, 2}) EXPECT_FALSE(tintedAt(shown, air, c)) << "the unticked air is no longer drawn";
+    EXPECT_TRUE(tintedAt(shown, box, 0)) << "the box now goes into label 1: red";
+    EXPECT_TRUE(tintedAt(shown, ball, 1)) << "the ball into label 2: green";
     // The result counts the clusters Accept would take (issue 43 item 2), in the panel too.
     const std::size_t boxAndBall = expected.count(2) + expected.count(3);
     EXPECT_EQ(live().shownVoxels(), boxAndBall);
@@ -645,7 +669,7 @@ TEST_F(Live, FuzzyCMeansAcceptsTheEnginesClusters) {
     EXPECT_TRUE(list->item(1)->text().contains(QString::fromUtf8("\u2192 Label 1"))) << list->item(1)->text().toStdString()
         << ": a new label, the first free one";
     list->item(0)->setCheckState(Qt::Checked);
-    EXPECT_EQ(redPixels(axialImage()), allRed);
+    EXPECT_EQ(redPixels(axialImage()), allRed) << "all three back, in their first colours";
     ASSERT_TRUE(panel().acceptResult()) << "state " << sessionStateName(live().published().state) << ", backend "
                                         << live().published().backend << ", voxels " << live().voxels() << ", error '"
                                         << live().lastError().toStdString() << "', clusters listed "

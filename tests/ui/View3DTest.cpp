@@ -4,6 +4,7 @@
 /// shows in 3D; rotating changes the image and reset restores it; screenshots are written whole.
 #include "EventLoopWait.h"
 #include "lucent/render/Preset3D.h"
+#include "lucent/render/Scene3D.h"
 #include "lucent/ui/LiveSegmentation.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/OpenGlSetup.h"
@@ -86,6 +87,11 @@ std::shared_ptr<LabelMap> ballLabels(const Geometry& g, std::uint8_t label) {
     return m;
 }
 
+/// In the orientation marker's corner (bottom left), which covers the scene there.
+bool inMarker(const QImage& img, int x, int y) {
+    return x < img.width() * render::Scene3D::kMarkerShare && y >= img.height() * (1 - render::Scene3D::kMarkerShare);
+}
+
 double luminance(QRgb c) { return 0.299 * qRed(c) + 0.587 * qGreen(c) + 0.114 * qBlue(c); }
 
 /// Centroid of the bright pixels (the rendered ball) relative to the image centre, in fractions of
@@ -95,7 +101,7 @@ QPointF brightCentroid(const QImage& img, int* count = nullptr, double threshold
     int n = 0;
     for (int y = 0; y < img.height(); ++y)
         for (int x = 0; x < img.width(); ++x)
-            if (luminance(img.pixel(x, y)) > threshold) {
+            if (!inMarker(img, x, y) && luminance(img.pixel(x, y)) > threshold) {
                 sx += x;
                 sy += y;
                 ++n;
@@ -113,7 +119,7 @@ int colourPixels(const QImage& img, std::array<std::uint8_t, 3> rgb, int toleran
         for (int x = 0; x < img.width(); ++x) {
             const QRgb c = img.pixel(x, y);
             const double sum = qRed(c) + qGreen(c) + qBlue(c);
-            if (sum < 120) continue;
+            if (sum < 120 || inMarker(img, x, y)) continue;
             const double k = target / sum;
             n += std::abs(qRed(c) * k - rgb[0]) < tolerance && std::abs(qGreen(c) * k - rgb[1]) < tolerance &&
                  std::abs(qBlue(c) * k - rgb[2]) < tolerance;
@@ -466,7 +472,7 @@ TEST_F(View3D, RotateChangesTheImageAndResetRestoresIt) {
 /// (0 red: left-right faces, 1 green: anterior-posterior, 2 blue: superior-inferior).
 int markerPixelsOf(const QImage& image, int channel) {
     int n = 0;
-    const int w = image.width() * 16 / 100, h = image.height() * 16 / 100;
+    const int w = int(image.width() * render::Scene3D::kMarkerShare), h = int(image.height() * render::Scene3D::kMarkerShare);
     for (int y = image.height() - h; y < image.height(); ++y)
         for (int x = 0; x < w; ++x) {
             const QColor c = image.pixelColor(x, y);

@@ -115,8 +115,11 @@ long firstDip(const std::vector<double>& smooth, long seed, long end, long step)
     for (long i = seed + step; i != end; i += step) {
         nearPeak = std::max(nearPeak, smooth[std::size_t(i)]);
         if (smooth[std::size_t(i)] >= 0.5 * std::min(nearPeak, farPeak[std::size_t(i)])) continue;
-        while (i + step != end && smooth[std::size_t(i + step)] <= smooth[std::size_t(i)]) i += step;
-        return i;
+        while (i + step != end && smooth[std::size_t(i + step)] < smooth[std::size_t(i)]) i += step;
+        // The middle of a flat bottom (an empty gap between two values): the class stays near its own.
+        long last = i;
+        while (last + step != end && smooth[std::size_t(last + step)] == smooth[std::size_t(i)]) last += step;
+        return i + (last - i) / 2;
     }
     return end;
 }

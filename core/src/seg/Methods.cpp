@@ -8,7 +8,7 @@ namespace lucent {
 
 namespace {
 
-constexpr std::array<MethodInfo, 5> kMethods{{
+constexpr std::array<MethodInfo, 6> kMethods{{
     {Method::RegionGrowing, "srg", "Region growing", "region growing"},
     {Method::FuzzyConnectedness, "fc", "Fuzzy connectedness", "fuzzy connectedness"},
     {Method::FuzzyCMeans, "fcm", "Fuzzy C-means", "fuzzy C-means"},
@@ -48,7 +48,7 @@ std::string keyList(const Table& table, std::string_view separator, std::string_
 
 }  // namespace
 
-const std::array<MethodInfo, 5>& methodTable() { return kMethods; }
+const std::array<MethodInfo, 6>& methodTable() { return kMethods; }
 
 const MethodInfo& methodInfo(Method method) { return kMethods.at(std::size_t(method)); }
 

@@ -158,6 +158,8 @@ QWidget* SegmentPanel::buildCommon() {
     m_label->setRange(1, 255);
     m_label->setObjectName("acceptLabel");
     m_label->setValue(m_model->activeLabel());
+    // The preview is drawn in the colour of the label it goes into: this value's.
+    connect(m_label, &QSpinBox::valueChanged, this, [this] { refresh(); });
     form->addRow("Accept as label", m_label);
     auto* acceptRow = new QHBoxLayout;
     m_accept = button("Accept", "acceptButton", w);

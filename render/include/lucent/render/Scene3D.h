@@ -36,6 +36,8 @@ public:
     /// copy of block means (VolumeReduction.h; majorities for labels), so its texture and rays cost
     /// what the pane can show, not what the volume weighs (1024^3: 512^3 cells, 256 MB of int16).
     static constexpr std::size_t kShownVoxels = std::size_t(1) << 27;
+    /// The orientation marker's corner (bottom left): this share of the pane's width and height.
+    static constexpr double kMarkerShare = 0.16;
 
     /// Shows `volume` (kept; read in place up to kShownVoxels, else through a coarse copy); null
     /// clears the scene. Its texture is uploaded once, at the next render. Resets the camera.

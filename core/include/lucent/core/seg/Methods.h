@@ -20,7 +20,7 @@ struct MethodInfo {
 };
 
 /// One row a method, in the order of the enum (the menu order).
-const std::array<MethodInfo, 5>& methodTable();
+const std::array<MethodInfo, 6>& methodTable();
 const MethodInfo& methodInfo(Method method);
 /// The method whose key is `key`; nullopt for any other text.
 std::optional<Method> methodFromKey(std::string_view key);

@@ -53,6 +53,8 @@ struct Snake3dLimits {
     int marginPercent = 10;
     int minMarginVoxels = 2;
     int convergenceCap = 100000;
+};
+
 /// Grow from seeds has no numeric parameter: its seeds are a label volume, one label a voxel.
 struct GrowCutLimits {
     Limit<int> label{1, 1, 255};  ///< a seed's label (0 = no seed); labels are one byte

@@ -102,6 +102,9 @@ struct Snake3dParams {
     std::optional<double> marginMm;
     int iterations = kSnake3dLimits.iterations.byDefault;  ///< 0: until convergence
     int smoothing = kSnake3dLimits.smoothing.byDefault;    ///< curvature operators an iteration
+};
+
+/// Grow from seeds: every voxel takes the label of the seed it reaches along the least summed change.
 struct GrowCutParams {
     /// The seeds: a label volume on the volume's grid (kGrowCutLimits.label: 1..255; 0 = no seed).
     /// Not owned; engines copy what they keep, so a caller may paint into it between update()s.
