@@ -57,7 +57,9 @@ Volume borrowVolume(const py::array& array, const Geometry& geometry) {
                                     std::string(py::str(array.dtype())));
     // The engines only read the volume: a read-only array is borrowed as well.
     char* bytes = static_cast<char*>(const_cast<void*>(array.data()));
-    return Volume(geometry, type, VoxelBuffer::borrowed(bytes, std::size_t(array.nbytes())));
+    // The byte count from the checked shape and type, not array.nbytes(): pybind11 before 2.12 (Debian
+    // 12 has 2.10) reads the item size from NumPy 1's descriptor layout, wrong under NumPy 2.
+    return Volume(geometry, type, VoxelBuffer::borrowed(bytes, geometry.voxelCount() * (type == PixelType::Int16 ? sizeof(std::int16_t) : sizeof(float))));
 }
 
 LabelMap labelMapFrom(const py::array& array, const Geometry& geometry) {

@@ -35,7 +35,7 @@ RegionGrowingParams seedInterval(const Volume& volume, const std::vector<VoxelIn
         lo -= 0.5;
         hi = lo + perBin * double(bins);
     }
-    const ValueHistogram h = sampleHistogram(volume, lo, hi, bins);
+    const ValueHistogram h = gridSampleHistogram(volume, lo, hi, bins);
     const ValueClass c = histogramClassOf(h, fitHistogramMixture(h), seed);
     p.lower = std::floor(std::max(dataRange.first, std::min(c.lower, seed)));
     p.upper = std::ceil(std::min(dataRange.second, std::max(c.upper, seed)));

@@ -26,6 +26,12 @@ struct ValueHistogram {
 ValueHistogram sampleHistogram(const Volume& volume, double lo, double hi, std::size_t bins,
                                std::size_t maxSamples = std::size_t(1) << 21);
 
+/// The voxels of a sub-grid (every s-th along each axis, s the same on all three, the sample at most
+/// maxSamples): the same voxels whatever the axes' order in memory, so a figure drawn from it (region
+/// growing's estimated interval) is the same for a volume and its transpose (a C-ordered NumPy array).
+ValueHistogram gridSampleHistogram(const Volume& volume, double lo, double hi, std::size_t bins,
+                                   std::size_t maxSamples = std::size_t(1) << 21);
+
 /// Bins of the histogram an interval control draws (region growing's interval, the brush's range).
 inline constexpr std::size_t kIntervalHistogramBins = 256;
 /// The histogram an interval control draws over [lo, hi] (the data's range): whole-value bins where
