@@ -61,6 +61,13 @@ SegmentationRequest requestFrom(Method method, const py::dict& p) {
     snake.minSegment = get<int>(p, "min_segment", snake.minSegment);
     snake.propagate = get<bool>(p, "propagate", false);
     if (method == Method::Snake) snakeDomainFromRoi(r);
+    auto& s3 = r.snake3d;
+    if (const auto box = optional<std::array<int, 6>>(p, "box"))
+        s3.box = VoxelBox{{(*box)[0], (*box)[1], (*box)[2]}, {(*box)[3], (*box)[4], (*box)[5]}};
+    s3.radiiMm = get<std::vector<double>>(p, "radii_mm", {});
+    s3.marginMm = optional<double>(p, "margin_mm");
+    s3.iterations = get<int>(p, "iterations", s3.iterations);
+    s3.smoothing = get<int>(p, "smoothing", s3.smoothing);
     validateParameters(method, r);
     return r;
 }
@@ -107,7 +114,7 @@ std::vector<io::SeedOrigin> seedOrigins(const SegmentationRequest& request) {
 
 /// An array: labels and what the run did (backend, iterations, timings, srg's interval).
 py::tuple segmentArray(const std::string& methodKey, const py::array& volumeArray, const py::dict& params,
-                       const std::string& backendKey, const py::object& mask) {
+                       const std::string& backendKey, const py::object& mask, const py::object& seedsMask) {
     const Method method = gpu::parseMethod(methodKey);
     const Backend backend = gpu::parseBackend(backendKey);
     const Volume volume = borrowVolume(volumeArray, arrayGeometry(volumeArray));
@@ -117,6 +124,11 @@ py::tuple segmentArray(const std::string& methodKey, const py::array& volumeArra
     if (!mask.is_none()) {
         maskMap = labelMapFrom(mask.cast<py::array>(), volume.geometry());
         request.mask = &maskMap;
+    }
+    LabelMap seedsMap;  // grow from seeds: the labels to grow, 0 = no seed
+    if (!seedsMask.is_none()) {
+        seedsMap = labelMapFrom(seedsMask.cast<py::array>(), volume.geometry());
+        request.growCut.seeds = &seedsMap;
     }
     gpu::EngineRun r = run(method, backend, request, intervalToEstimate(method, params), false);
     py::dict info = runInfo(r, request);
@@ -160,7 +172,7 @@ py::tuple segmentImage(const Image& image, const std::string& methodKey, const p
 
 void defineSegment(py::module_& m) {
     m.def("_segment", &segmentArray, py::arg("method"), py::arg("volume"), py::arg("params"), py::arg("backend"),
-          py::arg("mask") = py::none());
+          py::arg("mask") = py::none(), py::arg("seeds_mask") = py::none());
     m.def("_segment_image", &segmentImage, py::arg("image"), py::arg("method"), py::arg("params"), py::arg("backend"),
           py::arg("ms_load") = 0.0);
     m.def("_has_cuda_engine", [](const std::string& method) { return gpu::hasCudaEngine(gpu::parseMethod(method)); });

@@ -189,6 +189,9 @@ CASES = [
     ("fcm", ["--clusters", "4"], lambda a: lucent.fuzzy_c_means(a, clusters=4, backend="cpu")),
     ("snake", ["--slice", "54", "--rect", "90,90,170,170"],
      lambda a: lucent.snake(a, slice=54, rect=(90, 90, 170, 170), backend="cpu")),
+    # A box alone: its domain is the box grown by 10 % of its largest side, in voxels, as the CLI's.
+    ("snake3d", ["--box", "130,85,50,160,150,68", "--iterations", "30"],
+     lambda a: lucent.snake3d(a, box=(130, 85, 50, 160, 150, 68), iterations=30, backend="cpu")),
 ]
 
 
@@ -279,6 +282,49 @@ def test_the_gil_is_released_while_an_engine_runs():
 # --- errors -----------------------------------------------------------------------------------------
 
 
+def test_snake3d_finds_two_objects_in_one_box():
+    v = np.zeros((40, 36, 30), np.int16, order="F")
+    i, j, k = np.indices(v.shape)
+    ball = (i - 12) ** 2 + (j - 18) ** 2 + (k - 15) ** 2 < 36
+    cube = (abs(i - 29) <= 5) & (abs(j - 18) <= 5) & (abs(k - 15) <= 5)
+    v[ball | cube] = 100
+    got = lucent.snake3d(v, box=(2, 4, 3, 37, 31, 26), backend="cpu")
+    truth = ball | cube
+    dice = 2 * (got.astype(bool) & truth).sum() / (got.astype(bool).sum() + truth.sum())
+    assert dice > 0.95, dice
+    from scipy import ndimage
+    assert ndimage.label(got)[1] == 2, "two objects, not one"
+    np.testing.assert_array_equal(lucent.snake3d(np.ascontiguousarray(v), box=(2, 4, 3, 37, 31, 26), backend="cpu"), got)
+
+
+def test_grow_from_seeds_gives_each_voxel_the_label_of_its_cheapest_seed():
+    # Two flat halves of 0 and 100: a seed of label 3 in one, of label 7 in the other. The cost of a
+    # path is the intensity change along it, so each half goes whole to its own seed.
+    v = np.zeros((30, 20, 10), np.int16, order="F")
+    v[15:] = 100
+    seeds = np.zeros(v.shape, np.uint8)
+    seeds[3, 10, 5] = 3
+    seeds[25, 10, 5] = 7
+    expected = np.where(v > 50, 7, 3).astype(np.uint8)
+    np.testing.assert_array_equal(lucent.grow_from_seeds(v, seeds, backend="cpu"), expected)
+    np.testing.assert_array_equal(lucent.grow_from_seeds(np.ascontiguousarray(v), np.ascontiguousarray(seeds),
+                                                         backend="cpu"), expected)
+
+
+def test_grow_from_seeds_equals_lucent_segment(cli, tmp_path):
+    rng = np.random.default_rng(5)
+    v = (rng.normal(0, 10, (24, 20, 16)) + np.where(np.indices((24, 20, 16))[0] < 12, 0, 200)).astype(np.int16)
+    seeds = np.zeros(v.shape, np.uint8)
+    seeds[2:4, 5:8, 4:6] = 1
+    seeds[20:22, 10:14, 9:11] = 2
+    lucent.save(tmp_path / "v.nii.gz", v)
+    like = lucent.load(tmp_path / "v.nii.gz")
+    lucent.save(tmp_path / "seeds.nii.gz", seeds, like=like)
+    expected = cli_mask(cli, tmp_path / "v.nii.gz", tmp_path, "--method", "growcut", "--seeds-mask",
+                        str(tmp_path / "seeds.nii.gz"))
+    np.testing.assert_array_equal(lucent.grow_from_seeds(like.array, seeds, backend="cpu"), expected)
+
+
 def test_errors_are_python_exceptions(tmp_path):
     v = blobs()
     bad_calls = [
@@ -294,6 +340,11 @@ def test_errors_are_python_exceptions(tmp_path):
         lambda: lucent.fuzzy_c_means(v, clusters=1),
         lambda: lucent.snake(v, slice=99, rect=(1, 1, 10, 10)),
         lambda: lucent.snake(v, slice=1, rect=(1, 1, 10)),
+        lambda: lucent.snake3d(v),                                           # no start
+        lambda: lucent.snake3d(v, box=(1, 1, 1, 5, 5)),                      # five numbers
+        lambda: lucent.snake3d(v, box=(1, 1, 1, 5, 5, 5), radius=3),         # radius without seeds
+        lambda: lucent.grow_from_seeds(v, np.zeros(v.shape, np.uint8)),      # no seed
+        lambda: lucent.grow_from_seeds(v, np.ones((2, 2, 2), np.uint8)),     # another shape
         lambda: lucent.fuzzy_c_means(v[:, :, 0]),                           # 2D
         lambda: lucent.fuzzy_c_means(v.astype(np.complex64)),
         lambda: lucent.save(tmp_path / "x.nii", np.zeros((3, 3, 3), np.uint8), like=lucent.Image),

@@ -19,7 +19,8 @@ from . import _lucent
 from ._lucent import Image
 
 __version__ = _lucent.__version__
-__all__ = ["Image", "load", "save", "region_growing", "fuzzy_connectedness", "fuzzy_c_means", "snake"]
+__all__ = ["Image", "load", "save", "region_growing", "fuzzy_connectedness", "fuzzy_c_means", "snake", "snake3d",
+           "grow_from_seeds"]
 
 
 def load(path, series=None):
@@ -84,6 +85,37 @@ def snake(array, slice, rect, step_max=None, min_segment=None, propagate=False, 
     return _run("snake", array, params, backend, roi=roi, mask=mask, threads=threads, keep_axes=True)
 
 
+def snake3d(array, box=None, seeds=None, radius=None, margin=None, iterations=None, smoothing=None,
+            backend="auto", *, roi=None, mask=None, threads=0):
+    """The 3D snake (a morphological region active contour) from a box (i0, j0, k0, i1, j1, k1,
+    corners included) and / or bubbles: seeds with a radius (one for all, or one a seed). An array
+    has 1 mm voxels, so radius and margin count voxels. The statistics come from `roi`, else the
+    start grown by `margin` (else by 10 % of its largest side). Without iterations it runs until
+    the surface stops changing. As `lucent segment --method snake3d`."""
+    if box is None and seeds is None:
+        raise ValueError("snake3d needs a start: box=(i0, j0, k0, i1, j1, k1) and / or seeds with radius")
+    radii = [] if radius is None else [float(r) for r in np.atleast_1d(radius)]
+    if radii and seeds is None:
+        raise ValueError("snake3d: radius needs seeds (the bubbles are around them)")
+    params = {"radii_mm": radii, "margin_mm": None if margin is None else float(margin), "iterations": iterations,
+              "smoothing": smoothing}
+    return _run("snake3d", array, params, backend, seeds=seeds, roi=roi, mask=mask, threads=threads, box=box)
+
+
+def grow_from_seeds(array, seeds_array, backend="auto", *, roi=None, mask=None, threads=0):
+    """Grow from seeds (fast GrowCut): every voxel takes the label of the seed it reaches along
+    the least summed change of intensity. `seeds_array` has the array's shape: 0 = no seed, 1..255
+    the labels. The result holds the seeds' label numbers. As `lucent segment --method growcut`."""
+    s = _host_array(seeds_array)[0]
+    if s.shape != _host_array(array)[0].shape:
+        raise ValueError(f"seeds_array has shape {s.shape}, the array {_host_array(array)[0].shape}")
+    if s.dtype.kind not in "biu" or (s.size and (s.min() < 0 or s.max() > 255)):
+        raise ValueError("seeds_array must hold integer labels 0..255 (0 = no seed)")
+    if not s.any():
+        raise ValueError("seeds_array holds no seed (every voxel is 0)")
+    return _run("growcut", array, {}, backend, roi=roi, mask=mask, threads=threads, seeds_mask=s.astype(np.uint8))
+
+
 # --- the array conventions -------------------------------------------------------------------
 
 
@@ -136,10 +168,10 @@ def _seeds(seeds, shape, reverse):
     return out
 
 
-def _roi(roi, reverse):
+def _roi(roi, reverse, name="roi"):
     if roi is None:
         return None
-    r = _integers(roi, 6, "roi (i0, j0, k0, i1, j1, k1)")
+    r = _integers(roi, 6, name + " (i0, j0, k0, i1, j1, k1)")
     return r[2::-1] + r[:2:-1] if reverse else r
 
 
@@ -166,12 +198,17 @@ def _as_kind(labels, kind):
     return torch.from_numpy(np.ascontiguousarray(labels)).to(kind[1])
 
 
-def _run(method, array, params, backend, *, seeds=None, roi=None, mask=None, threads=0, keep_axes=False):
+def _run(method, array, params, backend, *, seeds=None, roi=None, mask=None, threads=0, keep_axes=False, box=None,
+         seeds_mask=None):
     a, kind = _host_array(array)
     volume, reverse = _volume(a, keep_axes)
     if seeds is not None:
         params["seeds"] = _seeds(seeds, a.shape, reverse)
     params["roi"] = _roi(roi, reverse)
+    if box is not None:
+        params["box"] = _roi(box, reverse, "box")
+    if seeds_mask is not None:
+        seeds_mask = np.asfortranarray(seeds_mask.T if reverse else seeds_mask)
     params["threads"] = _integers([threads], 1, "threads")[0]
     if mask is not None:
         m = _host_array(mask)[0]
@@ -179,5 +216,5 @@ def _run(method, array, params, backend, *, seeds=None, roi=None, mask=None, thr
             raise ValueError(f"mask has shape {m.shape}, the array {a.shape}")
         m = (m != 0).astype(np.uint8)
         mask = np.asfortranarray(m.T if reverse else m)
-    labels, _ = _lucent._segment(method, volume, params, str(backend), mask)
+    labels, _ = _lucent._segment(method, volume, params, str(backend), mask, seeds_mask)
     return _as_kind(labels.T if reverse else labels, kind)
