@@ -43,10 +43,21 @@ def demo_on_float_volume(lucent, xvfb, tmp):
     mhd = os.path.join(tmp, "float_mr.mhd")
     ball = float_volume(mhd)
     frames = os.path.join(tmp, "float_demo")
-    env = dict(os.environ, QT_QPA_PLATFORM="xcb", XDG_CONFIG_HOME=os.path.join(tmp, "demo-config"))
+    config = os.path.join(tmp, "demo-config")
+    env = dict(os.environ, QT_QPA_PLATFORM="xcb", XDG_CONFIG_HOME=config)
+    # The user's own settings (Qt's INI under XDG_CONFIG_HOME): a layout and recent files the demo,
+    # with its one large view and its own volume, must leave as they were (issue 43 item 24).
+    os.makedirs(os.path.join(config, "Lucent"), exist_ok=True)
+    user = os.path.join(config, "Lucent", "Lucent.conf")
+    with open(user, "w") as f:
+        f.write("[General]\nrecent=/data/study-a.nii.gz, /data/study-b\n\n[view]\nlayout=1+3\n")
+    before = open(user).read()
     p = subprocess.run([*xvfb_prefix(xvfb, tmp), lucent, "--demo", mhd, "--record", frames, "--record-every", "40"],
                        capture_output=True, text=True, env=env)
     check(p.returncode == 0 and "live srg" in p.stdout, "lucent --demo FLOAT.mhd: %r %r" % (p.stdout, p.stderr[-300:]))
+    left = sorted(os.path.relpath(os.path.join(d, f), config) for d, _, fs in os.walk(config) for f in fs)
+    check(open(user).read() == before and left == [os.path.join("Lucent", "Lucent.conf")],
+          "--demo leaves the user's layout and recent files as they were: %s, %r" % (left, open(user).read()))
     if p.returncode != 0:
         return
     notes = json.load(open(os.path.join(frames, "frames.json")))["frames"]
