@@ -544,6 +544,19 @@ TEST_F(Live, SnakeStepsFromADraggedRectangleAndRewinds) {
     EXPECT_NE(start.points, end.points);
     EXPECT_EQ(start.slice, int(k));
     EXPECT_EQ(end.slice, int(k));
+    // Replay: the finished run shown again from step 0, one step after another, to its last
+    // (which follows the run again); the views show each step as the scrubber passes it.
+    std::vector<int> shown;
+    QObject::connect(scrubber, &QSlider::valueChanged, [&](int v) { shown.push_back(v); });
+    auto* replay = panel().findChild<QPushButton*>("snakeReplay");
+    ASSERT_NE(replay, nullptr);
+    ASSERT_TRUE(replay->isEnabled());
+    replay->click();
+    EXPECT_EQ(live().shownStep(), 0) << "the replay starts at the start";
+    ASSERT_TRUE(waitFor([&] { return live().shownStep() == -1; })) << "the replay reaches the last step";
+    ASSERT_EQ(shown.size(), std::size_t(live().polygonCount())) << "every step, once";
+    for (std::size_t i = 0; i < shown.size(); ++i) EXPECT_EQ(shown[i], int(i));
+    EXPECT_EQ(axialImage(), last);
 }
 
 namespace {

@@ -13,7 +13,9 @@ class QListWidget;
 class QComboBox;
 class QLabel;
 class QListWidget;
+class QPushButton;
 class QSlider;
+class QTimer;
 class QDoubleSpinBox;
 class QSpinBox;
 
@@ -71,7 +73,11 @@ public:
     void refresh() override;
 
 private:
+    /// Replay: the scrubber from step 0 to the last at the run's pace (a finished run shown again).
+    void replay();
     QSlider* m_scrubber;
+    QPushButton* m_replay;
+    QTimer* m_replayTimer;
     QLabel* m_stepFigures;  // the scrubbed step's number and area
     QCheckBox* m_propagate;
     QSpinBox *m_margin, *m_stepMax, *m_minSegment;

@@ -3,12 +3,16 @@
 
 #include <QCheckBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QPushButton>
 #include <QSpinBox>
+#include <QTimer>
 
 #include "lucent/core/seg/ParameterLimits.h"
+#include "lucent/core/seg/RunSpeed.h"
 #include "lucent/ui/SegmentSettings.h"
 
 #include <algorithm>
@@ -27,7 +31,20 @@ SnakePage::SnakePage(SegmentationModel* model, LiveSegmentation* live, QWidget* 
     // step follows the run again.
     connect(m_scrubber, &QSlider::valueChanged, this,
             [this](int i) { m_live->showStep(i >= m_live->polygonCount() - 1 ? -1 : i); });
-    form->addRow("Step", m_scrubber);
+    m_replay = new QPushButton("Replay", this);
+    m_replay->setObjectName("snakeReplay");
+    m_replay->setToolTip("Shows the run again from its first step, at the run's pace");
+    m_replayTimer = new QTimer(this);
+    connect(m_replay, &QPushButton::clicked, this, [this] { replay(); });
+    connect(m_replayTimer, &QTimer::timeout, this, [this] {
+        if (m_scrubber->value() >= m_scrubber->maximum()) return m_replayTimer->stop();
+        m_scrubber->setValue(m_scrubber->value() + 1);  // the last step follows the run again
+    });
+    connect(m_scrubber, &QSlider::sliderPressed, m_replayTimer, &QTimer::stop);  // the user takes over
+    auto* stepRow = new QHBoxLayout;
+    stepRow->addWidget(m_scrubber, 1);
+    stepRow->addWidget(m_replay);
+    form->addRow("Step", stepRow);
     m_stepFigures = new QLabel(this);
     m_stepFigures->setObjectName("snakeStepFigures");
     form->addRow(m_stepFigures);
@@ -60,6 +77,15 @@ SnakePage::SnakePage(SegmentationModel* model, LiveSegmentation* live, QWidget* 
     form->addRow("Split segments from", m_minSegment);
 }
 
+void SnakePage::replay() {
+    if (!running(Method::Snake) || m_live->polygonCount() < 2) return;
+    m_live->pause();  // a run still going is replayed as far as it got
+    // The run's pace (steps a second; max: the method's watchable one), a step a tick.
+    const int pace = m_live->speed() == kUnpaced ? watchableSpeed(Method::Snake) : m_live->speed();
+    m_scrubber->setValue(0);
+    m_replayTimer->start(1000 / std::max(1, pace));
+}
+
 void SnakePage::refresh() {
     const QSignalBlocker b1(m_propagate), b2(m_margin), b3(m_stepMax), b4(m_minSegment);
     m_propagate->setChecked(m_model->snake().propagate);
@@ -72,6 +98,7 @@ void SnakePage::refresh() {
         m_scrubber->setRange(0, std::max(0, m_live->polygonCount() - 1));
         m_scrubber->setValue(m_live->shownStep() < 0 ? m_scrubber->maximum() : m_live->shownStep());
     }
+    m_replay->setEnabled(running(Method::Snake) && m_live->polygonCount() > 1);
     m_stepFigures->setText(m_live->shownStepText());
     m_stepFigures->setVisible(!m_stepFigures->text().isEmpty());
 }
