@@ -43,7 +43,7 @@ void playAfterHold(ui::LiveSegmentation& live, double seconds) {
 }  // namespace
 
 std::set<std::string> liveValueOptions() {
-    return {"--live", "--steps", "--speed", "--record", "--record-every", "--record-fps"};
+    return {"--live", "--steps", "--speed", "--record", "--record-every", "--record-fps", "--record-view", "--record-size"};
 }
 
 LiveOptions liveOptions(const CommandLine& cl) {
@@ -72,7 +72,13 @@ LiveOptions liveOptions(const CommandLine& cl) {
     live.recordFps = cl.integer("--record-fps", ui::RecordingPlan::kDefaultFps);
     if (live.recordFps < ui::RecordingPlan::kMinFps || live.recordFps > ui::RecordingPlan::kMaxFps)
         throw UsageError("--record-fps must be " + ui::RecordingPlan::fpsRange().toStdString());
-    for (const char* opt : {"--record-every", "--record-fps"})
+    QString why;
+    const auto view = ui::RecordedView::parse(QString::fromStdString(cl.value("--record-view", "window")),
+                                              QString::fromStdString(cl.value("--record-size")), &why);
+    if (!view) throw UsageError((cl.has("--record-size") && !why.startsWith("unknown") ? "--record-size: " : "--record-view: ") +
+                                why.toStdString());
+    live.recordView = *view;
+    for (const char* opt : {"--record-every", "--record-fps", "--record-view", "--record-size"})
         if (cl.has(opt) && live.record.isEmpty()) throw UsageError(std::string(opt) + " needs --record");
     live.accept = cl.has("--accept");
     return live;
@@ -106,7 +112,9 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui
     }
     try {
         if (recorder) {
-            ui::RunRecorder frames(panel.live(), window.model(), [&window] { return ui::captureWindow(&window); });
+            const auto grab = ui::prepareRecordedView(window, live.recordView);
+            if (!grab) return "--record-view 3d: this build has no 3D pane (built without VTK)";
+            ui::RunRecorder frames(panel.live(), window.model(), grab);
             // An MP4 plays the run at its live pace (--speed, else the method's), not a frame a step.
             frames.setPace(live.speed.value_or(watchableSpeed(live.method)), live.holdStart);
             if (const QString why = frames.record(*recorder, live.recordEvery, live.steps); !why.isEmpty()) return why;

@@ -9,6 +9,7 @@
 #include "lucent/core/seg/SegmentationRequest.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/ui/FrameRecorder.h"
+#include "lucent/ui/RecordedView.h"
 
 #include <QString>
 
@@ -33,6 +34,7 @@ struct LiveOptions {
     QString record;
     int recordEvery = 1;
     int recordFps = ui::RecordingPlan::kDefaultFps;
+    ui::RecordedView recordView;  ///< --record-view, --record-size: the window, or one view at a size
     bool accept = false;  ///< --accept: the result goes into the label layer when the run ends
     bool estimateInterval = false;  ///< srg without --lower / --upper: from the first seed, as segment does
     double holdStart = 0;  ///< seconds the start stays on screen (and in an MP4) before the run plays: the demo

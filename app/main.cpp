@@ -51,7 +51,9 @@ std::string usage() {
         if (m.method != Method::GrowCut) liveMethods += (liveMethods.empty() ? "" : "|") + std::string(m.key);
     return "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
            "              [--live " + liveMethods + " [options of segment for it] [--steps N] [--speed STEPS_PER_S|max]\n"
-           "                     [--record OUT.mp4|DIR [--record-every K] [--record-fps F]] [--accept]]\n"
+           "                     [--record OUT.mp4|DIR [--record-every K] [--record-fps F]\n"
+           "                      [--record-view window|axial|coronal|sagittal|3d [--record-size WxH]]] [--accept]]\n"
+           "              (--record-view: one view alone, without menus and panels, at --record-size pixels)\n"
            "              [--recover]   (restore the newest recovery copy of a Lucent that did not close normally)\n"
            "       lucent --demo [PATH] [--speed STEPS_PER_S|max] [--record OUT.mp4|DIR [--record-every K] [--record-fps F]]\n"
            "              (the CT head, or PATH: a snake, then region growing, each start shown first, at --speed\n"

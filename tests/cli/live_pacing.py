@@ -133,6 +133,31 @@ def growing_recording(lucent, xvfb, ct, tmp):
           "the frames show the region growing on the slice: %s red pixels" % drawn)
 
 
+def one_view_recordings(lucent, xvfb, ct, tmp):
+    """--record-view axial|3d --record-size WxH: frames of that view alone, at that size (no menus or
+    panels: the frame is the view's own), the axial one showing the run; a bad view or size exits 2."""
+    for view in ("axial", "3d"):
+        frames = os.path.join(tmp, "one_view_" + view)
+        rc, out, err = run(*xvfb_prefix(xvfb, tmp), lucent, ct, "--live", "srg", *SKULL, "--backend", "cpu",
+                           "--steps", "20", "--record-every", "10", "--record", frames, "--record-view", view,
+                           "--record-size", "480x400")
+        check(rc == 0, "--record-view %s --record-size 480x400: %r" % (view, err[-300:]))
+        if rc != 0:
+            continue
+        sizes = set()
+        for k in range(3):
+            width, height, _ = read_png(os.path.join(frames, "frame-%05d.png" % k))
+            sizes.add((width, height))
+        check(sizes == {(480, 400)}, "--record-view %s: every frame 480 x 400, got %s" % (view, sizes))
+        if view == "axial":
+            drawn = [overlay_pixels(os.path.join(frames, "frame-%05d.png" % k)) for k in range(3)]
+            check(drawn[0] == 0 and drawn[2] > drawn[1] > 0, "the axial view alone shows the region growing: %s" % drawn)
+    for bad in (["--record-view", "top"], ["--record-view", "axial", "--record-size", "320"],
+                ["--record-view", "window", "--record-size", "320x240"], ["--record-size", "9x9"]):
+        rc, out, err = run(lucent, ct, "--live", "srg", *SKULL, "--record", os.path.join(tmp, "bad"), *bad)
+        check(rc == 2 and "--record-" in err, "%s: exit 2 naming the option, got %d %r" % (bad, rc, err[-200:]))
+
+
 def pacing(lucent, xvfb, ct, tmp):
     times = {}
     for speed in ("20", "max"):
@@ -201,6 +226,7 @@ def live_pacing_contract(lucent, xvfb, data, tmp):
         return
     snake_recording(lucent, xvfb, ct, tmp)
     growing_recording(lucent, xvfb, ct, tmp)
+    one_view_recordings(lucent, xvfb, ct, tmp)
     pacing(lucent, xvfb, ct, tmp)
     one_hud(lucent, xvfb, ct, tmp)
     mp4_recording(lucent, xvfb, ct, tmp)
