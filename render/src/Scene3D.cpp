@@ -65,8 +65,12 @@ Scene3D::Scene3D() : m(std::make_unique<Impl>()) {
     m->surfaceActor->VisibilityOff();
     m->overlay->AddActor(m->surfaceActor);
 
+    for (int v = 0; v < 256; ++v) m->liveTargets[std::size_t(v)] = std::uint8_t(v);
+    m->liveColours = vtkSmartPointer<vtkLookupTable>::New();
+    m->liveColours->SetNumberOfTableValues(256);
+    m->liveColours->SetTableRange(0, 255);
     m->liveMapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-    m->liveMapper->SetLookupTable(m->surfaceColours);
+    m->liveMapper->SetLookupTable(m->liveColours);
     m->liveMapper->SetScalarRange(0, 255);
     m->liveMapper->SetScalarModeToUsePointData();
     m->liveMapper->SetColorModeToMapScalars();

@@ -188,6 +188,17 @@ void Scene3D::Impl::applyLabelTable() {
     labelProperty->SetAmbient(0.35);
     labelProperty->SetDiffuse(0.65);
     surfaceColours->Modified();
+    for (int v = 0; v < 256; ++v) {
+        const auto c = table.colourOf(liveTargets[std::size_t(v)]);
+        liveColours->SetTableValue(v, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0, v ? 1.0 : 0.0);
+    }
+    liveColours->Modified();
+}
+
+void Scene3D::setLiveTargets(const std::array<std::uint8_t, 256>& targets) {
+    if (targets == m->liveTargets) return;
+    m->liveTargets = targets;
+    m->applyLabelTable();
 }
 
 void Scene3D::setSurfaces(std::shared_ptr<const LabelSurfaces> surfaces) {

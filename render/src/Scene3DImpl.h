@@ -18,6 +18,7 @@
 #include <vtkVolume.h>
 #include <vtkVolumeProperty.h>
 
+#include <array>
 #include <memory>
 
 namespace lucent::render {
@@ -62,6 +63,8 @@ struct Scene3D::Impl {
     vtkSmartPointer<vtkActor> surfaceActor;
 
     std::shared_ptr<const LabelSurfaces> liveSurfaces;  // a live run's result, from a coarse copy
+    vtkSmartPointer<vtkLookupTable> liveColours;        // live value -> its target label's colour
+    std::array<std::uint8_t, 256> liveTargets{};        // set in Impl() to the identity
     vtkSmartPointer<vtkPolyDataMapper> liveMapper;
     vtkSmartPointer<vtkActor> liveActor;
 

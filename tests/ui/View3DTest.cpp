@@ -293,6 +293,16 @@ TEST_F(View3D, LivePreviewShowsWhileTheMethodRuns) {
     const QImage preview = frame();
     shot(preview, "ball-live-preview");
     EXPECT_GT(colourPixels(preview, red, 40), 300) << "the grown ball, drawn in 3D";
+    // Going into label 2 (the Accept as label changed): drawn in label 2's green, as the slice views
+    // draw the preview (issue 43 item 4).
+    std::array<std::uint8_t, 256> targets{};
+    for (int v = 0; v < 256; ++v) targets[std::size_t(v)] = std::uint8_t(v);
+    targets[1] = 2;
+    live.setPreviewTargets(targets);
+    const std::array<std::uint8_t, 3> green = LabelTable::defaultColour(2);
+    const QImage retargeted = frame();
+    EXPECT_GT(colourPixels(retargeted, green, 40), 300) << "the live surface in its target label's colour";
+    EXPECT_LT(colourPixels(retargeted, red, 40), 20);
     live.cancel();
     EXPECT_EQ(view()->liveTriangles(), 0u);
     EXPECT_LT(colourPixels(frame(), red, 40), 20) << "cancel takes the preview away";

@@ -47,11 +47,6 @@ void FuzzyCMeansPage::fillClusters(int clusters) {
     for (int c = 0; c < clusters; ++c) {
         auto* item = new QListWidgetItem(m_clusters);
         if (std::size_t(c) < f.centres.size()) item->setData(Qt::UserRole, f.centres[std::size_t(c)]);
-        // The legend: the overlay's colour of label c + 1.
-        const auto rgb = m_viewer->labelTable().colourOf(std::uint8_t(c + 1));
-        QPixmap swatch(14, 14);
-        swatch.fill(QColor(rgb[0], rgb[1], rgb[2]));
-        item->setIcon(QIcon(swatch));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         const bool on = std::size_t(c) >= chosen.size() || chosen[std::size_t(c)];
         item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
@@ -65,9 +60,18 @@ void FuzzyCMeansPage::nameClusters() {
         const QVariant centre = item->data(Qt::UserRole);
         QString text = QString("cluster %1").arg(row + 1);
         if (centre.isValid()) text += QString(": centre %1").arg(centre.toDouble(), 0, 'f', 1);
-        if (const std::uint8_t label = to.labelFor[std::size_t(row + 1)])
-            text += QString::fromUtf8(" \u2192 %1").arg(QString::fromStdString(m_viewer->labelTable().nameOf(label)));
+        const std::uint8_t label = to.labelFor[std::size_t(row + 1)];
+        if (label) text += QString::fromUtf8(" \u2192 %1").arg(QString::fromStdString(m_viewer->labelTable().nameOf(label)));
         if (item->text() != text) item->setText(text);
+        // The legend: the colour the preview draws the cluster in, its target label's (grey: left out).
+        const auto rgb = label ? m_viewer->labelTable().colourOf(label) : std::array<std::uint8_t, 3>{110, 110, 110};
+        const QColor colour(rgb[0], rgb[1], rgb[2]);
+        if (item->data(Qt::DecorationRole).value<QIcon>().isNull() || item->data(Qt::UserRole + 1).value<QColor>() != colour) {
+            QPixmap swatch(14, 14);
+            swatch.fill(colour);
+            item->setIcon(QIcon(swatch));
+            item->setData(Qt::UserRole + 1, colour);
+        }
     }
 }
 

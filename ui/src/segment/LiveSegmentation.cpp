@@ -407,6 +407,7 @@ void LiveSegmentation::setPreviewTargets(const std::array<std::uint8_t, 256>& ta
     m_previewTargets = targets;
     m_grid->withGlContext([&](SharedTextures& t) { t.textures().setPreviewTargets(targets); });
     m_grid->updateViews();
+    emit previewTargetsChanged();
 }
 
 void LiveSegmentation::showStep(int index) {

@@ -151,6 +151,11 @@ void View3DWidget::followLive(LiveSegmentation* live) {
     connect(live, &LiveSegmentation::shownValuesChanged, this, [this] {
         if (m_live && m_live->active() && isVisible()) refreshLiveNow();
     });
+    connect(live, &LiveSegmentation::previewTargetsChanged, this, [this] {
+        if (!m_live) return;
+        m_scene.setLiveTargets(m_live->previewTargets());  // the slice views' preview colours, in 3D
+        update();
+    });
     connect(live, &QObject::destroyed, this, [this] {
         m_live = nullptr;
         clearLive();

@@ -9,6 +9,7 @@
 #include "lucent/core/Volume.h"
 #include "lucent/render/Preset3D.h"
 
+#include <array>
 #include <memory>
 #include <utility>
 
@@ -64,6 +65,9 @@ public:
     /// Shows a live run's result as surfaces (built from a coarse copy, lighter than accepted
     /// labels, in the label colours); null hides them.
     void setLiveSurfaces(std::shared_ptr<const LabelSurfaces> surfaces);
+    /// The label each live value goes into on Accept: its surfaces are drawn in that label's colour,
+    /// as the slice views draw the preview (identity until set).
+    void setLiveTargets(const std::array<std::uint8_t, 256>& targets);
 
     /// Draft: a ray every 2 x 2 pixels instead of every pixel (a quarter of the ray-casting work),
     /// while a live run keeps the pane redrawing, so its frames do not grow with the volume.

@@ -134,6 +134,7 @@ public:
     std::string shownState() const;
     /// Draws each preview value in the colour of the label it goes into (VolumeTextures::setPreviewTargets).
     void setPreviewTargets(const std::array<std::uint8_t, 256>& targets);
+    const std::array<std::uint8_t, 256>& previewTargets() const { return m_previewTargets; }
     /// Voxels of the result so far; the snake's before it writes labels: pixels inside its polygon;
     /// a settled fuzzy C-means run's: those of the clusters shown (the ones Accept takes).
     std::size_t shownVoxels() const;
@@ -156,6 +157,8 @@ signals:
     void accepted();
     /// showOnlyValues() changed which preview values are drawn (the 3D pane rebuilds its surfaces).
     void shownValuesChanged();
+    /// setPreviewTargets() changed the colours the preview is drawn in (the 3D pane follows).
+    void previewTargetsChanged();
 
 private:
     /// The soft map written by a CUDA engine into device scratch and copied into the heat texture
