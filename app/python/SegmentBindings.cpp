@@ -4,6 +4,7 @@
 #include "ArrayVolume.h"
 #include "Bindings.h"
 
+#include "lucent/core/seg/MethodParameters.h"
 #include "lucent/core/seg/SeedInterval.h"
 #include "lucent/gpu/EngineRun.h"
 #include "lucent/io/SegmentStats.h"
@@ -25,6 +26,19 @@ std::optional<T> optional(const py::dict& p, const char* key) {
     return p[key].cast<T>();
 }
 
+/// Every row of the parameter table (MethodParameters.h) whose keyword is given and not None sets
+/// its field, once the row allows the value.
+void parametersFrom(const py::dict& p, SegmentationRequest& r) {
+    for (const Parameter& row : parameterTable()) {
+        const std::string key(row.key);
+        if (!p.contains(key) || p[key.c_str()].is_none()) continue;
+        const py::object v = p[key.c_str()];
+        const double value = row.kind == ParameterKind::Flag ? double(v.cast<bool>()) : v.cast<double>();
+        checkParameter(row, value);  // before set(), which would truncate 2.5 clusters to 2
+        row.set(r, value);
+    }
+}
+
 /// The request the keywords describe (the package has named and normalised them: seeds as
 /// (i, j, k) tuples in the volume's axes, rect and roi as tuples). What a keyword leaves out keeps
 /// the request's default (ParameterLimits.h); ranges are checked by the engine's validateRequest,
@@ -36,38 +50,17 @@ SegmentationRequest requestFrom(Method method, const py::dict& p) {
         for (const auto& s : p["seeds"].cast<std::vector<std::array<int, 3>>>()) r.seeds.push_back({s[0], s[1], s[2]});
     if (const auto roi = optional<std::array<int, 6>>(p, "roi"))
         r.roi = VoxelBox{{(*roi)[0], (*roi)[1], (*roi)[2]}, {(*roi)[3], (*roi)[4], (*roi)[5]}};
-    auto& srg = r.regionGrowing;
-    srg.lower = get<double>(p, "lower", 0);
-    srg.upper = get<double>(p, "upper", 0);
-    srg.connectivity = get<int>(p, "connectivity", srg.connectivity);
-    auto& fc = r.fuzzyConnectedness;
-    fc.threshold = get<double>(p, "threshold", fc.threshold);
-    fc.objectMean = optional<double>(p, "object_mean");
-    fc.objectSigma = optional<double>(p, "object_sigma");
-    fc.diffSigma = optional<double>(p, "diff_sigma");
+    parametersFrom(p, r);
     // No connectivity map is handed back: the object alone, the same voxels (as the CLI without
     // --connectivity-map).
-    fc.objectOnly = true;
-    auto& fcm = r.fuzzyCMeans;
-    fcm.clusters = get<int>(p, "clusters", fcm.clusters);
-    fcm.fuzziness = get<double>(p, "fuzziness", fcm.fuzziness);
-    fcm.epsilon = get<double>(p, "epsilon", fcm.epsilon);
-    fcm.maxIterations = get<int>(p, "max_iterations", fcm.maxIterations);
-    fcm.perVoxel = get<bool>(p, "per_voxel", false);
-    auto& snake = r.snake;
-    snake.slice = get<int>(p, "slice", snake.slice);
-    snake.rect = get<std::array<int, 4>>(p, "rect", snake.rect);
-    snake.stepMax = get<int>(p, "step_max", snake.stepMax);
-    snake.minSegment = get<int>(p, "min_segment", snake.minSegment);
-    snake.propagate = get<bool>(p, "propagate", false);
+    r.fuzzyConnectedness.objectOnly = true;
+    r.snake.slice = get<int>(p, "slice", r.snake.slice);
+    r.snake.rect = get<std::array<int, 4>>(p, "rect", r.snake.rect);
     if (method == Method::Snake) snakeDomainFromRoi(r);
     auto& s3 = r.snake3d;
     if (const auto box = optional<std::array<int, 6>>(p, "box"))
         s3.box = VoxelBox{{(*box)[0], (*box)[1], (*box)[2]}, {(*box)[3], (*box)[4], (*box)[5]}};
     s3.radiiMm = get<std::vector<double>>(p, "radii_mm", {});
-    s3.marginMm = optional<double>(p, "margin_mm");
-    s3.iterations = get<int>(p, "iterations", s3.iterations);
-    s3.smoothing = get<int>(p, "smoothing", s3.smoothing);
     validateParameters(method, r);
     return r;
 }
@@ -168,9 +161,34 @@ py::tuple segmentImage(const Image& image, const std::string& methodKey, const p
     return py::make_tuple(labelsArray(std::move(r.labels)), json);
 }
 
+/// The parameter table (MethodParameters.h) as Python dicts: what lucent.parameters() shows and what
+/// the package's keywords and lucent.batch's options are checked against.
+py::list parameterRows() {
+    static const char* const kinds[] = {"integer", "number", "optional", "flag"};
+    py::list out;
+    for (const Parameter& p : parameterTable()) {
+        py::dict d;
+        d["method"] = methodName(p.method);
+        d["key"] = std::string(p.key);
+        d["flag"] = std::string(p.flag);
+        d["kind"] = kinds[int(p.kind)];
+        d["default"] = p.kind == ParameterKind::OptionalNumber ? py::object(py::none()) : py::float_(p.limit.byDefault);
+        d["min"] = p.limit.min;
+        d["max"] = p.limit.max;
+        d["min_open"] = p.limit.minOpen;
+        d["choices"] = std::vector<int>(p.choices.begin(), p.choices.end());
+        d["accepted"] = p.rangeText();
+        d["unit"] = std::string(p.unit);
+        d["help"] = std::string(p.help);
+        out.append(d);
+    }
+    return out;
+}
+
 }  // namespace
 
 void defineSegment(py::module_& m) {
+    m.def("_parameters", &parameterRows);
     m.def("_segment", &segmentArray, py::arg("method"), py::arg("volume"), py::arg("params"), py::arg("backend"),
           py::arg("mask") = py::none(), py::arg("seeds_mask") = py::none());
     m.def("_segment_image", &segmentImage, py::arg("image"), py::arg("method"), py::arg("params"), py::arg("backend"),

@@ -362,3 +362,37 @@ def test_errors_are_python_exceptions(tmp_path):
                  lambda: lucent.save(tmp_path / "no" / "such" / "m.nii", (v > 0).astype(np.uint8))]:
         with pytest.raises(OSError):
             call()
+
+
+# --- the parameter table (issue 45) ----------------------------------------------------------
+
+
+FUNCTIONS = {"srg": lucent.region_growing, "fc": lucent.fuzzy_connectedness, "fcm": lucent.fuzzy_c_means,
+             "snake": lucent.snake, "snake3d": lucent.snake3d}
+# Keywords whose name differs from the table's key: the 3D snake's margin is in mm like the CLI's --margin.
+RENAMED = {("snake3d", "margin_mm"): "margin"}
+
+
+def test_every_parameter_is_a_keyword_with_the_tables_default():
+    import inspect
+    rows = lucent.parameters()
+    assert {r["method"] for r in rows} == set(FUNCTIONS)
+    for row in rows:
+        signature = inspect.signature(FUNCTIONS[row["method"]])
+        name = RENAMED.get((row["method"], row["key"]), row["key"])
+        assert name in signature.parameters, (row["method"], name)
+        default = signature.parameters[name].default
+        # None takes the table's default; a default written in the signature must be the table's.
+        if default is not None and row["kind"] != "flag":
+            assert default == row["default"], (row["method"], name, default, row["default"])
+        assert row["flag"].startswith("--") and row["help"] and row["accepted"]
+
+
+def test_a_parameter_out_of_its_range_is_a_value_error_naming_it():
+    v = blobs()
+    with pytest.raises(ValueError, match="clusters must be a whole number, within 2..255"):
+        lucent.fuzzy_c_means(v, clusters=1, backend="cpu")
+    with pytest.raises(ValueError, match="clusters must be a whole number"):
+        lucent.fuzzy_c_means(v, clusters=2.5, backend="cpu")
+    with pytest.raises(ValueError, match="connectivity must be 6 or 26"):
+        lucent.region_growing(v, seeds=[(1, 1, 1)], lower=0, upper=10, connectivity=8, backend="cpu")

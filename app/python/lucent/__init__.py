@@ -19,7 +19,7 @@ from . import _lucent
 from ._lucent import Image
 
 __version__ = _lucent.__version__
-__all__ = ["Image", "load", "save", "region_growing", "fuzzy_connectedness", "fuzzy_c_means", "snake", "snake3d",
+__all__ = ["Image", "load", "save", "parameters", "region_growing", "fuzzy_connectedness", "fuzzy_c_means", "snake", "snake3d",
            "grow_from_seeds"]
 
 
@@ -46,6 +46,15 @@ def save(path, array, like=None):
         _lucent._save_volume(path, _volume(a, keep_axes=True)[0], like)
 
 
+def parameters(method=None):
+    """Every method's parameters as `lucent segment` takes them (one list of dicts: method, key (the
+    keyword here), flag (the CLI option), kind, default, min, max, accepted, unit, help); a keyword
+    left as None takes the default listed here (the defaults the signatures show are the same, as
+    the issue's interface writes them; a test checks that they agree). `method`: "srg", "fc", "fcm", "snake", "snake3d"."""
+    rows = _lucent._parameters()
+    return [r for r in rows if method is None or r["method"] == method]
+
+
 def region_growing(array, seeds, lower=None, upper=None, connectivity=6, backend="auto", *, roi=None, mask=None,
                    threads=0):
     """The seeds' connected component of lower <= value <= upper (connectivity 6 or 26). Without
@@ -57,11 +66,12 @@ def region_growing(array, seeds, lower=None, upper=None, connectivity=6, backend
 
 
 def fuzzy_connectedness(array, seeds, threshold=0.5, object_mean=None, object_sigma=None, diff_sigma=None,
-                        backend="auto", *, roi=None, mask=None, threads=0):
+                        backend="auto", *, roi=None, mask=None, threads=0, estimate_radius=None):
     """The object of connectivity >= threshold to the seeds (Udupa and Samarasekera's fuzzy
-    connectedness); the affinity's mean and sigmas are estimated around the seeds when not given."""
+    connectedness); the affinity's mean and sigmas are estimated around the seeds when not given, in
+    a cube of half-size estimate_radius (2: 5 x 5 x 5 voxels)."""
     params = {"threshold": threshold, "object_mean": object_mean, "object_sigma": object_sigma,
-              "diff_sigma": diff_sigma}
+              "diff_sigma": diff_sigma, "estimate_radius": estimate_radius}
     return _run("fc", array, params, backend, seeds=seeds, roi=roi, mask=mask, threads=threads)
 
 
