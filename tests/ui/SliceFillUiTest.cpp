@@ -225,6 +225,7 @@ TEST_F(SliceFillUi, LabelsCheckedInTheDialogAreFilledTogetherAsOneStep) {
     ASSERT_EQ(vessel->checkState(), Qt::Checked) << "clicking the box checks the label";
     ASSERT_TRUE(filled());
     EXPECT_TRUE(promptText().contains("Vessel filled on 5 slices of k")) << promptText().toStdString();
+    if (const char* dir = std::getenv("LUCENT_FILL_SHOTS")) prompt()->grab().save(QString("%1/fill-dialog.png").arg(dir));
     EXPECT_EQ(layer().at(8, 8, 15), 2);
     EXPECT_EQ(layer().at(48, 40, 15), 1);
     QTest::mouseClick(button("fillKeepButton"), Qt::LeftButton);
