@@ -6,6 +6,7 @@
 
 #include "lucent/core/seg/SeedInterval.h"
 #include "lucent/gpu/EngineRun.h"
+#include "lucent/io/LabelFile.h"
 #include "lucent/io/SegmentStats.h"
 
 #include <pybind11/stl.h>
@@ -135,13 +136,36 @@ py::tuple segmentArray(const std::string& methodKey, const py::array& volumeArra
     return py::make_tuple(labelsArray(std::move(r.labels)), info);
 }
 
+/// growcut's seeds: the label file at `path` read onto `volume`'s voxels by the one placement rule of
+/// every mask (as `lucent segment --seeds-mask`: another grid is refused naming the file); the seed
+/// voxels of each label, as the CLI's document lists them.
+std::vector<std::pair<int, std::size_t>> readSeedsMask(const std::string& path, const Volume& volume, LabelMap& seeds) {
+    seeds = io::readLabelFile(path, volume.geometry()).labels;
+    std::array<std::size_t, 256> counts{};
+    for (std::size_t v = 0; v < seeds.voxelCount(); ++v) ++counts[seeds.data()[v]];
+    std::vector<std::pair<int, std::size_t>> out;
+    for (int label = kGrowCutLimits.label.min; label <= kGrowCutLimits.label.max; ++label)
+        if (counts[label]) out.push_back({label, counts[label]});
+    if (out.empty()) throw std::invalid_argument(path + " holds no seed (every voxel is 0)");
+    return out;
+}
+
 /// A loaded image: labels and the `--stats` JSON of `lucent segment` for it (the batch's documents).
+/// growcut reads its seeds from `seedsMaskPath` (a label file on the image's grid).
 py::tuple segmentImage(const Image& image, const std::string& methodKey, const py::dict& params,
-                       const std::string& backendKey, double msLoad) {
+                       const std::string& backendKey, double msLoad, const std::string& seedsMaskPath) {
     const Method method = gpu::parseMethod(methodKey);
     const Backend backend = gpu::parseBackend(backendKey);
     SegmentationRequest request = requestFrom(method, params);
     request.volume = image.volume.get();
+    LabelMap seeds;
+    std::vector<std::pair<int, std::size_t>> seedVoxels;
+    if (method == Method::GrowCut) {
+        if (seedsMaskPath.empty()) throw std::invalid_argument("growcut needs a seeds mask (a label file on the image's grid)");
+        py::gil_scoped_release nogil;
+        seedVoxels = readSeedsMask(seedsMaskPath, *image.volume, seeds);
+        request.growCut.seeds = &seeds;
+    }
     const bool estimate = intervalToEstimate(method, params);
     gpu::EngineRun r = run(method, backend, request, estimate, true);
     std::string json;
@@ -149,6 +173,8 @@ py::tuple segmentImage(const Image& image, const std::string& methodKey, const p
         py::gil_scoped_release nogil;
         const io::SegmentRun figures{.identity = image.identity,
                                      .maskPath = "",
+                                     .seedsMaskPath = seedsMaskPath,
+                                     .seedVoxels = seedVoxels,
                                      .method = method,
                                      .backend = r.backend,
                                      .fallback = r.notice,
@@ -174,7 +200,7 @@ void defineSegment(py::module_& m) {
     m.def("_segment", &segmentArray, py::arg("method"), py::arg("volume"), py::arg("params"), py::arg("backend"),
           py::arg("mask") = py::none(), py::arg("seeds_mask") = py::none());
     m.def("_segment_image", &segmentImage, py::arg("image"), py::arg("method"), py::arg("params"), py::arg("backend"),
-          py::arg("ms_load") = 0.0);
+          py::arg("ms_load") = 0.0, py::arg("seeds_mask") = "");
     m.def("_has_cuda_engine", [](const std::string& method) { return gpu::hasCudaEngine(gpu::parseMethod(method)); });
 }
 
