@@ -378,14 +378,23 @@ class _DlpackOnly:
         return self.array.__dlpack__()
 
 
-def test_host_dlpack_arrays_take_the_numpy_path_and_gpu_ones_without_a_device_are_refused():
+def _cube():
     v = np.zeros((20, 18, 16), np.int16)
     v[4:12, 5:13, 6:14] = 900
+    return v
+
+
+def test_host_dlpack_arrays_take_the_numpy_path():
+    v = _cube()
     expected = lucent.region_growing(v, [(6, 8, 9)], lower=500, upper=1000)
     got = lucent.region_growing(_DlpackOnly(v), [(6, 8, 9)], lower=500, upper=1000)
     np.testing.assert_array_equal(got, expected)
+
+
+def test_gpu_arrays_without_a_device_are_refused():
     if _lucent._cuda_device() >= 0:
         pytest.skip("a CUDA device is present: tests/gpu/python_cuda_check.py covers device arrays")
+    v = _cube()
     before = lucent.host_copies
     with pytest.raises(ValueError, match="on a GPU"):
         lucent.region_growing(_DlpackOnly(v, cuda=True), [(6, 8, 9)], lower=500, upper=1000)

@@ -1,6 +1,7 @@
-/// @brief Volumes that stay on the device (Resident.h): borrowed device memory read where it lies
-/// (voxels, windows, the sample grid), and engine runs over it whose labels stay in device memory,
-/// equal to the CPU engines' with no volume uploaded or labels downloaded.
+/// @brief Volumes that stay on the device (Resident.h; not the viewer's ui::ResidentVolume):
+/// borrowed device memory read where it lies (voxels, windows, the sample grid), and engine runs over
+/// it whose labels stay in device memory, equal to the CPU engines' with no volume uploaded or labels
+/// downloaded.
 #include "lucent/core/seg/SeedInterval.h"
 #include "lucent/core/ValueHistogram.h"
 #include "lucent/gpu/DeviceInfo.h"
@@ -34,7 +35,7 @@ Volume waves(PixelType type) {
 }
 }  // namespace
 
-TEST(ResidentVolume, BorrowedVoxelsAreReadWhereTheyLie) {
+TEST(BorrowedDeviceVolume, BorrowedVoxelsAreReadWhereTheyLie) {
     if (!haveDevice()) GTEST_SKIP() << "no CUDA device";
     for (PixelType type : {PixelType::Int16, PixelType::Float32}) {
         const Volume v = waves(type);
@@ -63,7 +64,7 @@ TEST(ResidentVolume, BorrowedVoxelsAreReadWhereTheyLie) {
     }
 }
 
-TEST(ResidentVolume, RunsEqualTheCpuEnginesWithoutHostTransfers) {
+TEST(BorrowedDeviceVolume, RunsEqualTheCpuEnginesWithoutHostTransfers) {
     if (!haveDevice()) GTEST_SKIP() << "no CUDA device";
     for (PixelType type : {PixelType::Int16, PixelType::Float32}) {
         const Volume v = waves(type);
@@ -108,7 +109,7 @@ TEST(ResidentVolume, RunsEqualTheCpuEnginesWithoutHostTransfers) {
     }
 }
 
-TEST(ResidentVolume, DeviceLabelsNeedACudaEngineAndTheirContext) {
+TEST(BorrowedDeviceVolume, DeviceLabelsNeedACudaEngineAndTheirContext) {
     if (!haveDevice()) GTEST_SKIP() << "no CUDA device";
     const Volume v = waves(PixelType::Int16);
     gpu::DeviceLabels labels(v.voxelCount());
