@@ -8,6 +8,7 @@
 #include "SeriesBatch.h"
 
 #include "lucent/core/JsonWriter.h"
+#include "lucent/core/StageTimes.h"
 #include "lucent/core/seg/SeedInterval.h"
 #include "lucent/gpu/EngineRun.h"
 #include "lucent/gpu/SegmenterFactory.h"
@@ -90,13 +91,17 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     std::future<std::vector<LabelStatistics>> statistics;
     if (!out.stats.empty())
         statistics = std::async(std::launch::async, [&volume, &r, threads = figures.request->threads] {
+            const stages::Scope stage("statistics");
             return computeLabelStatistics(volume, r.labels, threads);
         });
     io::StagedOutputs staged(existing);
     io::LabelExportOptions exportOptions;
     exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
     exportOptions.codes = volume.metadata().codes;
-    io::writeLabelFile(r.labels, LabelTable{}, out.mask, exportOptions);
+    {
+        const stages::Scope stage("mask write");
+        io::writeLabelFile(r.labels, LabelTable{}, out.mask, exportOptions);
+    }
     // Soft maps lie on the volume's grid: stored in its layout, as the mask and `convert` are.
     const io::OutputLayout layout = io::OutputLayout::of(volume);
     if (!out.connectivityMap.empty() && method == Method::FuzzyConnectedness)
@@ -109,11 +114,15 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     }
     std::string statsText;
     if (!out.stats.empty()) {
-        const std::vector<LabelStatistics> computed = statistics.get();
+        const std::vector<LabelStatistics> computed = [&] {
+            const stages::Scope stage("statistics wait");
+            return statistics.get();
+        }();
         figures.statistics = &computed;
         statsText = io::segmentStatsText(figures, out.stats);
         if (out.stats != "-") io::writeFileAtomically(out.stats, {statsText});
     }
+    const stages::Scope stage("commit");
     staged.commit();
     return statsText;
 }
@@ -143,6 +152,8 @@ std::vector<std::pair<int, std::size_t>> loadSeedsMask(const std::string& path, 
 /// One volume: load, run, write.
 int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest request,
                   const SeriesRun& run) {
+    // Made first, so ended last: with the volume's, the labels' and the engine's memory given back.
+    const stages::Scope whole("segment (memory given back)");
     const SegmentOutputs out(cl, run);
     checkOutputs(cl, out.files());
     // Without a map to write (or a live run's first steps to show), fuzzy connectedness needs only
@@ -152,7 +163,10 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const std::vector<WorldSeed> worldSeeds = worldSeedsFromOptions(cl);
     const auto t0 = Clock::now();
     std::vector<std::string> warnings;
-    const LoadedVolume loaded = run.load(&warnings);
+    const LoadedVolume loaded = [&] {
+        const stages::Scope stage("load");
+        return run.load(&warnings);
+    }();
     const Volume& volume = loaded.volume;
     run.report.warn(warnings);
     const double msLoad = millisecondsSince(t0);
@@ -197,6 +211,7 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
          << " voxels, " << double(r.voxels) * volume.geometry().voxelVolumeMl() << " ml, " << r.steps.iterations
          << " iterations, " << r.msCompute << " ms";
     run.report.summary(line.str(), out.stats == "-");
+    stages::record("segment (memory held)", millisecondsSince(t0));
     return 0;
 }
 

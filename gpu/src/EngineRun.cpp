@@ -2,6 +2,7 @@
 #include "lucent/gpu/EngineRun.h"
 
 #include "lucent/core/LabelStatistics.h"
+#include "lucent/core/StageTimes.h"
 
 #include <chrono>
 
@@ -18,9 +19,16 @@ double millisecondsSince(Clock::time_point t0) {
 EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& request,
                     const EngineRunOptions& options) {
     EngineRun r;
-    r.engine = createSegmenter(method, backend);
+    {
+        const stages::Scope stage("engine create");
+        r.engine = createSegmenter(method, backend);
+    }
     const auto tTotal = Clock::now();
-    r.engine->start(request);
+    {
+        const stages::Scope stage("engine start");
+        r.engine->start(request);
+    }
+    const auto tSteps = Clock::now();
     constexpr std::size_t kProgressScale = 1000;
     if (options.maxSteps > 0) {
         for (int i = 0; i < options.maxSteps && !r.steps.finished; ++i) r.steps = r.engine->step(1);
@@ -33,17 +41,27 @@ EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& r
                                  kProgressScale);
         } while (!r.steps.finished);
     }
+    stages::record("engine steps", millisecondsSince(tSteps));
     r.figures = r.engine->figures();
     // CUDA engines time their own device work with CUDA events (the upload is ms_upload).
     r.msCompute = r.figures.msDevice ? *r.figures.msDevice : millisecondsSince(tTotal);
     r.notice = fallbackNotice(*r.engine);
     // Soft maps first: taking the result may hand the engine's memory over to the labels.
     if (options.wantSoft) r.soft = r.engine->softMaps();
-    r.engine->takeResult(r.labels);
+    {
+        const stages::Scope stage("engine result");
+        r.engine->takeResult(r.labels);
+    }
     r.backend = r.engine->backend();
-    if (!options.keepEngine) r.engine.reset();
+    if (!options.keepEngine) {
+        const stages::Scope stage("engine release");
+        r.engine.reset();
+    }
     r.msTotal = millisecondsSince(tTotal);
-    if (options.countVoxels) r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
+    if (options.countVoxels) {
+        const stages::Scope stage("count voxels");
+        r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
+    }
     return r;
 }
 
