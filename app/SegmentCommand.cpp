@@ -10,6 +10,7 @@
 #include "lucent/core/JsonWriter.h"
 #include "lucent/core/StageTimes.h"
 #include "lucent/core/seg/SeedInterval.h"
+#include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/EngineRun.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/FileSuffixes.h"
@@ -243,6 +244,15 @@ int runSegment(const std::vector<std::string>& args) {
     std::vector<std::string> outputs{output};
     for (const char* o : {"--stats", "--connectivity-map", "--memberships", "--polygon"})
         if (cl.has(o)) outputs.push_back(cl.value(o));
+    // The CUDA context and the pinned upload buffers are made while the (first) volume is read, not
+    // after it: the engine then finds them ready. warmUp() never throws and changes no outcome: a
+    // missing device or driver is still reported by the engine's creation, as before.
+    std::future<void> gpuReady;
+    if (backend != gpu::Backend::Cpu)
+        gpuReady = std::async(std::launch::async, [] {
+            const stages::Scope stage("gpu warm-up (beside the read)");
+            gpu::warmUp();
+        });
     return runPerSeries("segment", cl, outputs,
                         [&](const SeriesRun& run) { return segmentVolume(cl, method, backend, request, run); });
 }
