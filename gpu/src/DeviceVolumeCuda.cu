@@ -166,6 +166,17 @@ void downloadStaged(void* host, const void* device, std::size_t bytes, void* str
     }
 }
 
+void releaseStaging() {
+    Staging& st = staging();
+    std::lock_guard lock(st.mutex);
+    for (int b = 0; b < 2; ++b) {
+        if (st.buffer[b]) cudaFreeHost(st.buffer[b]);
+        if (st.drained[b]) cudaEventDestroy(st.drained[b]);
+        st.buffer[b] = nullptr;
+        st.drained[b] = nullptr;
+    }
+}
+
 void warmUpStaging() {
     Staging& st = staging();
     std::lock_guard lock(st.mutex);

@@ -48,6 +48,7 @@ EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& r
     r.notice = fallbackNotice(*r.engine);
     // Soft maps first: taking the result may hand the engine's memory over to the labels.
     if (options.wantSoft) r.soft = r.engine->softMaps();
+    if (options.labels) r.labels = std::move(*options.labels);
     {
         const stages::Scope stage("engine result");
         r.engine->takeResult(r.labels);

@@ -21,6 +21,10 @@ struct EngineRunOptions {
     /// Count the labelled voxels (a pass over the labels after the run: the CLI's summary and
     /// stats; the Python module's arrays leave it to their caller).
     bool countVoxels = true;
+    /// A label map on the volume's grid that the caller made (while waiting for something else): a
+    /// CUDA engine writes the labels into it rather than making one; engines that hand over their own
+    /// buffer replace it. Left empty when null.
+    LabelMap* labels = nullptr;
 };
 
 /// What the engine handed back, with its timings.
