@@ -8,7 +8,9 @@
 #include "SeriesBatch.h"
 
 #include "lucent/core/JsonWriter.h"
+#include "lucent/core/StageTimes.h"
 #include "lucent/core/seg/SeedInterval.h"
+#include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/EngineRun.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/FileSuffixes.h"
@@ -65,12 +67,13 @@ using EngineResult = gpu::EngineRun;
 /// estimate. The engine is kept only for `keepEngine` (contours to write): otherwise its working
 /// memory (a connectivity map, state bytes, device buffers) is given back before the outputs are written.
 EngineResult runEngine(Method method, gpu::Backend backend, const SegmentationRequest& request, bool wantSoft,
-                       bool keepEngine, const Reporter& report, int maxSteps) {
+                       bool keepEngine, const Reporter& report, int maxSteps, LabelMap& labels) {
     EngineResult r;
     try {
         r = gpu::runEngine(method, backend, request,
                            {.wantSoft = wantSoft, .keepEngine = keepEngine, .maxSteps = maxSteps,
-                            .progress = report.progress("segmenting")});
+                            .progress = report.progress("segmenting"),
+                            .labels = labels.voxelCount() ? &labels : nullptr});
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(e.what());
     }
@@ -90,13 +93,17 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     std::future<std::vector<LabelStatistics>> statistics;
     if (!out.stats.empty())
         statistics = std::async(std::launch::async, [&volume, &r, threads = figures.request->threads] {
+            const stages::Scope stage("statistics");
             return computeLabelStatistics(volume, r.labels, threads);
         });
     io::StagedOutputs staged(existing);
     io::LabelExportOptions exportOptions;
     exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
     exportOptions.codes = volume.metadata().codes;
-    io::writeLabelFile(r.labels, LabelTable{}, out.mask, exportOptions);
+    {
+        const stages::Scope stage("mask write");
+        io::writeLabelFile(r.labels, LabelTable{}, out.mask, exportOptions);
+    }
     // Soft maps lie on the volume's grid: stored in its layout, as the mask and `convert` are.
     const io::OutputLayout layout = io::OutputLayout::of(volume);
     if (!out.connectivityMap.empty() && method == Method::FuzzyConnectedness)
@@ -109,11 +116,15 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     }
     std::string statsText;
     if (!out.stats.empty()) {
-        const std::vector<LabelStatistics> computed = statistics.get();
+        const std::vector<LabelStatistics> computed = [&] {
+            const stages::Scope stage("statistics wait");
+            return statistics.get();
+        }();
         figures.statistics = &computed;
         statsText = io::segmentStatsText(figures, out.stats);
         if (out.stats != "-") io::writeFileAtomically(out.stats, {statsText});
     }
+    const stages::Scope stage("commit");
     staged.commit();
     return statsText;
 }
@@ -140,9 +151,22 @@ std::vector<std::pair<int, std::size_t>> loadSeedsMask(const std::string& path, 
     return out;
 }
 
+/// The device's context being made beside the read (runSegment); not valid without one.
+using GpuWarmUp = std::future<void>;
+
+/// A label map for the engine's result, made now if the device's context is still being made: the
+/// map's pages then cost no wall time (a CUDA engine writes into it). Empty otherwise.
+LabelMap labelsWhileTheDeviceStarts(const GpuWarmUp& gpuReady, const Volume& volume) {
+    if (!gpuReady.valid() || gpuReady.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return {};
+    const stages::Scope stage("label map made (beside the device's start)");
+    return LabelMap(volume.geometry());
+}
+
 /// One volume: load, run, write.
 int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, SegmentationRequest request,
-                  const SeriesRun& run) {
+                  const SeriesRun& run, const GpuWarmUp& gpuReady) {
+    // Made first, so ended last: with the volume's, the labels' and the engine's memory given back.
+    const stages::Scope whole("segment (memory given back)");
     const SegmentOutputs out(cl, run);
     checkOutputs(cl, out.files());
     // Without a map to write (or a live run's first steps to show), fuzzy connectedness needs only
@@ -152,7 +176,10 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const std::vector<WorldSeed> worldSeeds = worldSeedsFromOptions(cl);
     const auto t0 = Clock::now();
     std::vector<std::string> warnings;
-    const LoadedVolume loaded = run.load(&warnings);
+    const LoadedVolume loaded = [&] {
+        const stages::Scope stage("load");
+        return run.load(&warnings);
+    }();
     const Volume& volume = loaded.volume;
     run.report.warn(warnings);
     const double msLoad = millisecondsSince(t0);
@@ -180,9 +207,19 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     if (method == Method::RegionGrowing)
         if (const std::string outside = seedsOutsideInterval(volume, request.seeds, request.regionGrowing); !outside.empty())
             run.report.warn(outside);
+    LabelMap labels = labelsWhileTheDeviceStarts(gpuReady, volume);
     const EngineResult r = runEngine(method, backend, request, !out.connectivityMap.empty() || !out.memberships.empty(),
-                                     !out.polygon.empty(), run.report, cl.has("--steps") ? cl.integer("--steps", 0) : 0);
+                                     !out.polygon.empty(), run.report, cl.has("--steps") ? cl.integer("--steps", 0) : 0,
+                                     labels);
     if (!r.notice.empty()) run.report.warn(r.notice);
+    // One volume, its labels on the host, no engine kept: the device's teardown runs beside the
+    // writing of the outputs rather than at exit. A batch keeps it for the next volume.
+    std::future<void> deviceReleased;
+    if (run.series.empty() && !r.engine && r.backend == backendKey(Backend::Cuda))
+        deviceReleased = std::async(std::launch::async, [] {
+            const stages::Scope stage("device released (beside the write)");
+            gpu::releaseDevice();
+        });
     const SegmentRun figures{.identity = loaded.identity, .maskPath = cl.value("--mask"),
                              .seedsMaskPath = cl.value("--seeds-mask"), .seedVoxels = seedVoxels, .method = method,
                              .backend = r.backend, .fallback = r.notice, .volume = &volume, .request = &request,
@@ -197,6 +234,7 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
          << " voxels, " << double(r.voxels) * volume.geometry().voxelVolumeMl() << " ml, " << r.steps.iterations
          << " iterations, " << r.msCompute << " ms";
     run.report.summary(line.str(), out.stats == "-");
+    stages::record("segment (memory held)", millisecondsSince(t0));
     return 0;
 }
 
@@ -228,8 +266,17 @@ int runSegment(const std::vector<std::string>& args) {
     std::vector<std::string> outputs{output};
     for (const char* o : {"--stats", "--connectivity-map", "--memberships", "--polygon"})
         if (cl.has(o)) outputs.push_back(cl.value(o));
+    // The CUDA context and the pinned upload buffers are made while the (first) volume is read, not
+    // after it: the engine then finds them ready. warmUp() never throws and changes no outcome: a
+    // missing device or driver is still reported by the engine's creation, as before.
+    GpuWarmUp gpuReady;
+    if (backend != gpu::Backend::Cpu)
+        gpuReady = std::async(std::launch::async, [] {
+            const stages::Scope stage("gpu warm-up (beside the read)");
+            gpu::warmUp();
+        });
     return runPerSeries("segment", cl, outputs,
-                        [&](const SeriesRun& run) { return segmentVolume(cl, method, backend, request, run); });
+                        [&](const SeriesRun& run) { return segmentVolume(cl, method, backend, request, run, gpuReady); });
 }
 
 }  // namespace lucent::app

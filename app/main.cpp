@@ -2,6 +2,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "SegmentOptions.h"
+#include "StageReport.h"
 #include "lucent/pacs/DicomWebClient.h"
 #include "lucent/pacs/StudyDatabase.h"
 
@@ -123,6 +124,7 @@ std::string usage() {
 
 int main(int argc, char** argv) {
     using namespace lucent::app;
+    const StageReport stageReport;
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
         std::cout << usage();

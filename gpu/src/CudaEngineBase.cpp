@@ -3,6 +3,7 @@
 
 #include "CudaCheck.h"
 #include "TransferCount.h"
+#include "Staging.h"
 
 #include <cuda_runtime.h>
 
@@ -48,6 +49,13 @@ std::shared_ptr<GpuContext> contextFor(const std::shared_ptr<GpuContext>& given,
 void copyLabelsToHost(GpuContext& context, const std::uint8_t* deviceLabels, const LabelSink& sink, const VoxelBox& box) {
     const Geometry& g = context.volume().geometry();
     if (box.empty()) return;
+    if (box.lo[0] == 0 && box.lo[1] == 0 && box.hi[0] == g.dims[0] - 1 && box.hi[1] == g.dims[1] - 1) {
+        // Whole slices are one run of bytes: through the pinned buffers, emptied on every core.
+        const std::size_t slice = std::size_t(g.dims[0]) * std::size_t(g.dims[1]);
+        const std::size_t at = slice * std::size_t(box.lo[2]), bytes = slice * std::size_t(box.hi[2] - box.lo[2] + 1);
+        downloadStaged(sink.data + at, deviceLabels + at, bytes, context.stream());
+        return;
+    }
     cudaMemcpy3DParms p{};
     const std::size_t pitch = std::size_t(g.dims[0]);
     p.srcPtr = make_cudaPitchedPtr(const_cast<std::uint8_t*>(deviceLabels), pitch, pitch, std::size_t(g.dims[1]));

@@ -30,6 +30,17 @@ void warmUp() {
     }
 }
 
+void releaseDevice() {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        return;
+    }
+    releaseStaging();
+    cudaDeviceReset();
+    cudaGetLastError();  // nothing to report: the process is done with the device
+}
+
 std::vector<DeviceInfo> listDevices() {
     std::vector<DeviceInfo> out;
     int count = 0;

@@ -214,6 +214,40 @@ std::pair<double, double> DeviceVolume::range() const {
     return minMax(static_cast<const float*>(m_impl->voxels()), n);
 }
 
+void downloadStaged(void* host, const void* device, std::size_t bytes, void* streamHandle) {
+    if (bytes == 0) return;
+    auto stream = static_cast<cudaStream_t>(streamHandle);
+    Staging& st = staging();
+    std::lock_guard lock(st.mutex);
+    st.prepare();
+    const std::size_t chunks = (bytes + Staging::kChunk - 1) / Staging::kChunk;
+    auto issue = [&](std::size_t c) {
+        const std::size_t at = c * Staging::kChunk, n = std::min(Staging::kChunk, bytes - at);
+        cudaCheck(cudaMemcpyAsync(st.buffer[c & 1], static_cast<const char*>(device) + at, n, cudaMemcpyDeviceToHost, stream),
+                  "label download");
+        cudaCheck(cudaEventRecord(st.drained[c & 1], stream), "label download");
+    };
+    issue(0);
+    for (std::size_t c = 0; c < chunks; ++c) {
+        // The next chunk lands in the other buffer, emptied by the previous pass of this loop.
+        if (c + 1 < chunks) issue(c + 1);
+        cudaCheck(cudaEventSynchronize(st.drained[c & 1]), "label download");
+        const std::size_t at = c * Staging::kChunk;
+        copyChunk(static_cast<char*>(host) + at, st.buffer[c & 1], std::min(Staging::kChunk, bytes - at));
+    }
+}
+
+void releaseStaging() {
+    Staging& st = staging();
+    std::lock_guard lock(st.mutex);
+    for (int b = 0; b < 2; ++b) {
+        if (st.buffer[b]) cudaFreeHost(st.buffer[b]);
+        if (st.drained[b]) cudaEventDestroy(st.drained[b]);
+        st.buffer[b] = nullptr;
+        st.drained[b] = nullptr;
+    }
+}
+
 void warmUpStaging() {
     Staging& st = staging();
     std::lock_guard lock(st.mutex);

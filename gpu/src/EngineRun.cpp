@@ -2,6 +2,7 @@
 #include "lucent/gpu/EngineRun.h"
 
 #include "lucent/core/LabelStatistics.h"
+#include "lucent/core/StageTimes.h"
 #include "lucent/gpu/GpuContext.h"
 
 #include <chrono>
@@ -23,9 +24,16 @@ EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& r
     EngineRun r;
     if (options.deviceLabels && !options.context)
         throw std::invalid_argument("labels in device memory need the GPU context they lie in");
-    r.engine = createSegmenter(method, backend, options.context);
+    {
+        const stages::Scope stage("engine create");
+        r.engine = createSegmenter(method, backend, options.context);
+    }
     const auto tTotal = Clock::now();
-    r.engine->start(request);
+    {
+        const stages::Scope stage("engine start");
+        r.engine->start(request);
+    }
+    const auto tSteps = Clock::now();
     constexpr std::size_t kProgressScale = 1000;
     if (options.maxSteps > 0) {
         for (int i = 0; i < options.maxSteps && !r.steps.finished; ++i) r.steps = r.engine->step(1);
@@ -38,6 +46,7 @@ EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& r
                                  kProgressScale);
         } while (!r.steps.finished);
     }
+    stages::record("engine steps", millisecondsSince(tSteps));
     r.figures = r.engine->figures();
     // CUDA engines time their own device work with CUDA events (the upload is ms_upload).
     r.msCompute = r.figures.msDevice ? *r.figures.msDevice : millisecondsSince(tTotal);
@@ -51,12 +60,20 @@ EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& r
         r.engine->writeLabels(LabelSink::device(options.deviceLabels, request.volume->voxelCount()));
         options.context->synchronize();  // whole before anyone reads them, on any stream
     } else {
+        if (options.labels) r.labels = std::move(*options.labels);
+        const stages::Scope stage("engine result");
         r.engine->takeResult(r.labels);
     }
     r.backend = r.engine->backend();
-    if (!options.keepEngine) r.engine.reset();
+    if (!options.keepEngine) {
+        const stages::Scope stage("engine release");
+        r.engine.reset();
+    }
     r.msTotal = millisecondsSince(tTotal);
-    if (options.countVoxels && !options.deviceLabels) r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
+    if (options.countVoxels && !options.deviceLabels) {
+        const stages::Scope stage("count voxels");
+        r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
+    }
     return r;
 }
 

@@ -2,6 +2,7 @@
 #include "lucent/gpu/GpuContext.h"
 
 #include "lucent/core/HostVolumeWork.h"
+#include "lucent/core/StageTimes.h"
 #include "CudaCheck.h"
 #include "CudaEngineBase.h"
 #include "DeviceBuffer.h"
@@ -44,7 +45,10 @@ GpuContext::GpuContext(const Volume& volume, const ProgressCallback& progress) :
     }
     cudaCheck(cudaStreamCreateWithFlags(&m_impl->stream, cudaStreamNonBlocking), "GPU stream");
     const auto t0 = std::chrono::steady_clock::now();
-    m_impl->device = std::make_unique<DeviceVolume>(volume, m_impl->stream, progress);
+    {
+        const stages::Scope stage("gpu upload");
+        m_impl->device = std::make_unique<DeviceVolume>(volume, m_impl->stream, progress);
+    }
     m_impl->uploadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -11,15 +11,19 @@ For each size (GB of int16 voxels, 1024 x 1024 x N) it writes a volume (a textur
 It prints median and worst of each, the stats' cost (with / without) and the issue's ratio: wall of
 the run with --stats over (numpy read + numpy fsynced write of the mask). CPU ms (user + system of
 all the child's threads) moves less than wall time on a machine shared with other work.
+With --stages, each lucent row is followed by where its time went (median ms of each stage, from
+LUCENT_STAGE_TIMES; "before main" is the program's loading, "after main" the process's teardown,
+both as seen from here).
 
 usage: python3 tests/bench/segment_stats.py DIR [--lucent build/bin/lucent] [--sizes 0.5,2,8]
            [--runs 3] [--methods srg,fc,fcm,snake] [--formats nii,nii.gz,nrrd] [--backend cpu|cuda|auto]
-           [--threads N]
+           [--threads N] [--stages]
 Needs only the built `lucent` and python3 with numpy. At 8 GB (2^32 voxels) use --backend cuda:
 the CPU engines stop at 2^32 - 2 voxels.
 """
 import argparse
 import os
+import re
 import statistics
 import struct
 import subprocess
@@ -50,15 +54,16 @@ def nifti_header(dims, datatype, bitpix):
 
 
 def write_volume(path, nz):
-    """The phantom, written slice by slice (no whole-volume temporaries)."""
+    """The phantom, written slice by slice (no whole-volume temporaries). The texture repeats every
+    31 slices and the ellipse's in-plane part is the same in every slice: both are made once."""
     j, i = np.mgrid[0:NY, 0:NX]
+    in_plane = ((i - NX / 2) / (0.35 * NX)) ** 2 + ((j - NY / 2) / (0.35 * NY)) ** 2
+    textures = [((i * 7 + j * 13 + k * 29) % 31 - 15).astype("<i2") for k in range(31)]
     with open(path, "wb") as f:
         f.write(nifti_header((NX, NY, nz), 4, 16))
         for k in range(nz):
-            inside = ((i - NX / 2) / (0.35 * NX)) ** 2 + ((j - NY / 2) / (0.35 * NY)) ** 2 + \
-                     ((k - nz / 2) / (0.35 * nz)) ** 2 <= 1
-            texture = (i * 7 + j * 13 + k * 29) % 31 - 15
-            f.write(np.where(inside, 300, 100).astype("<i2") + texture.astype("<i2"))
+            inside = in_plane + ((k - nz / 2) / (0.35 * nz)) ** 2 <= 1
+            f.write(np.where(inside, np.int16(300), np.int16(100)).astype("<i2") + textures[k % 31])
 
 
 def method_options(method, nz):
@@ -71,17 +76,39 @@ def method_options(method, nz):
     }[method]
 
 
+STAGES = False  # --stages: the child reports its stage times (LUCENT_STAGE_TIMES)
+
+
+def stage_times(err, spawned_ns, reaped_ns):
+    """{stage: ms} from the child's LUCENT_STAGE_TIMES report, with the time before and after its main."""
+    out = {}
+    for text in err.splitlines():
+        m = re.match(r"lucent stage: (.+): (\d+) x, ([0-9.]+) ms$", text)
+        if m:
+            out[m.group(1)] = float(m.group(3))
+        m = re.match(r"lucent main: start (\d+) ns, end (\d+) ns$", text)
+        if m:
+            out["before main"] = (int(m.group(1)) - spawned_ns) / 1e6
+            out["after main"] = (reaped_ns - int(m.group(2))) / 1e6
+    return out
+
+
 def run_child(cmd):
-    """Wall ms, peak RSS (MiB) and CPU ms (user + system, all threads) of one child process."""
+    """Wall ms, peak RSS (MiB), CPU ms (user + system, all threads) and, with --stages, the stage
+    times of one child process."""
+    env = dict(os.environ, LUCENT_STAGE_TIMES="1") if STAGES else None
+    spawned_ns = time.time_ns()
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    err = p.stderr.read().decode(errors="replace")  # a full pipe would stop the child
     _, status, usage = os.wait4(p.pid, 0)
     ms = (time.perf_counter() - t0) * 1000
-    err = p.stderr.read().decode(errors="replace")
+    reaped_ns = time.time_ns()
     p.stderr.close()
+    p.returncode = status  # reaped here: Popen must not wait for it again
     if status != 0:
         sys.exit("failed (%d): %s\n%s" % (status, " ".join(cmd), err))
-    return ms, usage.ru_maxrss / 1024, (usage.ru_utime + usage.ru_stime) * 1000
+    return ms, usage.ru_maxrss / 1024, (usage.ru_utime + usage.ru_stime) * 1000, stage_times(err, spawned_ns, reaped_ns)
 
 
 def timed_runs(f, runs):
@@ -114,6 +141,11 @@ def line(what, figures, extra=""):
     cpu = [f[2] for f in figures if isinstance(f, tuple)]
     cpu_text = "%9.0f" % statistics.median(cpu) if cpu else "%9s" % "-"
     print("%-44s %9.0f %9.0f %s %s %s" % (what, statistics.median(ms), max(ms), rss_text, cpu_text, extra), flush=True)
+    staged = [f[3] for f in figures if isinstance(f, tuple) and f[3]]
+    if staged:
+        names = sorted({n for s in staged for n in s}, key=lambda n: -statistics.median(s.get(n, 0) for s in staged))
+        print("      stages, median ms: " + "; ".join(
+            "%s %.0f" % (n, statistics.median(s.get(n, 0) for s in staged)) for n in names), flush=True)
     return statistics.median(ms)
 
 
@@ -159,7 +191,10 @@ def main():
     p.add_argument("--formats", default="nii,nii.gz,nrrd")
     p.add_argument("--backend", default="cpu")
     p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--stages", action="store_true", help="print where each lucent run's time went")
     a = p.parse_args()
+    global STAGES
+    STAGES = a.stages
     os.makedirs(a.dir, exist_ok=True)
     print("lucent segment --stats end to end; %d hardware threads; %s; backend %s" %
           (os.cpu_count(), subprocess.run([a.lucent, "version"], capture_output=True, text=True).stdout.split("\n")[0],

@@ -2,6 +2,7 @@
 #include "lucent/io/FileUtil.h"
 
 #include "lucent/core/Errors.h"
+#include "lucent/core/StageTimes.h"
 #include "lucent/io/IoWork.h"
 #include "lucent/io/ReadLimits.h"
 #include "lucent/io/StagedOutputs.h"
@@ -123,7 +124,10 @@ void writeFileAtomically(const std::string& path, const std::vector<std::string_
     for (auto part : parts)
         if (!part.empty() && std::fwrite(part.data(), 1, part.size(), f) != part.size()) fail(errno);
     if (std::fflush(f) != 0) fail(errno);
-    if (::fsync(::fileno(f)) != 0 && errno != EINVAL) fail(errno);
+    {
+        const stages::Scope stage("fsync");
+        if (::fsync(::fileno(f)) != 0 && errno != EINVAL) fail(errno);
+    }
     if (std::fclose(f) != 0) throw IoError("cannot write " + path + ": " + std::strerror(errno));
     // Part of a command's outputs: renamed with the others when all are written.
     if (StagedOutputs* staged = StagedOutputs::current()) {

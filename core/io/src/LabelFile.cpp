@@ -7,6 +7,7 @@
 #include "lucent/core/Errors.h"
 #include "lucent/core/GridMatch.h"
 #include "lucent/core/LabelStatistics.h"
+#include "lucent/core/StageTimes.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/VolumeFile.h"
 
@@ -76,7 +77,10 @@ void writeLabelFile(const LabelMap& labels, const LabelTable& table, const std::
     if (format == LabelFormat::None)
         throw IoError("cannot write " + path + ": unknown label file type (use " + suffixSentence(kLabelWriteSuffixes) +
                       ")");
-    const auto chosen = chosenLabels(labels, options, path);
+    const auto chosen = [&] {
+        const stages::Scope stage("mask write: labels present");
+        return chosenLabels(labels, options, path);
+    }();
     // The chosen labels alone, else the layer itself (not a copy: a mask can be gigabytes).
     LabelMap only;
     if (!options.labels.empty()) only = onlyLabels(labels, chosen);

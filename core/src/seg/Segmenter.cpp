@@ -4,6 +4,7 @@
 #include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/core/seg/SnakeSlices.h"
 #include "lucent/core/ParallelFor.h"
+#include "lucent/core/StageTimes.h"
 
 #include <algorithm>
 #include <sstream>
@@ -109,7 +110,10 @@ UpdateOutcome Segmenter::update(const SegmentationRequest& request) {
 
 void Segmenter::result(LabelMap& out) const {
     const Geometry& g = grid();
-    if (out.voxelCount() != g.voxelCount() || !out.geometry().sameGrid(g)) out = LabelMap(g);
+    if (out.voxelCount() != g.voxelCount() || !out.geometry().sameGrid(g)) {
+        const stages::Scope stage("engine result: label map made");
+        out = LabelMap(g);
+    }
     writeLabels(LabelSink::host(out));
 }
 

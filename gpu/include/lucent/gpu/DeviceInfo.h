@@ -24,6 +24,11 @@ std::vector<DeviceInfo> listDevices();
 /// hundred milliseconds on first use that a viewer pays at start-up (on a worker thread), not when
 /// the first volume is shown. Does nothing without a device; never throws; any thread.
 void warmUp();
+/// Frees the pinned staging buffers and destroys this process's CUDA context now (cudaDeviceReset),
+/// so that a program done with the device can pay that teardown beside other work (its outputs'
+/// writing) instead of at exit. A later CUDA call starts afresh. Call it only when nothing of this
+/// process uses the device (no engine, context or device buffer alive). Never throws; any thread.
+void releaseDevice();
 /// One line per backend for About boxes and `lucent version`, e.g. "CUDA: NVIDIA H100 (80 GB, sm_90)".
 std::string describeBackends();
 

@@ -27,6 +27,10 @@ struct EngineRunOptions {
     /// them there and EngineRun::labels stays empty, so they never pass through host memory. Needs
     /// `context` and a CUDA engine (std::invalid_argument otherwise).
     std::uint8_t* deviceLabels = nullptr;
+    /// A label map on the volume's grid that the caller made (while waiting for something else): a
+    /// CUDA engine writes the labels into it rather than making one; engines that hand over their own
+    /// buffer replace it. Left empty when null.
+    LabelMap* labels = nullptr;
 };
 
 /// What the engine handed back, with its timings.
