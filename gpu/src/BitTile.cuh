@@ -1,7 +1,7 @@
 /// @brief Device helpers of the bit-tile layout (BitGrid): word addresses and the fill of runs.
 #pragma once
 
-#include "RegionGrowingCuda.h"
+#include "BitGrid.h"
 
 #include <cstdint>
 

@@ -3,6 +3,7 @@
 /// Same voxels as RegionGrowingCpu (both are the seeds' component of the mask).
 #pragma once
 
+#include "BitGrid.h"
 #include "CudaEngineBase.h"
 #include "DeviceBuffer.h"
 #include "TileQueue.h"
@@ -14,15 +15,6 @@ namespace rg {
 template <typename T>
 struct TileMask;  // defined with the kernels
 }
-
-/// Bit-tile layout: a tile is one 32-voxel word along x by 32 rows (y) by 32 slices (z), stored
-/// contiguously (1024 words) so a block loads its tile in one coalesced sweep.
-struct BitGrid {
-    int nx = 0, ny = 0, nz = 0;
-    int tx = 0, ty = 0, tz = 0;  // tiles along x (words), y, z
-    std::uint32_t tiles() const { return std::uint32_t(tx) * ty * tz; }
-    std::size_t words() const { return std::size_t(tiles()) * 1024; }
-};
 
 class RegionGrowingCuda final : public Segmenter {
 public:

@@ -3,7 +3,6 @@
 /// volume with its direction matrix), so +x is the patient's left, +y posterior, +z superior.
 #include "OrientationMarker.h"
 
-#include "lucent/render/Scene3D.h"
 
 #include <vtkAnnotatedCubeActor.h>
 #include <vtkCamera.h>
@@ -15,7 +14,7 @@
 
 namespace lucent::render {
 
-OrientationMarker::OrientationMarker(vtkRenderWindow& window, int layer) {
+OrientationMarker::OrientationMarker(vtkRenderWindow& window, int layer, double share) {
     m_cube = vtkSmartPointer<vtkAnnotatedCubeActor>::New();
     m_cube->SetXPlusFaceText("L");
     m_cube->SetXMinusFaceText("R");
@@ -36,7 +35,7 @@ OrientationMarker::OrientationMarker(vtkRenderWindow& window, int layer) {
     m_cube->GetCubeProperty()->SetColor(0.8, 0.8, 0.8);
     m_renderer = vtkSmartPointer<vtkRenderer>::New();
     m_renderer->SetLayer(layer);
-    m_renderer->SetViewport(0.0, 0.0, Scene3D::kMarkerShare, Scene3D::kMarkerShare);
+    m_renderer->SetViewport(0.0, 0.0, share, share);
     m_renderer->PreserveColorBufferOn();  // drawn over the scene, its own depth
     m_renderer->PreserveDepthBufferOff();
     m_renderer->InteractiveOff();

@@ -16,8 +16,8 @@ namespace lucent::render {
 class OrientationMarker {
 public:
     /// Adds the marker's renderer to `window` as layer `layer` (above the scene's), in the bottom-left
-    /// corner of Scene3D::kMarkerShare of the pane.
-    OrientationMarker(vtkRenderWindow& window, int layer);
+    /// corner of `share` of the pane's width and height (Scene3D::kMarkerShare).
+    OrientationMarker(vtkRenderWindow& window, int layer, double share);
     /// Turns the marker as `camera` looks (direction of projection and view-up; not its distance).
     void follow(vtkCamera& camera);
     void setVisible(bool visible);

@@ -31,7 +31,7 @@ Scene3D::Impl::Impl() {
     overlay->InteractiveOff();
     window->SetNumberOfLayers(2);
     window->AddRenderer(overlay);
-    marker = std::make_unique<OrientationMarker>(*window, 2);
+    marker = std::make_unique<OrientationMarker>(*window, 2, Scene3D::kMarkerShare);
     window->SetMultiSamples(0);
 }
 

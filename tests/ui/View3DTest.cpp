@@ -8,6 +8,7 @@
 #include "lucent/ui/LiveSegmentation.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/OpenGlSetup.h"
+#include "lucent/ui/LivePreviewWiring.h"
 #include "lucent/ui/View3DWidget.h"
 #include "lucent/ui/ViewCapture.h"
 #include "lucent/ui/ViewGrid.h"
@@ -277,7 +278,7 @@ TEST_F(View3D, LivePreviewShowsWhileTheMethodRuns) {
     load(ballVolume(Mat3{}));
     view()->setPreset(Preset3D::None);
     LiveSegmentation live(&model, grid.get());
-    view()->followLive(&live);  // as MainWindow wires them
+    showLiveIn3D(&live, view());  // as MainWindow wires them
     live.setBackend(gpu::Backend::Cpu);
     SegmentationRequest r;
     r.seeds = {{int(kBall.x), int(kBall.y), int(kBall.z)}};
@@ -314,7 +315,7 @@ TEST_F(View3D, ACapturedWindowShowsThe3DPaneAsItDrawsItself) {
     load(skullVolume());
     view()->setPreset(Preset3D::CtBone);
     LiveSegmentation live(&model, grid.get());
-    view()->followLive(&live);
+    showLiveIn3D(&live, view());
     live.setBackend(gpu::Backend::Cpu);
     SegmentationRequest r;
     r.seeds = {{32, 32, 6}};  // in the bone shell
@@ -342,7 +343,7 @@ TEST_F(View3D, AnUntickedClusterLeavesTheLivePreview) {
     load(ballVolume(Mat3{}));
     view()->setPreset(Preset3D::None);
     LiveSegmentation live(&model, grid.get());
-    view()->followLive(&live);
+    showLiveIn3D(&live, view());
     live.setBackend(gpu::Backend::Cpu);
     SegmentationRequest r;
     r.fuzzyCMeans.clusters = 2;  // the background and the ball
@@ -391,7 +392,7 @@ TEST_F(View3D, LabelsInsideTheSkullShowUnderTheBonePreset) {
     // A live run inside the shell: its surfaces show through the bone too.
     model.clearLabels();
     LiveSegmentation live(&model, grid.get());
-    view()->followLive(&live);
+    showLiveIn3D(&live, view());
     live.setBackend(gpu::Backend::Cpu);
     SegmentationRequest r;
     r.seeds = {{32, 32, 32}};

@@ -16,6 +16,7 @@
 #include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/SegmentPanel.h"
 #if LUCENT_HAVE_VTK
+#include "lucent/ui/LivePreviewWiring.h"
 #include "lucent/ui/View3DWidget.h"
 #endif
 #include "lucent/ui/SeriesChooser.h"
@@ -75,7 +76,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_grid, &ViewGrid::renderError, this, [this](const QString& m) { showError("Display error", m); });
     m_loader = new VolumeLoader(this);
     m_labelFiles = new LabelFiles(&m_model, this);
-    m_pacs = new PacsActions(this);
+    m_pacs = new PacsActions({this, &m_model, m_labelFiles,
+                              [this](const QString& folder, const QString& uid) { return openPath(folder, uid); }});
     connect(m_labelFiles, &LabelFiles::exported, this, [this](const QString& m) { statusBar()->showMessage(m, 15000); });
     wireLoader();
     m_cine = new CinePlayer(&m_model, m_grid, this);
@@ -84,7 +86,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_segment = new SegmentPanel(&m_model, m_grid, this);
 #if LUCENT_HAVE_VTK
     // The window wires the run to the 3D view: neither knows the other.
-    if (View3DWidget* v3d = m_grid->view3D()) v3d->followLive(&m_segment->live());
+    if (View3DWidget* v3d = m_grid->view3D()) showLiveIn3D(&m_segment->live(), v3d);
 #endif
     addDockWidget(Qt::RightDockWidgetArea, m_segment);
     m_segment->hide();

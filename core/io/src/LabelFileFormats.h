@@ -1,7 +1,7 @@
 /// @brief The label formats that need more than a volume writer: DICOM SEG (DCMTK) and surfaces (VTK).
 #pragma once
 
-#include "lucent/io/LabelFile.h"
+#include "lucent/io/LabelFileTypes.h"
 
 namespace lucent::io {
 

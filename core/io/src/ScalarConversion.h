@@ -2,7 +2,7 @@
 #pragma once
 
 #include "lucent/core/Volume.h"
-#include "lucent/io/RawImage.h"
+#include "lucent/io/RawLayout.h"
 
 #include <cstddef>
 #include <utility>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "lucent/io/ByteFile.h"
-#include "lucent/io/RawImage.h"
+#include "lucent/io/RawLayout.h"
 
 #include <cstddef>
 #include <cstdint>

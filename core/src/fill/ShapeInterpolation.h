@@ -4,7 +4,7 @@
 #pragma once
 
 #include "PlaneMask.h"
-#include "lucent/core/SliceFill.h"
+#include "lucent/core/FillMethod.h"
 
 #include <functional>
 

@@ -6,7 +6,10 @@
 #include "lucent/net/PacsNode.h"
 #include "lucent/pacs/StudyDatabase.h"
 #include "lucent/ui/LabelFiles.h"
-#include "lucent/ui/MainWindow.h"
+#include "lucent/ui/LabelFiles.h"
+#include "lucent/ui/ViewerModel.h"
+
+#include <QStatusBar>
 #include "lucent/ui/OpenFromPacsDialog.h"
 #include "lucent/ui/PacsNodesDialog.h"
 #include "lucent/ui/SendLabelsDialog.h"
@@ -41,7 +44,7 @@ QDialog* raise(QPointer<QDialog>& kept, const std::function<QDialog*()>& make) {
 
 }  // namespace
 
-PacsActions::PacsActions(MainWindow* window) : QObject(window), m_window(window) {
+PacsActions::PacsActions(PacsHost host) : QObject(host.window), m_host(std::move(host)) {
     m_indexing.setMaxThreadCount(1);
     QSettings settings;
     m_nodes.load(settings);
@@ -60,14 +63,14 @@ void PacsActions::addSendAction(QMenu* file) {
     auto* send = file->addAction("Send labels to PACS...", this, &PacsActions::showSend);
     send->setObjectName("sendLabelsToPacs");
     auto follow = [this, send] {
-        const QString why = LabelFiles::dicomSegUnavailable(m_window->model());
+        const QString why = LabelFiles::dicomSegUnavailable((*m_host.model));
         send->setEnabled(why.isEmpty());
         send->setText(why.isEmpty() ? "Send labels to PACS..." : QString("Send labels to PACS (%1)").arg(why));
         send->setToolTip(why.isEmpty() ? "The labels as a DICOM SEG of the open series, to a PACS node"
                                        : "A DICOM SEG " + why);
         send->setStatusTip(send->toolTip());
     };
-    connect(&m_window->model(), &ViewerModel::volumeChanged, send, follow);
+    connect(&(*m_host.model), &ViewerModel::volumeChanged, send, follow);
     follow();
 }
 
@@ -76,9 +79,9 @@ pacs::StudyDatabase* PacsActions::database() {
     try {
         m_db = std::make_unique<pacs::StudyDatabase>(net::defaultStudyDatabase(), net::defaultRetrieveCache());
         if (!m_db->recoveryMessage().empty())
-            QMessageBox::warning(m_window, "Study database", QString::fromStdString(m_db->recoveryMessage()));
+            QMessageBox::warning(m_host.window, "Study database", QString::fromStdString(m_db->recoveryMessage()));
     } catch (const std::exception& e) {
-        QMessageBox::warning(m_window, "Cannot open the study database", QString::fromUtf8(e.what()));
+        QMessageBox::warning(m_host.window, "Cannot open the study database", QString::fromUtf8(e.what()));
     }
     return m_db.get();
 }
@@ -105,7 +108,7 @@ void PacsActions::indexOpened(const SeriesInfo& info) {
         }
         callQueued(this, [this, error] {
             if (!error.isEmpty()) {
-                m_window->statusBar()->showMessage("Not added to the study database: " + error, 10000);
+                m_host.window->statusBar()->showMessage("Not added to the study database: " + error, 10000);
                 return;
             }
             if (m_browser) static_cast<StudyBrowserDialog*>(m_browser.data())->model().refresh();
@@ -117,7 +120,7 @@ void PacsActions::indexOpened(const SeriesInfo& info) {
 PasswordAsker PacsActions::asker() {
     return [this](const QString& prompt) -> std::optional<QString> {
         bool ok = false;
-        const QString password = QInputDialog::getText(m_window, "PACS password", prompt, QLineEdit::Password, {}, &ok);
+        const QString password = QInputDialog::getText(m_host.window, "PACS password", prompt, QLineEdit::Password, {}, &ok);
         return ok ? std::optional<QString>(password) : std::nullopt;
     };
 }
@@ -126,9 +129,9 @@ QDialog* PacsActions::showBrowser() {
     return raise(m_browser, [this]() -> QDialog* {
         pacs::StudyDatabase* db = database();
         if (!db) return nullptr;
-        auto* dialog = new StudyBrowserDialog(*db, m_window);
-        connect(dialog, &StudyBrowserDialog::openSeries, m_window,
-                [this](const QString& folder, const QString& uid) { m_window->openPath(folder, uid); });
+        auto* dialog = new StudyBrowserDialog(*db, m_host.window);
+        connect(dialog, &StudyBrowserDialog::openSeries, m_host.window,
+                [this](const QString& folder, const QString& uid) { m_host.openSeries(folder, uid); });
         return dialog;
     });
 }
@@ -140,21 +143,21 @@ QDialog* PacsActions::showOpenFromPacs() {
             dbPath = net::defaultStudyDatabase();
             cache = net::defaultRetrieveCache();
         } catch (const std::exception& e) {
-            QMessageBox::warning(m_window, "Open from PACS", QString::fromUtf8(e.what()));
+            QMessageBox::warning(m_host.window, "Open from PACS", QString::fromUtf8(e.what()));
             return nullptr;
         }
-        auto* dialog = new OpenFromPacsDialog(m_nodes, asker(), dbPath, cache, m_window);
-        connect(dialog, &OpenFromPacsDialog::retrieved, m_window, [this, dialog](const QString& folder, const QString& uid) {
+        auto* dialog = new OpenFromPacsDialog(m_nodes, asker(), dbPath, cache, m_host.window);
+        connect(dialog, &OpenFromPacsDialog::retrieved, m_host.window, [this, dialog](const QString& folder, const QString& uid) {
             if (m_browser) static_cast<StudyBrowserDialog*>(m_browser.data())->model().refresh();
             // The series opens from the window's own event loop with the dialog out of the way: the
             // unsaved-work question, asked from inside the retrieve's signal over the dialog, was a
             // black, unpainted box (issue 43 item 1). Opened, the dialog has done its work and closes;
             // kept work (the question cancelled) brings it back, its series retrieved.
             QMetaObject::invokeMethod(
-                m_window,
+                m_host.window,
                 [this, dialog = QPointer<QDialog>(dialog), folder, uid] {
                     if (dialog) dialog->hide();
-                    const bool opened = m_window->openPath(folder, uid);
+                    const bool opened = m_host.openSeries(folder, uid);
                     if (!dialog) return;
                     if (opened) dialog->close();
                     else dialog->show();
@@ -166,24 +169,24 @@ QDialog* PacsActions::showOpenFromPacs() {
 }
 
 QDialog* PacsActions::showNodes() {
-    return raise(m_nodesDialog, [this] { return new PacsNodesDialog(m_nodes, asker(), m_window); });
+    return raise(m_nodesDialog, [this] { return new PacsNodesDialog(m_nodes, asker(), m_host.window); });
 }
 
 QDialog* PacsActions::showSend() {
-    const QString why = LabelFiles::dicomSegUnavailable(m_window->model());
+    const QString why = LabelFiles::dicomSegUnavailable((*m_host.model));
     if (!why.isEmpty()) {
-        QMessageBox::information(m_window, "Send labels to PACS", "A DICOM SEG " + why + ".");
+        QMessageBox::information(m_host.window, "Send labels to PACS", "A DICOM SEG " + why + ".");
         return nullptr;
     }
-    if (!m_window->model().labels() || io::presentLabels(*m_window->model().labels()).empty()) {
-        QMessageBox::information(m_window, "Send labels to PACS", "The label layer is empty.");
+    if (!(*m_host.model).labels() || io::presentLabels(*(*m_host.model).labels()).empty()) {
+        QMessageBox::information(m_host.window, "Send labels to PACS", "The label layer is empty.");
         return nullptr;
     }
     return raise(m_send, [this] {
         auto write = [this](const QString& path, QString* error) {
-            return m_window->labelFiles().exportFile(path, {}, false, false, error);
+            return (*m_host.labelFiles).exportFile(path, {}, false, false, error);
         };
-        return new SendLabelsDialog(m_nodes, asker(), write, m_window);
+        return new SendLabelsDialog(m_nodes, asker(), write, m_host.window);
     });
 }
 

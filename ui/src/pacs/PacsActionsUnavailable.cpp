@@ -3,7 +3,10 @@
 #include "lucent/ui/PacsActions.h"
 
 #include "lucent/pacs/StudyDatabase.h"
-#include "lucent/ui/MainWindow.h"
+#include "lucent/ui/LabelFiles.h"
+#include "lucent/ui/ViewerModel.h"
+
+#include <QStatusBar>
 
 #include <QMenu>
 #include <QMessageBox>
@@ -22,7 +25,7 @@ void greyed(QMenu* file, const QString& text, const char* name) {
 
 }  // namespace
 
-PacsActions::PacsActions(MainWindow* window) : QObject(window), m_window(window) {}
+PacsActions::PacsActions(PacsHost host) : QObject(host.window), m_host(std::move(host)) {}
 
 PacsActions::~PacsActions() = default;
 
@@ -41,22 +44,22 @@ void PacsActions::indexOpened(const SeriesInfo&) {}  // no database in this buil
 PasswordAsker PacsActions::asker() { return {}; }
 
 QDialog* PacsActions::showBrowser() {
-    QMessageBox::information(m_window, "DICOM browser", "The DICOM browser is not available: " + kWhy + ".");
+    QMessageBox::information(m_host.window, "DICOM browser", "The DICOM browser is not available: " + kWhy + ".");
     return nullptr;
 }
 
 QDialog* PacsActions::showOpenFromPacs() {
-    QMessageBox::information(m_window, "Open from PACS", "Open from PACS is not available: " + kWhy + ".");
+    QMessageBox::information(m_host.window, "Open from PACS", "Open from PACS is not available: " + kWhy + ".");
     return nullptr;
 }
 
 QDialog* PacsActions::showNodes() {
-    QMessageBox::information(m_window, "PACS nodes", "PACS nodes are not available: " + kWhy + ".");
+    QMessageBox::information(m_host.window, "PACS nodes", "PACS nodes are not available: " + kWhy + ".");
     return nullptr;
 }
 
 QDialog* PacsActions::showSend() {
-    QMessageBox::information(m_window, "Send labels to PACS", "Sending labels is not available: " + kWhy + ".");
+    QMessageBox::information(m_host.window, "Send labels to PACS", "Sending labels is not available: " + kWhy + ".");
     return nullptr;
 }
 

@@ -6,7 +6,7 @@
 #include "CrossThread.h"
 
 #include "lucent/io/FileUtil.h"
-#include "lucent/ui/LiveSegmentation.h"
+#include "lucent/ui/LivePreviewSource.h"
 
 #include <QBuffer>
 #include <QMouseEvent>
@@ -144,22 +144,19 @@ void View3DWidget::showLabelVolume() {
     else m_scene.setLabelVolume(nullptr, table);
 }
 
-void View3DWidget::followLive(LiveSegmentation* live) {
-    m_live = live;
-    connect(live, &LiveSegmentation::framed, this, &View3DWidget::onLiveFrame);
-    connect(live, &LiveSegmentation::stateChanged, this, &View3DWidget::onLiveState);
-    connect(live, &LiveSegmentation::shownValuesChanged, this, [this] {
-        if (m_live && m_live->active() && isVisible()) refreshLiveNow();
-    });
-    connect(live, &LiveSegmentation::previewTargetsChanged, this, [this] {
-        if (!m_live) return;
-        m_scene.setLiveTargets(m_live->previewTargets());  // the slice views' preview colours, in 3D
-        update();
-    });
-    connect(live, &QObject::destroyed, this, [this] {
-        m_live = nullptr;
-        clearLive();
-    });
+void View3DWidget::forgetLive() {
+    m_live = nullptr;
+    clearLive();
+}
+
+void View3DWidget::onLiveShownValues() {
+    if (m_live && m_live->active() && isVisible()) refreshLiveNow();
+}
+
+void View3DWidget::onLiveTargets() {
+    if (!m_live) return;
+    m_scene.setLiveTargets(m_live->previewTargets());  // the slice views' preview colours, in 3D
+    update();
 }
 
 void View3DWidget::onLiveFrame() {

@@ -2,6 +2,7 @@
 /// between them by shape-based interpolation, label by label (issue 41).
 #pragma once
 
+#include "lucent/core/FillMethod.h"
 #include "lucent/core/LabelMap.h"
 #include "lucent/core/Progress.h"
 
@@ -11,15 +12,6 @@
 #include <vector>
 
 namespace lucent {
-
-/// How the shape between two labelled slices is made.
-enum class FillMethod {
-    /// Albu et al. 2008: regions moved onto each other's centroid, their morphological median,
-    /// recursively. The default: the better on the shapes measured (tests/core/SliceFillTest.cpp).
-    Morphological,
-    /// The baseline: a weighted mean of the two slices' signed distance maps, thresholded at 0.
-    SignedDistance,
-};
 
 /// "morphological" or "signed-distance" (`lucent interpolate --method`).
 const char* fillMethodKey(FillMethod method);

@@ -10,6 +10,7 @@
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/render/HudState.h"
 #include "lucent/ui/LiveHud.h"
+#include "lucent/ui/LivePreviewSource.h"
 #include "lucent/ui/SegmentationRunner.h"
 
 #include <QElapsedTimer>
@@ -34,7 +35,7 @@ namespace lucent::ui {
 class ViewerModel;
 class ViewGrid;
 
-class LiveSegmentation : public QObject, public SegmentationRunner {
+class LiveSegmentation : public QObject, public SegmentationRunner, public LivePreviewSource {
     Q_OBJECT
 public:
     LiveSegmentation(ViewerModel* model, ViewGrid* grid, QObject* parent = nullptr);
@@ -108,7 +109,7 @@ public:
     /// (LabelReduction.h): reduced on the device for a CUDA engine (cells are downloaded, never the
     /// volume), from the host map for a CPU engine. False while no run has a result (none, starting)
     /// or when the device cannot make it.
-    bool copyPreviewReduced(std::size_t maxCells, LabelMap& out);
+    bool copyPreviewReduced(std::size_t maxCells, LabelMap& out) override;
 
     /// Scripts and tests: advances synchronously, taking every frame (calling `onFrame` after each
     /// is drawn), `steps` single steps, or to the end when steps < 0. Returns false on failure.
@@ -130,7 +131,7 @@ public:
     std::string shownState() const;
     /// Draws each preview value in the colour of the label it goes into (VolumeTextures::setPreviewTargets).
     void setPreviewTargets(const std::array<std::uint8_t, 256>& targets);
-    const std::array<std::uint8_t, 256>& previewTargets() const { return m_previewTargets; }
+    const std::array<std::uint8_t, 256>& previewTargets() const override { return m_previewTargets; }
     /// Voxels of the result so far; the snake's before it writes labels: pixels inside its polygon;
     /// a settled fuzzy C-means run's: those of the clusters shown (the ones Accept takes).
     std::size_t shownVoxels() const;

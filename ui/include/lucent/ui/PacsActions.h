@@ -2,6 +2,11 @@
 /// dialog and hands what it fetched to the window.
 #pragma once
 
+#include <QMainWindow>
+#include <QString>
+
+#include <functional>
+
 #include "lucent/core/SeriesInfo.h"
 #include "lucent/ui/PacsNodeList.h"
 
@@ -20,13 +25,23 @@ class StudyDatabase;
 
 namespace lucent::ui {
 
-class MainWindow;
+class LabelFiles;
+class ViewerModel;
+
+/// What the PACS actions need of the window: a parent for their dialogs and messages (and its status
+/// bar), the model, the label files a sent DICOM SEG is written by, and a way to open a retrieved series.
+struct PacsHost {
+    QMainWindow* window = nullptr;
+    ViewerModel* model = nullptr;
+    LabelFiles* labelFiles = nullptr;
+    std::function<bool(const QString& folder, const QString& seriesUid)> openSeries;
+};
 
 class PacsActions : public QObject {
     Q_OBJECT
 public:
     /// Reads the nodes from QSettings.
-    explicit PacsActions(MainWindow* window);
+    explicit PacsActions(PacsHost host);
     ~PacsActions() override;
 
     /// File > DICOM browser, Open from PACS, PACS nodes (greyed with the reason in a build without
@@ -56,7 +71,7 @@ private:
     /// The password of a DICOMweb user: an input dialog over the window.
     PasswordAsker asker();
 
-    MainWindow* m_window;
+    PacsHost m_host;
     PacsNodeList m_nodes;
     std::unique_ptr<pacs::StudyDatabase> m_db;
     QPointer<QDialog> m_browser, m_open, m_nodesDialog, m_send;

@@ -15,7 +15,7 @@
 
 namespace lucent::ui {
 
-class LiveSegmentation;
+class LivePreviewSource;
 
 class View3DWidget : public QOpenGLWidget {
     Q_OBJECT
@@ -23,8 +23,10 @@ public:
     explicit View3DWidget(ViewerModel* model, QWidget* parent = nullptr);
     ~View3DWidget() override;
 
-    /// Shows the preview of `live`'s runs (not owned; it must outlive this widget or be reset).
-    void followLive(LiveSegmentation* live);
+    /// Shows the preview of `live`'s runs (not owned; forgetLive() before it goes). The window connects
+    /// the run's signals to the slots below.
+    void followLive(LivePreviewSource* live) { m_live = live; }
+    void forgetLive();
     void setPreset(render::Preset3D preset);
     render::Preset3D preset() const { return m_scene.preset(); }
     /// The scene's voxel budget (render::Scene3D::setShownVoxels) and the grid it ray-casts.
@@ -78,12 +80,20 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
 
+public slots:
+    /// The run drew a frame: a new live copy, at most 4 times a second.
+    void onLiveFrame();
+    /// The run started, stopped or finished.
+    void onLiveState();
+    /// Other preview values are shown (fuzzy C-means' clusters ticked).
+    void onLiveShownValues();
+    /// The preview's colours changed (LivePreviewSource::previewTargets).
+    void onLiveTargets();
+
 private:
     void onVolume();
     void onLabels();
     void requestSurfaces();
-    void onLiveFrame();
-    void onLiveState();
     void onSurfaces(std::shared_ptr<const render::LabelSurfaces> surfaces, int serial);
     void onLiveSurfaces(std::shared_ptr<const render::LabelSurfaces> surfaces, int serial);
     void clearLive();
@@ -92,7 +102,7 @@ private:
     void releaseGl();
 
     ViewerModel* m_model;
-    LiveSegmentation* m_live = nullptr;
+    LivePreviewSource* m_live = nullptr;
     render::Scene3D m_scene;
     bool m_userPreset = false;
     bool m_planesVisible = true;
