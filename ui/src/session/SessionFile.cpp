@@ -3,6 +3,7 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/core/Version.h"
+#include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/io/FileUtil.h"
 #include "lucent/io/ReadLimits.h"
 
@@ -170,6 +171,58 @@ LabelInfo readLabelInfo(const Reader& r, const QJsonValue& v) {
     return l;
 }
 
+// --- the 3D snake's block: its box, bubbles (centre and radius), domain margin, iterations, smoothing,
+// and the depth of the next box and radius of the next bubble.
+QJsonObject snake3dJson(const SegmentSettings& s) {
+    const Snake3dParams& p = s.request.snake3d;
+    QJsonArray bubbles;
+    for (std::size_t n = 0; n < s.snake3dSeeds.size(); ++n) {
+        const VoxelIndex& c = s.snake3dSeeds[n];
+        bubbles.append(QJsonArray{c.i, c.j, c.k, snake3dRadius(p, n)});
+    }
+    QJsonObject o{{"bubbles", bubbles},
+                  {"marginMm", p.marginMm ? QJsonValue(*p.marginMm) : QJsonValue(QJsonValue::Null)},
+                  {"iterations", p.iterations},
+                  {"smoothing", p.smoothing},
+                  {"depth", s.snake3dDepth},
+                  {"radiusMm", s.snake3dRadius}};
+    if (const auto& b = p.box) o["box"] = QJsonArray{b->lo[0], b->lo[1], b->lo[2], b->hi[0], b->hi[1], b->hi[2]};
+    return o;
+}
+
+/// Whole numbers of a JSON array: `count` of them or none; `what` names it in the message.
+std::vector<int> wholeNumbers(const Reader& r, const QJsonArray& a, int count, const QString& what) {
+    std::vector<int> out;
+    if (!a.isEmpty() && a.size() != count) r.fail(QString("%1 must be %2 whole numbers").arg(what).arg(count));
+    for (const QJsonValue& v : a) {
+        const double d = v.toDouble(0.5);
+        if (d != std::floor(d) || std::abs(d) > kNoIntLimit) r.fail(QString("%1 must be %2 whole numbers").arg(what).arg(count));
+        out.push_back(int(d));
+    }
+    return out;
+}
+
+void readSnake3d(const Reader& r, const QJsonObject& o, SegmentSettings& s) {
+    Snake3dParams& p = s.request.snake3d;
+    if (const auto b = wholeNumbers(r, r.array(o, "box"), 6, "the 3D snake's 'box'"); !b.empty())
+        p.box = VoxelBox{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
+    for (const QJsonValue& v : r.array(o, "bubbles")) {
+        const QJsonArray a = v.toArray();
+        if (a.size() != 4) r.fail("a 3D snake bubble must be i, j, k and a radius in mm");
+        const auto c = wholeNumbers(r, QJsonArray{a[0], a[1], a[2]}, 3, "a 3D snake bubble's centre");
+        const double radius = a[3].toDouble(-1);
+        if (!kSnake3dLimits.radiusMm.allows(radius)) r.fail("a 3D snake bubble's radius must be more than 0 mm");
+        s.snake3dSeeds.push_back({c[0], c[1], c[2]});
+        p.radiiMm.push_back(radius);
+    }
+    p.marginMm = r.optionalNumber(o, "marginMm");
+    if (p.marginMm && !kSnake3dLimits.marginMm.allows(*p.marginMm)) r.fail("the 3D snake's 'marginMm' must be 0 or more");
+    p.iterations = r.integer(o, "iterations", kSnake3dLimits.iterations);
+    p.smoothing = r.integer(o, "smoothing", kSnake3dLimits.smoothing);
+    s.snake3dDepth = r.integer(o, "depth", kSnake3dDepth);
+    s.snake3dRadius = r.bounded(o, "radiusMm", kSnake3dLimits.radiusMm);
+}
+
 QJsonObject segmentationJson(const SegmentSettings& s) {
     const SegmentationRequest& q = s.request;
     QJsonArray seeds;
@@ -202,7 +255,8 @@ QJsonObject segmentationJson(const SegmentSettings& s) {
                                   {"stepMax", sn.stepMax},
                                   {"minSegment", sn.minSegment},
                                   {"propagate", sn.propagate},
-                                  {"domainMarginPercent", s.snakeDomainMargin}}}};
+                                  {"domainMarginPercent", s.snakeDomainMargin}}},
+            {"snake3d", snake3dJson(s)}};
 }
 
 SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
@@ -212,9 +266,6 @@ SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
         s.mode = methodFromKey(mode.toStdString());
         if (!s.mode)
             r.fail(QString("unknown segmentation method '%1' (%2)").arg(mode, QString::fromStdString(methodKeyList())));
-        // The 3D snake has no page in the Segment panel yet (issue 40's viewer part): a session naming it is refused.
-        else if (*s.mode == Method::Snake3d)
-            r.fail(QString("segmentation method '%1' has no page in the Segment panel yet").arg(mode));
         // Issue 46's live part (strokes as seeds) is not in the viewer yet: refuse rather than enter a mode without a page.
         else if (*s.mode == Method::GrowCut)
             r.fail("segmentation method 'growcut' has no viewer run yet (lucent segment --method growcut)");
@@ -266,6 +317,7 @@ SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
     q.snake.minSegment = r.integer(sn, "minSegment", kSnakeLimits.minSegment);
     q.snake.propagate = r.boolean(sn, "propagate", q.snake.propagate);
     s.snakeDomainMargin = r.integer(sn, "domainMarginPercent", kSnakeDomainMargin);
+    readSnake3d(r, r.object(o, "snake3d"), s);
     return s;
 }
 

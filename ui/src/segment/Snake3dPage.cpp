@@ -1,0 +1,103 @@
+/// @brief The 3D snake's page (SegmentPages.h): the start's gestures, the domain, iterations, smoothing.
+#include "SegmentPages.h"
+
+#include "lucent/core/seg/ParameterLimits.h"
+#include "lucent/ui/SegmentSettings.h"
+
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+
+namespace lucent::ui {
+
+namespace {
+
+/// The margin box's value below its limits: no margin in mm, the 2D snake's percentage rule.
+constexpr double kMarginByRule = -1.0;
+/// The widest margin and radius the boxes offer (the engines take any; a head is 250 mm across).
+constexpr double kMostMm = 500.0;
+
+QString boxText(const VoxelBox& b) {
+    // Slices numbered from 1, as the views number them.
+    return QString("box %1..%2, %3..%4, slices %5..%6")
+        .arg(b.lo[0]).arg(b.hi[0]).arg(b.lo[1]).arg(b.hi[1]).arg(b.lo[2] + 1).arg(b.hi[2] + 1);
+}
+
+}  // namespace
+
+Snake3dPage::Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent)
+    : SegmentPage(model, live, parent) {
+    auto* form = new QFormLayout(this);
+    form->addRow(pageNote("Drag a box on any slice view: it reaches through the slices set in Depth, centred on "
+                          "that slice. Click to add a bubble, shift-click on one to remove it. The surface evolves "
+                          "in 3D at once; every change runs it again from the start.", this));
+    m_depth = new QSpinBox(this);
+    m_depth->setObjectName("snake3dDepth");
+    m_depth->setRange(kSnake3dDepth.min, kSnake3dDepth.max);
+    m_depth->setSuffix(" slices");
+    m_depth->setToolTip("A box drawn next reaches through this many slices along the view's normal");
+    connect(m_depth, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnake3dDepth(v); });
+    form->addRow("Box depth", m_depth);
+    m_radius = new QDoubleSpinBox(this);
+    m_radius->setObjectName("snake3dRadius");
+    m_radius->setDecimals(1);
+    m_radius->setRange(0.5, kMostMm);  // a bubble is a ball: its radius is more than nothing
+    m_radius->setSuffix(" mm");
+    m_radius->setToolTip("The radius of the bubble clicked next (each bubble keeps its own)");
+    connect(m_radius, &QDoubleSpinBox::valueChanged, this, [this](double v) { m_model->setSnake3dRadius(v); });
+    form->addRow("Bubble radius", m_radius);
+    m_margin = new QDoubleSpinBox(this);
+    m_margin->setObjectName("snake3dMargin");
+    m_margin->setDecimals(1);
+    m_margin->setRange(kMarginByRule, kMostMm);
+    m_margin->setSpecialValueText(QString("%1 % of the start").arg(kSnake3dLimits.marginPercent));
+    m_margin->setSuffix(" mm around the start");
+    m_margin->setToolTip("The statistics inside and outside are taken over the start grown by this much: a box "
+                         "around a structure gives that structure.");
+    connect(m_margin, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        m_model->setSnake3dMargin(v <= kMarginByRule ? std::nullopt : std::optional<double>(v));
+    });
+    form->addRow("Domain", m_margin);
+    m_iterations = new QSpinBox(this);
+    m_iterations->setObjectName("snake3dIterations");
+    m_iterations->setRange(kSnake3dLimits.iterations.min, kSnake3dLimits.iterations.max);
+    m_iterations->setSpecialValueText("until it converges");
+    connect(m_iterations, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnake3dIterations(v); });
+    form->addRow("Iterations", m_iterations);
+    m_smoothing = new QSpinBox(this);
+    m_smoothing->setObjectName("snake3dSmoothing");
+    m_smoothing->setRange(kSnake3dLimits.smoothing.min, kSnake3dLimits.smoothing.max);
+    m_smoothing->setToolTip("Curvature smoothing passes an iteration: more gives a rounder surface");
+    connect(m_smoothing, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnake3dSmoothing(v); });
+    form->addRow("Smoothing", m_smoothing);
+    m_start = new QLabel(this);
+    m_start->setObjectName("snake3dStart");
+    m_start->setWordWrap(true);
+    form->addRow(m_start);
+    m_clear = new QPushButton("Clear the start", this);
+    m_clear->setObjectName("snake3dClear");
+    connect(m_clear, &QPushButton::clicked, this, [this] { m_model->clearSnake3dStart(); });
+    form->addRow(m_clear);
+}
+
+void Snake3dPage::refresh() {
+    const QSignalBlocker b1(m_depth), b2(m_radius), b3(m_margin), b4(m_iterations), b5(m_smoothing);
+    const Snake3dTool& tool = m_model->snake3dTool();
+    const Snake3dParams p = m_model->snake3d();
+    m_depth->setValue(tool.depth());
+    m_radius->setValue(tool.radius());
+    m_margin->setValue(p.marginMm.value_or(kMarginByRule));
+    m_iterations->setValue(p.iterations);
+    m_smoothing->setValue(p.smoothing);
+    QStringList parts;
+    if (p.box) parts << boxText(*p.box);
+    if (const auto n = tool.bubbles().size()) parts << QString("%1 bubble%2").arg(n).arg(n == 1 ? "" : "s");
+    m_start->setText(parts.isEmpty() ? QString("No start yet") : "Start: " + parts.join(", "));
+    m_clear->setEnabled(tool.hasStart());
+}
+
+}  // namespace lucent::ui
