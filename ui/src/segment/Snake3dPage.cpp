@@ -32,7 +32,7 @@ QString boxText(const VoxelBox& b) {
 Snake3dPage::Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent)
     : SegmentPage(model, live, parent) {
     auto* form = new QFormLayout(this);
-    form->addRow(pageNote("Drag a box on any slice view: it reaches through the slices set in Depth, centred on "
+    form->addRow(pageNote("Drag a box on any slice view: it reaches through the slices set in Box depth, centred on "
                           "that slice. Click to add a bubble, shift-click on one to remove it. The surface evolves "
                           "in 3D at once; every change runs it again from the start.", this));
     m_depth = new QSpinBox(this);
