@@ -198,6 +198,7 @@ void LiveSegmentation::frameNow() {
         if (p.changed) {
             m_pending = merge(m_pending, *p.changed);
             news = true;
+            if (m_method == Method::Snake3d) recordSnake3d(*p.changed, p.last.iterations);  // the scrubber's state
         }
         uploadChanges(p);
         moved.swap(m_movedToCpu);
@@ -254,6 +255,7 @@ void LiveSegmentation::forgetShownStep() {
 }
 
 void LiveSegmentation::forgetRun() {
+    m_history.clear();
     m_published = {};
     m_pending.reset();
     m_voxels = 0;
@@ -351,6 +353,7 @@ bool LiveSegmentation::copyPreviewReduced(std::size_t maxCells, LabelMap& out) {
     // Not while starting: the engine lock is held through start(), which may be long.
     if (!m_worker || !m_volume || !active() || m_published.starting) return false;
     const LabelReduction plan = planLabelReduction(m_volume->geometry().dims, maxCells);
+    if (reduceSnake3dState(plan, out)) return true;  // the scrubber's state, not the run's latest
     bool made = false;
     // Between two advances nothing writes the preview (host map or device buffer).
     m_worker->command([&](SegmentationSession&) {
@@ -441,6 +444,7 @@ void LiveSegmentation::showStepFill(int index) {
 }
 
 void LiveSegmentation::restoreScrubbedSlice() {
+    followSnake3d();
     m_shownPixels = 0;
     if (m_scrubbedSlice < 0 || !m_worker) return;
     const auto& d = m_volume->geometry().dims;
@@ -583,6 +587,7 @@ render::HudState LiveSegmentation::hudState() const {
                                                             : m_recordedPace->framesPerSecond * m_recordedPace->stepsPerFrame;
         h.speed = std::to_string(pace) + " steps/s";
     }
+    if (m_method == Method::Snake3d) snake3dHud(h);
     return h;
 }
 
@@ -607,6 +612,7 @@ std::size_t LiveSegmentation::chosenClusterVoxels() const {
 
 std::size_t LiveSegmentation::shownVoxels() const {
     if (m_method == Method::FuzzyCMeans) return chosenClusterVoxels();
+    if (m_method == Method::Snake3d && m_history.shown() >= 0) return m_history.voxels(m_history.shown());
     if (m_method != Method::Snake || !m_volume) return m_voxels.load();
     // The snake writes its labels when it ends: until then its area is the polygon's inside,
     // rasterised by the engines' rule, once per new polygon.

@@ -84,7 +84,7 @@ private:
 };
 
 /// The 3D snake: how a box is drawn (its depth) and a bubble (its radius), the domain's margin, the
-/// iterations and smoothing, the start drawn and a button that clears it (Snake3dPage.cpp).
+/// iterations and smoothing, the start drawn and a button that clears it, the scrubber (Snake3dPage.cpp).
 class Snake3dPage : public SegmentPage {
 public:
     Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent);
@@ -95,6 +95,8 @@ private:
     QDoubleSpinBox *m_radius, *m_margin;
     QLabel* m_start;
     QPushButton* m_clear;
+    QSlider* m_scrubber;    // the states the views were shown (LiveSegmentation::snake3dHistory)
+    QLabel* m_stepFigures;  // the scrubbed state's step, voxels and volume
 };
 
 /// The live threshold, the estimated statistics, the connectivity map's heat.

@@ -9,7 +9,10 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSlider>
 #include <QSpinBox>
+
+#include <algorithm>
 
 
 namespace lucent::ui {
@@ -82,6 +85,18 @@ Snake3dPage::Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidg
     m_clear->setObjectName("snake3dClear");
     connect(m_clear, &QPushButton::clicked, this, [this] { m_model->clearSnake3dStart(); });
     form->addRow(m_clear);
+    m_scrubber = new QSlider(Qt::Horizontal, this);
+    m_scrubber->setObjectName("snake3dScrubber");
+    m_scrubber->setRange(0, 0);
+    m_scrubber->setToolTip("Any step the views showed: drag, click the track or use the arrow keys; the last "
+                           "follows the run again");
+    connect(m_scrubber, &QSlider::valueChanged, this, [this](int i) {
+        m_live->showSnake3dState(i >= m_live->snake3dHistory().count() - 1 ? -1 : i);
+    });
+    form->addRow("Step", m_scrubber);
+    m_stepFigures = new QLabel(this);
+    m_stepFigures->setObjectName("snake3dStepFigures");
+    form->addRow(m_stepFigures);
 }
 
 void Snake3dPage::refresh() {
@@ -98,6 +113,17 @@ void Snake3dPage::refresh() {
     if (const auto n = tool.bubbles().size()) parts << QString("%1 bubble%2").arg(n).arg(n == 1 ? "" : "s");
     m_start->setText(parts.isEmpty() ? QString("No start yet") : "Start: " + parts.join(", "));
     m_clear->setEnabled(tool.hasStart());
+    // The handle shows the state the views show: the last one while they follow the run.
+    const Snake3dHistory& history = m_live->snake3dHistory();
+    const bool scrubbable = running(Method::Snake3d) && history.count() > 1;
+    {
+        const QSignalBlocker showing(m_scrubber);
+        m_scrubber->setRange(0, std::max(0, history.count() - 1));
+        m_scrubber->setValue(history.shown() < 0 ? m_scrubber->maximum() : history.shown());
+    }
+    m_scrubber->setEnabled(scrubbable);
+    m_stepFigures->setText(m_live->snake3dStateText());
+    m_stepFigures->setVisible(!m_stepFigures->text().isEmpty());
 }
 
 }  // namespace lucent::ui
