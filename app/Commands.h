@@ -19,7 +19,8 @@ int runStats(const std::vector<std::string>& args);
 /// `lucent islands MASK -o OUT --keep-largest|--fill-holes|--remove-smaller-than ML`: the viewer's
 /// island tools on a mask file.
 int runIslands(const std::vector<std::string>& args);
-/// `lucent interpolate MASK [--axis i|j|k] [--labels 1,2] -o OUT`: fill between slices on a mask file.
+/// `lucent interpolate MASK [--axis i|j|k] [--labels 1,2] [--method M] [--backend B] -o OUT`: fill
+/// between slices on a mask file.
 int runInterpolate(const std::vector<std::string>& args);
 /// `lucent pacs echo|find|get|send`: DICOM networking with one node or DICOMweb service.
 int runPacs(const std::vector<std::string>& args);

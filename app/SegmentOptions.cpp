@@ -3,8 +3,10 @@
 
 #include "SeedPoints.h"
 
+#include "lucent/core/seg/MethodParameters.h"
 #include "lucent/core/seg/SeedInterval.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -60,6 +62,12 @@ void requireUsable(const CommandLine& cl, Method method, const SegmentationReque
     }
     if (method == Method::GrowCut && !cl.has("--seeds-mask"))
         throw UsageError(std::string(key) + " needs --seeds-mask SEEDS: a label file on the image's grid (0 = no seed)");
+    // A row given out of its range is named by the option the user typed.
+    for (const Parameter* p : parametersOf(method)) {
+        const auto v = p->get(request);
+        if (cl.has(std::string(p->flag)) && v && !p->allows(*v))
+            throw UsageError(std::string(key) + ": " + std::string(p->flag) + " must be " + p->requirement());
+    }
     try {
         validateParameters(method, request);
     } catch (const std::invalid_argument& e) {
@@ -69,7 +77,7 @@ void requireUsable(const CommandLine& cl, Method method, const SegmentationReque
 
 /// The 3D snake's options: the start box (corners included, as --rect), bubble radii (one for every
 /// seed, or one a seed in the seeds' order: --seed ones first, then --seed-lps / --seed-ras / --seeds),
-/// the margin of the domain in mm (--roi wins), the iteration count and the smoothing.
+/// its other parameters are rows of the table.
 void snake3dFromOptions(const CommandLine& cl, SegmentationRequest& request) {
     auto& p = request.snake3d;
     if (cl.has("--box")) {
@@ -82,21 +90,43 @@ void snake3dFromOptions(const CommandLine& cl, SegmentationRequest& request) {
         if (text.empty() || *end != '\0' || !std::isfinite(r)) throw UsageError("--radius needs a number, got '" + text + "'");
         p.radiiMm.push_back(r);
     }
-    if (cl.has("--margin")) p.marginMm = cl.number("--margin", 0);
-    p.iterations = cl.integer("--iterations", p.iterations);
-    p.smoothing = cl.integer("--smoothing", p.smoothing);
 }
 
 }  // namespace
 
+/// The options that are no row of the parameter table (MethodParameters.h): inputs and structure.
 std::set<std::string> segmentValueOptions() {
-    return {"--backend", "--threads", "--seed", "--lower", "--upper", "--connectivity", "--threshold", "--object-mean",
-            "--object-sigma", "--diff-sigma", "--clusters", "--fuzziness", "--epsilon", "--max-iterations", "--mask",
-            "--slice", "--rect", "--step-max", "--roi", "--min-segment", "--box", "--radius", "--margin",
-            "--iterations", "--smoothing", "--seeds-mask"};
+    std::set<std::string> out{"--backend", "--threads", "--seed", "--mask", "--slice", "--rect", "--roi", "--box",
+                              "--radius", "--seeds-mask"};
+    for (const Parameter& p : parameterTable())
+        if (p.kind != ParameterKind::Flag) out.insert(std::string(p.flag));
+    return out;
 }
 
-std::set<std::string> segmentFlags() { return {"--propagate", "--per-voxel"}; }
+std::set<std::string> segmentFlags() {
+    std::set<std::string> out;
+    for (const Parameter& p : parameterTable())
+        if (p.kind == ParameterKind::Flag) out.insert(std::string(p.flag));
+    return out;
+}
+
+namespace {
+
+/// Every row's option that is given sets its field; one left out keeps the request's default.
+void parametersFromOptions(const CommandLine& cl, SegmentationRequest& request) {
+    for (const Parameter& p : parameterTable()) {
+        const std::string flag(p.flag);
+        if (!cl.has(flag)) continue;
+        switch (p.kind) {
+            case ParameterKind::Integer: p.set(request, cl.integer(flag, 0)); break;
+            case ParameterKind::Number:
+            case ParameterKind::OptionalNumber: p.set(request, cl.number(flag, 0)); break;
+            case ParameterKind::Flag: p.set(request, 1.0); break;
+        }
+    }
+}
+
+}  // namespace
 
 /// An option left out keeps the request's default (ParameterLimits.h); ranges are checked by
 /// validateRequest when the engine starts, so the CLI and the viewer refuse alike.
@@ -111,38 +141,44 @@ SegmentationRequest requestFromOptions(const CommandLine& cl, Method method) {
         const auto v = integers(cl.value("--roi"), 6, "--roi");
         request.roi = VoxelBox{{v[0], v[1], v[2]}, {v[3], v[4], v[5]}};
     }
-    auto& srg = request.regionGrowing;
     // Both bounds or neither: without them the interval is estimated at the first seed (SeedInterval.h).
     if (method == Method::RegionGrowing && cl.has("--lower") != cl.has("--upper"))
         throw UsageError("srg needs both --lower L and --upper U, or neither (estimated at the first seed)");
-    srg.lower = cl.number("--lower", 0);
-    srg.upper = cl.number("--upper", 0);
-    srg.connectivity = cl.integer("--connectivity", srg.connectivity);
-    auto& fc = request.fuzzyConnectedness;
-    fc.threshold = cl.number("--threshold", fc.threshold);
-    if (cl.has("--object-mean")) fc.objectMean = cl.number("--object-mean", 0);
-    if (cl.has("--object-sigma")) fc.objectSigma = cl.number("--object-sigma", 0);
-    if (cl.has("--diff-sigma")) fc.diffSigma = cl.number("--diff-sigma", 0);
-    auto& fcm = request.fuzzyCMeans;
-    fcm.clusters = cl.integer("--clusters", fcm.clusters);
-    fcm.fuzziness = cl.number("--fuzziness", fcm.fuzziness);
-    fcm.epsilon = cl.number("--epsilon", fcm.epsilon);
-    fcm.maxIterations = cl.integer("--max-iterations", fcm.maxIterations);
-    fcm.perVoxel = cl.has("--per-voxel");
-    auto& snake = request.snake;
+    parametersFromOptions(cl, request);
     if (method == Method::Snake) {
         if (!cl.has("--slice") || !cl.has("--rect")) throw UsageError("snake needs --slice k --rect i0,j0,i1,j1");
         const auto r = integers(cl.value("--rect"), 4, "--rect");
-        snake.rect = {r[0], r[1], r[2], r[3]};
+        request.snake.rect = {r[0], r[1], r[2], r[3]};
     }
-    snake.slice = cl.integer("--slice", snake.slice);
-    snake.stepMax = cl.integer("--step-max", snake.stepMax);
-    snake.minSegment = cl.integer("--min-segment", snake.minSegment);
-    snake.propagate = cl.has("--propagate");
+    request.snake.slice = cl.integer("--slice", request.snake.slice);
     if (method == Method::Snake) snakeDomainFromRoi(request);
     if (method == Method::Snake3d) snake3dFromOptions(cl, request);
     requireUsable(cl, method, request);
     return request;
+}
+
+std::string parameterSynopsis(Method method) {
+    std::string out;
+    for (const Parameter* p : parametersOf(method)) {
+        out += (out.empty() ? "[" : " [") + std::string(p->flag);
+        if (!p->metavar.empty()) out += " " + std::string(p->metavar);
+        out += "]";
+    }
+    return out;
+}
+
+std::string parameterHelp(std::string_view indent) {
+    std::string out;
+    for (const Parameter& p : parameterTable()) {
+        std::string line = std::string(indent) + std::string(p.flag);
+        if (!p.metavar.empty()) line += " " + std::string(p.metavar);
+        line.resize(std::max<std::size_t>(line.size() + 1, indent.size() + 22), ' ');
+        line += std::string(methodName(p.method)) + ": " + std::string(p.help) + " [" + p.defaultText();
+        if (p.kind != ParameterKind::Flag) line += "; " + p.rangeText();
+        if (!p.unit.empty()) line += "; " + std::string(p.unit);
+        out += line + "]\n";
+    }
+    return out;
 }
 
 bool intervalToEstimate(const CommandLine& cl, Method method) {

@@ -8,19 +8,23 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace lucent::app {
 
-/// Valued options of a request: --seed (repeatable), --lower, --upper, --connectivity,
-/// --threshold, --object-mean, --object-sigma, --diff-sigma, --clusters, --fuzziness, --epsilon,
-/// --max-iterations, --slice, --rect, --step-max, --min-segment, --roi, --mask, --threads, --backend, and the
-/// 3D snake's --box, --radius (repeatable), --margin, --iterations, --smoothing.
+/// Valued options of a request: every row of the parameter table (MethodParameters.h) that takes a
+/// value, and the structural ones (--seed, --slice, --rect, --roi, --box, --radius, --mask, --seeds-mask,
+/// --threads, --backend).
 std::set<std::string> segmentValueOptions();
-/// Flags of a request: --propagate, --per-voxel.
+/// Flags of a request: the table's switches (--propagate, --per-voxel).
 std::set<std::string> segmentFlags();
 /// The request `cl` describes for `method` (volume and mask are the caller's); UsageError when a
 /// method's required options are missing or malformed.
 SegmentationRequest requestFromOptions(const CommandLine& cl, Method method);
+/// "[--threshold T] [--object-mean M] ...": the method's rows of the parameter table, for --help.
+std::string parameterSynopsis(Method method);
+/// One line a row: option, method, help, default, accepted values and unit, each line after `indent`.
+std::string parameterHelp(std::string_view indent);
 /// Region growing with neither --lower nor --upper: its interval is estimated at the first seed.
 bool intervalToEstimate(const CommandLine& cl, Method method);
 /// Sets the request's interval from the first seed's tissue (the viewer's rule, SeedInterval.h) and

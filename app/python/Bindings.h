@@ -19,6 +19,6 @@ struct Image {
 };
 
 void defineImage(py::module_& m);    ///< Image, _load, _save_labels, _save_volume (ImageBindings.cpp)
-void defineSegment(py::module_& m);  ///< _segment, _segment_image (SegmentBindings.cpp)
+void defineSegment(py::module_& m);  ///< _segment, _segment_image, _segment_resident (SegmentBindings.cpp)
 
 }  // namespace lucent::python

@@ -1,6 +1,7 @@
 /// @brief `lucent._lucent`: the compiled half of the `lucent` package (the engines, files); the
 /// package's Python files give it its public interface (app/python/lucent/__init__.py).
 #include "Bindings.h"
+#include "DeviceArrays.h"
 
 #include "lucent/core/Errors.h"
 #include "lucent/core/Version.h"
@@ -42,4 +43,5 @@ PYBIND11_MODULE(_lucent, m) {
     translateErrors();
     defineImage(m);
     defineSegment(m);
+    defineDeviceArrays(m);
 }

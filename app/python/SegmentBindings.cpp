@@ -3,9 +3,15 @@
 /// as an array that owns them.
 #include "ArrayVolume.h"
 #include "Bindings.h"
+#include "DeviceArrays.h"
 
+#include "lucent/core/seg/MethodParameters.h"
 #include "lucent/core/seg/SeedInterval.h"
+#include "lucent/gpu/DeviceVolume.h"
 #include "lucent/gpu/EngineRun.h"
+#include "lucent/gpu/GpuContext.h"
+#include "lucent/gpu/Resident.h"
+#include "lucent/io/LabelFile.h"
 #include "lucent/io/SegmentStats.h"
 
 #include <pybind11/stl.h>
@@ -25,6 +31,19 @@ std::optional<T> optional(const py::dict& p, const char* key) {
     return p[key].cast<T>();
 }
 
+/// Every row of the parameter table (MethodParameters.h) whose keyword is given and not None sets
+/// its field, once the row allows the value.
+void parametersFrom(const py::dict& p, SegmentationRequest& r) {
+    for (const Parameter& row : parameterTable()) {
+        const std::string key(row.key);
+        if (!p.contains(key) || p[key.c_str()].is_none()) continue;
+        const py::object v = p[key.c_str()];
+        const double value = row.kind == ParameterKind::Flag ? double(v.cast<bool>()) : v.cast<double>();
+        checkParameter(row, value);  // before set(), which would truncate 2.5 clusters to 2
+        row.set(r, value);
+    }
+}
+
 /// The request the keywords describe (the package has named and normalised them: seeds as
 /// (i, j, k) tuples in the volume's axes, rect and roi as tuples). What a keyword leaves out keeps
 /// the request's default (ParameterLimits.h); ranges are checked by the engine's validateRequest,
@@ -36,38 +55,17 @@ SegmentationRequest requestFrom(Method method, const py::dict& p) {
         for (const auto& s : p["seeds"].cast<std::vector<std::array<int, 3>>>()) r.seeds.push_back({s[0], s[1], s[2]});
     if (const auto roi = optional<std::array<int, 6>>(p, "roi"))
         r.roi = VoxelBox{{(*roi)[0], (*roi)[1], (*roi)[2]}, {(*roi)[3], (*roi)[4], (*roi)[5]}};
-    auto& srg = r.regionGrowing;
-    srg.lower = get<double>(p, "lower", 0);
-    srg.upper = get<double>(p, "upper", 0);
-    srg.connectivity = get<int>(p, "connectivity", srg.connectivity);
-    auto& fc = r.fuzzyConnectedness;
-    fc.threshold = get<double>(p, "threshold", fc.threshold);
-    fc.objectMean = optional<double>(p, "object_mean");
-    fc.objectSigma = optional<double>(p, "object_sigma");
-    fc.diffSigma = optional<double>(p, "diff_sigma");
+    parametersFrom(p, r);
     // No connectivity map is handed back: the object alone, the same voxels (as the CLI without
     // --connectivity-map).
-    fc.objectOnly = true;
-    auto& fcm = r.fuzzyCMeans;
-    fcm.clusters = get<int>(p, "clusters", fcm.clusters);
-    fcm.fuzziness = get<double>(p, "fuzziness", fcm.fuzziness);
-    fcm.epsilon = get<double>(p, "epsilon", fcm.epsilon);
-    fcm.maxIterations = get<int>(p, "max_iterations", fcm.maxIterations);
-    fcm.perVoxel = get<bool>(p, "per_voxel", false);
-    auto& snake = r.snake;
-    snake.slice = get<int>(p, "slice", snake.slice);
-    snake.rect = get<std::array<int, 4>>(p, "rect", snake.rect);
-    snake.stepMax = get<int>(p, "step_max", snake.stepMax);
-    snake.minSegment = get<int>(p, "min_segment", snake.minSegment);
-    snake.propagate = get<bool>(p, "propagate", false);
+    r.fuzzyConnectedness.objectOnly = true;
+    r.snake.slice = get<int>(p, "slice", r.snake.slice);
+    r.snake.rect = get<std::array<int, 4>>(p, "rect", r.snake.rect);
     if (method == Method::Snake) snakeDomainFromRoi(r);
     auto& s3 = r.snake3d;
     if (const auto box = optional<std::array<int, 6>>(p, "box"))
         s3.box = VoxelBox{{(*box)[0], (*box)[1], (*box)[2]}, {(*box)[3], (*box)[4], (*box)[5]}};
     s3.radiiMm = get<std::vector<double>>(p, "radii_mm", {});
-    s3.marginMm = optional<double>(p, "margin_mm");
-    s3.iterations = get<int>(p, "iterations", s3.iterations);
-    s3.smoothing = get<int>(p, "smoothing", s3.smoothing);
     validateParameters(method, r);
     return r;
 }
@@ -112,6 +110,22 @@ std::vector<io::SeedOrigin> seedOrigins(const SegmentationRequest& request) {
     return out;
 }
 
+/// The mask and growcut's seeds of a request: host uint8 arrays on the volume's grid.
+struct RequestMaps {
+    LabelMap mask, seeds;
+    RequestMaps(SegmentationRequest& request, const py::object& mask, const py::object& seedsMask) {
+        const Geometry& g = request.volume->geometry();
+        if (!mask.is_none()) {
+            this->mask = labelMapFrom(mask.cast<py::array>(), g);
+            request.mask = &this->mask;
+        }
+        if (!seedsMask.is_none()) {  // grow from seeds: the labels to grow, 0 = no seed
+            seeds = labelMapFrom(seedsMask.cast<py::array>(), g);
+            request.growCut.seeds = &seeds;
+        }
+    }
+};
+
 /// An array: labels and what the run did (backend, iterations, timings, srg's interval).
 py::tuple segmentArray(const std::string& methodKey, const py::array& volumeArray, const py::dict& params,
                        const std::string& backendKey, const py::object& mask, const py::object& seedsMask) {
@@ -120,28 +134,77 @@ py::tuple segmentArray(const std::string& methodKey, const py::array& volumeArra
     const Volume volume = borrowVolume(volumeArray, arrayGeometry(volumeArray));
     SegmentationRequest request = requestFrom(method, params);
     request.volume = &volume;
-    LabelMap maskMap;
-    if (!mask.is_none()) {
-        maskMap = labelMapFrom(mask.cast<py::array>(), volume.geometry());
-        request.mask = &maskMap;
-    }
-    LabelMap seedsMap;  // grow from seeds: the labels to grow, 0 = no seed
-    if (!seedsMask.is_none()) {
-        seedsMap = labelMapFrom(seedsMask.cast<py::array>(), volume.geometry());
-        request.growCut.seeds = &seedsMap;
-    }
+    const RequestMaps maps(request, mask, seedsMask);
     gpu::EngineRun r = run(method, backend, request, intervalToEstimate(method, params), false);
     py::dict info = runInfo(r, request);
     return py::make_tuple(labelsArray(std::move(r.labels)), info);
 }
 
+/// A CUDA array where it lies (DeviceArrays.h): the CUDA engine reads the caller's device memory
+/// and writes the labels into device memory of their own; neither passes through the host. Always
+/// the CUDA engine: the volume has no host voxels for a CPU engine (the package copies to the host
+/// for backend "cpu"). Labels (an object with __dlpack__) and what the run did, with the device
+/// pointer the engine read ("volume_pointer").
+py::tuple segmentResident(const std::string& methodKey, const std::shared_ptr<DeviceArray>& array,
+                          const py::dict& params, const py::object& mask, const py::object& seedsMask) {
+    const Method method = gpu::parseMethod(methodKey);
+    const Volume volume = gpu::residentVolume(array->geometry, array->type);
+    SegmentationRequest request = requestFrom(method, params);
+    request.volume = &volume;
+    const RequestMaps maps(request, mask, seedsMask);
+    const bool estimate = intervalToEstimate(method, params);
+    std::shared_ptr<gpu::DeviceLabels> labels;
+    gpu::EngineRun r;
+    std::uintptr_t volumePointer = 0;
+    {
+        py::gil_scoped_release nogil;
+        auto context = std::make_shared<gpu::GpuContext>(volume, gpu::DeviceVolume(array->geometry, array->type, array->data));
+        volumePointer = reinterpret_cast<std::uintptr_t>(context->deviceVolume().devicePointer());
+        if (estimate) {
+            validateRequest(Method::RegionGrowing, request);  // seeds present and inside before they are read
+            const RegionGrowingParams p = gpu::residentSeedInterval(*context, request.seeds);
+            request.regionGrowing.lower = p.lower;
+            request.regionGrowing.upper = p.upper;
+        }
+        labels = std::make_shared<gpu::DeviceLabels>(volume.voxelCount());
+        r = gpu::runEngine(method, Backend::Cuda, request,
+                           {.countVoxels = false, .context = context, .deviceLabels = labels->data()});
+    }
+    py::dict info = runInfo(r, request);
+    info["volume_pointer"] = volumePointer;
+    return py::make_tuple(deviceLabelsObject(std::move(labels), *array), info);
+}
+
+/// growcut's seeds: the label file at `path` read onto `volume`'s voxels by the one placement rule of
+/// every mask (as `lucent segment --seeds-mask`: another grid is refused naming the file); the seed
+/// voxels of each label, as the CLI's document lists them.
+std::vector<std::pair<int, std::size_t>> readSeedsMask(const std::string& path, const Volume& volume, LabelMap& seeds) {
+    seeds = io::readLabelFile(path, volume.geometry()).labels;
+    std::array<std::size_t, 256> counts{};
+    for (std::size_t v = 0; v < seeds.voxelCount(); ++v) ++counts[seeds.data()[v]];
+    std::vector<std::pair<int, std::size_t>> out;
+    for (int label = kGrowCutLimits.label.min; label <= kGrowCutLimits.label.max; ++label)
+        if (counts[label]) out.push_back({label, counts[label]});
+    if (out.empty()) throw std::invalid_argument(path + " holds no seed (every voxel is 0)");
+    return out;
+}
+
 /// A loaded image: labels and the `--stats` JSON of `lucent segment` for it (the batch's documents).
+/// growcut reads its seeds from `seedsMaskPath` (a label file on the image's grid).
 py::tuple segmentImage(const Image& image, const std::string& methodKey, const py::dict& params,
-                       const std::string& backendKey, double msLoad) {
+                       const std::string& backendKey, double msLoad, const std::string& seedsMaskPath) {
     const Method method = gpu::parseMethod(methodKey);
     const Backend backend = gpu::parseBackend(backendKey);
     SegmentationRequest request = requestFrom(method, params);
     request.volume = image.volume.get();
+    LabelMap seeds;
+    std::vector<std::pair<int, std::size_t>> seedVoxels;
+    if (method == Method::GrowCut) {
+        if (seedsMaskPath.empty()) throw std::invalid_argument("growcut needs a seeds mask (a label file on the image's grid)");
+        py::gil_scoped_release nogil;
+        seedVoxels = readSeedsMask(seedsMaskPath, *image.volume, seeds);
+        request.growCut.seeds = &seeds;
+    }
     const bool estimate = intervalToEstimate(method, params);
     gpu::EngineRun r = run(method, backend, request, estimate, true);
     std::string json;
@@ -149,6 +212,8 @@ py::tuple segmentImage(const Image& image, const std::string& methodKey, const p
         py::gil_scoped_release nogil;
         const io::SegmentRun figures{.identity = image.identity,
                                      .maskPath = "",
+                                     .seedsMaskPath = seedsMaskPath,
+                                     .seedVoxels = seedVoxels,
                                      .method = method,
                                      .backend = r.backend,
                                      .fallback = r.notice,
@@ -168,13 +233,40 @@ py::tuple segmentImage(const Image& image, const std::string& methodKey, const p
     return py::make_tuple(labelsArray(std::move(r.labels)), json);
 }
 
+/// The parameter table (MethodParameters.h) as Python dicts: what lucent.parameters() shows and what
+/// the package's keywords and lucent.batch's options are checked against.
+py::list parameterRows() {
+    static const char* const kinds[] = {"integer", "number", "optional", "flag"};
+    py::list out;
+    for (const Parameter& p : parameterTable()) {
+        py::dict d;
+        d["method"] = methodName(p.method);
+        d["key"] = std::string(p.key);
+        d["flag"] = std::string(p.flag);
+        d["kind"] = kinds[int(p.kind)];
+        d["default"] = p.kind == ParameterKind::OptionalNumber ? py::object(py::none()) : py::float_(p.limit.byDefault);
+        d["min"] = p.limit.min;
+        d["max"] = p.limit.max;
+        d["min_open"] = p.limit.minOpen;
+        d["choices"] = std::vector<int>(p.choices.begin(), p.choices.end());
+        d["accepted"] = p.rangeText();
+        d["unit"] = std::string(p.unit);
+        d["help"] = std::string(p.help);
+        out.append(d);
+    }
+    return out;
+}
+
 }  // namespace
 
 void defineSegment(py::module_& m) {
+    m.def("_parameters", &parameterRows);
     m.def("_segment", &segmentArray, py::arg("method"), py::arg("volume"), py::arg("params"), py::arg("backend"),
           py::arg("mask") = py::none(), py::arg("seeds_mask") = py::none());
     m.def("_segment_image", &segmentImage, py::arg("image"), py::arg("method"), py::arg("params"), py::arg("backend"),
-          py::arg("ms_load") = 0.0);
+          py::arg("ms_load") = 0.0, py::arg("seeds_mask") = "");
+    m.def("_segment_resident", &segmentResident, py::arg("method"), py::arg("volume"), py::arg("params"),
+          py::arg("mask") = py::none(), py::arg("seeds_mask") = py::none());
     m.def("_has_cuda_engine", [](const std::string& method) { return gpu::hasCudaEngine(gpu::parseMethod(method)); });
 }
 

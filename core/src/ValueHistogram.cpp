@@ -30,14 +30,19 @@ ValueHistogram intervalHistogram(const Volume& volume, double lo, double hi) {
     return sampleHistogram(volume, lo, hi, bins);
 }
 
-ValueHistogram gridSampleHistogram(const Volume& volume, double lo, double hi, std::size_t bins, std::size_t maxSamples) {
-    ValueHistogram histogram{lo, hi, std::vector<std::uint64_t>(std::max<std::size_t>(1, bins), 0), 0};
-    const auto& d = volume.geometry().dims;
+int gridSampleStep(const std::array<int, 3>& d, std::size_t maxSamples) {
     int step = 1;
     const auto sampled = [&](int s) {
         return std::size_t((d[0] + s - 1) / s) * std::size_t((d[1] + s - 1) / s) * std::size_t((d[2] + s - 1) / s);
     };
     while (sampled(step) > std::max<std::size_t>(1, maxSamples)) ++step;
+    return step;
+}
+
+ValueHistogram gridSampleHistogram(const Volume& volume, double lo, double hi, std::size_t bins, std::size_t maxSamples) {
+    ValueHistogram histogram{lo, hi, std::vector<std::uint64_t>(std::max<std::size_t>(1, bins), 0), 0};
+    const auto& d = volume.geometry().dims;
+    const int step = gridSampleStep(d, maxSamples);
     for (int k = 0; k < d[2]; k += step)
         for (int j = 0; j < d[1]; j += step)
             for (int i = 0; i < d[0]; i += step) {

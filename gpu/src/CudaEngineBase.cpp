@@ -2,6 +2,7 @@
 #include "CudaEngineBase.h"
 
 #include "CudaCheck.h"
+#include "TransferCount.h"
 
 #include <cuda_runtime.h>
 
@@ -58,6 +59,7 @@ void copyLabelsToHost(GpuContext& context, const std::uint8_t* deviceLabels, con
     auto stream = static_cast<cudaStream_t>(context.stream());
     cudaCheck(cudaMemcpy3DAsync(&p, stream), "label download");
     cudaCheck(cudaStreamSynchronize(stream), "label download");
+    noteLabelDownload(box.voxelCount());
 }
 
 }  // namespace lucent::gpu

@@ -3,6 +3,7 @@
 #include "lucent/core/ParallelFor.h"
 #include "DeviceBuffer.h"
 #include "Staging.h"
+#include "TransferCount.h"
 #include "lucent/gpu/DeviceVolume.h"
 
 #include <cub/device/device_reduce.cuh>
@@ -16,7 +17,11 @@ namespace lucent::gpu {
 struct DeviceVolume::Impl {
     Geometry geometry;
     PixelType type = PixelType::Int16;
-    DeviceBuffer data;
+    DeviceBuffer data;         // an uploaded volume's own copy
+    void* borrowed = nullptr;  // else the caller's device memory
+    void* voxels() const { return borrowed ? borrowed : data.get(); }
+    std::size_t itemBytes() const { return type == PixelType::Int16 ? sizeof(std::int16_t) : sizeof(float); }
+    std::size_t bytes() const { return geometry.voxelCount() * itemBytes(); }
 };
 
 namespace {
@@ -78,6 +83,17 @@ void uploadStaged(void* device, const void* host, std::size_t bytes, cudaStream_
     }
     // The buffers are reused by the next upload: it must not find them still being read.
     cudaCheck(cudaStreamSynchronize(stream), "GPU volume upload");
+    noteVolumeUpload(bytes);
+}
+
+/// out[c][b][a] = in[c * step][b * step][a * step] over the sampled grid `s` of the volume `d`.
+template <typename T>
+__global__ void gatherGrid(const T* in, int3 d, int3 s, int step, T* out) {
+    const long long n = (long long)s.x * s.y * s.z;
+    for (long long o = blockIdx.x * (long long)blockDim.x + threadIdx.x; o < n; o += (long long)gridDim.x * blockDim.x) {
+        const long long a = o % s.x, b = (o / s.x) % s.y, c = o / ((long long)s.x * s.y);
+        out[o] = in[(c * step * d.y + b * step) * (long long)d.x + a * step];
+    }
 }
 
 }  // namespace
@@ -90,19 +106,74 @@ DeviceVolume::DeviceVolume(const Volume& volume, void* stream, const ProgressCal
     uploadStaged(m_impl->data.get(), volume.data(), volume.byteSize(), static_cast<cudaStream_t>(stream), progress);
 }
 
+DeviceVolume::DeviceVolume(const Geometry& geometry, PixelType type, void* devicePointer)
+    : m_impl(std::make_unique<Impl>()) {
+    if (!devicePointer && geometry.voxelCount()) throw GpuError("GPU volume: no device memory given");
+    m_impl->geometry = geometry;
+    m_impl->type = type;
+    m_impl->borrowed = devicePointer;
+}
+
 DeviceVolume::~DeviceVolume() = default;
 DeviceVolume::DeviceVolume(DeviceVolume&&) noexcept = default;
 DeviceVolume& DeviceVolume::operator=(DeviceVolume&&) noexcept = default;
 
 const Geometry& DeviceVolume::geometry() const { return m_impl->geometry; }
 PixelType DeviceVolume::pixelType() const { return m_impl->type; }
-void* DeviceVolume::devicePointer() const { return m_impl->data.get(); }
+void* DeviceVolume::devicePointer() const { return m_impl->voxels(); }
 
 Volume DeviceVolume::download() const {
     Volume v(m_impl->geometry, m_impl->type);
-    void* dst = m_impl->type == PixelType::Int16 ? static_cast<void*>(v.int16Data()) : static_cast<void*>(v.float32Data());
-    cudaCheck(cudaMemcpy(dst, m_impl->data.get(), m_impl->data.bytes(), cudaMemcpyDeviceToHost), "GPU volume download");
+    cudaCheck(cudaMemcpy(const_cast<void*>(v.data()), m_impl->voxels(), m_impl->bytes(), cudaMemcpyDeviceToHost),
+              "GPU volume download");
     return v;
+}
+
+double DeviceVolume::value(std::size_t index) const {
+    if (index >= m_impl->geometry.voxelCount()) throw std::out_of_range("GPU volume: voxel index outside the volume");
+    const std::size_t item = m_impl->itemBytes();
+    union {
+        std::int16_t i16;
+        float f32;
+    } v{};
+    cudaCheck(cudaMemcpy(&v, static_cast<const char*>(m_impl->voxels()) + index * item, item, cudaMemcpyDeviceToHost),
+              "GPU voxel read");
+    return m_impl->type == PixelType::Int16 ? double(v.i16) : double(v.f32);
+}
+
+Volume DeviceVolume::window(const VoxelBox& box) const {
+    const auto& d = m_impl->geometry.dims;
+    Geometry g;
+    for (int a = 0; a < 3; ++a) g.dims[a] = box.hi[a] - box.lo[a] + 1;
+    Volume out(g, m_impl->type);
+    const std::size_t item = m_impl->itemBytes();
+    cudaMemcpy3DParms p{};
+    p.srcPtr = make_cudaPitchedPtr(m_impl->voxels(), std::size_t(d[0]) * item, std::size_t(d[0]), std::size_t(d[1]));
+    p.srcPos = make_cudaPos(std::size_t(box.lo[0]) * item, std::size_t(box.lo[1]), std::size_t(box.lo[2]));
+    p.dstPtr = make_cudaPitchedPtr(const_cast<void*>(out.data()), std::size_t(g.dims[0]) * item, std::size_t(g.dims[0]),
+                                   std::size_t(g.dims[1]));
+    p.extent = make_cudaExtent(std::size_t(g.dims[0]) * item, std::size_t(g.dims[1]), std::size_t(g.dims[2]));
+    p.kind = cudaMemcpyDeviceToHost;
+    cudaCheck(cudaMemcpy3D(&p), "GPU volume window");
+    return out;
+}
+
+Volume DeviceVolume::sampleGrid(int step) const {
+    const auto& d = m_impl->geometry.dims;
+    Geometry g;
+    for (int a = 0; a < 3; ++a) g.dims[a] = (d[a] + step - 1) / step;
+    Volume out(g, m_impl->type);
+    DeviceBuffer samples(out.byteSize(), "the volume's sample grid");
+    const int3 dd = make_int3(d[0], d[1], d[2]), ss = make_int3(g.dims[0], g.dims[1], g.dims[2]);
+    const unsigned blocks = unsigned(std::min<std::size_t>((g.voxelCount() + 255) / 256, 65535));
+    if (m_impl->type == PixelType::Int16)
+        gatherGrid<<<blocks, 256>>>(static_cast<const std::int16_t*>(m_impl->voxels()), dd, ss, step, samples.as<std::int16_t>());
+    else
+        gatherGrid<<<blocks, 256>>>(static_cast<const float*>(m_impl->voxels()), dd, ss, step, samples.as<float>());
+    cudaCheck(cudaGetLastError(), "GPU volume sample grid");
+    cudaCheck(cudaMemcpy(const_cast<void*>(out.data()), samples.get(), out.byteSize(), cudaMemcpyDeviceToHost),
+              "GPU volume sample grid");
+    return out;
 }
 
 namespace {
@@ -139,8 +210,8 @@ std::pair<double, double> minMax(const T* data, std::size_t n) {
 std::pair<double, double> DeviceVolume::range() const {
     const std::size_t n = m_impl->geometry.voxelCount();
     if (n == 0) return {0.0, 0.0};
-    if (m_impl->type == PixelType::Int16) return minMax(static_cast<const std::int16_t*>(m_impl->data.get()), n);
-    return minMax(static_cast<const float*>(m_impl->data.get()), n);
+    if (m_impl->type == PixelType::Int16) return minMax(static_cast<const std::int16_t*>(m_impl->voxels()), n);
+    return minMax(static_cast<const float*>(m_impl->voxels()), n);
 }
 
 void warmUpStaging() {

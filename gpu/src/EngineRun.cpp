@@ -2,8 +2,11 @@
 #include "lucent/gpu/EngineRun.h"
 
 #include "lucent/core/LabelStatistics.h"
+#include "lucent/gpu/GpuContext.h"
 
 #include <chrono>
+#include <stdexcept>
+#include <string>
 
 namespace lucent::gpu {
 
@@ -18,7 +21,9 @@ double millisecondsSince(Clock::time_point t0) {
 EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& request,
                     const EngineRunOptions& options) {
     EngineRun r;
-    r.engine = createSegmenter(method, backend);
+    if (options.deviceLabels && !options.context)
+        throw std::invalid_argument("labels in device memory need the GPU context they lie in");
+    r.engine = createSegmenter(method, backend, options.context);
     const auto tTotal = Clock::now();
     r.engine->start(request);
     constexpr std::size_t kProgressScale = 1000;
@@ -39,11 +44,19 @@ EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& r
     r.notice = fallbackNotice(*r.engine);
     // Soft maps first: taking the result may hand the engine's memory over to the labels.
     if (options.wantSoft) r.soft = r.engine->softMaps();
-    r.engine->takeResult(r.labels);
+    if (options.deviceLabels) {
+        // After the run: an auto engine that left the GPU could not write device memory.
+        if (std::string(r.engine->backend()) != backendKey(Backend::Cuda))
+            throw std::invalid_argument("labels in device memory need a CUDA engine (backend cuda)");
+        r.engine->writeLabels(LabelSink::device(options.deviceLabels, request.volume->voxelCount()));
+        options.context->synchronize();  // whole before anyone reads them, on any stream
+    } else {
+        r.engine->takeResult(r.labels);
+    }
     r.backend = r.engine->backend();
     if (!options.keepEngine) r.engine.reset();
     r.msTotal = millisecondsSince(tTotal);
-    if (options.countVoxels) r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
+    if (options.countVoxels && !options.deviceLabels) r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
     return r;
 }
 

@@ -7,6 +7,7 @@
 #include "FuzzyCMeansCuda.h"
 #include "lucent/core/seg/FcmMath.h"
 #include "lucent/gpu/DeviceVolume.h"
+#include "lucent/gpu/Resident.h"
 
 #include <cub/block/block_scan.cuh>
 
@@ -560,7 +561,8 @@ std::vector<Volume> FuzzyCMeansCuda::softMaps() const {
         return maps;
     } catch (const GpuError&) {
         // No room for c float maps on the device: the same values built on the host from the
-        // distinct values' memberships (one row per value).
+        // distinct values' memberships (one row per value), which needs the host's voxels.
+        if (!hasHostVoxels(*m_request.volume)) throw;
     }
     std::vector<double> u, values;
     downloadMemberships(u, values);

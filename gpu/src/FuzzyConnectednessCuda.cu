@@ -5,6 +5,7 @@
 #include "lucent/core/seg/Eligibility.h"
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/gpu/DeviceVolume.h"
+#include "lucent/gpu/Resident.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -193,6 +194,32 @@ __global__ void labelKernel(FcGrid g, const std::uint16_t* connectivity, std::ui
 
 int gridFor(std::size_t threads, int block) { return int(std::min<std::size_t>((threads + block - 1) / block, 1u << 30)); }
 
+/// FuzzyConnectednessCpu::estimate of a resident volume (Resident.h: no host voxels): the cubes
+/// around the seeds read off the device, one window a seed, not the volume.
+AffinityParams estimateOnDevice(const DeviceVolume& device, const std::vector<VoxelIndex>& seeds, int radius,
+                                std::pair<double, double> range) {
+    const Geometry& g = device.geometry();
+    std::vector<std::pair<VoxelBox, Volume>> cubes;
+    for (const auto& s : seeds) {
+        const VoxelBox box{{std::max(0, s.i - radius), std::max(0, s.j - radius), std::max(0, s.k - radius)},
+                           {std::min(g.dims[0] - 1, s.i + radius), std::min(g.dims[1] - 1, s.j + radius),
+                            std::min(g.dims[2] - 1, s.k + radius)}};
+        cubes.emplace_back(box, device.window(box));
+    }
+    std::size_t last = 0;  // the estimate reads seed by seed: the last cube read is nearly always the one
+    const auto value = [&](int i, int j, int k) {
+        for (std::size_t n = 0; n < cubes.size(); ++n) {
+            const std::size_t c = (last + n) % cubes.size();
+            const auto& [box, window] = cubes[c];
+            if (!box.contains(i, j, k)) continue;
+            last = c;
+            return window.value(i - box.lo[0], j - box.lo[1], k - box.lo[2]);
+        }
+        throw std::logic_error("fuzzy connectedness: the estimate read outside the seeds' cubes");
+    };
+    return FuzzyConnectednessCpu::estimate(g, value, seeds, radius, range);
+}
+
 }  // namespace
 
 void FuzzyConnectednessCuda::start(const SegmentationRequest& request) {
@@ -206,7 +233,8 @@ void FuzzyConnectednessCuda::start(const SegmentationRequest& request) {
     const Geometry& geo = v.geometry();
     const auto& fc = request.fuzzyConnectedness;
     const auto range = m_context->range();
-    m_params = FuzzyConnectednessCpu::estimate(v, request.seeds, fc.estimateRadius, range);
+    m_params = hasHostVoxels(v) ? FuzzyConnectednessCpu::estimate(v, request.seeds, fc.estimateRadius, range)
+                                : estimateOnDevice(m_context->deviceVolume(), request.seeds, fc.estimateRadius, range);
     if (fc.objectMean) m_params.mean = *fc.objectMean;
     if (fc.objectSigma) m_params.objectSigma = *fc.objectSigma;
     if (fc.diffSigma) m_params.diffSigma = *fc.diffSigma;

@@ -48,6 +48,15 @@ GpuContext::GpuContext(const Volume& volume, const ProgressCallback& progress) :
     m_impl->uploadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+GpuContext::GpuContext(const Volume& volume, DeviceVolume&& resident) : m_impl(std::make_unique<Impl>()) {
+    if (resident.geometry().dims != volume.geometry().dims || resident.pixelType() != volume.pixelType())
+        throw GpuError("GPU context: the resident voxels are not the named volume's grid and type");
+    m_impl->volume = &volume;
+    cudaCheck(cudaStreamCreateWithFlags(&m_impl->stream, cudaStreamNonBlocking), "GPU stream");
+    cudaCheck(cudaStreamSynchronize(cudaStreamLegacy), "the caller's GPU work");
+    m_impl->device = std::make_unique<DeviceVolume>(std::move(resident));
+}
+
 GpuContext::~GpuContext() = default;
 
 const Volume& GpuContext::volume() const { return *m_impl->volume; }

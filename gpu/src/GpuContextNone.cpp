@@ -11,6 +11,9 @@ struct GpuContext::Impl {};
 GpuContext::GpuContext(const Volume&, const ProgressCallback&) {
     throw GpuError("GPU context unavailable: this build has no CUDA support");
 }
+GpuContext::GpuContext(const Volume&, DeviceVolume&&) {
+    throw GpuError("GPU context unavailable: this build has no CUDA support");
+}
 GpuContext::~GpuContext() = default;
 const Volume& GpuContext::volume() const { throw GpuError("no CUDA"); }
 const DeviceVolume& GpuContext::deviceVolume() const { throw GpuError("no CUDA"); }

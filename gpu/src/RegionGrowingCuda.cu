@@ -7,6 +7,7 @@
 #include "lucent/core/seg/Eligibility.h"
 #include "lucent/core/seg/SeedMessages.h"
 #include "lucent/gpu/DeviceVolume.h"
+#include "lucent/gpu/Resident.h"
 
 #include <algorithm>
 #include <cmath>
@@ -334,7 +335,8 @@ std::size_t RegionGrowingCuda::plantSeeds(const std::vector<VoxelIndex>& seeds, 
     std::vector<int3> list;
     for (const auto& s : seeds) {
         const std::size_t idx = v.geometry().index(s.i, s.j, s.k);
-        const double value = v.value(idx);
+        // A resident volume (Resident.h) has no host voxels: its seeds' values come off the device.
+        const double value = hasHostVoxels(v) ? v.value(idx) : m_context->deviceVolume().value(idx);
         if (value >= p.lower && value <= p.upper && eligible(s.i, s.j, s.k, idx)) {
             list.push_back(make_int3(s.i, s.j, s.k));
         } else if (rejected && rejected->empty()) {

@@ -2,10 +2,15 @@
 /// filled by both methods; median and worst of R runs, peak host memory, and the Dice of the fill
 /// against the whole shape. --dump writes the drawn slices and the whole shape as raw uint8 files for
 /// the Python peer (tests/bench/slice_fill_peer.py: scipy's distance transforms, signed-distance
-/// interpolation).
+/// interpolation). Rows for the CPU, and for CUDA where a device is (the methods it has), with the
+/// device memory the CUDA fill held.
 /// usage: lucent_bench_slice_fill [--size 512,512,400] [--step 10] [--runs R] [--threads N] [--dump DIR]
+///        [--backend cpu|cuda|auto] (without it: cpu, then cuda where a device is)
 #include "lucent/core/ParallelFor.h"
 #include "lucent/core/SliceFill.h"
+#include "lucent/gpu/DeviceInfo.h"
+#include "lucent/gpu/SegmenterFactory.h"
+#include "lucent/gpu/SliceFillBackend.h"
 
 #include <sys/resource.h>
 
@@ -77,12 +82,57 @@ void dump(const std::string& path, const LabelMap& m) {
         .write(reinterpret_cast<const char*>(m.data()), std::streamsize(m.voxelCount()));
 }
 
+/// One row: `runs` fills of `drawn` by `method` on `backend`, median and worst wall time (the CUDA
+/// fill's includes the map's upload and download and the host's pass finding the labelled slices).
+void measure(const LabelMap& drawn, const LabelMap& whole, Backend backend, FillMethod method, unsigned threads,
+             int runs) {
+    const char* name = method == FillMethod::Morphological ? "morphological" : "signed distance";
+    if (backend == Backend::Cuda && !gpu::hasCudaSliceFill(method)) {
+        std::printf("  cuda %-16s no CUDA version (the CPU row is the figure)\n", name);
+        return;
+    }
+    if (backend == Backend::Cuda) {  // the device's context and the first launches, outside the timed runs
+        LabelMap m = drawn;
+        SliceFillOptions options;
+        options.axis = 2, options.method = method, options.threads = threads;
+        gpu::fillBetweenSlices(m, options, backend);
+    }
+    std::vector<double> times, cpu;
+    double quality = 0;
+    std::size_t deviceBytes = 0;
+    std::string used;
+    for (int r = 0; r < runs; ++r) {
+        LabelMap m = drawn;  // copied outside the timed part
+        SliceFillOptions options;
+        options.axis = 2;
+        options.method = method;
+        options.threads = threads;
+        const double c0 = cpuMs();
+        const auto t0 = Clock::now();
+        const gpu::SliceFillRun run = gpu::fillBetweenSlices(m, options, backend);
+        times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+        cpu.push_back(cpuMs() - c0);
+        deviceBytes = std::max(deviceBytes, run.deviceBytes);
+        used = run.backend;
+        if (r == 0) quality = dice(m, whole);
+    }
+    std::sort(times.begin(), times.end());
+    std::sort(cpu.begin(), cpu.end());
+    std::printf(
+        "  %-4s %-16s median %7.1f ms  worst %7.1f ms  (CPU time median %7.1f ms)  Dice %.4f  peak host memory "
+        "%.0f MiB  device memory %.0f MiB\n",
+        used.c_str(), name, times[times.size() / 2], times.back(), cpu[cpu.size() / 2], quality, peakMiB(),
+        double(deviceBytes) / 1048576.0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     int nx = 512, ny = 512, nz = 400, step = 10, runs = 5;
     unsigned threads = 0;
     std::string dumpDir;
+    std::vector<Backend> backends{Backend::Cpu};
+    if (!gpu::listDevices().empty()) backends.push_back(Backend::Cuda);
     for (int a = 1; a + 1 < argc; a += 2) {
         const std::string k = argv[a], v = argv[a + 1];
         if (k == "--size")
@@ -95,6 +145,8 @@ int main(int argc, char** argv) {
             threads = unsigned(std::atoi(v.c_str()));
         else if (k == "--dump")
             dumpDir = v;
+        else if (k == "--backend")
+            backends = {gpu::parseBackend(v)};
     }
     const LabelMap whole = wholeShape(nx, ny, nz);
     LabelMap drawn = whole;
@@ -110,30 +162,9 @@ int main(int argc, char** argv) {
     }
     std::printf("fill between slices: %d x %d x %d, %d labelled slices of k (every %d), %u threads, %d runs\n", nx, ny,
                 nz, labelled, step, threads ? threads : defaultThreadCount(), runs);
-    for (FillMethod method : {FillMethod::Morphological, FillMethod::SignedDistance}) {
-        std::vector<double> times, cpu;
-        double quality = 0;
-        for (int r = 0; r < runs; ++r) {
-            LabelMap m = drawn;  // copied outside the timed part
-            SliceFillOptions options;
-            options.axis = 2;
-            options.method = method;
-            options.threads = threads;
-            const double c0 = cpuMs();
-            const auto t0 = Clock::now();
-            fillBetweenSlices(m, options);
-            times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-            cpu.push_back(cpuMs() - c0);
-            if (r == 0) quality = dice(m, whole);
-        }
-        std::sort(times.begin(), times.end());
-        std::sort(cpu.begin(), cpu.end());
-        std::printf(
-            "  %-16s median %7.1f ms  worst %7.1f ms  (CPU time median %7.1f ms)  Dice %.4f  peak host memory "
-            "%.0f MiB\n",
-            method == FillMethod::Morphological ? "morphological" : "signed distance", times[times.size() / 2],
-            times.back(), cpu[cpu.size() / 2], quality, peakMiB());
-    }
+    for (Backend backend : backends)
+        for (FillMethod method : {FillMethod::Morphological, FillMethod::SignedDistance})
+            measure(drawn, whole, backend, method, threads, runs);
     LabelMap m = drawn;
     SliceFillOptions options;
     options.threads = threads;

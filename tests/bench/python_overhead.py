@@ -2,13 +2,17 @@
 that same call.
 
     PYTHONPATH=build/python /usr/bin/python3 tests/bench/python_overhead.py [--size 512] [--backend cpu] [--runs 5]
+        [--input numpy|cupy]
 
 On a size^3 int16 volume (Fortran order, as lucent.load and nibabel give; then C order, used as its
 transpose; then a strided view, copied once), for each method and run: the wall time of
 `lucent.<method>(...)` and the engine's ms_total inside it (start, steps, labels handed back: what
 `lucent segment` reports as ms_total), read from the call itself so that a busy machine slows both
 alike. Prints the medians and the overhead (wall - engine) as a share of the engine's time (goal:
-<= 5 %), and apart from it the time to free the returned labels. Prints figures; asserts nothing (benchmarks are not tests).
+<= 5 %), and apart from it the time to free the returned labels. With --input cupy (backend auto or
+cuda) the same volume is a CuPy array on the device, read where it lies and answered in device
+memory: the call against a NumPy input's shows what staying on the GPU saves (the upload, the label
+download). Prints figures; asserts nothing (benchmarks are not tests).
 """
 
 import argparse
@@ -21,17 +25,19 @@ import lucent
 from lucent import _lucent
 
 last_run = {}
-_segment = _lucent._segment
 
 
-def recording_segment(*args, **kwargs):
+def recording(call):
     """The module's engine call, keeping what the run reported (its engine time)."""
-    labels, info = _segment(*args, **kwargs)
-    last_run.update(info)
-    return labels, info
+    def run(*args, **kwargs):
+        labels, info = call(*args, **kwargs)
+        last_run.update(info)
+        return labels, info
+    return run
 
 
-_lucent._segment = recording_segment
+_lucent._segment = recording(_lucent._segment)
+_lucent._segment_resident = recording(_lucent._segment_resident)
 
 
 def volume(size):
@@ -62,13 +68,19 @@ def main():
     p.add_argument("--size", type=int, default=512)
     p.add_argument("--backend", default="cpu")
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--input", choices=("numpy", "cupy"), default="numpy")
     args = p.parse_args()
     v = volume(args.size)
-    print(f"volume {args.size}^3 int16 ({v.nbytes / 2**20:.0f} MiB), backend {args.backend}, median of {args.runs}")
+    print(f"volume {args.size}^3 int16 ({v.nbytes / 2**20:.0f} MiB) as {args.input}, backend {args.backend}, "
+          f"median of {args.runs}")
     print(f"{'method':8}{'layout':10}{'engine ms':>12}{'call ms':>12}{'overhead':>16}{'free ms':>10}")
-    strided = v[:, :, ::2]
-    for layout, array in (("fortran", v), ("c", np.ascontiguousarray(v)), ("strided", strided)):
-        seed = tuple(int(i) for i in np.argwhere(array > 600)[0])
+    layouts = [("fortran", v), ("c", np.ascontiguousarray(v)), ("strided", v[:, :, ::2])]
+    if args.input == "cupy":
+        import cupy
+        layouts = [("fortran", cupy.asarray(v, order="F")), ("c", cupy.asarray(v, order="C"))]
+    for layout, array in layouts:
+        host = array if isinstance(array, np.ndarray) else v  # a CuPy array holds v's values at v's indices
+        seed = tuple(int(i) for i in np.argwhere(host > 600)[0])
         calls = {
             "srg": lambda: lucent.region_growing(array, seed, lower=300, upper=900, backend=args.backend),
             "fc": lambda: lucent.fuzzy_connectedness(array, [seed], threshold=0.5, backend=args.backend),

@@ -6,6 +6,8 @@ import re
 from test_cli import check, run
 
 APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "app")
+# The methods' parameters are rows of one table in core: their options are parsed from it.
+TABLE = os.path.join(APP, "..", "core", "src", "seg", "MethodParameters.cpp")
 # A whole string literal that is an option name: "--seed", "-o" (not "--steps must be ...").
 OPTION = re.compile(r'"(--?[a-z][a-z0-9-]*)"')
 
@@ -21,13 +23,16 @@ def parsed_options(app=APP):
             continue  # e.g. Demo.cpp: no command line of its own
         for option in OPTION.findall(text):
             found.setdefault(option, name)
+    for option in OPTION.findall(open(TABLE).read()):
+        found.setdefault(option, "MethodParameters.cpp")
     return found
 
 
 def help_contract(lucent):
     options = parsed_options()
     # The parse must see the known options, or a broken pattern would pass with nothing to check.
-    known = {"--method", "--seed", "--roi", "--threads", "--screenshot", "--live", "--steps", "--record", "-o"}
+    known = {"--method", "--seed", "--roi", "--threads", "--screenshot", "--live", "--steps", "--record", "-o",
+             "--threshold", "--per-voxel"}
     check(known <= set(options), "options read from app/: %s" % sorted(known - set(options)))
     rc, text, err = run(lucent, "--help")
     check(rc == 0 and text.startswith("usage: lucent"), "lucent --help prints the usage: %r" % err)

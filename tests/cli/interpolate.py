@@ -1,4 +1,4 @@
-"""@brief `lucent interpolate MASK [--axis i|j|k] [--labels 1,2] -o OUT`: a ball drawn on every 5th slice
+"""@brief `lucent interpolate MASK [--axis i|j|k] [--labels 1,2] [--method M] [--backend B] -o OUT`: a ball drawn on every 5th slice
 filled to Dice >= 0.95 against the whole ball (computed here), labelled slices and other labels byte for
 byte, the sparse axis found without --axis (k, and i for the ball drawn across i), --axis given, --labels
 restricting, the input's grid kept, --no-clobber, --quiet, usage errors (exit 2) and bad input (exit 1,
@@ -85,6 +85,15 @@ def fill_contract(lucent, tmp):
     check(rc == 0 and got == sparse and "axis j" in text and "0 slices filled" in text,
           "--axis j: nothing between j slices to fill: %r %r" % (text, err))
 
+    # --method signed-distance on each backend: the same voxels (auto is CUDA where a device is).
+    rc, text, err, by_cpu = interpolate(lucent, mask, out, "--method", "signed-distance", "--backend", "cpu")
+    check(rc == 0 and by_cpu and "(cpu;" in text, "--method signed-distance --backend cpu: %r %r" % (text, err))
+    if by_cpu:
+        d = dice([v if v == 1 else 0 for v in by_cpu], whole, 1)
+        check(d >= 0.95, "signed distance: Dice %.4f >= 0.95" % d)
+    rc, text, err, by_auto = interpolate(lucent, mask, out, "--method", "signed-distance", "--backend", "auto")
+    check(rc == 0 and by_auto == by_cpu, "--backend auto fills the voxels cpu fills: %r %r" % (text, err))
+
     # The ball drawn on every 4th slice of i: found without --axis.
     across_i = keep_slices(whole, 0, 4)
     mask_i = os.path.join(tmp, "interp_mask_i.nii")
@@ -126,7 +135,8 @@ def files_contract(lucent, tmp):
     for args in ([mask], [mask, "--axis", "x", "-o", fresh], [mask, "--axis", "-o", fresh],
                  [mask, "--labels", "1,x", "-o", fresh], [mask, "--labels", "0", "-o", fresh],
                  [mask, mask, "-o", fresh], [mask, "-o", os.path.join(tmp, "interp.png")],
-                 [mask, "--fill-holes", "-o", fresh]):
+                 [mask, "--fill-holes", "-o", fresh], [mask, "--backend", "gpu", "-o", fresh],
+                 [mask, "--method", "mean", "-o", fresh]):
         rc, _, err = run(lucent, "interpolate", *args)
         check(rc == 2 and len(err.strip().splitlines()) == 1 and not os.path.exists(fresh),
               "usage error, exit 2, one line: %s -> %d %r" % (args[1:], rc, err))

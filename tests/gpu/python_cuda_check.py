@@ -1,16 +1,41 @@
 """On the GPU machine: the lucent module's CUDA engines equal its CPU engines, from NumPy arrays and
-from CuPy arrays and PyTorch tensors on the device (which come back as the same kind).
+from CuPy arrays and PyTorch tensors on the device, which stay there: the engine reads the caller's
+device memory (the pointer it read is the array's), nothing is uploaded or downloaded (the module's
+transfer counts), and the labels come back as the same kind of array in device memory.
 
     PYTHONPATH=BUILD/python python3 tests/gpu/python_cuda_check.py
 
 Prints one line a check and exits 1 when any failed (a missing device fails: this runs only there).
 """
 
+import ctypes
 import sys
 
 import numpy as np
 
 import lucent
+from lucent import _lucent
+
+failed = []
+last_resident = {}
+_segment_resident = _lucent._segment_resident
+
+
+def recording_resident(*args, **kwargs):
+    """The module's device call, keeping what the run reported (the device pointer the engine read)."""
+    labels, info = _segment_resident(*args, **kwargs)
+    last_resident.clear()
+    last_resident.update(info)
+    return labels, info
+
+
+_lucent._segment_resident = recording_resident
+
+
+def check(name, ok, detail=""):
+    print(("ok    " if ok else "FAIL  ") + name + (f"  ({detail})" if detail and not ok else ""), flush=True)
+    if not ok:
+        failed.append(name)
 
 
 def blobs(shape, seed=5):
@@ -24,42 +49,124 @@ def blobs(shape, seed=5):
     return np.asfortranarray(np.round(v / np.abs(v).max() * 1000).astype(np.int16))
 
 
+def transfers():
+    return dict(_lucent._host_transfers()), lucent.host_copies
+
+
+def resident_call(name, call, device_array, pointer, expected, kind):
+    """One device call: equal to the CPU's labels, the same kind on the same device, the engine read
+    `pointer` (None: a converted copy), and no host transfer of the volume or the labels."""
+    before = transfers()
+    last_resident.clear()
+    got = call(device_array, "auto")
+    after = transfers()
+    check(f"{name}: no volume upload, label download or host copy", before == after, f"{before} -> {after}")
+    check(f"{name}: ran where it lies", bool(last_resident), "the device path did not run")
+    if pointer is not None and last_resident:
+        check(f"{name}: the engine read the array's own device memory", last_resident["volume_pointer"] == pointer,
+              f"{last_resident['volume_pointer']:#x} != {pointer:#x}")
+    if kind == "cupy":
+        import cupy
+        ok = isinstance(got, cupy.ndarray) and got.device.id == device_array.device.id
+        attrs = cupy.cuda.runtime.pointerGetAttributes(got.data.ptr) if ok else None
+        check(f"{name}: a cupy array in device memory on the input's device",
+              ok and attrs.type == cupy.cuda.runtime.memoryTypeDevice)
+        check(f"{name}: == cpu", ok and got.shape == expected.shape and np.array_equal(got.get(), expected))
+    else:
+        import torch
+        ok = isinstance(got, torch.Tensor) and got.is_cuda and got.device == device_array.device
+        check(f"{name}: a torch cuda tensor on the input's device", ok)
+        check(f"{name}: == cpu", ok and tuple(got.shape) == expected.shape and np.array_equal(got.cpu().numpy(), expected))
+
+
+class ForeignDeviceArray:
+    """A DLPack producer whose tensor says it lies on CUDA device 7 (built with ctypes over a real
+    array's memory): the module must refuse it with a ValueError, not read it."""
+
+    class Tensor(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32),
+                    ("ndim", ctypes.c_int32), ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                    ("lanes", ctypes.c_uint16), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                    ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64),
+                    ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+    def __init__(self, like):
+        self.shape, self.dtype = like.shape, like.dtype
+        self._shape = (ctypes.c_int64 * 3)(*like.shape)
+        self._tensor = self.Tensor(like.data.ptr, 2, 7, 3, 0, 16, 1, self._shape, None, 0, None, None)
+        self._name = b"dltensor"
+
+    def __dlpack_device__(self):
+        return 2, 7
+
+    def __dlpack__(self, stream=None, **_):
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        return new(ctypes.addressof(self._tensor), self._name, None)
+
+
+def refusals(v):
+    import cupy
+
+    def value_error(name, call):
+        try:
+            call()
+            check(f"{name}: ValueError", False, "no error")
+        except ValueError as e:
+            check(f"{name}: ValueError", True)
+            print(f"        {e}")
+        except Exception as e:  # noqa: BLE001 - any other kind is the failure being looked for
+            check(f"{name}: ValueError", False, f"{type(e).__name__}: {e}")
+
+    seed = tuple(int(i) for i in np.argwhere(v > 500)[0])
+    value_error("a strided cupy view", lambda: lucent.region_growing(cupy.asarray(v)[:, :, ::2], [seed[:2] + (0,)],
+                                                                      lower=300, upper=1000))
+    value_error("a complex cupy array", lambda: lucent.fuzzy_c_means(cupy.asarray(v).astype(cupy.complex64)))
+    value_error("an array on another device", lambda: lucent.fuzzy_c_means(ForeignDeviceArray(cupy.asarray(v))))
+    value_error("a seed outside", lambda: lucent.region_growing(cupy.asarray(v), [(999, 0, 0)], lower=1, upper=2))
+
+
 def main():
     v = blobs((160, 150, 120))
     seed = tuple(int(i) for i in np.argwhere(v > 500)[0])
+    growcut_seeds = np.zeros(v.shape, np.uint8)
+    growcut_seeds[seed] = 1
+    growcut_seeds[tuple(int(i) for i in np.argwhere(v < -500)[0])] = 2
     calls = {
         "srg": lambda a, b: lucent.region_growing(a, [seed], lower=300, upper=1000, connectivity=26, backend=b),
         "srg-estimated": lambda a, b: lucent.region_growing(a, [seed], backend=b),
         "fc": lambda a, b: lucent.fuzzy_connectedness(a, [seed], threshold=0.4, backend=b),
         "fcm": lambda a, b: lucent.fuzzy_c_means(a, clusters=4, backend=b),
         "snake": lambda a, b: lucent.snake(a, slice=60, rect=(30, 30, 120, 110), propagate=True, backend=b),
+        "snake3d": lambda a, b: lucent.snake3d(a, box=(40, 40, 30, 110, 100, 90), iterations=40, backend=b),
+        "growcut": lambda a, b: lucent.grow_from_seeds(a, growcut_seeds, backend=b),
     }
-    failed = []
-
-    def check(name, ok):
-        print(("ok    " if ok else "FAIL  ") + name, flush=True)
-        if not ok:
-            failed.append(name)
+    import cupy
+    import torch
 
     for name, call in calls.items():
         cpu = call(v, "cpu")
         check(f"{name}: cpu labels something", int(cpu.sum()) > 0)
         check(f"{name}: cuda (numpy, Fortran) == cpu", np.array_equal(call(v, "cuda"), cpu))
-        check(f"{name}: cuda (numpy, C order) == cpu", np.array_equal(call(np.ascontiguousarray(v), "cuda"), cpu))
-        try:
-            import cupy
-            got = call(cupy.asarray(v), "auto")
-            check(f"{name}: cupy in, cupy out, == cpu", isinstance(got, cupy.ndarray) and np.array_equal(got.get(), cpu))
-        except ImportError:
-            check(f"{name}: cupy importable", False)
-        try:
-            import torch
-            t = torch.from_numpy(np.ascontiguousarray(v)).cuda()
-            got = call(t, "auto")
-            check(f"{name}: torch cuda in, torch cuda out, == cpu",
-                  isinstance(got, torch.Tensor) and got.is_cuda and np.array_equal(got.cpu().numpy(), cpu))
-        except ImportError:
-            check(f"{name}: torch importable", False)
+        # A C-ordered array is read as its transpose: the CPU's labels for that same array.
+        c_order = np.ascontiguousarray(v)
+        cpu_c = call(c_order, "cpu")
+        check(f"{name}: cuda (numpy, C order) == cpu", np.array_equal(call(c_order, "cuda"), cpu_c))
+        f = cupy.asfortranarray(cupy.asarray(v))
+        resident_call(f"{name}: cupy Fortran", call, f, f.data.ptr, cpu, "cupy")
+        c = cupy.ascontiguousarray(cupy.asarray(v))
+        # The snake reads slices k: a C-ordered array is copied on the device into Fortran order.
+        resident_call(f"{name}: cupy C order", call, c, None if name == "snake" else c.data.ptr, cpu_c, "cupy")
+        t = torch.from_numpy(c_order).cuda()
+        resident_call(f"{name}: torch cuda", call, t, None if name == "snake" else t.data_ptr(), cpu_c, "torch")
+        # backend cpu: through the host and back to the same kind on the same device.
+        got = call(f, "cpu")
+        check(f"{name}: cupy with backend cpu comes back as cupy == cpu",
+              isinstance(got, cupy.ndarray) and np.array_equal(got.get(), cpu))
+    # Another type is converted on the device once (int16 here), still no host transfer.
+    u8 = np.asfortranarray(np.clip(v // 8 + 128, 0, 255).astype(np.uint8))
+    resident_call("fcm: cupy uint8", calls["fcm"], cupy.asarray(u8, order="F"), None, calls["fcm"](u8, "cpu"), "cupy")
+    refusals(v)
     if failed:
         print(f"{len(failed)} check(s) failed: {', '.join(failed)}")
         return 1

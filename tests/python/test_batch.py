@@ -110,6 +110,58 @@ def test_batch_on_a_scheduler_and_two_workers(tmp_path, dask_cluster, cli):
     assert {f: f.stat().st_mtime_ns for f in out.iterdir()} == stamps
 
 
+def same_as_cli(cli, tmp_path, out, name, source, options):
+    """OUT/<name>.nii.gz and .json equal `lucent segment SOURCE OPTIONS`'s mask and --stats document."""
+    ref_mask, ref = tmp_path / f"{name}-cli.nii.gz", tmp_path / f"{name}-cli.json"
+    subprocess.run([cli, "segment", str(source), *map(str, options), "--backend", "cpu", "-o", str(ref_mask),
+                    "--stats", str(ref)], check=True, capture_output=True)
+    got = lucent.load(out / f"{name}.nii.gz").array
+    np.testing.assert_array_equal(got, lucent.load(ref_mask).array)
+    assert got.any()
+    doc, expected = json.loads((out / f"{name}.json").read_text()), json.loads(ref.read_text())
+    assert set(doc) - {"worker"} == set(expected)
+    for key in expected:
+        if not key.startswith("ms_") and key not in ("backend", "threads"):
+            assert doc[key] == expected[key], key
+    return doc
+
+
+def test_batch_of_snake3d_and_growcut_on_a_scheduler_and_two_workers(tmp_path, dask_cluster, cli):
+    address, workers = dask_cluster
+    inputs = make_inputs(tmp_path / "in")[:3]
+    # snake3d: the box and a bubble, the parameters `lucent segment --method snake3d` takes.
+    options = ["--method", "snake3d", "--box", "3,4,5,9,13,14", "--seed", "6,8,9", "--radius", "2.5", "--margin", "6",
+               "--smoothing", "1"]
+    out = tmp_path / "out3d"
+    p = batch(*options, "-o", out, "--scheduler", address, *inputs)
+    assert p.returncode == 0, p.stderr
+    for f in inputs:
+        name = f.name.removesuffix(".nii.gz")
+        assert same_as_cli(cli, tmp_path, out, name, f, options[2:] + ["--method", "snake3d"])["worker"] in workers
+    # growcut, a folder of seeds: <stem>.nii.gz beside each input's stem; label 1 in the cube, 2 outside.
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    for f in inputs:
+        s = np.zeros((30, 28, 26), np.uint8)
+        s[SEED] = 1
+        s[25, 20, 20] = 2
+        nib.save(nib.Nifti1Image(s, np.diag([0.9, 0.9, 2.0, 1])), str(seeds / f.name))
+    out = tmp_path / "outgc"
+    p = batch("--method", "growcut", "--seeds-mask", seeds, "-o", out, "--scheduler", address, *inputs,
+              tmp_path / "in" / "small.nii.gz")
+    assert p.returncode == 1 and "no seeds file small.* in" in p.stderr, p.stderr
+    for f in inputs:
+        name = f.name.removesuffix(".nii.gz")
+        doc = same_as_cli(cli, tmp_path, out, name, f, ["--method", "growcut", "--seeds-mask", seeds / f.name])
+        assert doc["worker"] in workers
+        assert set(np.unique(lucent.load(out / f"{name}.nii.gz").array)) == {1, 2}
+    # One seeds file for every input on its grid.
+    out = tmp_path / "outgc1"
+    p = batch("--method", "growcut", "--seeds-mask", seeds / "a.nii.gz", "-o", out, "--scheduler", address, *inputs)
+    assert p.returncode == 0, p.stderr
+    same_as_cli(cli, tmp_path, out, "b", inputs[1], ["--method", "growcut", "--seeds-mask", seeds / "a.nii.gz"])
+
+
 def test_batch_on_a_local_cluster_of_a_folders_volumes_and_usage_errors(tmp_path):
     inputs = make_inputs(tmp_path / "in")[:2]
     folder = tmp_path / "pair"  # a folder of two volumes: one task each, named <folder>_<volume>
@@ -127,6 +179,10 @@ def test_batch_on_a_local_cluster_of_a_folders_volumes_and_usage_errors(tmp_path
     for usage in (["--method", "srg", "-o", out, *inputs],                       # no seed
                   ["--method", "fcm", "--seed", "1,2,3", "-o", out, *inputs],    # not an fcm option
                   ["--method", "nope", "-o", out, *inputs],
+                  ["--method", "snake3d", "-o", out, *inputs],                   # no start
+                  ["--method", "snake3d", "--box", "1,1,1,5,5,5", "--radius", "2", "-o", out, *inputs],  # no seeds
+                  ["--method", "growcut", "-o", out, *inputs],                   # no seeds mask
+                  ["--method", "srg", "--seed", "1,2,3", "--box", "1,1,1,5,5,5", "-o", out, *inputs],
                   ["--method", "fcm", "-o", out, "--workers", "2", "--scheduler", "tcp://127.0.0.1:1", *inputs]):
         assert batch(*usage).returncode == 2
 

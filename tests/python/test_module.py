@@ -13,6 +13,7 @@ import pytest
 from scipy import ndimage
 
 import lucent
+from lucent import _lucent
 
 
 def blobs(shape=(40, 36, 30), seed=3):
@@ -362,3 +363,91 @@ def test_errors_are_python_exceptions(tmp_path):
                  lambda: lucent.save(tmp_path / "no" / "such" / "m.nii", (v > 0).astype(np.uint8))]:
         with pytest.raises(OSError):
             call()
+
+
+# --- the parameter table (issue 45) ----------------------------------------------------------
+
+
+FUNCTIONS = {"srg": lucent.region_growing, "fc": lucent.fuzzy_connectedness, "fcm": lucent.fuzzy_c_means,
+             "snake": lucent.snake, "snake3d": lucent.snake3d}
+# Keywords whose name differs from the table's key: the 3D snake's margin is in mm like the CLI's --margin.
+RENAMED = {("snake3d", "margin_mm"): "margin"}
+
+
+def test_every_parameter_is_a_keyword_with_the_tables_default():
+    import inspect
+    rows = lucent.parameters()
+    assert {r["method"] for r in rows} == set(FUNCTIONS)
+    for row in rows:
+        signature = inspect.signature(FUNCTIONS[row["method"]])
+        name = RENAMED.get((row["method"], row["key"]), row["key"])
+        assert name in signature.parameters, (row["method"], name)
+        default = signature.parameters[name].default
+        # None takes the table's default; a default written in the signature must be the table's.
+        if default is not None and row["kind"] != "flag":
+            assert default == row["default"], (row["method"], name, default, row["default"])
+        assert row["flag"].startswith("--") and row["help"] and row["accepted"]
+
+
+def test_a_parameter_out_of_its_range_is_a_value_error_naming_it():
+    v = blobs()
+    with pytest.raises(ValueError, match="clusters must be a whole number, within 2..255"):
+        lucent.fuzzy_c_means(v, clusters=1, backend="cpu")
+    with pytest.raises(ValueError, match="clusters must be a whole number"):
+        lucent.fuzzy_c_means(v, clusters=2.5, backend="cpu")
+    with pytest.raises(ValueError, match="connectivity must be 6 or 26"):
+        lucent.region_growing(v, seeds=[(1, 1, 1)], lower=0, upper=10, connectivity=8, backend="cpu")
+
+
+class _DlpackOnly:
+    """An array that speaks only DLPack (no __array__), on the host or, claimed, on CUDA device 0."""
+
+    def __init__(self, array, cuda=False):
+        self.array, self.shape, self.dtype, self.cuda = array, array.shape, array.dtype, cuda
+
+    def __dlpack_device__(self):
+        return (2, 0) if self.cuda else (1, 0)
+
+    def __dlpack__(self, stream=None, **_):
+        return self.array.__dlpack__()
+
+
+def _cube():
+    v = np.zeros((20, 18, 16), np.int16)
+    v[4:12, 5:13, 6:14] = 900
+    return v
+
+
+def test_host_dlpack_arrays_take_the_numpy_path():
+    v = _cube()
+    expected = lucent.region_growing(v, [(6, 8, 9)], lower=500, upper=1000)
+    got = lucent.region_growing(_DlpackOnly(v), [(6, 8, 9)], lower=500, upper=1000)
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_gpu_arrays_without_a_device_are_refused():
+    if _lucent._cuda_device() >= 0:
+        pytest.skip("a CUDA device is present: tests/gpu/python_cuda_check.py covers device arrays")
+    v = _cube()
+    before = lucent.host_copies
+    with pytest.raises(ValueError, match="on a GPU"):
+        lucent.region_growing(_DlpackOnly(v, cuda=True), [(6, 8, 9)], lower=500, upper=1000)
+    with pytest.raises(ValueError, match="no CUDA device"):  # a capsule that says CUDA, read directly
+        capsule = _DlpackOnly(v).__dlpack__()
+        _lucent._borrow_device_array(_cuda_capsule(capsule))
+    capsule = v.__dlpack__()
+    with pytest.raises(ValueError, match="not a CUDA device"):
+        _lucent._borrow_device_array(capsule)
+    with pytest.raises(ValueError, match="not an unused DLPack capsule"):  # read once, then spent
+        _lucent._borrow_device_array(capsule)
+    assert lucent.host_copies == before
+
+
+def _cuda_capsule(capsule):
+    """The capsule's tensor marked as lying on CUDA device 0 (its DLDevice rewritten with ctypes)."""
+    import ctypes
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    tensor = get(capsule, b"dltensor")
+    ctypes.c_int32.from_address(tensor + 8).value = 2  # DLTensor: void* data, then DLDevice {type, id}
+    return capsule

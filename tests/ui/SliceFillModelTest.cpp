@@ -132,3 +132,64 @@ TEST(SliceFillModel, LockedAbsentAndSingleSliceLabelsAreRefusedWithTheLayerUncha
     EXPECT_TRUE(same(*model->labels(), before));
     EXPECT_EQ(model->history().undoText(), "Draw 2");
 }
+
+TEST(SliceFillModel, AStopLeavesTheLayerAsItWasAndTheNextFillEqualsTheEngines) {
+    auto model = drawn();
+    const LabelMap before = *model->labels();
+    SliceFillModel fill(model.get());
+    QStringList said;
+    std::vector<int> progress;
+    QObject::connect(&fill, &SliceFillModel::finished, [&](bool ok, const QString& why) { said << (ok ? "filled" : why); });
+    QObject::connect(&fill, &SliceFillModel::progressChanged, [&](int p) { progress.push_back(p); });
+    ASSERT_TRUE(fill.start(2, {1}));
+    EXPECT_TRUE(fill.running());
+    QString why;
+    EXPECT_FALSE(fill.start(2, {1}, &why)) << "one fill at a time";
+    EXPECT_TRUE(why.contains("running")) << why.toStdString();
+    fill.stop();  // however far the worker got, its result is dropped
+    fill.wait();
+    EXPECT_FALSE(fill.running());
+    ASSERT_EQ(said.size(), 1);
+    EXPECT_TRUE(said[0].contains("cancelled")) << said[0].toStdString();
+    EXPECT_FALSE(fill.previewing());
+    EXPECT_TRUE(same(*model->labels(), before));
+    EXPECT_EQ(model->history().undoText(), "Draw");
+
+    ASSERT_TRUE(fill.start(2, {1}));
+    fill.wait();
+    EXPECT_EQ(said.back(), "filled");
+    EXPECT_EQ(progress.back(), 1000);
+    LabelMap engine = before;
+    SliceFillOptions options;
+    options.axis = 2;
+    options.labels = {1};
+    fillBetweenSlices(engine, options);
+    EXPECT_TRUE(same(*model->labels(), engine)) << "the preview is the engine's fill";
+}
+
+TEST(SliceFillModel, AnEditWhileFillingDropsTheResult) {
+    auto model = drawn();
+    SliceFillModel fill(model.get());
+    QString said;
+    QObject::connect(&fill, &SliceFillModel::finished, [&](bool, const QString& why) { said = why; });
+    ASSERT_TRUE(fill.start(2, {1}));
+    model->editLabels([](LabelMap& m) { m.at(0, 0, 0) = 2; }, "Paint");  // waits for the worker's copy
+    fill.wait();
+    EXPECT_TRUE(said.contains("changed while filling")) << said.toStdString();
+    EXPECT_EQ(model->history().undoText(), "Paint");
+    EXPECT_EQ(model->labels()->at(21, 18, 10), 0) << "nothing filled over the newer layer";
+}
+
+TEST(SliceFillModel, SeveralLabelsFillTogetherAsOneStep) {
+    auto model = drawn();
+    model->editLabels([](LabelMap& m) { disc(m, 2, 3, 6, 6, 3, 2), disc(m, 2, 13, 7, 6, 3, 2); }, "Draw 2");
+    const LabelMap before = *model->labels();
+    SliceFillModel fill(model.get());
+    ASSERT_TRUE(fill.preview(2, {1, 2}));
+    ASSERT_EQ(fill.report().labels.size(), 2u);
+    EXPECT_EQ(model->labels()->at(21, 18, 10), 1);
+    EXPECT_EQ(model->labels()->at(6, 6, 8), 2);
+    EXPECT_TRUE(fill.summary().contains("Label 2 filled on 9 slices")) << fill.summary().toStdString();
+    EXPECT_TRUE(fill.cancel());
+    EXPECT_TRUE(same(*model->labels(), before)) << "one step takes both back";
+}

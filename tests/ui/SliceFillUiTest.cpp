@@ -1,6 +1,8 @@
 /// @brief Labels > Fill between slices driven like a user under Xvfb: the menu item and its key I,
-/// the axis of the view in use (axial: k; sagittal: i), the preview drawn in the axial view before
-/// deciding, Cancel (the layer byte for byte as before), Keep and Edit > Undo.
+/// the axis of the view in use (axial: k; sagittal: i), the fill in the background with its progress
+/// and Cancel (the layer byte for byte as before), the preview drawn in the axial view before
+/// deciding, Cancel (the layer as before), Keep and Edit > Undo, and several labels checked in the
+/// dialog's list filled as one step.
 #include "MenuDriving.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MainWindow.h"
@@ -9,7 +11,10 @@
 #include <gtest/gtest.h>
 #include <QAction>
 #include <QApplication>
-#include <QMessageBox>
+#include <QDialog>
+#include <QLabel>
+#include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTest>
 
@@ -50,7 +55,14 @@ protected:
     SliceViewWidget* view(Orientation o) { return window.grid().view(o); }
     QAction* action(const char* name) { return window.findChild<QAction*>(name); }
     const LabelMap& layer() { return *window.model().labels(); }
-    QMessageBox* prompt() { return window.findChild<QMessageBox*>("fillBetweenSlicesPrompt"); }
+    QDialog* prompt() { return window.findChild<QDialog*>("fillBetweenSlicesPrompt"); }
+    QString promptText() { return prompt()->findChild<QLabel*>("fillPromptText")->text(); }
+    QPushButton* button(const char* name) { return prompt()->findChild<QPushButton*>(name); }
+    SliceFillModel& fill() { return *window.labelPanel().sliceFill(); }
+    /// Waits for the fill in the background to end (its result handed to the GUI thread).
+    bool filled() {
+        return QTest::qWaitFor([&] { return !fill().running(); }, 20000) && button("fillKeepButton")->isEnabled();
+    }
     bool sameAs(const LabelMap& other) {
         return std::equal(layer().data(), layer().data() + layer().voxelCount(), other.data());
     }
@@ -97,7 +109,8 @@ TEST_F(SliceFillUi, TheMenuFillsAlongTheAxialViewShowsItAndCancelTakesItBack) {
     item->trigger();
     ASSERT_NE(prompt(), nullptr);
     ASSERT_TRUE(prompt()->isVisible());
-    EXPECT_TRUE(prompt()->text().contains("filled on 9 slices of k")) << prompt()->text().toStdString();
+    ASSERT_TRUE(filled());
+    EXPECT_TRUE(promptText().contains("filled on 9 slices of k")) << promptText().toStdString();
     for (int k = 11; k <= 19; ++k) EXPECT_EQ(layer().at(48, 40, k), 1) << "slice " << k;
     EXPECT_EQ(layer().at(48, 40, 9), 0);
     EXPECT_EQ(layer().at(48, 40, 21), 0);
@@ -105,7 +118,7 @@ TEST_F(SliceFillUi, TheMenuFillsAlongTheAxialViewShowsItAndCancelTakesItBack) {
     EXPECT_TRUE(axialShowsLabelAt(15)) << "the preview is drawn in the axial view";
     EXPECT_EQ(action("undoAction")->text(), "Undo Fill between slices");
 
-    QTest::mouseClick(prompt()->findChild<QPushButton*>("fillCancelButton"), Qt::LeftButton);
+    QTest::mouseClick(button("fillCancelButton"), Qt::LeftButton);
     EXPECT_FALSE(prompt()->isVisible());
     EXPECT_TRUE(sameAs(drawn)) << "Cancel: the layer as drawn, byte for byte";
     EXPECT_EQ(action("undoAction")->text(), "Undo Draw");
@@ -121,11 +134,12 @@ TEST_F(SliceFillUi, TheKeyFillsAlongTheSagittalViewKeepAndUndo) {
     QTest::keyClick(view(Orientation::Sagittal), Qt::Key_I);
     ASSERT_NE(prompt(), nullptr);
     ASSERT_TRUE(prompt()->isVisible()) << "I is Fill between slices";
-    EXPECT_TRUE(prompt()->text().contains("filled on 9 slices of i")) << prompt()->text().toStdString();
+    ASSERT_TRUE(filled());
+    EXPECT_TRUE(promptText().contains("filled on 9 slices of i")) << promptText().toStdString();
     for (int i = 31; i <= 39; ++i) EXPECT_EQ(layer().at(i, 40, 20), 1) << "slice i = " << i;
     const LabelMap filled = layer();
 
-    QTest::mouseClick(prompt()->findChild<QPushButton*>("fillKeepButton"), Qt::LeftButton);
+    QTest::mouseClick(button("fillKeepButton"), Qt::LeftButton);
     EXPECT_FALSE(prompt()->isVisible());
     EXPECT_FALSE(window.labelPanel().sliceFill()->previewing());
     EXPECT_TRUE(sameAs(filled)) << "Keep leaves the fill";
@@ -147,4 +161,75 @@ TEST_F(SliceFillUi, ALockedLabelIsRefusedWithAMessageAndNoPrompt) {
     EXPECT_TRUE(said.contains("locked")) << said.toStdString();
     EXPECT_TRUE(prompt() == nullptr || !prompt()->isVisible());
     EXPECT_TRUE(sameAs(drawn));
+}
+
+TEST_F(SliceFillUi, CancelWhileFillingLeavesTheLabelsAndTheNextFillKeptIsTheEngines) {
+    drawDiscs(2, 10, 20);
+    const LabelMap drawn = layer();
+    view(Orientation::Axial)->setFocus();
+    lucent::testing::menuAction(window, "Labels", "Fill between slices")->trigger();
+    ASSERT_NE(prompt(), nullptr);
+    ASSERT_TRUE(prompt()->isVisible()) << "the dialog shows at once, while the fill runs";
+    EXPECT_TRUE(fill().running());
+    EXPECT_TRUE(prompt()->findChild<QProgressBar*>("fillProgress")->isVisible());
+    EXPECT_FALSE(button("fillKeepButton")->isEnabled()) << "nothing to keep yet";
+    EXPECT_TRUE(promptText().contains("Filling")) << promptText().toStdString();
+    // Cancel before the worker's result is taken: whatever it got to, the layer stays as drawn.
+    QTest::mouseClick(button("fillCancelButton"), Qt::LeftButton);
+    EXPECT_FALSE(prompt()->isVisible());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !fill().running(); }, 20000));
+    EXPECT_FALSE(fill().previewing());
+    EXPECT_TRUE(sameAs(drawn)) << "a cancelled fill leaves the layer byte for byte";
+    EXPECT_EQ(action("undoAction")->text(), "Undo Draw") << "and no step";
+
+    QTest::keyClick(view(Orientation::Axial), Qt::Key_I);
+    ASSERT_TRUE(filled());
+    QTest::mouseClick(button("fillKeepButton"), Qt::LeftButton);
+    LabelMap engine = drawn;
+    SliceFillOptions options;
+    options.axis = 2;
+    options.labels = {1};
+    fillBetweenSlices(engine, options);
+    EXPECT_TRUE(sameAs(engine)) << "kept: the engine's fill of the drawn layer";
+    EXPECT_EQ(action("undoAction")->text(), "Undo Fill between slices");
+}
+
+TEST_F(SliceFillUi, LabelsCheckedInTheDialogAreFilledTogetherAsOneStep) {
+    drawDiscs(2, 10, 20);
+    LabelInfo second;
+    second.value = 2;
+    second.name = "Vessel";
+    second.rgb = {40, 200, 40};
+    window.model().setLabelInfo(second);
+    window.model().editLabels(
+        [](LabelMap& m) {
+            for (int k : {12, 18})
+                for (int j = 5; j < 12; ++j)
+                    for (int i = 5; i < 12; ++i) m.at(i, j, k) = 2;
+        },
+        "Draw vessel");
+    const LabelMap drawn = layer();
+    view(Orientation::Axial)->setFocus();
+    QTest::keyClick(view(Orientation::Axial), Qt::Key_I);
+    ASSERT_TRUE(filled());
+    EXPECT_EQ(layer().at(8, 8, 15), 0) << "only the active label at first";
+    auto* list = prompt()->findChild<QListWidget*>("fillLabelList");
+    ASSERT_NE(list, nullptr);
+    ASSERT_EQ(list->count(), 2);
+    QListWidgetItem* vessel = list->item(1);
+    EXPECT_EQ(vessel->text(), "Vessel");
+    EXPECT_EQ(list->item(0)->checkState(), Qt::Checked);
+    // The box at the item's left is its check box.
+    const QRect r = list->visualItemRect(vessel);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, QPoint(r.left() + r.height() / 2, r.center().y()));
+    ASSERT_EQ(vessel->checkState(), Qt::Checked) << "clicking the box checks the label";
+    ASSERT_TRUE(filled());
+    EXPECT_TRUE(promptText().contains("Vessel filled on 5 slices of k")) << promptText().toStdString();
+    if (const char* dir = std::getenv("LUCENT_FILL_SHOTS")) prompt()->grab().save(QString("%1/fill-dialog.png").arg(dir));
+    EXPECT_EQ(layer().at(8, 8, 15), 2);
+    EXPECT_EQ(layer().at(48, 40, 15), 1);
+    QTest::mouseClick(button("fillKeepButton"), Qt::LeftButton);
+    EXPECT_EQ(action("undoAction")->text(), "Undo Fill between slices");
+    action("undoAction")->trigger();
+    EXPECT_TRUE(sameAs(drawn)) << "one step held both labels' fill";
 }

@@ -19,7 +19,7 @@ from . import _lucent
 from ._lucent import Image
 
 __version__ = _lucent.__version__
-__all__ = ["Image", "load", "save", "region_growing", "fuzzy_connectedness", "fuzzy_c_means", "snake", "snake3d",
+__all__ = ["Image", "load", "save", "parameters", "region_growing", "fuzzy_connectedness", "fuzzy_c_means", "snake", "snake3d",
            "grow_from_seeds"]
 
 
@@ -46,6 +46,15 @@ def save(path, array, like=None):
         _lucent._save_volume(path, _volume(a, keep_axes=True)[0], like)
 
 
+def parameters(method=None):
+    """Every method's parameters as `lucent segment` takes them (one list of dicts: method, key (the
+    keyword here), flag (the CLI option), kind, default, min, max, accepted, unit, help); a keyword
+    left as None takes the default listed here (the defaults the signatures show are the same, as
+    the issue's interface writes them; a test checks that they agree). `method`: "srg", "fc", "fcm", "snake", "snake3d"."""
+    rows = _lucent._parameters()
+    return [r for r in rows if method is None or r["method"] == method]
+
+
 def region_growing(array, seeds, lower=None, upper=None, connectivity=6, backend="auto", *, roi=None, mask=None,
                    threads=0):
     """The seeds' connected component of lower <= value <= upper (connectivity 6 or 26). Without
@@ -57,11 +66,12 @@ def region_growing(array, seeds, lower=None, upper=None, connectivity=6, backend
 
 
 def fuzzy_connectedness(array, seeds, threshold=0.5, object_mean=None, object_sigma=None, diff_sigma=None,
-                        backend="auto", *, roi=None, mask=None, threads=0):
+                        backend="auto", *, roi=None, mask=None, threads=0, estimate_radius=None):
     """The object of connectivity >= threshold to the seeds (Udupa and Samarasekera's fuzzy
-    connectedness); the affinity's mean and sigmas are estimated around the seeds when not given."""
+    connectedness); the affinity's mean and sigmas are estimated around the seeds when not given, in
+    a cube of half-size estimate_radius (2: 5 x 5 x 5 voxels)."""
     params = {"threshold": threshold, "object_mean": object_mean, "object_sigma": object_sigma,
-              "diff_sigma": diff_sigma}
+              "diff_sigma": diff_sigma, "estimate_radius": estimate_radius}
     return _run("fc", array, params, backend, seeds=seeds, roi=roi, mask=mask, threads=threads)
 
 
@@ -107,8 +117,9 @@ def grow_from_seeds(array, seeds_array, backend="auto", *, roi=None, mask=None, 
     the least summed change of intensity. `seeds_array` has the array's shape: 0 = no seed, 1..255
     the labels. The result holds the seeds' label numbers. As `lucent segment --method growcut`."""
     s = _host_array(seeds_array)[0]
-    if s.shape != _host_array(array)[0].shape:
-        raise ValueError(f"seeds_array has shape {s.shape}, the array {_host_array(array)[0].shape}")
+    shape = tuple(getattr(array, "shape", None) or np.shape(array))
+    if s.shape != shape:
+        raise ValueError(f"seeds_array has shape {s.shape}, the array {shape}")
     if s.dtype.kind not in "biu" or (s.size and (s.min() < 0 or s.max() > 255)):
         raise ValueError("seeds_array must hold integer labels 0..255 (0 = no seed)")
     if not s.any():
@@ -175,16 +186,42 @@ def _roi(roi, reverse, name="roi"):
     return r[2::-1] + r[:2:-1] if reverse else r
 
 
+# DLPack device types (the protocol's numbers): arrays on the CPU take the NumPy path.
+_DLPACK_CPU, _DLPACK_CUDA = 1, 2
+# Copies of GPU arrays to host memory made here (the fallbacks named in docs/python.md): a test
+# reads it to see that a device call made none.
+host_copies = 0
+
+
+def _dlpack_device(array):
+    """(device type, id) of an array that speaks DLPack, else None (NumPy arrays and array-likes)."""
+    if isinstance(array, np.ndarray) or not hasattr(array, "__dlpack_device__"):
+        return None
+    kind, index = array.__dlpack_device__()
+    return int(kind), int(index)
+
+
 def _host_array(array):
-    """(numpy array, kind): GPU arrays (CuPy, PyTorch on a device) come through host memory for now
-    and the result goes back to their kind and device (see docs/python.md)."""
+    """(numpy array, kind): GPU arrays the engines cannot read where they lie (backend "cpu", a
+    float volume for a method whose CUDA engine takes int16, masks and seeds) come through host
+    memory, and the result goes back to their kind and device (see docs/python.md)."""
+    global host_copies
     if isinstance(array, np.ndarray):
         return array, None
     module = type(array).__module__.split(".")[0]
+    device = _dlpack_device(array)
+    on_gpu = device is not None and device[0] != _DLPACK_CPU
     if module == "cupy":
+        host_copies += 1
         return array.get(), ("cupy", None)
     if module == "torch":
+        host_copies += on_gpu
         return array.detach().cpu().numpy(), ("torch", array.device)
+    if on_gpu:
+        raise ValueError(f"lucent: a {type(array).__name__} on a GPU is read where it lies (backend auto or cuda, "
+                         "with a CUDA device); for the CPU, give it as a CuPy array or PyTorch tensor, or NumPy")
+    if device is not None:  # any other host array that speaks DLPack: its memory, as NumPy's
+        return np.from_dlpack(array), None
     return np.asarray(array), None
 
 
@@ -198,23 +235,107 @@ def _as_kind(labels, kind):
     return torch.from_numpy(np.ascontiguousarray(labels)).to(kind[1])
 
 
+def _array_dtype(array):
+    """A GPU array's element type as NumPy's (CuPy's is one; PyTorch's is named alike)."""
+    try:
+        return np.dtype(str(array.dtype).removeprefix("torch."))
+    except TypeError:
+        raise ValueError(f"lucent: the array must hold real numbers, got {array.dtype}") from None
+
+
+def _on_device(array, dtype, fortran):
+    """A device-to-device copy of a CuPy array or PyTorch tensor as `dtype`: in Fortran order when
+    asked (the snake reads slices k), else in the array's own layout."""
+    module = type(array).__module__.split(".")[0]
+    if module == "cupy":
+        import cupy
+        return cupy.asfortranarray(array, dtype) if fortran else array.astype(dtype, order="K")
+    if module == "torch":
+        import torch
+        t = array.to(getattr(torch, dtype.name))
+        return t.permute(2, 1, 0).contiguous().permute(2, 1, 0) if fortran else t
+    raise ValueError(f"lucent: a {type(array).__name__} on the GPU must be int16 or float32 (convert it there), "
+                     f"got {_array_dtype(array)}")
+
+
+def _from_device(labels, like):
+    """The labels (an object with __dlpack__) imported by `like`'s library, on its device, no copy."""
+    module = type(like).__module__.split(".")[0]
+    if module == "cupy":
+        import cupy
+        return cupy.from_dlpack(labels)
+    if module == "torch":
+        import torch
+        return torch.from_dlpack(labels)
+    if hasattr(like, "__array_namespace__"):
+        return like.__array_namespace__().from_dlpack(labels)
+    return labels
+
+
+def _stays_on_device(method, array, backend):
+    """True when the CUDA engine reads a GPU array where it lies: backend auto or cuda, a device,
+    and a volume type that engine takes (fcm, snake, snake3d and grow from seeds read int16; srg
+    and fc float32 too). Backend cuda always tries (and says why it cannot)."""
+    if str(backend) == "cpu" or not _lucent._has_cuda_engine(method) or _lucent._cuda_device() < 0:
+        return False
+    floats = _volume_dtype(_array_dtype(array)) == np.float32
+    return str(backend) == "cuda" or not floats or method in ("srg", "fc")
+
+
+def _borrow(array, keep_axes):
+    """The array's device memory for the engine (int16 / float32, converted on the device once when
+    it holds another type; for the snake in Fortran order, copied on the device when it is not)."""
+    if hasattr(array, "detach"):  # a PyTorch tensor that requires grad exports only detached
+        array = array.detach()
+    dtype = _array_dtype(array)
+    target = _volume_dtype(dtype)
+    if dtype != target:
+        array = _on_device(array, target, keep_axes)
+    borrowed = _lucent._borrow_device_array(array.__dlpack__(stream=1))
+    if keep_axes and borrowed.reversed:
+        del borrowed  # the producer's tensor goes back before its copy is made
+        array = _on_device(array, target, True)
+        borrowed = _lucent._borrow_device_array(array.__dlpack__(stream=1))
+    return borrowed
+
+
+def _device_maps(mask, seeds_mask, shape, reverse):
+    """The mask and growcut's seeds (any array of the volume's shape) as host uint8 in Lucent's order:
+    the engines check seeds against them on the host."""
+    if mask is not None:
+        m = _host_array(mask)[0]
+        if m.shape != shape:
+            raise ValueError(f"mask has shape {m.shape}, the array {shape}")
+        m = (m != 0).astype(np.uint8)
+        mask = np.asfortranarray(m.T if reverse else m)
+    if seeds_mask is not None:
+        seeds_mask = np.asfortranarray(seeds_mask.T if reverse else seeds_mask)
+    return mask, seeds_mask
+
+
 def _run(method, array, params, backend, *, seeds=None, roi=None, mask=None, threads=0, keep_axes=False, box=None,
          seeds_mask=None):
-    a, kind = _host_array(array)
-    volume, reverse = _volume(a, keep_axes)
+    device = _dlpack_device(array)
+    if device is not None and device[0] not in (_DLPACK_CPU, _DLPACK_CUDA):
+        raise ValueError(f"lucent: the array lies on DLPack device type {device[0]}: lucent reads host (1) and "
+                         "CUDA (2) arrays")
+    resident = device is not None and device[0] == _DLPACK_CUDA and _stays_on_device(method, array, backend)
+    if resident:
+        volume = _borrow(array, keep_axes)
+        shape, reverse = tuple(array.shape), volume.reversed
+    else:
+        a, kind = _host_array(array)
+        volume, reverse = _volume(a, keep_axes)
+        shape = a.shape
     if seeds is not None:
-        params["seeds"] = _seeds(seeds, a.shape, reverse)
+        params["seeds"] = _seeds(seeds, shape, reverse)
     params["roi"] = _roi(roi, reverse)
     if box is not None:
         params["box"] = _roi(box, reverse, "box")
-    if seeds_mask is not None:
-        seeds_mask = np.asfortranarray(seeds_mask.T if reverse else seeds_mask)
     params["threads"] = _integers([threads], 1, "threads")[0]
-    if mask is not None:
-        m = _host_array(mask)[0]
-        if m.shape != a.shape:
-            raise ValueError(f"mask has shape {m.shape}, the array {a.shape}")
-        m = (m != 0).astype(np.uint8)
-        mask = np.asfortranarray(m.T if reverse else m)
+    mask, seeds_mask = _device_maps(mask, seeds_mask, shape, reverse)
+    if resident:
+        labels, _ = _lucent._segment_resident(method, volume, params, mask, seeds_mask)
+        return _from_device(labels, array)
     labels, _ = _lucent._segment(method, volume, params, str(backend), mask, seeds_mask)
     return _as_kind(labels.T if reverse else labels, kind)

@@ -7,6 +7,10 @@ document plus "worker": the address of the Dask worker that made it). <stem> is 
 without its suffix, a folder's name (with its volume's name after '_' when it holds several).
 A second run redoes nothing already written; a failing input is reported and the others go on; the
 exit status is 1 when any failed (they are listed at the end), 2 for a usage error.
+
+growcut's --seeds-mask SEEDS is either one label file on every input's grid, or a folder holding one
+label file a input, named by the input's <stem> (FOLDER/<stem>.nii.gz, or any label file suffix); an
+input without its seeds file fails, the others go on.
 """
 
 import argparse
@@ -25,6 +29,8 @@ METHOD_OPTIONS = {
     "fc": ["seed", "threshold", "object_mean", "object_sigma", "diff_sigma"],
     "fcm": ["clusters", "fuzziness", "epsilon", "max_iterations", "per_voxel"],
     "snake": ["slice", "rect", "step_max", "min_segment", "propagate"],
+    "snake3d": ["seed", "box", "radius", "margin", "iterations", "smoothing"],
+    "growcut": ["seeds_mask"],
 }
 COMMON_OPTIONS = ["roi", "threads"]
 
@@ -69,6 +75,16 @@ def parser():
     p.add_argument("--step-max", type=int)
     p.add_argument("--min-segment", type=int)
     p.add_argument("--propagate", action="store_true")
+    p.add_argument("--box", type=_integers(6), metavar="I0,J0,K0,I1,J1,K1",
+                   help="snake3d: the start box, corners included")
+    p.add_argument("--radius", action="append", type=float, metavar="MM",
+                   help="snake3d: a bubble's radius around the seeds (one for all, or one a seed)")
+    p.add_argument("--margin", type=float, metavar="MM")
+    p.add_argument("--iterations", type=int)
+    p.add_argument("--smoothing", type=int)
+    p.add_argument("--seeds-mask", metavar="SEEDS",
+                   help="growcut: a label file on every input's grid, or a folder holding one a input: "
+                        "FOLDER/<stem>.* (the input's output stem, any label file suffix)")
     p.add_argument("--roi", type=_integers(6), metavar="I0,J0,K0,I1,J1,K1")
     p.add_argument("--threads", type=int, help="engine threads per task (default: all cores of the worker)")
     p.add_argument("inputs", nargs="+", metavar="INPUT")
@@ -90,6 +106,19 @@ def method_params(p, args):
         p.error("srg needs both --lower L and --upper U, or neither (estimated at the first seed)")
     if args.method == "snake" and ("slice" not in params or "rect" not in params):
         p.error("snake needs --slice K --rect I0,J0,I1,J1")
+    if args.method == "snake3d":
+        seeds, radii = params.get("seeds", []), params.pop("radius", [])
+        if "box" not in params and not seeds:
+            p.error("snake3d needs a start: --box I0,J0,K0,I1,J1,K1 and / or --seed I,J,K with --radius MM")
+        if radii and not seeds:
+            p.error("--radius needs seeds: the bubbles are around them")
+        if len(radii) > 1 and len(radii) != len(seeds):
+            p.error(f"{len(radii)} --radius for {len(seeds)} seeds: give one radius for all, or one a seed")
+        params["radii_mm"] = radii
+        if "margin" in params:
+            params["margin_mm"] = params.pop("margin")
+    if args.method == "growcut" and not params.get("seeds_mask"):
+        p.error("growcut needs --seeds-mask SEEDS: a label file on the inputs' grid, or a folder of <stem>.* files")
     return params
 
 
@@ -102,6 +131,19 @@ def file_stem(path):
         name = name[:-3]
     stem, dot, _ = name.rpartition(".")
     return stem if dot and stem else name
+
+
+def seeds_file(seeds_mask, stem):
+    """growcut's seeds for the input of `stem`: the file `seeds_mask` itself (one label file on every
+    input's grid), or in the folder `seeds_mask` the one file whose stem is the input's."""
+    if not os.path.isdir(seeds_mask):
+        return seeds_mask
+    found = sorted(n for n in os.listdir(seeds_mask) if file_stem(os.path.join(seeds_mask, n)) == stem
+                   and os.path.isfile(os.path.join(seeds_mask, n)))
+    if len(found) != 1:
+        raise ValueError(f"{'no' if not found else 'more than one'} seeds file {stem}.* in {seeds_mask}"
+                         + (f" ({', '.join(found)})" if found else ""))
+    return os.path.join(seeds_mask, found[0])
 
 
 def tasks(inputs, out):
@@ -130,14 +172,14 @@ def done(mask_path, json_path):
     return os.path.isfile(json_path) and os.path.isfile(mask_path)
 
 
-def segment_one(path, series, method, params, backend, mask_path, json_path):
+def segment_one(path, series, method, params, backend, mask_path, json_path, seeds_mask=""):
     """One task, on a worker: load, segment, write the mask, then the document (atomically)."""
     from distributed import get_worker
 
     t0 = time.perf_counter()
     image = lucent.load(path, series)
     ms_load = (time.perf_counter() - t0) * 1000
-    labels, stats = _lucent._segment_image(image, method, params, backend, ms_load)
+    labels, stats = _lucent._segment_image(image, method, params, backend, ms_load, seeds_mask)
     doc = json.loads(stats)
     if doc["voxels"] == 0:
         raise ValueError(f"empty result: {method} labelled no voxel (check the seeds, interval, threshold or "
@@ -210,9 +252,17 @@ def run(args, params, todo, finished, total):
     failed = []
     try:
         futures = {}
+        engine_params = {k: v for k, v in params.items() if k != "seeds_mask"}
         for stem, path, series, mask_path, json_path in todo:
-            f = client.submit(segment_one, path, series, args.method, params, args.backend, mask_path, json_path,
-                              key=f"lucent-{stem}-{time.time_ns()}", pure=False)
+            try:
+                seeds = seeds_file(os.path.abspath(params["seeds_mask"]), stem) if "seeds_mask" in params else ""
+            except (OSError, ValueError) as e:
+                finished += 1
+                failed.append((f"{stem} ({path})", str(e)))
+                print(f"[{finished}/{total}] {stem}: failed: {e}", file=sys.stderr, flush=True)
+                continue
+            f = client.submit(segment_one, path, series, args.method, engine_params, args.backend, mask_path,
+                              json_path, seeds, key=f"lucent-{stem}-{time.time_ns()}", pure=False)
             futures[f] = (stem, path)
         for f in as_completed(futures):
             stem, path = futures[f]

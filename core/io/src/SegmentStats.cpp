@@ -5,6 +5,7 @@
 #include "lucent/core/LabelStatistics.h"
 #include "lucent/core/ParallelFor.h"
 #include "lucent/core/Version.h"
+#include "lucent/core/seg/MethodParameters.h"
 #include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/io/FileUtil.h"
 
@@ -37,50 +38,47 @@ void writeSeeds(JsonWriter& json, const SegmentRun& run) {
     json.endArray();
 }
 
-/// The method's own parameters as the engine ran them: given or defaulted, and fc's estimated
-/// M, S, D (from the engine's figures, which hold what it used).
+/// The method's rows of the parameter table (MethodParameters.h) as the engine ran them: given or
+/// defaulted, and an optional number left out as the engine estimated it (fc's M, S, D, from its
+/// figures), those listed under "estimated"; null when the engine applied a rule instead.
+void writeRows(JsonWriter& json, const SegmentRun& run) {
+    SegmentationRequest ran = *run.request;
+    if (const auto& a = run.figures.affinity) {
+        auto& fc = ran.fuzzyConnectedness;
+        fc.objectMean = a->mean;
+        fc.objectSigma = a->objectSigma;
+        fc.diffSigma = a->diffSigma;
+    }
+    std::vector<std::string> estimated;
+    for (const Parameter* p : parametersOf(run.method)) {
+        json.key(std::string(p->key));
+        const auto v = p->get(ran);
+        if (!v) json.null();
+        else if (p->kind == ParameterKind::Flag) json.value(*v != 0);
+        else if (p->kind == ParameterKind::Integer) json.value(static_cast<long long>(*v));
+        else json.value(*v);
+        const bool interval = run.intervalEstimated && p->kind == ParameterKind::Number;  // srg's lower and upper
+        if (v && (interval || !p->get(*run.request))) estimated.emplace_back(p->key);
+    }
+    if (run.method == Method::RegionGrowing || run.method == Method::FuzzyConnectedness)
+        json.key("estimated").array(estimated);
+}
+
+/// The method's own parameters: its rows, and its structural inputs (seeds, boxes, rectangles).
 void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
     const SegmentationRequest& r = *run.request;
+    writeRows(json, run);
     switch (run.method) {
         case Method::RegionGrowing:
+        case Method::FuzzyConnectedness:
             writeSeeds(json, run);
-            json.key("lower").value(r.regionGrowing.lower);
-            json.key("upper").value(r.regionGrowing.upper);
-            json.key("connectivity").value(r.regionGrowing.connectivity);
-            json.key("estimated")
-                .array(run.intervalEstimated ? std::vector<std::string>{"lower", "upper"} : std::vector<std::string>{});
             break;
-        case Method::FuzzyConnectedness: {
-            const auto& p = r.fuzzyConnectedness;
-            writeSeeds(json, run);
-            json.key("threshold").value(p.threshold);
-            if (run.figures.affinity) {
-                json.key("object_mean").value(run.figures.affinity->mean);
-                json.key("object_sigma").value(run.figures.affinity->objectSigma);
-                json.key("diff_sigma").value(run.figures.affinity->diffSigma);
-            }
-            std::vector<std::string> estimated;
-            if (!p.objectMean) estimated.push_back("object_mean");
-            if (!p.objectSigma) estimated.push_back("object_sigma");
-            if (!p.diffSigma) estimated.push_back("diff_sigma");
-            json.key("estimated").array(estimated);
-            json.key("estimate_radius").value(p.estimateRadius);
-            break;
-        }
         case Method::FuzzyCMeans:
-            json.key("clusters").value(r.fuzzyCMeans.clusters);
-            json.key("fuzziness").value(r.fuzzyCMeans.fuzziness);
-            json.key("epsilon").value(r.fuzzyCMeans.epsilon);
-            json.key("max_iterations").value(r.fuzzyCMeans.maxIterations);
-            json.key("per_voxel").value(r.fuzzyCMeans.perVoxel);
             break;
         case Method::Snake:
             json.key("slice").value(r.snake.slice);
             json.key("rect").array(numbers(
                 {double(r.snake.rect[0]), double(r.snake.rect[1]), double(r.snake.rect[2]), double(r.snake.rect[3])}));
-            json.key("step_max").value(r.snake.stepMax);
-            json.key("min_segment").value(r.snake.minSegment);
-            json.key("propagate").value(r.snake.propagate);
             json.key("domain");  // the image the snake sees on every slice; null: the whole slice
             if (const auto& d = r.snake.domain)
                 json.array(numbers({double((*d)[0]), double((*d)[1]), double((*d)[2]), double((*d)[3])}));
@@ -99,16 +97,9 @@ void writeMethodParameters(JsonWriter& json, const SegmentRun& run) {
             std::vector<double> radii;
             for (std::size_t i = 0; i < r.seeds.size(); ++i) radii.push_back(snake3dRadius(p, i));
             json.key("radii_mm").array(radii);
-            json.key("margin_mm");  // null: the percentage rule (or the ROI)
-            if (p.marginMm)
-                json.value(*p.marginMm);
-            else
-                json.null();
             const VoxelBox d = snake3dDomain(r);  // the voxels whose means drive the surface
             json.key("domain").array(numbers({double(d.lo[0]), double(d.lo[1]), double(d.lo[2]), double(d.hi[0]),
                                               double(d.hi[1]), double(d.hi[2])}));
-            json.key("iterations").value(p.iterations);  // 0: until convergence
-            json.key("smoothing").value(p.smoothing);
             break;
         }
         case Method::GrowCut:

@@ -1,48 +1,14 @@
 /// @brief PlaneMask: boxes, resampling, distance transforms, components, centroids.
 #include "PlaneMask.h"
 
+#include "lucent/core/fill/PlaneDistance.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace lucent::fill {
 
-namespace {
-
-constexpr double kFar = 1e20;  // finite, so that the lower envelope's differences stay numbers
-
-/// One line of the separable transform: d[q] = min_p f[p] + (s (q - p))^2 (Felzenszwalb-Huttenlocher
-/// 2012, the lower envelope of parabolas). v and z are scratch of n and n + 1 entries.
-void distance1d(const double* f, int n, double s, double* d, int* v, double* z) {
-    int k = 0;
-    v[0] = 0;
-    z[0] = -std::numeric_limits<double>::infinity();
-    z[1] = std::numeric_limits<double>::infinity();
-    for (int q = 1; q < n; ++q) {
-        const double xq = q * s;
-        // z[0] is -inf, so the loop ends at k = 0 at the latest.
-        double cut;
-        for (;;) {
-            const double xp = v[k] * s;
-            cut = ((f[q] + xq * xq) - (f[v[k]] + xp * xp)) / (2 * (xq - xp));
-            if (cut > z[k]) break;
-            --k;
-        }
-        ++k;
-        v[k] = q;
-        z[k] = cut;
-        z[k + 1] = std::numeric_limits<double>::infinity();
-    }
-    k = 0;
-    for (int q = 0; q < n; ++q) {
-        const double xq = q * s;
-        while (z[k + 1] < xq) ++k;
-        const double dx = xq - v[k] * s;
-        d[q] = dx * dx + f[v[k]];
-    }
-}
-
-}  // namespace
 
 PlaneBox unite(const PlaneBox& a, const PlaneBox& b) {
     if (a.empty()) return b;
@@ -86,7 +52,7 @@ std::vector<double> squaredDistance(const PlaneMask& mask, std::uint8_t target, 
     const bool wantSet = target != 0;
     // Along v first, as pixel counts to the nearest target pixel of the column: two scans over whole
     // rows (Meijster et al. 2000, phase 1), which vectorise across the row, unlike a column-wise envelope.
-    constexpr std::int32_t kNone = 1 << 29;
+    constexpr std::int32_t kNone = kNoTarget;
     std::vector<std::int32_t> steps(mask.size());
     for (int y = 0; y < h; ++y) {
         std::int32_t* row = steps.data() + std::size_t(y) * w;
@@ -105,28 +71,16 @@ std::vector<double> squaredDistance(const PlaneMask& mask, std::uint8_t target, 
     std::vector<double> grid(mask.size());
     std::vector<double> f(w), z(std::size_t(w) + 1);
     std::vector<int> v(w);
-    for (int y = 0; y < h; ++y) {
-        const std::int32_t* row = steps.data() + std::size_t(y) * w;
-        double* out = grid.data() + std::size_t(y) * w;
-        bool any = false;
-        for (int x = 0; x < w; ++x) {
-            any = any || row[x] < kNone;
-            f[x] = row[x] >= kNone ? kFar : (row[x] * spacing.v) * (row[x] * spacing.v);
-        }
-        if (!any) {
-            std::fill(out, out + w, kFar);  // no target pixel in the whole box
-            continue;
-        }
-        distance1d(f.data(), w, spacing.u, out, v.data(), z.data());
-    }
+    for (int y = 0; y < h; ++y)
+        rowSquaredDistance(steps.data() + std::size_t(y) * w, w, spacing.u, spacing.v, grid.data() + std::size_t(y) * w,
+                           f.data(), v.data(), z.data());
     return grid;
 }
 
 std::vector<double> signedDistance(const PlaneMask& mask, const PlaneSpacing& spacing) {
     std::vector<double> toSet = squaredDistance(mask, 1, spacing);
     const std::vector<double> toBackground = squaredDistance(mask, 0, spacing);
-    for (std::size_t p = 0; p < toSet.size(); ++p)
-        toSet[p] = mask[p] ? -std::sqrt(toBackground[p]) : std::sqrt(toSet[p]);
+    for (std::size_t p = 0; p < toSet.size(); ++p) toSet[p] = signedFromSquared(mask[p] != 0, toSet[p], toBackground[p]);
     return toSet;
 }
 

@@ -2,6 +2,8 @@
 /// vanishing regions.
 #include "ShapeInterpolation.h"
 
+#include "lucent/core/fill/PlaneDistance.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -19,7 +21,7 @@ std::pair<PlaneMask, PlaneMask> onCommonBox(const PlaneMask& a, const PlaneMask&
 /// {x : (1 - t) sd_a(x) + t sd_b(x) < 0} for each t of `ts`, a and b on one box.
 PlaneMask blend(const std::vector<double>& sdA, const std::vector<double>& sdB, double t, const PlaneBox& box) {
     PlaneMask out(box);
-    for (std::size_t p = 0; p < out.size(); ++p) out[p] = (1 - t) * sdA[p] + t * sdB[p] < 0;
+    for (std::size_t p = 0; p < out.size(); ++p) out[p] = blendInside(sdA[p], sdB[p], t);
     return out;
 }
 
@@ -96,9 +98,8 @@ void vanish(const PlaneMask& region, bool atFirst, int gap, const PlaneSpacing& 
     double deepest = 0;
     for (std::size_t p = 0; p < r.size(); ++p) deepest = std::max(deepest, r[p] ? std::sqrt(depth2[p]) : 0.0);
     for (int offset = 1; offset < gap; ++offset) {
-        const double t = double(atFirst ? offset : gap - offset) / gap;  // distance from the region's slice
-        if (2 * t >= 1) continue;             // nothing lies deeper than the deepest pixel: an empty shape
-        const double keep = 2 * t * deepest;  // pixels deeper than this remain
+        const double keep = vanishDepth(atFirst ? offset : gap - offset, gap, deepest);
+        if (keep < 0) continue;
         PlaneMask shape(r.box());
         for (std::size_t p = 0; p < r.size(); ++p) shape[p] = r[p] && std::sqrt(depth2[p]) > keep;
         emit(offset, shape);

@@ -134,8 +134,7 @@ std::array<bool, 256> wantedSet(const std::vector<std::uint8_t>& labels) {
     return wanted;
 }
 
-int sparseAxisOf(const fill::SlicePresence& presence, const std::array<bool, 256>& wanted,
-                 const std::array<int, 3>& dims) {
+int sparseAxisOf(const fill::SlicePresence& presence, const std::array<bool, 256>& wanted) {
     int best = -1;
     double bestShare = -1;
     for (int axis : {2, 1, 0}) {  // ties go to the first seen: k, then j
@@ -157,45 +156,63 @@ int sparseAxisOf(const fill::SlicePresence& presence, const std::array<bool, 256
 
 }  // namespace
 
+const char* fillMethodKey(FillMethod method) {
+    return method == FillMethod::Morphological ? "morphological" : "signed-distance";
+}
+
+FillMethod fillMethodFromKey(const std::string& key) {
+    for (FillMethod m : {FillMethod::Morphological, FillMethod::SignedDistance})
+        if (key == fillMethodKey(m)) return m;
+    throw std::invalid_argument("method must be morphological or signed-distance, not '" + key + "'");
+}
+
 const char* axisName(int axis) { return axis == 0 ? "i" : axis == 1 ? "j" : "k"; }
 
 int sparseAxis(const LabelMap& map, const std::vector<std::uint8_t>& labels) {
     const fill::SlicePresence presence(map, wantedSet(labels), 0);
-    return sparseAxisOf(presence, wantedSet(labels), map.geometry().dims);
+    return sparseAxisOf(presence, wantedSet(labels));
 }
 
-SliceFillReport fillBetweenSlices(LabelMap& map, const SliceFillOptions& options, const ProgressCallback& progress) {
+std::vector<std::pair<int, int>> sliceGaps(const std::vector<int>& s) {
+    std::vector<std::pair<int, int>> pairs;
+    for (std::size_t n = 1; n < s.size(); ++n)
+        if (s[n] - s[n - 1] > 1) pairs.emplace_back(s[n - 1], s[n]);
+    return pairs;
+}
+
+SliceFillPlan planSliceFill(const LabelMap& map, const SliceFillOptions& options) {
     if (options.axis < -1 || options.axis > 2)
         throw std::invalid_argument("fill between slices: axis " + std::to_string(options.axis) + " is not 0, 1 or 2");
     const std::array<bool, 256> wanted = wantedSet(options.labels);
     const fill::SlicePresence presence(map, wanted, options.threads);
-    SliceFillReport report;
-    report.axis = options.axis >= 0 ? options.axis : sparseAxisOf(presence, wanted, map.geometry().dims);
-    if (report.axis < 0) report.axis = 2;  // nothing labelled: nothing to fill
+    SliceFillPlan plan;
+    plan.axis = options.axis >= 0 ? options.axis : sparseAxisOf(presence, wanted);
+    if (plan.axis < 0) plan.axis = 2;  // nothing labelled: nothing to fill
     // Ascending values: where two labels reach one voxel the lower, filled first, keeps it.
-    std::vector<std::vector<int>> labelled(256);
-    std::size_t gaps = 0;
     for (int v = 1; v < 256; ++v) {
         if (!wanted[v] || !presence.present(std::uint8_t(v))) continue;
-        labelled[v] = presence.slices(report.axis, std::uint8_t(v));
-        for (std::size_t n = 1; n < labelled[v].size(); ++n) gaps += labelled[v][n] - labelled[v][n - 1] > 1;
+        plan.labels.emplace_back(std::uint8_t(v), presence.slices(plan.axis, std::uint8_t(v)));
+        plan.gaps += sliceGaps(plan.labels.back().second).size();
     }
-    ProgressCounter counter(progress, gaps);
+    return plan;
+}
+
+SliceFillReport fillBetweenSlices(LabelMap& map, const SliceFillOptions& options, const ProgressCallback& progress) {
+    const SliceFillPlan plan = planSliceFill(map, options);
+    SliceFillReport report;
+    report.axis = plan.axis;
+    ProgressCounter counter(progress, plan.gaps);
     const SlicePlane plane(map.geometry(), report.axis);
-    for (int v = 1; v < 256; ++v) {
-        if (labelled[v].empty()) continue;
-        const std::vector<int>& s = labelled[v];
-        std::vector<std::pair<int, int>> pairs;
-        for (std::size_t n = 1; n < s.size(); ++n)
-            if (s[n] - s[n - 1] > 1) pairs.emplace_back(s[n - 1], s[n]);
+    for (const auto& [label, s] : plan.labels) {
+        const std::vector<std::pair<int, int>> pairs = sliceGaps(s);
         std::vector<GapResult> results(pairs.size());
         // Gaps of one label write disjoint slices and read only their own two labelled slices.
         parallelFor(pairs.size(), options.threads, [&](std::size_t n) {
             if (counter.cancelled()) throw Cancelled();
-            results[n] = fillGap(map, plane, std::uint8_t(v), pairs[n].first, pairs[n].second, options.method);
+            results[n] = fillGap(map, plane, label, pairs[n].first, pairs[n].second, options.method);
             if (!counter.advance()) throw Cancelled();
         });
-        LabelFillFigures figures{std::uint8_t(v), int(s.size()), 0, 0};
+        LabelFillFigures figures{label, int(s.size()), 0, 0};
         for (const GapResult& r : results) figures.filledSlices += r.slicesGained, figures.voxelsAdded += r.added;
         report.labels.push_back(figures);
     }

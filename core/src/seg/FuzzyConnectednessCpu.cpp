@@ -14,21 +14,27 @@ namespace lucent {
 
 AffinityParams FuzzyConnectednessCpu::estimate(const Volume& volume, const std::vector<VoxelIndex>& seeds, int radius,
                                                std::pair<double, double> range) {
-    const Geometry& g = volume.geometry();
+    return estimate(volume.geometry(), [&volume](int i, int j, int k) { return volume.value(i, j, k); }, seeds, radius,
+                    range);
+}
+
+AffinityParams FuzzyConnectednessCpu::estimate(const Geometry& g, const std::function<double(int, int, int)>& value,
+                                               const std::vector<VoxelIndex>& seeds, int radius,
+                                               std::pair<double, double> range) {
     double sum = 0, sum2 = 0, diff2 = 0;
     std::size_t n = 0, nd = 0;
     for (const auto& s : seeds) {
         for (int k = std::max(0, s.k - radius); k <= std::min(g.dims[2] - 1, s.k + radius); ++k)
             for (int j = std::max(0, s.j - radius); j <= std::min(g.dims[1] - 1, s.j + radius); ++j)
                 for (int i = std::max(0, s.i - radius); i <= std::min(g.dims[0] - 1, s.i + radius); ++i) {
-                    const double v = volume.value(i, j, k);
+                    const double v = value(i, j, k);
                     sum += v;
                     sum2 += v * v;
                     ++n;
                     // Face differences towards +x, +y, +z inside the cube.
-                    if (i < std::min(g.dims[0] - 1, s.i + radius)) { const double d = v - volume.value(i + 1, j, k); diff2 += d * d; ++nd; }
-                    if (j < std::min(g.dims[1] - 1, s.j + radius)) { const double d = v - volume.value(i, j + 1, k); diff2 += d * d; ++nd; }
-                    if (k < std::min(g.dims[2] - 1, s.k + radius)) { const double d = v - volume.value(i, j, k + 1); diff2 += d * d; ++nd; }
+                    if (i < std::min(g.dims[0] - 1, s.i + radius)) { const double d = v - value(i + 1, j, k); diff2 += d * d; ++nd; }
+                    if (j < std::min(g.dims[1] - 1, s.j + radius)) { const double d = v - value(i, j + 1, k); diff2 += d * d; ++nd; }
+                    if (k < std::min(g.dims[2] - 1, s.k + radius)) { const double d = v - value(i, j, k + 1); diff2 += d * d; ++nd; }
                 }
     }
     AffinityParams p;

@@ -18,7 +18,10 @@ RegionGrowingParams seedInterval(const Volume& volume, const std::vector<VoxelIn
     const VoxelIndex& s = seeds.front();
     if (!volume.geometry().contains(s.i, s.j, s.k))
         throw std::invalid_argument("the first seed lies outside the volume");
-    const double seed = volume.value(s.i, s.j, s.k);
+    return seedIntervalFrom(volume.value(s.i, s.j, s.k), volume, dataRange);
+}
+
+RegionGrowingParams seedIntervalFrom(double seed, const Volume& volume, std::pair<double, double> dataRange) {
     RegionGrowingParams p;
     if (!(dataRange.second > dataRange.first)) {  // a flat volume: its one value
         p.lower = std::floor(seed);

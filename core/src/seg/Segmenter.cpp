@@ -1,5 +1,6 @@
 /// @brief Request validation and the run-to-completion helper.
 #include "lucent/core/seg/Segmenter.h"
+#include "lucent/core/seg/MethodParameters.h"
 #include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/core/seg/SnakeSlices.h"
 #include "lucent/core/ParallelFor.h"
@@ -39,40 +40,12 @@ void checkLimit(const Limit<T>& limit, T value, const char* name) {
 }  // namespace
 
 void validateParameters(Method method, const SegmentationRequest& r) {
-    if (method == Method::RegionGrowing) {
-        const auto& p = r.regionGrowing;
-        if (!RegionGrowingLimits::allowsConnectivity(p.connectivity))
-            throw std::invalid_argument("connectivity must be 6 or 26");
-        if (p.lower > p.upper) throw std::invalid_argument("lower bound is above the upper bound");
-    }
-    if (method == Method::FuzzyConnectedness) {
-        const auto& p = r.fuzzyConnectedness;
-        const auto& l = kFuzzyConnectednessLimits;
-        checkLimit(l.threshold, p.threshold, "threshold");
-        checkLimit(l.estimateRadius, p.estimateRadius, "estimate radius");
-        if ((p.objectSigma && *p.objectSigma <= 0) || (p.diffSigma && *p.diffSigma <= 0))
-            throw std::invalid_argument("object and difference sigmas must be positive");
-    }
-    if (method == Method::FuzzyCMeans) {
-        const auto& p = r.fuzzyCMeans;
-        const auto& l = kFuzzyCMeansLimits;
-        checkLimit(l.clusters, p.clusters, "clusters");
-        checkLimit(l.fuzziness, p.fuzziness, "fuzziness");
-        checkLimit(l.epsilon, p.epsilon, "epsilon");
-        checkLimit(l.maxIterations, p.maxIterations, "max iterations");
-    }
-    if (method == Method::Snake) {
-        checkLimit(kSnakeLimits.stepMax, r.snake.stepMax, "step-max");
-        checkLimit(kSnakeLimits.minSegment, r.snake.minSegment, "min-segment");
-    }
-    if (method == Method::Snake3d) {
-        const auto& p = r.snake3d;
-        const auto& l = kSnake3dLimits;
-        checkLimit(l.iterations, p.iterations, "iterations");
-        checkLimit(l.smoothing, p.smoothing, "smoothing");
-        for (double radius : p.radiiMm) checkLimit(l.radiusMm, radius, "radius");
-        if (p.marginMm) checkLimit(l.marginMm, *p.marginMm, "margin");
-    }
+    for (const Parameter* p : parametersOf(method))
+        if (const auto value = p->get(r)) checkParameter(*p, *value);
+    if (method == Method::RegionGrowing && r.regionGrowing.lower > r.regionGrowing.upper)
+        throw std::invalid_argument("lower bound is above the upper bound");
+    if (method == Method::Snake3d)  // one radius a bubble: a list, not a row of the table
+        for (double radius : r.snake3d.radiiMm) checkLimit(kSnake3dLimits.radiusMm, radius, "radius");
 }
 
 namespace {

@@ -1,20 +1,20 @@
 /// @brief Engines on the worker, frames on the GUI timer: start, commands, the per-frame upload
-/// (interop or host box), voxel counting, accept and cancel.
+/// (interop or host box), voxel counting, accept and cancel. What the run shows of itself is in
+/// LiveFigures.cpp (the HUD's facts: LiveHud.h), the scrubber in LiveScrubbing.cpp, soft maps in
+/// LiveSoftMaps.cpp, synchronous frames for scripts and recordings in LiveFrames.cpp.
 #include "lucent/ui/LiveSegmentation.h"
-#include "lucent/ui/RecordingPlan.h"
+
+#include "LiveBackend.h"
 
 #include "lucent/core/HostVolumeWork.h"
 #include "lucent/core/StageTimes.h"
 #include "lucent/core/Errors.h"
 #include "lucent/core/LabelReduction.h"
-#include "lucent/core/seg/SnakeSlices.h"
 #include "lucent/core/ParallelFor.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
-
-#include <QThread>
 
 #include <algorithm>
 #include <cmath>
@@ -36,9 +36,6 @@ std::size_t countInBox(const LabelMap& map, const VoxelBox& box) {
         }
     return n;
 }
-
-/// True for an engine (or published state) that runs on the device.
-bool onCuda(std::string_view backend) { return backendFromKey(backend) == Backend::Cuda; }
 
 }  // namespace
 
@@ -377,23 +374,6 @@ bool LiveSegmentation::active() const { return m_worker && (m_published.starting
 
 bool LiveSegmentation::running() const { return m_worker && (m_published.starting || m_published.state == SessionState::Running); }
 
-double LiveSegmentation::volumeMl() const {
-    return m_volume ? double(shownVoxels()) * m_volume->geometry().voxelVolumeMl() : 0.0;
-}
-
-LiveSegmentation::SlicePolygon LiveSegmentation::polygon(int index) const {
-    SlicePolygon out;
-    if (!m_worker) return out;
-    m_worker->command([&](SegmentationSession& s) {
-        const auto& all = s.polygons();
-        if (all.empty()) return;
-        const std::size_t i = std::size_t(index < 0 || index >= int(all.size()) ? int(all.size()) - 1 : index);
-        out.points = all[i];
-        out.slice = s.polygonSlices()[i];
-    });
-    return out;
-}
-
 void LiveSegmentation::showOnlyValues(const std::vector<bool>& shown) {
     std::array<std::uint32_t, 8> hidden{};
     for (std::size_t v = 1; v <= shown.size() && v < 256; ++v)
@@ -413,116 +393,6 @@ void LiveSegmentation::setPreviewTargets(const std::array<std::uint8_t, 256>& ta
     emit previewTargetsChanged();
 }
 
-void LiveSegmentation::showStep(int index) {
-    if (index >= 0) pause();
-    m_shownStep = index;
-    if (index >= 0) showStepFill(index);
-    else restoreScrubbedSlice();
-    m_grid->updateViews();
-    emit framed();
-}
-
-void LiveSegmentation::showStepFill(int index) {
-    const SlicePolygon p = polygon(index);
-    const Geometry& g = m_volume->geometry();
-    if (p.points.size() < 3 || p.slice < 0 || p.slice >= g.dims[2]) return;
-    std::vector<PixelPoint> poly;
-    for (const auto& q : p.points) poly.push_back({int(std::lround(q[0])), int(std::lround(q[1]))});
-    std::vector<std::uint8_t> slice(g.sliceSize(), 0);
-    rasterisePolygon(poly, g.dims[0], g.dims[1], slice.data());
-    // What the engine would label at that step: its ROI and mask apply as to every result.
-    const SegmentationRequest& r = m_request;
-    for (int j = 0; j < g.dims[1]; ++j)
-        for (int i = 0; i < g.dims[0]; ++i) {
-            std::uint8_t& v = slice[std::size_t(j) * g.dims[0] + i];
-            if ((r.roi && !r.roi->contains(i, j, p.slice)) || (r.mask && !(*r.mask)[g.index(i, j, p.slice)])) v = 0;
-        }
-    m_shownPixels = std::size_t(std::count(slice.begin(), slice.end(), std::uint8_t(1)));
-    if (m_scrubbedSlice >= 0 && m_scrubbedSlice != p.slice) restoreScrubbedSlice();
-    m_scrubbedSlice = p.slice;
-    m_grid->withGlContext([&](SharedTextures& t) { t.showPreviewSlice(p.slice, slice); });
-}
-
-void LiveSegmentation::restoreScrubbedSlice() {
-    followSnake3d();
-    m_shownPixels = 0;
-    if (m_scrubbedSlice < 0 || !m_worker) return;
-    const auto& d = m_volume->geometry().dims;
-    const VoxelBox box{{0, 0, m_scrubbedSlice}, {d[0] - 1, d[1] - 1, m_scrubbedSlice}};
-    m_scrubbedSlice = -1;
-    m_worker->command([&](SegmentationSession& s) {
-        if (s.engine()) writeLabels(*s.engine(), box);
-    });
-    m_pending = merge(m_pending, box);
-    uploadChanges(m_published);
-}
-
-QString LiveSegmentation::shownStepText() const {
-    if (m_shownStep < 0 || !m_volume) return {};
-    const Geometry& g = m_volume->geometry();
-    return QString("step %1 of %2: %3 px, %4 mm²")
-        .arg(m_shownStep)
-        .arg(std::max(0, polygonCount() - 1))
-        .arg(m_shownPixels)
-        .arg(double(m_shownPixels) * g.spacing.x * g.spacing.y, 0, 'f', 1);
-}
-
-bool LiveSegmentation::showSoftMapFromDevice(int index) {
-    if (!m_worker || !m_context || !m_volume) return false;
-    const std::size_t n = m_volume->voxelCount();
-    std::uint8_t* buffer = nullptr;
-    bool written = false;
-    // Under the engine lock: the worker is between advances, so the context's scratch slots and the
-    // engine's device state are not in use meanwhile.
-    m_worker->command([&](SegmentationSession& s) {
-        if (!s.engine() || !onCuda(s.engine()->backend())) return;
-        try {
-            if (m_heatSlot < 0) m_heatSlot = m_context->reserveScratch();
-            buffer = static_cast<std::uint8_t*>(m_context->scratch(m_heatSlot, n));
-            written = s.engine()->writeSoftMap(index, LabelSink::device(buffer, n));
-            // Whole before the views read it on streams of their own (plane textures).
-            if (written) m_context->synchronize();
-        } catch (const std::exception&) {
-            written = false;  // out of device memory: the host path below still shows the map
-        }
-    });
-    if (!written) return false;
-    bool copied = false;
-    m_grid->withGlContext([&](SharedTextures& t) {
-        QString why;
-        t.sync(*m_model, why);
-        copied = t.copyHeatFromDevice(buffer, m_volume->geometry().dims, m_context->stream());
-    });
-    return copied;
-}
-
-bool LiveSegmentation::showSoftMap(int index) {
-    m_softFromDevice = index >= 0 && showSoftMapFromDevice(index);
-    if (m_softFromDevice) {
-        m_softShown = index;
-        m_grid->updateViews();
-        return true;
-    }
-    std::vector<std::uint8_t> values;
-    if (index >= 0) {
-        const auto maps = softMaps();
-        if (index >= int(maps.size())) return false;
-        const Volume& map = maps[std::size_t(index)];
-        values.resize(map.voxelCount());
-        // 8 bits are plenty for a colour ramp; the exact values stay in the engine.
-        for (std::size_t i = 0; i < values.size(); ++i)
-            values[i] = std::uint8_t(std::lround(std::clamp(map.value(i), 0.0, 1.0) * 255.0));
-    }
-    m_softShown = values.empty() ? -1 : index;
-    m_grid->withGlContext([&](SharedTextures& t) {
-        QString why;
-        t.sync(*m_model, why);
-        t.uploadHeat(values);
-    });
-    m_grid->updateViews();
-    return index < 0 || m_softShown == index;
-}
-
 MethodFigures LiveSegmentation::figures() const {
     MethodFigures f;
     if (m_worker)
@@ -532,161 +402,8 @@ MethodFigures LiveSegmentation::figures() const {
     return f;
 }
 
-std::vector<Volume> LiveSegmentation::softMaps() const {
-    std::vector<Volume> maps;
-    if (m_worker)
-        m_worker->command([&](SegmentationSession& s) {
-            if (s.engine()) maps = s.engine()->softMaps();
-        });
-    return maps;
-}
-
-render::HudState LiveSegmentation::hudState() const {
-    render::HudState h;
-    const auto& p = m_published;
-    h.active = active();
-    if (!h.active) return h;
-    if (onCuda(p.backend)) {
-        const auto devices = gpu::listDevices();
-        h.backend = "CUDA (" + (devices.empty() ? std::string("device") : devices.front().name) + ")" +
-                    (m_interop ? "  GL interop" : "");
-    } else {
-        h.backend = "CPU (" + std::to_string(defaultThreadCount()) + " threads)";
-    }
-    h.method = methodInfo(m_method).title;
-    h.run = m_runSerial;
-    h.state = shownState();
-    h.iteration = p.last.iterations;
-    h.msPerStep = p.msPerStep;
-    h.framesPerSecond = m_fps;
-    char text[160];
-    if (m_method == Method::Snake && m_shownStep >= 0) {
-        // The scrubber's step: its number and area, not the run's latest.
-        h.iteration = m_shownStep;
-        // Two short lines: one long line ran past a 2x2 view's edge in recordings, cut at "1447.(".
-        std::snprintf(text, sizeof text, "scrubbed: %s", shownStepText().replace(": ", "\n").toStdString().c_str());
-        h.plotLabel = "GL";
-        for (double v : p.convergence) h.plot.push_back(float(v));
-    } else if (m_method == Method::Snake) {
-        std::snprintf(text, sizeof text, "GL %.4g  %zu nodes  %zu px", p.last.convergence, p.last.polygon.size(),
-                      shownVoxels());
-        h.plotLabel = "GL";
-        for (double v : p.convergence) h.plot.push_back(float(v));
-    } else {
-        std::snprintf(text, sizeof text, "%zu voxels  %.1f mL", shownVoxels(), volumeMl());
-    }
-    h.figure = text;
-    h.canStep = true;
-    h.speed = m_speed == kUnpaced ? std::string("max") : std::to_string(m_speed) + " steps/s";
-    h.running = p.starting || p.state == SessionState::Running;
-    if (m_recordedPace) {
-        // A recording steps a paused run between its frames: the video plays it at its own pace.
-        h.running = p.state != SessionState::Finished;
-        h.framesPerSecond = m_recordedPace->framesPerSecond;
-        const int pace = m_recordedPace->stepsPerSecond > 0 ? m_recordedPace->stepsPerSecond
-                                                            : m_recordedPace->framesPerSecond * m_recordedPace->stepsPerFrame;
-        h.speed = std::to_string(pace) + " steps/s";
-    }
-    if (m_method == Method::Snake3d) snake3dHud(h);
-    return h;
-}
-
-std::string LiveSegmentation::shownState() const {
-    const auto& p = m_published;
-    if (p.starting) return "starting";
-    if (m_recordedPace && p.state == SessionState::Paused) return sessionStateName(SessionState::Running);
-    return sessionStateName(p.state);
-}
-
-std::size_t LiveSegmentation::chosenClusterVoxels() const {
-    // Until the run settles every included voxel has a cluster; then the clusters still shown
-    // (those to accept) count, from the engine's figure, asked for once.
-    if (m_published.state != SessionState::Finished) return m_voxels.load();
-    if (m_clusterVoxels.empty()) m_clusterVoxels = figures().clusterVoxels;
-    if (m_clusterVoxels.empty()) return m_voxels.load();
-    std::size_t n = 0;
-    for (std::size_t v = 1; v <= m_clusterVoxels.size() && v < 256; ++v)
-        if (!(m_hiddenValues[v / 32] >> (v % 32) & 1u)) n += m_clusterVoxels[v - 1];
-    return n;
-}
-
-std::size_t LiveSegmentation::shownVoxels() const {
-    if (m_method == Method::FuzzyCMeans) return chosenClusterVoxels();
-    if (m_method == Method::Snake3d && m_history.shown() >= 0) return m_history.voxels(m_history.shown());
-    if (m_method != Method::Snake || !m_volume) return m_voxels.load();
-    // The snake writes its labels when it ends: until then its area is the polygon's inside,
-    // rasterised by the engines' rule, once per new polygon.
-    if (m_polygonPixels.first == m_published.polygons) return m_polygonPixels.second;
-    const Geometry& g = m_volume->geometry();
-    // Before the first step the start (the rectangle) is the contour.
-    const auto& points = m_published.last.polygon.empty() ? polygon(-1).points : m_published.last.polygon;
-    std::vector<PixelPoint> poly;
-    for (const auto& q : points) poly.push_back({int(std::lround(q[0])), int(std::lround(q[1]))});
-    std::size_t pixels = 0;
-    if (poly.size() >= 3) {
-        std::vector<std::uint8_t> slice(g.sliceSize(), 0);
-        rasterisePolygon(poly, g.dims[0], g.dims[1], slice.data());
-        pixels = std::size_t(std::count(slice.begin(), slice.end(), std::uint8_t(1)));
-    }
-    m_polygonPixels = {m_published.polygons, pixels};
-    return pixels;
-}
-
-bool LiveSegmentation::runFrames(int steps, const std::function<void()>& onFrame, QString* error) {
-    if (!m_worker) return false;
-    m_timer.stop();
-    m_worker->waitUntilSettled();  // the start (paused or playing) is done, or the run finished
-    frameNow();
-    if (onFrame) onFrame();
-    if (steps >= 0) {
-        for (int i = 0; i < steps && m_published.state == SessionState::Paused; ++i) {
-            m_worker->command([](SegmentationSession& s) { s.stepOnce(); });
-            frameNow();
-            if (onFrame) onFrame();
-        }
-    } else {
-        play();
-        m_timer.stop();
-        while (true) {
-            QThread::msleep(5);
-            frameNow();
-            if (onFrame) onFrame();
-            if (m_published.state != SessionState::Running && !m_published.starting) break;
-        }
-    }
-    frameNow();
-    if (!m_lastError.isEmpty() && error) *error = m_lastError;
-    return m_lastError.isEmpty() && m_published.state != SessionState::Idle;
-}
-
 }  // namespace lucent::ui
 
 namespace lucent::ui {
-
-bool LiveSegmentation::stepFrames(int every, int maxSteps, const std::function<bool(int step)>& onFrame, QString* error) {
-    if (!m_worker) return false;
-    m_timer.stop();
-    m_worker->waitUntilSettled();  // a paused start is done (a playing one ran to its end)
-    // A run that was playing is held: every frame must follow its own steps.
-    m_worker->command([](SegmentationSession& s) { s.pause(); });
-    frameNow();
-    int step = 0;
-    bool more = !onFrame || onFrame(step);
-    while (more && m_published.state == SessionState::Paused) {
-        const int n = RecordingPlan::stepsToNextFrame(step, every, maxSteps);
-        if (n == 0) break;
-        m_worker->command([n, &step](SegmentationSession& s) {
-            for (int i = 0; i < n && s.state() == SessionState::Paused; ++i) {
-                s.stepOnce();
-                ++step;
-            }
-        });
-        frameNow();
-        more = !onFrame || onFrame(step);
-    }
-    frameNow();
-    if (!m_lastError.isEmpty() && error) *error = m_lastError;
-    return m_lastError.isEmpty() && m_published.state != SessionState::Idle;
-}
 
 }  // namespace lucent::ui

@@ -1,6 +1,7 @@
 /// @brief Form layouts of the FCM and fuzzy connectedness dialogs.
-#include "lucent/core/seg/ParameterLimits.h"
 #include "lucent/ui/SegmentDialogs.h"
+
+#include "ParameterFields.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -12,15 +13,6 @@
 namespace lucent::ui {
 
 namespace {
-
-QDoubleSpinBox* number(double lo, double hi, double value, int decimals, const char* name, QWidget* parent) {
-    auto* box = new QDoubleSpinBox(parent);
-    box->setRange(lo, hi);
-    box->setDecimals(decimals);
-    box->setValue(value);
-    box->setObjectName(name);
-    return box;
-}
 
 QDialogButtonBox* okCancel(QDialog* dialog) {
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
@@ -34,14 +26,14 @@ QDialogButtonBox* okCancel(QDialog* dialog) {
 FcmDialog::FcmDialog(const FuzzyCMeansParams& initial, bool haveLayer, QWidget* parent) : QDialog(parent) {
     setWindowTitle("Fuzzy C-means");
     auto* form = new QFormLayout(this);
-    m_clusters = new QSpinBox(this);
-    m_clusters->setRange(kFuzzyCMeansLimits.clusters.min, kFuzzyCMeansLimits.clusters.max);
+    constexpr Method fcm = Method::FuzzyCMeans;
+    m_clusters = integerField(parameterRow(fcm, "clusters"), "fcmClusters", this);
     m_clusters->setValue(initial.clusters);
-    m_clusters->setObjectName("fcmClusters");
-    m_fuzziness = number(1.05, 10, initial.fuzziness, 2, "fcmFuzziness", this);
-    m_epsilon = number(1e-6, 0.5, initial.epsilon, 6, "fcmEpsilon", this);
-    m_iterations = new QSpinBox(this);
-    m_iterations->setRange(kFuzzyCMeansLimits.maxIterations.min, kFuzzyCMeansLimits.maxIterations.max);
+    m_fuzziness = numberField(parameterRow(fcm, "fuzziness"), 2, "fcmFuzziness", this);
+    m_fuzziness->setValue(initial.fuzziness);
+    m_epsilon = numberField(parameterRow(fcm, "epsilon"), 6, "fcmEpsilon", this);
+    m_epsilon->setValue(initial.epsilon);
+    m_iterations = integerField(parameterRow(fcm, "max_iterations"), "fcmIterations", this);
     m_iterations->setValue(initial.maxIterations);
     m_mask = new QCheckBox("only voxels of the label layer", this);
     m_mask->setEnabled(haveLayer);
@@ -78,12 +70,16 @@ FcDialog::FcDialog(const FuzzyConnectednessParams& initial, double mean, double 
     seedText->setObjectName("fcSeeds");
     seedText->setWordWrap(true);
     form->addRow(seedText);
-    const auto& threshold = kFuzzyConnectednessLimits.threshold;
-    m_threshold = number(threshold.min, threshold.max, initial.threshold, 3, "fcThresholdBox", this);
+    constexpr Method fc = Method::FuzzyConnectedness;
+    m_threshold = numberField(parameterRow(fc, "threshold"), 3, "fcThresholdBox", this);
+    m_threshold->setValue(initial.threshold);
     m_threshold->setSingleStep(0.01);
-    m_mean = number(-1e9, 1e9, mean, 2, "fcMean", this);
-    m_sigma = number(1e-6, 1e9, objectSigma, 3, "fcSigma", this);
-    m_diff = number(1e-6, 1e9, diffSigma, 3, "fcDiffSigma", this);
+    m_mean = numberField(parameterRow(fc, "object_mean"), 2, "fcMean", this);
+    m_mean->setValue(mean);
+    m_sigma = numberField(parameterRow(fc, "object_sigma"), 3, "fcSigma", this);
+    m_sigma->setValue(objectSigma);
+    m_diff = numberField(parameterRow(fc, "diff_sigma"), 3, "fcDiffSigma", this);
+    m_diff->setValue(diffSigma);
     form->addRow("Threshold (0..1, live afterwards)", m_threshold);
     form->addRow("Object mean M", m_mean);
     form->addRow("Object sigma S", m_sigma);

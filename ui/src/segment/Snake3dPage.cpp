@@ -1,6 +1,8 @@
 /// @brief The 3D snake's page (SegmentPages.h): the start's gestures, the domain, iterations, smoothing.
 #include "SegmentPages.h"
 
+#include "ParameterFields.h"
+
 #include "lucent/core/seg/ParameterLimits.h"
 #include "lucent/ui/SegmentSettings.h"
 
@@ -65,16 +67,11 @@ Snake3dPage::Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidg
         m_model->setSnake3dMargin(v <= kMarginByRule ? std::nullopt : std::optional<double>(v));
     });
     form->addRow("Domain", m_margin);
-    m_iterations = new QSpinBox(this);
-    m_iterations->setObjectName("snake3dIterations");
-    m_iterations->setRange(kSnake3dLimits.iterations.min, kSnake3dLimits.iterations.max);
+    m_iterations = integerField(parameterRow(Method::Snake3d, "iterations"), "snake3dIterations", this);
     m_iterations->setSpecialValueText("until it converges");
     connect(m_iterations, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnake3dIterations(v); });
     form->addRow("Iterations", m_iterations);
-    m_smoothing = new QSpinBox(this);
-    m_smoothing->setObjectName("snake3dSmoothing");
-    m_smoothing->setRange(kSnake3dLimits.smoothing.min, kSnake3dLimits.smoothing.max);
-    m_smoothing->setToolTip("Curvature smoothing passes an iteration: more gives a rounder surface");
+    m_smoothing = integerField(parameterRow(Method::Snake3d, "smoothing"), "snake3dSmoothing", this);
     connect(m_smoothing, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnake3dSmoothing(v); });
     form->addRow("Smoothing", m_smoothing);
     m_start = new QLabel(this);

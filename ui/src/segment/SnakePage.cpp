@@ -1,6 +1,8 @@
 /// @brief The region snake's page: the scrubber over the run's steps, propagation (SegmentPages.h).
 #include "SegmentPages.h"
 
+#include "ParameterFields.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -62,17 +64,10 @@ SnakePage::SnakePage(SegmentationModel* model, LiveSegmentation* live, QWidget* 
                          "gives that structure. The whole slice finds the slice's strongest split.");
     connect(m_margin, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnakeDomainMargin(v); });
     form->addRow("Domain", m_margin);
-    m_stepMax = new QSpinBox(this);
-    m_stepMax->setObjectName("snakeStepMax");
-    m_stepMax->setRange(kSnakeLimits.stepMax.min, 4096);
-    m_stepMax->setSuffix(" px");
+    m_stepMax = integerField(parameterRow(Method::Snake, "step_max"), "snakeStepMax", this);
     connect(m_stepMax, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnakeStepMax(v); });
     form->addRow("First step", m_stepMax);
-    m_minSegment = new QSpinBox(this);
-    m_minSegment->setObjectName("snakeMinSegment");
-    m_minSegment->setRange(kSnakeLimits.minSegment.min, 4096);
-    m_minSegment->setSuffix(" px");
-    m_minSegment->setToolTip("Segments at least this long get a node in their middle.");
+    m_minSegment = integerField(parameterRow(Method::Snake, "min_segment"), "snakeMinSegment", this);
     connect(m_minSegment, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnakeMinSegment(v); });
     form->addRow("Split segments from", m_minSegment);
 }

@@ -21,6 +21,11 @@ enum class FillMethod {
     SignedDistance,
 };
 
+/// "morphological" or "signed-distance" (`lucent interpolate --method`).
+const char* fillMethodKey(FillMethod method);
+/// The method whose key is `key`; std::invalid_argument naming the keys otherwise.
+FillMethod fillMethodFromKey(const std::string& key);
+
 struct SliceFillOptions {
     int axis = -1;                     ///< 0 (i), 1 (j), 2 (k); -1: sparseAxis()
     std::vector<std::uint8_t> labels;  ///< the labels to fill; empty: every label present
@@ -48,6 +53,22 @@ int sparseAxis(const LabelMap& map, const std::vector<std::uint8_t>& labels = {}
 
 /// The axis's letter, "i", "j" or "k".
 const char* axisName(int axis);
+
+/// What a fill does: the axis and each chosen label's labelled slices, from one pass over the map.
+/// The CPU and CUDA fills both start from it, so they pick the same axis and gaps.
+struct SliceFillPlan {
+    int axis = 2;
+    /// Chosen labels holding a voxel, ascending, each with its labelled slices (ascending).
+    std::vector<std::pair<std::uint8_t, std::vector<int>>> labels;
+    std::size_t gaps = 0;  ///< pairs of consecutive labelled slices with a slice between, all labels
+};
+
+/// The plan for `options` (its axis, or the sparse axis; k when nothing is labelled).
+/// std::invalid_argument for an axis outside 0..2.
+SliceFillPlan planSliceFill(const LabelMap& map, const SliceFillOptions& options);
+
+/// The pairs (first, last) of consecutive labelled slices with a slice between them.
+std::vector<std::pair<int, int>> sliceGaps(const std::vector<int>& labelled);
 
 /// Fills each chosen label between its labelled slices on the axis, in place.
 ///

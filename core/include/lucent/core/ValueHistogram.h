@@ -3,6 +3,7 @@
 
 #include "lucent/core/Volume.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -31,6 +32,10 @@ ValueHistogram sampleHistogram(const Volume& volume, double lo, double hi, std::
 /// growing's estimated interval) is the same for a volume and its transpose (a C-ordered NumPy array).
 ValueHistogram gridSampleHistogram(const Volume& volume, double lo, double hi, std::size_t bins,
                                    std::size_t maxSamples = std::size_t(1) << 21);
+/// The s gridSampleHistogram samples a grid of `dims` with (the smallest keeping the sample within
+/// maxSamples). A volume of just those voxels, read whole (s = 1), gives the same histogram: what a
+/// caller whose volume is on the device downloads instead of the volume.
+int gridSampleStep(const std::array<int, 3>& dims, std::size_t maxSamples = std::size_t(1) << 21);
 
 /// Bins of the histogram an interval control draws (region growing's interval, the brush's range).
 inline constexpr std::size_t kIntervalHistogramBins = 256;

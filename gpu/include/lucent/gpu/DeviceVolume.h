@@ -3,6 +3,7 @@
 
 #include "lucent/core/Progress.h"
 #include "lucent/core/Volume.h"
+#include "lucent/core/seg/SegmentationRequest.h"
 
 #include <memory>
 #include <utility>
@@ -17,6 +18,10 @@ public:
     /// returns when the copy is done. Throws GpuError with a clear message (device missing, out of
     /// memory with the sizes involved), Cancelled when `progress` returns false.
     explicit DeviceVolume(const Volume& volume, void* stream = nullptr, const ProgressCallback& progress = {});
+    /// Voxels of `geometry` as `type` already in device memory at `devicePointer` (x fastest, on the
+    /// current device: a CuPy or PyTorch array through DLPack), borrowed: nothing is copied and
+    /// nothing freed here; the owner keeps them alive and unchanged while this volume is used.
+    DeviceVolume(const Geometry& geometry, PixelType type, void* devicePointer);
     ~DeviceVolume();
     DeviceVolume(DeviceVolume&&) noexcept;
     DeviceVolume& operator=(DeviceVolume&&) noexcept;
@@ -31,6 +36,14 @@ public:
     Volume download() const;
     /// Smallest and largest voxel, reduced on the device.
     std::pair<double, double> range() const;
+    /// Voxel `index`'s value, read off the device (a seed's: a few bytes a call).
+    double value(std::size_t index) const;
+    /// The voxels of `box` in a host volume of the box's size (its voxel 0 is box.lo): what host
+    /// code reads around seeds, without downloading the volume.
+    Volume window(const VoxelBox& box) const;
+    /// Every `step`-th voxel along each axis from 0 (gridSampleStep, ValueHistogram.h) in a host
+    /// volume of just those voxels.
+    Volume sampleGrid(int step) const;
 
 private:
     struct Impl;

@@ -21,6 +21,12 @@ struct EngineRunOptions {
     /// Count the labelled voxels (a pass over the labels after the run: the CLI's summary and
     /// stats; the Python module's arrays leave it to their caller).
     bool countVoxels = true;
+    /// The context the CUDA engine runs on (one over a resident volume, Resident.h); null: its own.
+    std::shared_ptr<GpuContext> context;
+    /// Device memory for the labels (a uint8 a voxel, `context`'s device): the CUDA engine writes
+    /// them there and EngineRun::labels stays empty, so they never pass through host memory. Needs
+    /// `context` and a CUDA engine (std::invalid_argument otherwise).
+    std::uint8_t* deviceLabels = nullptr;
 };
 
 /// What the engine handed back, with its timings.

@@ -24,6 +24,11 @@ public:
     /// bytes). `volume` must outlive the context: engines check that a request names it. Throws
     /// GpuError (no device, out of memory) or Cancelled.
     explicit GpuContext(const Volume& volume, const ProgressCallback& progress = {});
+    /// A context over voxels already on the device (`resident`, a caller's memory): nothing is
+    /// uploaded. `volume` names the same grid and type (a residentVolume, Resident.h, with no host
+    /// voxels). Waits first for the legacy default stream, where a DLPack producer orders its writes
+    /// when asked for stream 1: this context's stream does not wait for it by itself.
+    GpuContext(const Volume& volume, DeviceVolume&& resident);
     ~GpuContext();
     GpuContext(const GpuContext&) = delete;
     GpuContext& operator=(const GpuContext&) = delete;

@@ -9,6 +9,7 @@
 #include "lucent/core/seg/SessionWorker.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/render/HudState.h"
+#include "lucent/ui/LiveHud.h"
 #include "lucent/ui/SegmentationRunner.h"
 #include "lucent/ui/Snake3dHistory.h"
 
@@ -125,12 +126,7 @@ public:
     bool stepFrames(int every, int maxSteps, const std::function<bool(int step)>& onFrame, QString* error = nullptr);
     /// One frame now (what the timer does): take the changes, upload them, redraw the views.
     void frameNow();
-    /// A recording's pace: the frames of its video per second and the engine steps between them.
-    struct RecordedPace {
-        int framesPerSecond = 30;
-        int stepsPerFrame = 1;
-        int stepsPerSecond = 0;  ///< the pace the video plays the run at; 0: a frame per recorded step
-    };
+    using RecordedPace = ui::RecordedPace;  // LiveHud.h
     /// While a recording steps the run (paused between its frames), the HUD and the recording's
     /// notes show the run as its audience reads it: running (finished at its end), at the video's
     /// frames and steps per second. std::nullopt when the recording ends.

@@ -7,6 +7,7 @@
 #include "lucent/core/seg/VoxelIndices.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace lucent {
@@ -45,6 +46,10 @@ public:
     /// volume's value range `range`, so flat regions work).
     static AffinityParams estimate(const Volume& volume, const std::vector<VoxelIndex>& seeds, int radius,
                                    std::pair<double, double> range);
+    /// The same, reading voxel (i, j, k) of a volume on `grid` through `value` (a CUDA engine reads
+    /// the cubes around the seeds off the device, not the whole volume).
+    static AffinityParams estimate(const Geometry& grid, const std::function<double(int, int, int)>& value,
+                                   const std::vector<VoxelIndex>& seeds, int radius, std::pair<double, double> range);
 
 protected:
     const Geometry& grid() const override { return m_request.volume->geometry(); }

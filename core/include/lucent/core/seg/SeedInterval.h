@@ -26,6 +26,10 @@ inline constexpr std::size_t kSeedIntervalBins = 1024;
 /// the first lies outside the volume.
 RegionGrowingParams seedInterval(const Volume& volume, const std::vector<VoxelIndex>& seeds,
                                  std::pair<double, double> dataRange);
+/// seedInterval from what it reads of the volume: the first seed's value, and `sampled`, the volume
+/// itself or a volume of just the voxels gridSampleHistogram samples (gridSampleStep: what a caller
+/// whose volume is on the device downloads); the same interval either way.
+RegionGrowingParams seedIntervalFrom(double seedValue, const Volume& sampled, std::pair<double, double> dataRange);
 
 /// One step of the interval around `seedValue`: each bound moves away from the seed (`steps` > 0,
 /// wider) or towards it (< 0, narrower) by a tenth of its distance from the seed per step, at least
