@@ -4,6 +4,7 @@
 /// pane, and accepts as one undo step; bubbles clicked on one view are circles on the others, shift-click
 /// removes one; the start and parameters survive the session file.
 #include "EventLoopWait.h"
+#include "lucent/core/LabelReduction.h"
 #include "lucent/core/seg/Snake3dCpu.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/VolumeFile.h"
@@ -150,6 +151,15 @@ TEST_F(Snake3dLive, ABoxOnTheCtHeadRunsToTheEnginesVoxelsAcceptsAsOneUndoStep) {
     for (std::size_t i = 0; i < then.voxelCount(); ++i) differ += (history.mirror()[i] != 0) != (then[i] != 0);
     EXPECT_EQ(differ, 0u) << "state " << mid << " is the engine's after " << history.iteration(mid) << " iterations";
     EXPECT_EQ(live().shownVoxels(), nonZero(then));
+    // The 3D pane's copy is the scrubbed state's too.
+    constexpr std::size_t kCells = std::size_t(1) << 20;
+    LabelMap paneCopy, thenCells;
+    ASSERT_TRUE(live().copyPreviewReduced(kCells, paneCopy));
+    reduceLabels(then, planLabelReduction(volume->geometry().dims, kCells), thenCells);
+    ASSERT_EQ(paneCopy.voxelCount(), thenCells.voxelCount());
+    std::size_t cellsDiffer = 0;
+    for (std::size_t i = 0; i < thenCells.voxelCount(); ++i) cellsDiffer += (paneCopy[i] != 0) != (thenCells[i] != 0);
+    EXPECT_EQ(cellsDiffer, 0u) << "the 3D pane shows the scrubbed state";
     EXPECT_EQ(live().hudState().iteration, history.iteration(mid));
     EXPECT_NE(live().hudState().figure.find("scrubbed: step " + std::to_string(history.iteration(mid))), std::string::npos)
         << live().hudState().figure;
