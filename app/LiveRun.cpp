@@ -55,9 +55,6 @@ LiveOptions liveOptions(const CommandLine& cl) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string(cl.has("--speed") ? "--speed: " : "") + e.what());
     }
-    // The viewer's 3D snake (contours in every view, the surface live) is not wired yet.
-    if (live.method == Method::Snake3d)
-        throw UsageError("--live snake3d is not available yet: run lucent segment --method snake3d");
     // The viewer's strokes-as-seeds run (issue 46's live part) is not wired yet: say so, not a failed run.
     if (live.method == Method::GrowCut)
         throw UsageError("--live growcut: the viewer has no grow-from-seeds run yet; use lucent segment --method growcut");

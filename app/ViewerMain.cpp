@@ -1,5 +1,5 @@
 /// @brief `lucent [PATH] [--mask MASK] [--preset NAME] [--layout L] [--series ID] [--screenshot OUT.png]
-/// [--live srg|fc|fcm|snake [options of lucent segment] [--steps N] [--speed S] [--record OUT.mp4|DIR]
+/// [--live srg|fc|fcm|snake|snake3d [options of lucent segment] [--steps N] [--speed S] [--record OUT.mp4|DIR]
 /// [--accept]] [--recover]` and `lucent --demo [PATH]`: the Qt viewer, a rendered screenshot of its window, or a method
 /// evolving live in it.
 #include "CommandLine.h"

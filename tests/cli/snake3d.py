@@ -127,3 +127,40 @@ def snake3d_contract(lucent, tmp):
         rc, _, err = run(lucent, "segment", src, "--method", "snake3d", *args, "-o", never)
         check(rc == 1 and len(err.strip().splitlines()) == 1 and words in err and not os.path.exists(never),
               "%s: exit %d, %r" % (what, rc, err))
+
+
+def snake3d_live_contract(lucent, xvfb, tmp):
+    """`lucent PATH --live snake3d --box i0,j0,k0,i1,j1,k1 [--seed i,j,k --radius MM ...] [options of segment]`:
+    the viewer's run ends on the voxels `lucent segment --method snake3d` writes, --steps and --record step it,
+    a run without a start is a usage error."""
+    from test_cli import png_size, xvfb_prefix
+
+    def live(*args):
+        return run(*xvfb_prefix(xvfb, tmp), lucent, *args)
+
+    src = os.path.join(tmp, "snake3d_live_src.nii")
+    write_nifti(src, DIMS, SPACING, phantom())
+    mask, shot = os.path.join(tmp, "snake3d_live_ref.nii.gz"), os.path.join(tmp, "snake3d_live.png")
+    _, srow, _ = read_nifti(src)
+    ras = ",".join("%g" % c for c in world(srow, (36, 20, 12)))
+    for start in (["--box", "4,6,2,44,34,21"],
+                  ["--seed", "16,20,12", "--radius", "4", "--seed-ras", ras, "--radius", "3", "--margin", "10"]):
+        rc, out, err = run(lucent, "segment", src, "--method", "snake3d", *start, "-o", mask, "--backend", "cpu")
+        check(rc == 0, "reference segment snake3d %s: %s" % (start, err))
+        ref = int(out.split(" voxels")[0].split()[-1])
+        rc, out, err = live(src, "--live", "snake3d", *start, "--backend", "cpu", "--screenshot", shot)
+        check(rc == 0 and png_size(shot) is not None, "--live snake3d %s --screenshot: %r" % (start, err[-300:]))
+        check(("%d voxels" % ref) in out and "finished" in out,
+              "--live snake3d %s ends on segment's %d voxels: %r" % (start, ref, out))
+    frames = os.path.join(tmp, "snake3d_live_frames")
+    rc, out, err = live(src, "--live", "snake3d", "--box", "4,6,2,44,34,21", "--steps", "3", "--backend", "cpu",
+                        "--record", frames)
+    pngs = sorted(f for f in os.listdir(frames) if f.endswith(".png")) if os.path.isdir(frames) else []
+    check(rc == 0 and len(pngs) == 4 and "3 steps" in out,
+          "--live snake3d --steps 3 --record DIR: the start and 3 frames: %d, %r %r" % (len(pngs), out, err[-300:]))
+    never = os.path.join(tmp, "snake3d_live_never.png")
+    rc, _, err = live(src, "--live", "snake3d", "--screenshot", never)
+    check(rc == 2 and "start" in err and not os.path.exists(never), "--live snake3d without a start: usage error, %r" % err)
+    rc, _, err = live(src, "--live", "snake3d", "--box", "1,1,1,48,9,9", "--backend", "cpu", "--screenshot", never)
+    check(rc == 1 and "outside the volume" in err and not os.path.exists(never),
+          "--live snake3d with a box outside the volume: exit 1 naming it, %r" % err)

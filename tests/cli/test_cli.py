@@ -824,6 +824,7 @@ def contracts(a):
         out += [("viewer", lambda t: viewer_contract(a.lucent, a.xvfb, t)),
                 ("screenshot_pixels", lambda t: screenshot_pixels.screenshot_pixels_contract(a.lucent, a.xvfb, t)),
                 ("live", lambda t: live_contract(a.lucent, a.xvfb, t)),
+                ("snake3d_live", lambda t: snake3d.snake3d_live_contract(a.lucent, a.xvfb, t)),
                 ("recovery", lambda t: recovery.recovery_contract(a.lucent, a.xvfb, t)),
                 ("demo_recording", lambda t: demo_recording.demo_recording_contract(a.lucent, a.xvfb, t)),
                 ("scripted_settings", lambda t: recovery.scripted_settings_contract(a.lucent, a.xvfb, t))]
@@ -841,7 +842,8 @@ def contracts(a):
     missing = []
     if not a.xvfb:
         missing += [(n, "no --xvfb (xvfb-run missing or a build without the viewer)") for n in
-                    ("hostile_viewer", "viewer", "screenshot_pixels", "live", "recovery", "scripted_settings")]
+                    ("hostile_viewer", "viewer", "screenshot_pixels", "live", "snake3d_live", "recovery",
+                     "scripted_settings")]
     if not a.make_series:
         missing += [(n, "no --make-series (a build without DCMTK)") for n in
                     ("dicom", "hostile_dicom", "dcm2niix", "one_grid", "world_seeds", "run_stats", "series_all")]

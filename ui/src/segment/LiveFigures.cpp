@@ -34,7 +34,9 @@ render::HudState LiveSegmentation::hudState() const {
     f.shownStepText = shownStepText().toStdString();
     f.shownVoxels = shownVoxels();
     f.volumeMl = volumeMl();
-    return liveHud(f);
+    render::HudState h = liveHud(f);
+    if (m_method == Method::Snake3d) snake3dHud(h);  // a scrubbed state's step and voxels
+    return h;
 }
 
 std::string LiveSegmentation::shownState() const { return liveShownState(m_published, m_recordedPace); }
@@ -53,6 +55,7 @@ std::size_t LiveSegmentation::chosenClusterVoxels() const {
 
 std::size_t LiveSegmentation::shownVoxels() const {
     if (m_method == Method::FuzzyCMeans) return chosenClusterVoxels();
+    if (m_method == Method::Snake3d && m_history.shown() >= 0) return m_history.voxels(m_history.shown());
     if (m_method != Method::Snake || !m_volume) return m_voxels.load();
     // The snake writes its labels when it ends: until then its area is the polygon's inside,
     // rasterised by the engines' rule, once per new polygon.

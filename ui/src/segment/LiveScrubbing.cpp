@@ -49,6 +49,7 @@ void LiveSegmentation::showStepFill(int index) {
 }
 
 void LiveSegmentation::restoreScrubbedSlice() {
+    followSnake3d();  // the 3D snake's scrubber lets go too
     m_shownPixels = 0;
     if (m_scrubbedSlice < 0 || !m_worker) return;
     const auto& d = m_volume->geometry().dims;

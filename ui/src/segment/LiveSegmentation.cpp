@@ -195,6 +195,7 @@ void LiveSegmentation::frameNow() {
         if (p.changed) {
             m_pending = merge(m_pending, *p.changed);
             news = true;
+            if (m_method == Method::Snake3d) recordSnake3d(*p.changed, p.last.iterations);  // the scrubber's state
         }
         uploadChanges(p);
         moved.swap(m_movedToCpu);
@@ -251,6 +252,7 @@ void LiveSegmentation::forgetShownStep() {
 }
 
 void LiveSegmentation::forgetRun() {
+    m_history.clear();
     m_published = {};
     m_pending.reset();
     m_voxels = 0;
@@ -348,6 +350,7 @@ bool LiveSegmentation::copyPreviewReduced(std::size_t maxCells, LabelMap& out) {
     // Not while starting: the engine lock is held through start(), which may be long.
     if (!m_worker || !m_volume || !active() || m_published.starting) return false;
     const LabelReduction plan = planLabelReduction(m_volume->geometry().dims, maxCells);
+    if (reduceSnake3dState(plan, out)) return true;  // the scrubber's state, not the run's latest
     bool made = false;
     // Between two advances nothing writes the preview (host map or device buffer).
     m_worker->command([&](SegmentationSession&) {

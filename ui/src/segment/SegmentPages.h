@@ -83,6 +83,22 @@ private:
     QSpinBox *m_margin, *m_stepMax, *m_minSegment;
 };
 
+/// The 3D snake: how a box is drawn (its depth) and a bubble (its radius), the domain's margin, the
+/// iterations and smoothing, the start drawn and a button that clears it, the scrubber (Snake3dPage.cpp).
+class Snake3dPage : public SegmentPage {
+public:
+    Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent);
+    void refresh() override;
+
+private:
+    QSpinBox *m_depth, *m_iterations, *m_smoothing;
+    QDoubleSpinBox *m_radius, *m_margin;
+    QLabel* m_start;
+    QPushButton* m_clear;
+    QSlider* m_scrubber;    // the states the views were shown (LiveSegmentation::snake3dHistory)
+    QLabel* m_stepFigures;  // the scrubbed state's step, voxels and volume
+};
+
 /// The live threshold, the estimated statistics, the connectivity map's heat.
 class FuzzyConnectednessPage : public SegmentPage {
 public:

@@ -53,10 +53,11 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     auto* layout = new QVBoxLayout(body);
     layout->addWidget(buildCommon());
     m_pages = new QStackedWidget(body);
-    // In the order of Method: RegionGrowing, FuzzyConnectedness, FuzzyCMeans, Snake.
+    // In the order of Method: RegionGrowing, FuzzyConnectedness, FuzzyCMeans, Snake, Snake3d.
     m_pageOf = {new RegionGrowingPage(m_segmentation, m_live, m_pages),
                 new FuzzyConnectednessPage(m_segmentation, m_live, m_pages),
-                new FuzzyCMeansPage(m_segmentation, m_live, model, m_pages), new SnakePage(m_segmentation, m_live, m_pages)};
+                new FuzzyCMeansPage(m_segmentation, m_live, model, m_pages), new SnakePage(m_segmentation, m_live, m_pages),
+                new Snake3dPage(m_segmentation, m_live, m_pages)};
     for (SegmentPage* page : m_pageOf) m_pages->addWidget(page);
     layout->addWidget(m_pages);
     layout->addStretch(1);
@@ -74,7 +75,9 @@ void SegmentPanel::bindModel() {
         // Put down after an Accept: only ours (another panel's brush or ruler stays in the views).
         ViewTool* held = m_grid->activeTool();
         ViewTool* tool = m_segmentation->tool();
-        if (tool || held == &m_segmentation->seedTool() || held == &m_segmentation->rectangleTool()) setTool(tool);
+        if (tool || held == &m_segmentation->seedTool() || held == &m_segmentation->rectangleTool() ||
+            held == &m_segmentation->snake3dTool())
+            setTool(tool);
     });
     connect(m_segmentation, &SegmentationModel::parametersChanged, this, &SegmentPanel::refresh);
     connect(m_segmentation, &SegmentationModel::seedsChanged, this, &SegmentPanel::refresh);
@@ -208,6 +211,9 @@ void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
         ->setObjectName("modeRegionGrowing");
     seg->addAction("Region &snake (drag a rectangle)", QKeySequence("S"), this, [this] { enterMode(Method::Snake); })
         ->setObjectName("modeSnake");
+    seg->addAction("Region snake in &3D (drag a box, click bubbles)", QKeySequence("Shift+S"), this,
+                   [this] { enterMode(Method::Snake3d); })
+        ->setObjectName("modeSnake3d");
     seg->addAction("Fuzzy &connectedness...", QKeySequence("F"), this, [this] { askFuzzyConnectedness(); })
         ->setObjectName("actionFuzzyConnectedness");
     seg->addAction("Fuzzy &C-means...", QKeySequence("C"), this, [this] { askFuzzyCMeans(); })

@@ -31,8 +31,13 @@ SegmentationModel::SegmentationModel(ViewerModel* viewer, SegmentationRunner* ru
     m_seedTool.dragged = [this](double dx, double dy, bool started) { dragInterval(dx, dy, started); };
     m_rectTool.finished = [this](int slice, std::array<int, 4> rect) { startSnake(slice, rect); };
     m_rectTool.refused = [this](const std::string& why) { fail(QString::fromStdString(why)); };
+    m_snake3dTool.changed = [this] { restartSnake3d(); };
+    m_snake3dTool.refused = [this](const std::string& why) { fail(QString::fromStdString(why)); };
+    m_snake3dTool.setDepth(kSnake3dDepth.byDefault);
+    m_snake3dTool.setRadius(kSnake3dLimits.radiusMm.byDefault);
     connect(viewer, &ViewerModel::volumeChanged, this, [this] {
         m_seedTool.clear();
+        m_snake3dTool.clear();  // its voxels are the last volume's
         m_range.reset();  // computed when region growing first needs it, not on every load
         m_histogram.reset();
         emit seedsChanged();
@@ -53,6 +58,7 @@ void SegmentationModel::enterMode(Method method) {
 ViewTool* SegmentationModel::tool() {
     if (!m_mode || !m_armed || *m_mode == Method::FuzzyCMeans) return nullptr;
     if (*m_mode == Method::Snake) return &m_rectTool;
+    if (*m_mode == Method::Snake3d) return &m_snake3dTool;
     return &m_seedTool;
 }
 
@@ -225,6 +231,7 @@ SegmentationRequest SegmentationModel::request() const {
     r.fuzzyConnectedness = m_fc;
     r.fuzzyCMeans = m_fcm;
     r.snake = m_snake;
+    r.snake3d = snake3d();
     return r;
 }
 
@@ -322,6 +329,7 @@ void SegmentationModel::takeParameters(Method method, const SegmentationRequest&
     if (method == Method::FuzzyCMeans) m_fcm = request.fuzzyCMeans;
     if (method == Method::FuzzyCMeans) resetClusters();
     if (method == Method::Snake) m_snake = request.snake;
+    if (method == Method::Snake3d) takeSnake3d(request);
     emit parametersChanged();
     emit seedsChanged();
 }
@@ -334,6 +342,8 @@ bool SegmentationModel::startWith(Method method, const SegmentationRequest& requ
         Vec3 c = m_viewer->cursor();
         if (method == Method::Snake)
             c.z = request.snake.slice;
+        else if (const auto& box = request.snake3d.box; method == Method::Snake3d && box)  // the box's centre
+            c = {0.5 * (box->lo[0] + box->hi[0]), 0.5 * (box->lo[1] + box->hi[1]), std::round(0.5 * (box->lo[2] + box->hi[2]))};
         else if (!request.seeds.empty())
             c = {double(request.seeds[0].i), double(request.seeds[0].j), double(request.seeds[0].k)};
         m_viewer->setCursor(c);
@@ -432,6 +442,7 @@ bool SegmentationModel::accept(std::uint8_t label) {
         m_seedTool.clear();
         emit seedsChanged();
     }
+    if (method == Method::Snake3d) m_snake3dTool.clear();  // its start is used up, as seeds are
     // The result is in: the next click on a view is for looking, not another run (issue 43
     // item 7). Choosing the method again (menu, key, page) arms the tool.
     if (m_armed) {
@@ -445,8 +456,10 @@ bool SegmentationModel::accept(std::uint8_t label) {
 
 render::ViewOverlay SegmentationModel::overlayFor(const render::SliceViewGeometry& view) const {
     render::ViewOverlay out;
-    if (m_mode && *m_mode != Method::Snake && *m_mode != Method::FuzzyCMeans) m_seedTool.overlay(view, out);
+    if (m_mode && *m_mode != Method::Snake && *m_mode != Method::FuzzyCMeans && *m_mode != Method::Snake3d)
+        m_seedTool.overlay(view, out);
     if (m_mode == Method::Snake) m_rectTool.overlay(view, out);
+    if (m_mode == Method::Snake3d) m_snake3dTool.overlay(view, out);  // the start, on every view it cuts
     if (!m_runner->active() || m_runner->method() != Method::Snake) return out;
     // The latest polygon comes with what the worker published (no wait for an advance); an
     // earlier one (the scrubber) is asked for once and cached for all views.
@@ -491,6 +504,7 @@ SegmentSettings SegmentationModel::settings() const {
     s.backend = backendKey(m_backend);  // the one table's key (Backend.h)
     s.stepsPerFrame = m_stepsPerFrame;
     s.snakeDomainMargin = m_snakeMargin;
+    saveSnake3d(s);
     return s;
 }
 
@@ -511,6 +525,7 @@ void SegmentationModel::restoreSettings(const SegmentSettings& s) {
     m_snake = r.snake;
     m_snakeMargin = std::clamp(s.snakeDomainMargin, kSnakeDomainMargin.min, kSnakeDomainMargin.max);
     m_seedTool.setSeeds(r.seeds);
+    restoreSnake3d(s);
     emit parametersChanged();
     emit seedsChanged();
     if (s.mode) enterMode(*s.mode);

@@ -3,6 +3,7 @@
 #include "SessionSegmentation.h"
 
 #include "lucent/core/seg/MethodParameters.h"
+#include "lucent/core/seg/Snake3dStart.h"
 
 namespace lucent::ui::session {
 
@@ -68,9 +69,54 @@ void readSnakeStart(const Reader& r, const QJsonObject& sn, SegmentSettings& s) 
     s.snakeDomainMargin = r.integer(sn, "domainMarginPercent", kSnakeDomainMargin);
 }
 
+/// The 3D snake's structure beside its rows: the box, the bubbles (centre and radius in mm), the depth of
+/// the next box and the radius of the next bubble.
+void writeSnake3dStart(const SegmentSettings& s, QJsonObject& o) {
+    const Snake3dParams& p = s.request.snake3d;
+    QJsonArray bubbles;
+    for (std::size_t n = 0; n < s.snake3dSeeds.size(); ++n) {
+        const VoxelIndex& c = s.snake3dSeeds[n];
+        bubbles.append(QJsonArray{c.i, c.j, c.k, snake3dRadius(p, n)});
+    }
+    o.insert("bubbles", bubbles);
+    if (const auto& b = p.box) o.insert("box", QJsonArray{b->lo[0], b->lo[1], b->lo[2], b->hi[0], b->hi[1], b->hi[2]});
+    o.insert("depth", s.snake3dDepth);
+    o.insert("radiusMm", s.snake3dRadius);
+}
+
+/// Whole numbers of a JSON array: `count` of them or none; `what` names it in the message.
+std::vector<int> wholeNumbers(const Reader& r, const QJsonArray& a, int count, const QString& what) {
+    std::vector<int> out;
+    const QString rule = QString("%1 must be %2 whole numbers").arg(what).arg(count);
+    if (!a.isEmpty() && a.size() != count) r.fail(rule);
+    for (const QJsonValue& v : a) {
+        const double d = v.toDouble(0.5);
+        if (d != std::floor(d) || std::abs(d) > kNoIntLimit) r.fail(rule);
+        out.push_back(int(d));
+    }
+    return out;
+}
+
+void readSnake3dStart(const Reader& r, const QJsonObject& o, SegmentSettings& s) {
+    Snake3dParams& p = s.request.snake3d;
+    if (const auto b = wholeNumbers(r, r.array(o, "box"), 6, "the 3D snake's 'box'"); !b.empty())
+        p.box = VoxelBox{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
+    for (const QJsonValue& v : r.array(o, "bubbles")) {
+        const QJsonArray a = v.toArray();
+        if (a.size() != 4) r.fail("a 3D snake bubble must be i, j, k and a radius in mm");
+        const auto c = wholeNumbers(r, QJsonArray{a[0], a[1], a[2]}, 3, "a 3D snake bubble's centre");
+        const double radius = a[3].toDouble(-1);
+        if (!kSnake3dLimits.radiusMm.allows(radius)) r.fail("a 3D snake bubble's radius must be more than 0 mm");
+        s.snake3dSeeds.push_back({c[0], c[1], c[2]});
+        p.radiiMm.push_back(radius);
+    }
+    s.snake3dDepth = r.integer(o, "depth", kSnake3dDepth);
+    s.snake3dRadius = r.bounded(o, "radiusMm", kSnake3dLimits.radiusMm);
+}
+
 /// The methods whose blocks the file holds: those with a page in the Segment panel.
 constexpr Method kSessionMethods[] = {Method::RegionGrowing, Method::FuzzyConnectedness, Method::FuzzyCMeans,
-                                      Method::Snake};
+                                      Method::Snake, Method::Snake3d};
 
 }  // namespace
 
@@ -88,6 +134,9 @@ QJsonObject segmentationJson(const SegmentSettings& s) {
     sn.insert("rect", QJsonArray{q.snake.rect[0], q.snake.rect[1], q.snake.rect[2], q.snake.rect[3]});
     sn.insert("domainMarginPercent", s.snakeDomainMargin);
     o.insert(qtext(sessionBlock(Method::Snake)), sn);
+    QJsonObject s3 = o.value(qtext(sessionBlock(Method::Snake3d))).toObject();
+    writeSnake3dStart(s, s3);
+    o.insert(qtext(sessionBlock(Method::Snake3d)), s3);
     return o;
 }
 
@@ -98,9 +147,6 @@ SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
         s.mode = methodFromKey(mode.toStdString());
         if (!s.mode)
             r.fail(QString("unknown segmentation method '%1' (%2)").arg(mode, QString::fromStdString(methodKeyList())));
-        // The 3D snake has no page in the Segment panel yet (issue 40's viewer part): a session naming it is refused.
-        else if (*s.mode == Method::Snake3d)
-            r.fail(QString("segmentation method '%1' has no page in the Segment panel yet").arg(mode));
         // Issue 46's live part (strokes as seeds) is not in the viewer yet: refuse rather than enter a mode without a page.
         else if (*s.mode == Method::GrowCut)
             r.fail("segmentation method 'growcut' has no viewer run yet (lucent segment --method growcut)");
@@ -114,6 +160,7 @@ SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
         readParameters(r, r.object(o, block.constData()), m, s.request);
     }
     readSnakeStart(r, r.object(o, "snake"), s);
+    readSnake3dStart(r, r.object(o, qtext(sessionBlock(Method::Snake3d)).toUtf8().constData()), s);
     return s;
 }
 

@@ -12,6 +12,7 @@
 #include "lucent/ui/LiveHud.h"
 #include "lucent/ui/LivePreviewSource.h"
 #include "lucent/ui/SegmentationRunner.h"
+#include "lucent/ui/Snake3dHistory.h"
 
 #include <QElapsedTimer>
 #include <QPointer>
@@ -25,6 +26,10 @@
 #include <optional>
 #include <string>
 #include <utility>
+
+namespace lucent {
+struct LabelReduction;
+}
 
 namespace lucent::gpu {
 class GpuContext;
@@ -140,6 +145,14 @@ public:
     void holdNextStart(bool hold = true) { m_holdNextStart = hold; }
     bool holdingNextStart() const { return m_holdNextStart; }
 
+    // --- the 3D snake's scrubber (LiveSnake3d.cpp): the states the views were shown, kept as flipped voxels
+    const Snake3dHistory& snake3dHistory() const { return m_history; }
+    /// Shows state `index` of the history in the slice views, the 3D pane and the HUD (the run pauses);
+    /// -1 (or the last state) follows the run again.
+    void showSnake3dState(int index);
+    /// "step 12 of 34: 20410 voxels, 28.1 mL" for the state shown; empty while following the run.
+    QString snake3dStateText() const;
+
 signals:
     /// A frame brought news (panels refresh their figures).
     void framed();
@@ -158,6 +171,12 @@ signals:
     void previewTargetsChanged();
 
 private:
+    // the 3D snake's scrubber (LiveSnake3d.cpp)
+    void recordSnake3d(const VoxelBox& changed, int iteration);  // a state taken by a frame, into the history
+    void followSnake3d();                                       // the views back at the run's latest state
+    void snake3dHud(render::HudState& h) const;
+    bool reduceSnake3dState(const LabelReduction& plan, LabelMap& out) const;
+    Snake3dHistory m_history;
     /// The soft map written by a CUDA engine into device scratch and copied into the heat texture
     /// through interop; false when the engine or the GL cannot (the host path then runs).
     bool showSoftMapFromDevice(int index);

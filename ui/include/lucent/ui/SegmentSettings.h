@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <optional>
+#include <vector>
 
 namespace lucent::ui {
 
@@ -18,8 +19,12 @@ inline constexpr Limit<int> kStepsPerFrame{1, 1, 1000};
 /// larger side (at least kSnakeMinMarginPixels), so that a box around a structure gives that
 /// structure; -1 is the whole slice (the paper's own setting). Small by default: a domain that
 /// reaches the skull makes brain against bone the strongest split again.
-inline constexpr Limit<int> kSnakeDomainMargin{10, -1, 200};
-inline constexpr int kSnakeMinMarginPixels = 2;
+inline constexpr Limit<int> kSnakeDomainMargin{kSnake3dLimits.marginPercent, -1, 200};
+inline constexpr int kSnakeMinMarginPixels = kSnake3dLimits.minMarginVoxels;
+
+/// The 3D snake's box drawn on a slice view reaches through this many slices along the view's normal,
+/// centred on the slice it was drawn on: a lateral ventricle's body spans about 20 slices of a head CT.
+inline constexpr Limit<int> kSnake3dDepth{15, 1, 2048};
 
 struct SegmentSettings {
     /// The method whose page and view tool are up; none before one was chosen.
@@ -29,6 +34,11 @@ struct SegmentSettings {
     QString backend = backendKey(Backend::Auto);  ///< a key of backendTable()
     int stepsPerFrame = kStepsPerFrame.byDefault;
     int snakeDomainMargin = kSnakeDomainMargin.byDefault;  ///< percent; -1: the whole slice
+    /// The 3D snake's bubbles (their radii: request.snake3d.radiiMm, one a bubble), the depth of a box
+    /// drawn next and the radius of the next bubble; its box and parameters are request.snake3d's.
+    std::vector<VoxelIndex> snake3dSeeds;
+    int snake3dDepth = kSnake3dDepth.byDefault;
+    double snake3dRadius = kSnake3dLimits.radiusMm.byDefault;
 };
 
 }  // namespace lucent::ui

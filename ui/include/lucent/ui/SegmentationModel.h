@@ -13,6 +13,7 @@
 #include "lucent/ui/ClusterTargets.h"
 #include "lucent/ui/SegmentSettings.h"
 #include "lucent/ui/SegmentationRunner.h"
+#include "lucent/ui/Snake3dTool.h"
 #include "lucent/ui/ViewTool.h"
 
 #include <QObject>
@@ -97,6 +98,23 @@ public:
     int stepsPerFrame() const { return m_stepsPerFrame; }
     void setStepsPerFrame(int steps);
 
+    // --- the 3D snake (SegmentationModelSnake3d.cpp): its start is the Snake3dTool's box and bubbles;
+    // a changed start or parameter starts the run again from the start.
+    Snake3dTool& snake3dTool() { return m_snake3dTool; }
+    /// The 3D snake's parameters, with the start drawn (box, one radius a bubble).
+    Snake3dParams snake3d() const;
+    void setSnake3dIterations(int iterations);
+    void setSnake3dSmoothing(int smoothing);
+    /// The domain around the start in mm; none: kSnake3dLimits.marginPercent of its largest side.
+    void setSnake3dMargin(std::optional<double> mm);
+    /// Slices a box drawn next reaches through (kSnake3dDepth), and the radius of the next bubble (mm).
+    void setSnake3dDepth(int slices);
+    void setSnake3dRadius(double mm);
+    /// Removes the box and every bubble, and ends a run of the 3D snake.
+    void clearSnake3dStart();
+    /// A 3D snake run's request: the drawn box, the bubbles as seeds with their radii, the parameters.
+    SegmentationRequest snake3dRequest() const;
+
     // --- runs
     /// The request a run of the mode gets: seeds and every method's parameters (no volume or mask).
     SegmentationRequest request() const;
@@ -161,6 +179,11 @@ private:
     void seedsEdited();
     void regrow();
     void startSnake(int slice, std::array<int, 4> rect);
+    // the 3D snake (SegmentationModelSnake3d.cpp)
+    void restartSnake3d();
+    void takeSnake3d(const SegmentationRequest& request);
+    void saveSnake3d(SegmentSettings& settings) const;
+    void restoreSnake3d(const SegmentSettings& settings);
     bool start(Method method, const SegmentationRequest& request, QString* error);
     void takeParameters(Method method, const SegmentationRequest& request);
     std::pair<double, double> dataRange();
@@ -180,6 +203,8 @@ private:
     FuzzyConnectednessParams m_fc;
     FuzzyCMeansParams m_fcm;
     SnakeParams m_snake;  // the last rectangle and the step rules
+    Snake3dTool m_snake3dTool;
+    Snake3dParams m_snake3d;  // iterations, smoothing, margin (the start is the tool's)
     gpu::Backend m_backend = gpu::Backend::Auto;
     int m_stepsPerFrame = kStepsPerFrame.byDefault;
     int m_snakeMargin = kSnakeDomainMargin.byDefault;

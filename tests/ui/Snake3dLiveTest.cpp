@@ -1,0 +1,305 @@
+/// @brief The 3D snake in the viewer, driven like a user under Xvfb (CPU backend; LUCENT_LIVE_BACKEND=cuda
+/// on the GPU machine): a box dragged on the real CT head's axial view around a lateral ventricle and
+/// extruded through the page's depth runs live to the voxels of the engine run by itself, draws in the 3D
+/// pane, and accepts as one undo step; bubbles clicked on one view are circles on the others, shift-click
+/// removes one; the start and parameters survive the session file.
+#include "EventLoopWait.h"
+#include "lucent/core/LabelReduction.h"
+#include "lucent/core/seg/Snake3dCpu.h"
+#include "lucent/gpu/DeviceInfo.h"
+#include "lucent/io/VolumeFile.h"
+#include "lucent/ui/MainWindow.h"
+#include "lucent/ui/OpenGlSetup.h"
+#include "lucent/ui/SegmentPanel.h"
+#include "lucent/ui/SessionFile.h"
+#include "lucent/ui/View3DWidget.h"
+#include "lucent/ui/ViewGrid.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDoubleSpinBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTest>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+using namespace lucent;
+using namespace lucent::ui;
+using render::Orientation;
+using lucent::testing::waitFor;
+
+namespace {
+
+/// The body of the right lateral ventricle of the CT head (Snake3dTest's box that finds CSF).
+constexpr VoxelBox kVentricleBox{{130, 85, 50}, {160, 150, 68}};
+
+QPoint screenOf(SliceViewWidget* view, Vec3 voxel) {
+    const auto p = view->view().voxelToScreen(voxel);
+    // Rounded, not cut: at under 2 screen pixels a voxel, a cut lands on the neighbouring voxel.
+    return QPoint(int(std::lround(p[0] / view->devicePixelRatioF())), int(std::lround(p[1] / view->devicePixelRatioF())));
+}
+
+gpu::Backend liveBackend() {
+    const char* b = std::getenv("LUCENT_LIVE_BACKEND");
+    return gpu::parseBackend(b && *b ? b : "cpu");
+}
+
+class Snake3dLive : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const char* env = std::getenv("LUCENT_DATA");
+        const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
+        if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+        window.resize(1280, 860);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        volume = std::make_shared<Volume>(io::readVolumeFile(path));
+        SeriesInfo info;
+        info.modality = "CT";
+        window.model().setVolume(volume, info, "");
+        panel().live().setBackend(liveBackend());
+        QTest::qWait(50);
+    }
+    SegmentPanel& panel() { return window.segment(); }
+    LiveSegmentation& live() { return panel().live(); }
+    SliceViewWidget* view(Orientation o) { return window.grid().view(o); }
+    /// Segment > Region snake in 3D, as a user picks it.
+    void chooseSnake3d() {
+        QAction* mode = window.findChild<QAction*>("modeSnake3d");
+        ASSERT_NE(mode, nullptr);
+        mode->trigger();
+        QTest::qWait(20);
+    }
+    void drag(SliceViewWidget* v, Vec3 from, Vec3 to) {
+        QTest::mousePress(v, Qt::LeftButton, {}, screenOf(v, from));
+        QTest::mouseMove(v, screenOf(v, {0.5 * (from.x + to.x), 0.5 * (from.y + to.y), from.z}));
+        QTest::mouseMove(v, screenOf(v, to));
+        QTest::mouseRelease(v, Qt::LeftButton, {}, screenOf(v, to));
+    }
+    /// The engine run by itself on the request the viewer ran, to its end.
+    LabelMap engineResult(SegmentationRequest r) {
+        r.volume = volume.get();
+        Snake3dCpu engine;
+        engine.start(r);
+        engine.run();
+        LabelMap out;
+        engine.result(out);
+        return out;
+    }
+
+    MainWindow window;
+    std::shared_ptr<Volume> volume;
+};
+
+std::size_t nonZero(const LabelMap& m) { return m.voxelCount() - m.count(0); }
+
+}  // namespace
+
+TEST_F(Snake3dLive, ABoxOnTheCtHeadRunsToTheEnginesVoxelsAcceptsAsOneUndoStep) {
+    // The axial view alone while the run plays: under Xvfb the 3D pane renders in software and holds the
+    // GUI thread for most of a second a frame, and the scrubber keeps the states the views were shown.
+    window.setLayoutMode(Layout::Single);
+    chooseSnake3d();
+    ASSERT_EQ(window.grid().activeTool(), &panel().model().snake3dTool()) << "the menu arms the box and bubble tool";
+    // The page's depth: 19 slices centred on the slice drawn on (59) reach slices 50..68.
+    auto* depth = panel().findChild<QSpinBox*>("snake3dDepth");
+    ASSERT_NE(depth, nullptr);
+    depth->setValue(19);
+    Vec3 c = window.model().cursor();
+    c.z = 59;
+    window.model().setCursor(c);
+    QTest::qWait(30);
+    drag(view(Orientation::Axial), {130, 85, 59}, {160, 150, 59});
+    ASSERT_TRUE(live().active()) << "the box started the run";
+    ASSERT_EQ(live().method(), Method::Snake3d);
+    const SegmentationRequest ran = live().request();
+    ASSERT_TRUE(ran.snake3d.box.has_value());
+    EXPECT_EQ(ran.snake3d.box->lo, kVentricleBox.lo);
+    EXPECT_EQ(ran.snake3d.box->hi, kVentricleBox.hi);
+    // Watched as a user watches it: the GUI's frame timer takes each step the paced run publishes.
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    ASSERT_EQ(live().published().state, SessionState::Finished) << live().lastError().toStdString();
+    const LabelMap expected = engineResult(ran);
+    ASSERT_GT(nonZero(expected), 2000u);
+    EXPECT_EQ(live().voxels(), nonZero(expected)) << "the preview holds the engine's voxels";
+    EXPECT_GT(live().published().last.iterations, 2);
+    EXPECT_NE(live().hudState().figure.find(std::to_string(nonZero(expected)) + " voxels"), std::string::npos)
+        << live().hudState().figure;
+    // The scrubber: a state the views showed, as the engine leaves it after that many iterations by itself.
+    const Snake3dHistory& history = live().snake3dHistory();
+    ASSERT_GT(history.count(), 3) << "at the method's pace every step is drawn, and kept";
+    EXPECT_EQ(history.voxels(history.count() - 1), nonZero(expected));
+    const int mid = history.count() / 2;
+    auto* scrubber = panel().findChild<QSlider*>("snake3dScrubber");
+    ASSERT_NE(scrubber, nullptr);
+    ASSERT_TRUE(waitFor([&] { return scrubber->isEnabled() && scrubber->maximum() == history.count() - 1; }));
+    scrubber->setValue(mid);
+    ASSERT_EQ(history.shown(), mid);
+    SegmentationRequest partial = ran;
+    partial.snake3d.iterations = history.iteration(mid);
+    const LabelMap then = engineResult(partial);
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < then.voxelCount(); ++i) differ += (history.mirror()[i] != 0) != (then[i] != 0);
+    EXPECT_EQ(differ, 0u) << "state " << mid << " is the engine's after " << history.iteration(mid) << " iterations";
+    EXPECT_EQ(live().shownVoxels(), nonZero(then));
+    // The 3D pane's copy is the scrubbed state's too.
+    constexpr std::size_t kCells = std::size_t(1) << 20;
+    LabelMap paneCopy, thenCells;
+    ASSERT_TRUE(live().copyPreviewReduced(kCells, paneCopy));
+    reduceLabels(then, planLabelReduction(volume->geometry().dims, kCells), thenCells);
+    ASSERT_EQ(paneCopy.voxelCount(), thenCells.voxelCount());
+    std::size_t cellsDiffer = 0;
+    for (std::size_t i = 0; i < thenCells.voxelCount(); ++i) cellsDiffer += (paneCopy[i] != 0) != (thenCells[i] != 0);
+    EXPECT_EQ(cellsDiffer, 0u) << "the 3D pane shows the scrubbed state";
+    EXPECT_EQ(live().hudState().iteration, history.iteration(mid));
+    EXPECT_NE(live().hudState().figure.find("scrubbed: step " + std::to_string(history.iteration(mid))), std::string::npos)
+        << live().hudState().figure;
+    auto* figures = panel().findChild<QLabel*>("snake3dStepFigures");
+    ASSERT_NE(figures, nullptr);
+    EXPECT_TRUE(waitFor([&] { return figures->text().contains(QString("%1 voxels").arg(nonZero(then))); }))
+        << figures->text().toStdString();
+    scrubber->setFocus();
+    QTest::keyClick(scrubber, Qt::Key_End);
+    EXPECT_EQ(history.shown(), -1) << "the last step follows the run again";
+    EXPECT_EQ(live().shownVoxels(), nonZero(expected));
+    differ = 0;
+    for (std::size_t i = 0; i < expected.voxelCount(); ++i) differ += (history.mirror()[i] != 0) != (expected[i] != 0);
+    EXPECT_EQ(differ, 0u);
+    // Every view: the box is drawn on each that cuts it (the coronal and sagittal views through its middle).
+    window.setLayoutMode(Layout::Grid2x2);
+    window.model().setCursor({145, 117, 59});
+    QTest::qWait(50);  // the views take the cursor when they redraw
+    for (Orientation o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal})
+        EXPECT_FALSE(panel().overlayFor(view(o)->view()).lines.empty()) << "the start's rectangle on view " << int(o);
+    // The 3D pane draws the live surface.
+    View3DWidget* pane = window.grid().view3D();
+    ASSERT_NE(pane, nullptr);
+    pane->refreshLiveNow();
+    ASSERT_TRUE(waitFor([&] { return pane->liveCopyShown() == pane->liveCopiesTaken(); }));
+    EXPECT_GT(pane->liveTriangles(), 100u);
+    // Accept: the engine's voxels into the label, one undo step; undo leaves the layer empty again.
+    const std::size_t before = window.model().history().steps();
+    ASSERT_TRUE(panel().acceptResult());
+    const LabelMap& layer = window.model().labelLayer();
+    differ = 0;
+    for (std::size_t i = 0; i < layer.voxelCount(); ++i) differ += (layer[i] != 0) != (expected[i] != 0);
+    EXPECT_EQ(differ, 0u) << "the label layer is the engine's result";
+    EXPECT_EQ(window.model().history().steps(), before + 1);
+    EXPECT_EQ(window.model().history().undoText(), "Accept 3D snake");
+    EXPECT_FALSE(panel().model().snake3dTool().hasStart()) << "the start is used up";
+    window.model().undo();
+    EXPECT_EQ(nonZero(window.model().labelLayer()), 0u);
+    window.model().redo();
+    EXPECT_EQ(nonZero(window.model().labelLayer()), nonZero(expected));
+}
+
+TEST_F(Snake3dLive, BubblesAreCirclesOnEveryViewTheyCutAndShiftClickRemovesOne) {
+    chooseSnake3d();
+    auto* radius = panel().findChild<QDoubleSpinBox*>("snake3dRadius");
+    ASSERT_NE(radius, nullptr);
+    radius->setValue(6.0);
+    Vec3 c = window.model().cursor();
+    c.z = 59;
+    window.model().setCursor(c);
+    QTest::qWait(30);
+    SliceViewWidget* axial = view(Orientation::Axial);
+    QTest::mouseClick(axial, Qt::LeftButton, {}, screenOf(axial, {145, 110, 59}));
+    QTest::mouseClick(axial, Qt::LeftButton, {}, screenOf(axial, {112, 110, 59}));
+    const auto& bubbles = panel().model().snake3dTool().bubbles();
+    ASSERT_EQ(bubbles.size(), 2u);
+    EXPECT_EQ(bubbles[0].centre, (VoxelIndex{145, 110, 59}));
+    EXPECT_EQ(bubbles[0].radiusMm, 6.0);
+    ASSERT_TRUE(live().active()) << "a bubble starts the run";
+    EXPECT_EQ(live().request().seeds.size(), 2u);
+    EXPECT_EQ(live().request().snake3d.radiiMm, (std::vector<double>{6.0, 6.0}));
+    // The coronal view through the first bubble's centre cuts both balls: two circles.
+    window.model().setCursor({145, 110, 59});
+    QTest::qWait(20);
+    auto circles = [&](Orientation o) {
+        int n = 0;
+        for (const auto& l : panel().overlayFor(view(o)->view()).lines) n += l.points.size() > 8;
+        return n;
+    };
+    EXPECT_EQ(circles(Orientation::Coronal), 2);
+    EXPECT_EQ(circles(Orientation::Sagittal), 1) << "the sagittal plane i = 145 cuts the first ball only";
+    // A slice beyond the radius (6 mm / 1.5 mm slices of this CT: 4 slices) shows no circle.
+    window.model().setCursor({145, 110, 59 + 5});
+    QTest::qWait(20);
+    EXPECT_EQ(circles(Orientation::Axial), 0);
+    window.model().setCursor({145, 110, 59});
+    QTest::qWait(20);
+    QTest::mouseClick(axial, Qt::LeftButton, Qt::ShiftModifier, screenOf(axial, {146, 111, 59}));
+    ASSERT_EQ(bubbles.size(), 1u);
+    EXPECT_EQ(bubbles[0].centre, (VoxelIndex{112, 110, 59}));
+    EXPECT_EQ(live().request().seeds.size(), 1u) << "the run started again from the bubble left";
+    auto* clear = panel().findChild<QPushButton*>("snake3dClear");
+    ASSERT_NE(clear, nullptr);
+    clear->click();
+    EXPECT_FALSE(live().active());
+    EXPECT_FALSE(panel().model().snake3dTool().hasStart());
+}
+
+TEST_F(Snake3dLive, TheStartAndParametersSurviveTheSessionFile) {
+    chooseSnake3d();
+    SegmentationModel& m = panel().model();
+    m.setSnake3dIterations(12);
+    m.setSnake3dSmoothing(2);
+    m.setSnake3dMargin(7.5);
+    m.setSnake3dDepth(9);
+    m.setSnake3dRadius(4.0);
+    m.snake3dTool().setStart(kVentricleBox, {{{140, 100, 60}, 3.0}, {{150, 120, 58}, 5.5}});
+    SavedSession saved;
+    saved.grid = volume->geometry();
+    saved.segmentation = panel().settings();
+    const QByteArray json = SessionFile::toJson(saved, "/tmp/s.lucent");
+    const SavedSession back = SessionFile::fromJson(json, "/tmp/s.lucent");
+    m.clearSnake3dStart();
+    m.setSnake3dIterations(0);
+    panel().restoreSettings(back.segmentation);
+    EXPECT_EQ(m.mode(), Method::Snake3d);
+    const Snake3dParams p = m.snake3d();
+    ASSERT_TRUE(p.box.has_value());
+    EXPECT_EQ(p.box->lo, kVentricleBox.lo);
+    EXPECT_EQ(p.box->hi, kVentricleBox.hi);
+    EXPECT_EQ(p.iterations, 12);
+    EXPECT_EQ(p.smoothing, 2);
+    EXPECT_EQ(p.marginMm, 7.5);
+    EXPECT_EQ(p.radiiMm, (std::vector<double>{3.0, 5.5}));
+    EXPECT_EQ(m.snake3dTool().depth(), 9);
+    EXPECT_EQ(m.snake3dTool().radius(), 4.0);
+    ASSERT_EQ(m.snake3dTool().bubbles().size(), 2u);
+    EXPECT_EQ(m.snake3dTool().bubbles()[1].centre, (VoxelIndex{150, 120, 58}));
+    EXPECT_FALSE(live().active()) << "restoring settings starts no run";
+    // A session whose bubble has no radius is refused, naming the file.
+    QJsonObject doc = QJsonDocument::fromJson(json).object();
+    QJsonObject seg = doc["segmentation"].toObject(), s3 = seg["snake3d"].toObject();
+    ASSERT_EQ(s3["bubbles"].toArray().size(), 2) << json.toStdString();
+    s3["bubbles"] = QJsonArray{QJsonArray{150, 120, 58}};
+    seg["snake3d"] = s3;
+    doc["segmentation"] = seg;
+    const QByteArray bad = QJsonDocument(doc).toJson();
+    try {
+        SessionFile::fromJson(bad, "/tmp/s.lucent");
+        ADD_FAILURE() << "a bubble without a radius was read";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("/tmp/s.lucent"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("bubble"), std::string::npos) << e.what();
+    }
+}
+
+int main(int argc, char** argv) {
+    lucent::ui::prepareOpenGl();
+    QApplication app(argc, argv);
+    app.setOrganizationName("Lucent-tests");
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

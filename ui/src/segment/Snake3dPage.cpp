@@ -1,0 +1,126 @@
+/// @brief The 3D snake's page (SegmentPages.h): the start's gestures, the domain, iterations, smoothing.
+#include "SegmentPages.h"
+
+#include "ParameterFields.h"
+
+#include "lucent/core/seg/ParameterLimits.h"
+#include "lucent/ui/SegmentSettings.h"
+
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+
+#include <algorithm>
+
+
+namespace lucent::ui {
+
+namespace {
+
+/// The margin box's value below its limits: no margin in mm, the 2D snake's percentage rule.
+constexpr double kMarginByRule = -1.0;
+/// The widest margin and radius the boxes offer (the engines take any; a head is 250 mm across).
+constexpr double kMostMm = 500.0;
+
+QString boxText(const VoxelBox& b) {
+    // Slices numbered from 1, as the views number them.
+    return QString("box %1..%2, %3..%4, slices %5..%6")
+        .arg(b.lo[0]).arg(b.hi[0]).arg(b.lo[1]).arg(b.hi[1]).arg(b.lo[2] + 1).arg(b.hi[2] + 1);
+}
+
+}  // namespace
+
+Snake3dPage::Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent)
+    : SegmentPage(model, live, parent) {
+    auto* form = new QFormLayout(this);
+    form->addRow(pageNote("Drag a box on any slice view: it reaches through the slices set in Box depth, centred on "
+                          "that slice. Click to add a bubble, shift-click on one to remove it. The surface evolves "
+                          "in 3D at once; every change runs it again from the start.", this));
+    m_depth = new QSpinBox(this);
+    m_depth->setObjectName("snake3dDepth");
+    m_depth->setRange(kSnake3dDepth.min, kSnake3dDepth.max);
+    m_depth->setSuffix(" slices");
+    m_depth->setToolTip("A box drawn next reaches through this many slices along the view's normal");
+    connect(m_depth, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnake3dDepth(v); });
+    form->addRow("Box depth", m_depth);
+    m_radius = new QDoubleSpinBox(this);
+    m_radius->setObjectName("snake3dRadius");
+    m_radius->setDecimals(1);
+    m_radius->setRange(0.5, kMostMm);  // a bubble is a ball: its radius is more than nothing
+    m_radius->setSuffix(" mm");
+    m_radius->setToolTip("The radius of the bubble clicked next (each bubble keeps its own)");
+    connect(m_radius, &QDoubleSpinBox::valueChanged, this, [this](double v) { m_model->setSnake3dRadius(v); });
+    form->addRow("Bubble radius", m_radius);
+    m_margin = new QDoubleSpinBox(this);
+    m_margin->setObjectName("snake3dMargin");
+    m_margin->setDecimals(1);
+    m_margin->setRange(kMarginByRule, kMostMm);
+    m_margin->setSpecialValueText(QString("%1 % of the start").arg(kSnake3dLimits.marginPercent));
+    m_margin->setSuffix(" mm around the start");
+    m_margin->setToolTip("The statistics inside and outside are taken over the start grown by this much: a box "
+                         "around a structure gives that structure.");
+    connect(m_margin, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        m_model->setSnake3dMargin(v <= kMarginByRule ? std::nullopt : std::optional<double>(v));
+    });
+    form->addRow("Domain", m_margin);
+    m_iterations = integerField(parameterRow(Method::Snake3d, "iterations"), "snake3dIterations", this);
+    m_iterations->setSpecialValueText("until it converges");
+    connect(m_iterations, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnake3dIterations(v); });
+    form->addRow("Iterations", m_iterations);
+    m_smoothing = integerField(parameterRow(Method::Snake3d, "smoothing"), "snake3dSmoothing", this);
+    connect(m_smoothing, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnake3dSmoothing(v); });
+    form->addRow("Smoothing", m_smoothing);
+    m_start = new QLabel(this);
+    m_start->setObjectName("snake3dStart");
+    m_start->setWordWrap(true);
+    form->addRow(m_start);
+    m_clear = new QPushButton("Clear the start", this);
+    m_clear->setObjectName("snake3dClear");
+    connect(m_clear, &QPushButton::clicked, this, [this] { m_model->clearSnake3dStart(); });
+    form->addRow(m_clear);
+    m_scrubber = new QSlider(Qt::Horizontal, this);
+    m_scrubber->setObjectName("snake3dScrubber");
+    m_scrubber->setRange(0, 0);
+    m_scrubber->setToolTip("Any step the views showed: drag, click the track or use the arrow keys; the last "
+                           "follows the run again");
+    connect(m_scrubber, &QSlider::valueChanged, this, [this](int i) {
+        m_live->showSnake3dState(i >= m_live->snake3dHistory().count() - 1 ? -1 : i);
+    });
+    form->addRow("Step", m_scrubber);
+    m_stepFigures = new QLabel(this);
+    m_stepFigures->setObjectName("snake3dStepFigures");
+    form->addRow(m_stepFigures);
+}
+
+void Snake3dPage::refresh() {
+    const QSignalBlocker b1(m_depth), b2(m_radius), b3(m_margin), b4(m_iterations), b5(m_smoothing);
+    const Snake3dTool& tool = m_model->snake3dTool();
+    const Snake3dParams p = m_model->snake3d();
+    m_depth->setValue(tool.depth());
+    m_radius->setValue(tool.radius());
+    m_margin->setValue(p.marginMm.value_or(kMarginByRule));
+    m_iterations->setValue(p.iterations);
+    m_smoothing->setValue(p.smoothing);
+    QStringList parts;
+    if (p.box) parts << boxText(*p.box);
+    if (const auto n = tool.bubbles().size()) parts << QString("%1 bubble%2").arg(n).arg(n == 1 ? "" : "s");
+    m_start->setText(parts.isEmpty() ? QString("No start yet") : "Start: " + parts.join(", "));
+    m_clear->setEnabled(tool.hasStart());
+    // The handle shows the state the views show: the last one while they follow the run.
+    const Snake3dHistory& history = m_live->snake3dHistory();
+    const bool scrubbable = running(Method::Snake3d) && history.count() > 1;
+    {
+        const QSignalBlocker showing(m_scrubber);
+        m_scrubber->setRange(0, std::max(0, history.count() - 1));
+        m_scrubber->setValue(history.shown() < 0 ? m_scrubber->maximum() : history.shown());
+    }
+    m_scrubber->setEnabled(scrubbable);
+    m_stepFigures->setText(m_live->snake3dStateText());
+    m_stepFigures->setVisible(!m_stepFigures->text().isEmpty());
+}
+
+}  // namespace lucent::ui
