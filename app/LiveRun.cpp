@@ -55,10 +55,8 @@ LiveOptions liveOptions(const CommandLine& cl) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string(cl.has("--speed") ? "--speed: " : "") + e.what());
     }
-    // The viewer's strokes-as-seeds run (issue 46's live part) is not wired yet: say so, not a failed run.
-    if (live.method == Method::GrowCut)
-        throw UsageError("--live growcut: the viewer has no grow-from-seeds run yet; use lucent segment --method growcut");
-    live.request = requestFromOptions(cl, live.method);
+    live.request = requestFromOptions(cl, live.method);  // growcut: a usage error without --seeds-mask
+    live.seedsMask = QString::fromStdString(cl.value("--seeds-mask"));
     live.estimateInterval = intervalToEstimate(cl, live.method);
     live.worldSeeds = worldSeedsFromOptions(cl);
     live.steps = cl.has("--steps") ? cl.integer("--steps", 0) : -1;
@@ -98,6 +96,9 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui
         return QString::fromStdString(e.what());
     }
     QString error;
+    // Grow from seeds in the viewer takes its seeds from the label layer, as strokes painted there:
+    // SEEDS becomes the layer (the placement rule of every mask), and later strokes update the run.
+    if (live.method == Method::GrowCut && !window.openMask(live.seedsMask, &error)) return error;
     const bool play = (!script && live.holdStart <= 0) || (script && live.steps < 0 && !recorder);
     QElapsedTimer wall;  // the run's own time, from its start to its end (the summary line says it)
     wall.start();

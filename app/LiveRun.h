@@ -37,6 +37,7 @@ struct LiveOptions {
     ui::RecordedView recordView;  ///< --record-view, --record-size: the window, or one view at a size
     bool accept = false;  ///< --accept: the result goes into the label layer when the run ends
     bool estimateInterval = false;  ///< srg without --lower / --upper: from the first seed, as segment does
+    QString seedsMask;  ///< growcut: --seeds-mask SEEDS, loaded as the label layer (the strokes are the seeds)
     double holdStart = 0;  ///< seconds the start stays on screen (and in an MP4) before the run plays: the demo
 };
 

@@ -47,10 +47,8 @@ std::string usage() {
     const std::string labelOut = io::suffixPattern(io::kLabelWriteSuffixes);
     const std::string surfaceOut = io::suffixPattern(io::kSurfaceSuffixes);
     const std::string methods = methodKeyList("|", "|"), backends = backendKeyList("|", "|");
-    // --live runs every method but growcut, whose strokes-as-seeds run the viewer does not have yet.
     std::string liveMethods;
-    for (const MethodInfo& m : methodTable())
-        if (m.method != Method::GrowCut) liveMethods += (liveMethods.empty() ? "" : "|") + std::string(m.key);
+    for (const MethodInfo& m : methodTable()) liveMethods += (liveMethods.empty() ? "" : "|") + std::string(m.key);
     return "usage: lucent [PATH] [--mask MASK] [--preset NAME] [--layout 1x1|2x2|1+3] [--series ID] [--screenshot OUT.png]\n"
            "              [--live " + liveMethods + " [options of segment for it] [--steps N] [--speed STEPS_PER_S|max]\n"
            "                     [--record OUT.mp4|DIR [--record-every K] [--record-fps F]\n"

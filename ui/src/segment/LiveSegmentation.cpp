@@ -231,10 +231,11 @@ void LiveSegmentation::update(const SegmentationRequest& request) {
     r.volume = m_volume.get();
     m_request = r;
     std::string why;
+    m_lastOutcome.reset();
     m_worker->command([&](SegmentationSession& s) {
         if (!s.engine()) return;
         try {
-            s.update(m_request);
+            m_lastOutcome = s.update(m_request);
         } catch (const std::exception& e) {
             why = e.what();
         }

@@ -2,11 +2,14 @@
 #include "lucent/ui/SegmentPanel.h"
 
 #include "FieldKeys.h"
+#include "segment/GrowCutPage.h"
 #include "segment/SegmentPages.h"
 
 #include "lucent/core/seg/Backend.h"
 #include "lucent/core/seg/Methods.h"
 #include "lucent/gpu/DeviceInfo.h"
+#include "lucent/ui/BrushTool.h"
+#include "lucent/ui/GrowCutSeeds.h"
 #include "lucent/ui/RunRecording.h"
 #include "lucent/ui/SegmentDialogs.h"
 #include "lucent/ui/ViewCapture.h"
@@ -47,7 +50,8 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
       m_model(model),
       m_grid(grid),
       m_live(new LiveSegmentation(model, grid, this)),
-      m_segmentation(new SegmentationModel(model, m_live, this)) {
+      m_segmentation(new SegmentationModel(model, m_live, this)),
+      m_growCut(new GrowCutSeeds(model, m_live, this)) {
     setObjectName("segmentPanel");
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
@@ -58,7 +62,11 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
                 new FuzzyConnectednessPage(m_segmentation, m_live, m_pages),
                 new FuzzyCMeansPage(m_segmentation, m_live, model, m_pages), new SnakePage(m_segmentation, m_live, m_pages),
                 new Snake3dPage(m_segmentation, m_live, m_pages)};
-    for (SegmentPage* page : m_pageOf) m_pages->addWidget(page);
+    // Grow from seeds (issue 46) at its Method's place; a method without a page leaves a null there.
+    m_pageOf.resize(std::size_t(Method::GrowCut) + 1, nullptr);
+    m_pageOf[std::size_t(Method::GrowCut)] = new GrowCutPage(m_segmentation, m_live, m_growCut, m_pages);
+    for (SegmentPage* page : m_pageOf)
+        if (page) m_pages->addWidget(page);
     layout->addWidget(m_pages);
     layout->addStretch(1);
     setWidget(body);
@@ -84,6 +92,15 @@ void SegmentPanel::bindModel() {
     connect(m_segmentation, &SegmentationModel::clustersChanged, this, &SegmentPanel::refresh);
     connect(m_segmentation, &SegmentationModel::message, this, &SegmentPanel::showError);
     connect(m_live, &LiveSegmentation::framed, this, &SegmentPanel::refresh);
+    // Grow from seeds: a stroke goes into the run when the brush lets go of it; an update's time ends
+    // with the frame that shows it settled.
+    m_growCut->setStrokeInProgress([this] {
+        const auto* brush = dynamic_cast<const BrushTool*>(m_grid->activeTool());
+        return brush && brush->stroking();
+    });
+    const auto settled = [this] { m_growCut->noteFrame(m_live->published().state == SessionState::Finished); };
+    connect(m_live, &LiveSegmentation::framed, m_growCut, settled);
+    connect(m_live, &LiveSegmentation::stateChanged, m_growCut, settled);
     connect(m_live, &LiveSegmentation::stateChanged, this, &SegmentPanel::refresh);
     connect(m_live, &LiveSegmentation::failed, this, &SegmentPanel::showError);
     connect(m_model, &ViewerModel::historyChanged, this, &SegmentPanel::refreshUndo);
@@ -218,6 +235,7 @@ void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
         ->setObjectName("actionFuzzyConnectedness");
     seg->addAction("Fuzzy &C-means...", QKeySequence("C"), this, [this] { askFuzzyCMeans(); })
         ->setObjectName("actionFuzzyCMeans");
+    seg->addAction("Grow from s&eeds (brush strokes)", this, [this] { askGrowCut(); })->setObjectName("actionGrowCut");
     seg->addSeparator();
     seg->addAction("&Play / pause", QKeySequence(Qt::Key_Space), this,
                    [this] { m_live->running() ? m_live->pause() : m_live->play(); });
@@ -270,12 +288,20 @@ void SegmentPanel::applyMode() {
         m_pages->setCurrentWidget(m_pageOf[std::size_t(*mode)]);
         m_live->showSpeedFor(*mode);
     }
-    setTool(m_segmentation->tool());
+    // Grow from seeds paints with the label panel's brush: only our own tools are put down for it.
+    ViewTool* held = m_grid->activeTool();
+    if (m_segmentation->mode() != Method::GrowCut || held == &m_segmentation->seedTool() ||
+        held == &m_segmentation->rectangleTool())
+        setTool(m_segmentation->tool());
     show();
     refresh();
 }
 
 bool SegmentPanel::startWith(Method method, const SegmentationRequest& request, bool play, QString* error) {
+    if (method == Method::GrowCut) {  // its seeds are the label layer, whatever the request holds
+        enterMode(method);
+        return m_growCut->start(request, play, error);
+    }
     const bool ok = m_segmentation->startWith(method, request, play, error);
     applyMode();
     return ok;
@@ -302,6 +328,13 @@ void SegmentPanel::askFuzzyCMeans() {
     m_segmentation->startFuzzyCMeans(dialog.params(), dialog.maskedByLayer());
 }
 
+void SegmentPanel::askGrowCut() {
+    enterMode(Method::GrowCut);
+    if (m_growCut->active()) return;  // strokes already update it; the page's Start restarts
+    QString why;
+    if (!m_growCut->start({}, true, &why)) showError(why);
+}
+
 bool SegmentPanel::acceptResult() {
     refresh();  // FCM: the cluster list of a run that finished since the last frame
     const bool changed = m_segmentation->accept(std::uint8_t(m_label->value()));
@@ -326,11 +359,13 @@ void SegmentPanel::refresh() {
         m_backend->setCurrentIndex(int(m_segmentation->backend()));
         m_perFrame->setValue(m_segmentation->stepsPerFrame());
     }
-    for (SegmentPage* page : m_pageOf) page->refresh();
+    for (SegmentPage* page : m_pageOf)
+        if (page) page->refresh();
     m_live->setPreviewTargets(m_segmentation->previewTargets(std::uint8_t(m_label->value())));
     // One panel per window: on the active view only (the other views keep their images clear).
     render::HudState hud = m_live->hudState();
     hud.canAccept = canAccept;
+    if (m_growCut->active()) hud.figure = m_growCut->figureText(m_live->figures()).toStdString();
     for (auto o : kOrientations) {
         SliceViewWidget* view = m_grid->view(o);
         view->setHudState(view == m_grid->activeView() ? hud : render::HudState{});

@@ -7,6 +7,7 @@
 #include "lucent/core/seg/Methods.h"
 #include "lucent/core/seg/ParameterLimits.h"
 #include "lucent/core/seg/SeedInterval.h"
+#include "lucent/ui/GrowCutSeeds.h"
 #include "lucent/ui/ViewerModel.h"
 
 #include <algorithm>
@@ -56,7 +57,8 @@ void SegmentationModel::enterMode(Method method) {
 }
 
 ViewTool* SegmentationModel::tool() {
-    if (!m_mode || !m_armed || *m_mode == Method::FuzzyCMeans) return nullptr;
+    // Grow from seeds' seeds are brush strokes: the label panel's brush is its tool, not one of ours.
+    if (!m_mode || !m_armed || *m_mode == Method::FuzzyCMeans || *m_mode == Method::GrowCut) return nullptr;
     if (*m_mode == Method::Snake) return &m_rectTool;
     if (*m_mode == Method::Snake3d) return &m_snake3dTool;
     return &m_seedTool;
@@ -393,6 +395,7 @@ std::array<std::uint8_t, 256> SegmentationModel::previewTargets(std::uint8_t acc
     std::array<std::uint8_t, 256> to{};
     for (int v = 0; v < 256; ++v) to[std::size_t(v)] = std::uint8_t(v);
     if (!m_runner->active()) return to;
+    if (m_runner->method() == Method::GrowCut) return to;  // each grown label is its seeds' label
     if (m_runner->method() != Method::FuzzyCMeans) {
         to[1] = acceptLabel ? acceptLabel : std::uint8_t(1);
         return to;
@@ -421,7 +424,8 @@ bool SegmentationModel::refuseLocked(std::uint8_t label) {
 bool SegmentationModel::accept(std::uint8_t label) {
     if (!canAccept()) return false;
     const Method method = m_runner->method();
-    const bool intoOne = method != Method::FuzzyCMeans || m_clusterTarget == ClusterTarget::OneLabel;
+    // Grow from seeds writes every label at once, each into its seeds' label (locked ones left alone).
+    const bool intoOne = method != Method::GrowCut && (method != Method::FuzzyCMeans || m_clusterTarget == ClusterTarget::OneLabel);
     if (intoOne && refuseLocked(label)) return false;
     bool changed = false;
     if (method == Method::FuzzyCMeans) {
@@ -433,6 +437,8 @@ bool SegmentationModel::accept(std::uint8_t label) {
             return false;
         }
         changed = m_runner->accept(to.labelFor, "Accept fuzzy C-means clusters");
+    } else if (method == Method::GrowCut) {
+        changed = m_runner->accept(GrowCutSeeds::sameLabels(), acceptDescription(method));
     } else {
         changed = m_runner->accept(label, acceptDescription(method));
     }
@@ -456,7 +462,8 @@ bool SegmentationModel::accept(std::uint8_t label) {
 
 render::ViewOverlay SegmentationModel::overlayFor(const render::SliceViewGeometry& view) const {
     render::ViewOverlay out;
-    if (m_mode && *m_mode != Method::Snake && *m_mode != Method::FuzzyCMeans && *m_mode != Method::Snake3d)
+    if (m_mode && *m_mode != Method::Snake && *m_mode != Method::FuzzyCMeans && *m_mode != Method::Snake3d &&
+        *m_mode != Method::GrowCut)
         m_seedTool.overlay(view, out);
     if (m_mode == Method::Snake) m_rectTool.overlay(view, out);
     if (m_mode == Method::Snake3d) m_snake3dTool.overlay(view, out);  // the start, on every view it cuts

@@ -147,9 +147,8 @@ SegmentSettings readSegmentation(const Reader& r, const QJsonObject& o) {
         s.mode = methodFromKey(mode.toStdString());
         if (!s.mode)
             r.fail(QString("unknown segmentation method '%1' (%2)").arg(mode, QString::fromStdString(methodKeyList())));
-        // Issue 46's live part (strokes as seeds) is not in the viewer yet: refuse rather than enter a mode without a page.
-        else if (*s.mode == Method::GrowCut)
-            r.fail("segmentation method 'growcut' has no viewer run yet (lucent segment --method growcut)");
+        // Grow from seeds keeps nothing here: its seeds are the label layer's strokes, which the session
+        // keeps as the layer (as Slicer keeps them in the segments); its mode comes back, the run does not.
     }
     s.backend = r.text(o, "backend", s.backend);
     if (!backendFromKey(s.backend.toStdString())) r.fail(QString("unknown backend '%1'").arg(s.backend));

@@ -54,6 +54,9 @@ public:
     bool start(Method method, SegmentationRequest request, bool play = true, QString* error = nullptr) override;
     /// New parameters for the running method (a slider); the engine keeps what it can.
     void update(const SegmentationRequest& request) override;
+    /// How the engine took the last update() (grow from seeds: Continued when a stroke only added
+    /// seeds); none before one, or when it failed.
+    std::optional<UpdateOutcome> lastUpdateOutcome() const { return m_lastOutcome; }
     void play();
     void pause();
     /// One step, then paused (the single-step button).
@@ -224,6 +227,7 @@ private:
     mutable std::vector<std::size_t> m_clusterVoxels;
     std::array<std::uint8_t, 256> m_previewTargets{};  // as last given to the textures (all 0: none yet)  // fcm: each cluster's voxels, once the run settled
     int m_softShown = -1;
+    std::optional<UpdateOutcome> m_lastOutcome;
     QString m_lastError;
     bool m_interop = false;
     int m_speed = kUnpaced;

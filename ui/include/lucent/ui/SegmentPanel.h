@@ -24,6 +24,7 @@ class ViewerModel;
 class ViewGrid;
 class SegmentPage;
 class RunRecording;
+class GrowCutSeeds;
 
 class SegmentPanel : public QDockWidget {
     Q_OBJECT
@@ -36,6 +37,8 @@ public:
     /// Segment > Record this run... (made with the menus).
     RunRecording* recording() { return m_recording; }
     SegmentationModel& model() { return *m_segmentation; }
+    /// Grow from seeds: the label layer's strokes as the run's seeds (issue 46).
+    GrowCutSeeds& growCut() { return *m_growCut; }
     SeedTool& seeds() { return m_segmentation->seedTool(); }
     RectangleTool& rectangle() { return m_segmentation->rectangleTool(); }
 
@@ -70,6 +73,8 @@ private:
     void applyMode();
     void askFuzzyConnectedness();
     void askFuzzyCMeans();
+    /// Segment > Grow from seeds: its page, and a run of the strokes painted so far (or why not).
+    void askGrowCut();
     void refresh();
     void refreshStatus();
     void refreshUndo();
@@ -80,6 +85,7 @@ private:
     ViewGrid* m_grid;
     LiveSegmentation* m_live;
     SegmentationModel* m_segmentation;
+    GrowCutSeeds* m_growCut;
 
     QStackedWidget* m_pages = nullptr;
     std::vector<SegmentPage*> m_pageOf;  // by int(Method)
