@@ -5,6 +5,7 @@
 #include "SegmentOptions.h"
 
 #include "lucent/core/seg/RunSpeed.h"
+#include "lucent/ui/GrowCutSeeds.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/RunRecorder.h"
 #include "lucent/ui/SegmentPanel.h"
@@ -98,7 +99,15 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui
     QString error;
     // Grow from seeds in the viewer takes its seeds from the label layer, as strokes painted there:
     // SEEDS becomes the layer (the placement rule of every mask), and later strokes update the run.
-    if (live.method == Method::GrowCut && !window.openMask(live.seedsMask, &error)) return error;
+    if (live.method == Method::GrowCut) {
+        if (!window.openMask(live.seedsMask, &error)) return error;
+        const std::size_t labels = ui::GrowCutSeeds::seedLabels(*window.model().labels()).size();
+        if (labels < std::size_t(ui::GrowCutSeeds::kMinSeedLabels))
+            return QString("%1: grow from seeds in the viewer needs seeds of at least %2 labels (%3 found)")
+                .arg(live.seedsMask)
+                .arg(ui::GrowCutSeeds::kMinSeedLabels)
+                .arg(labels);
+    }
     const bool play = (!script && live.holdStart <= 0) || (script && live.steps < 0 && !recorder);
     QElapsedTimer wall;  // the run's own time, from its start to its end (the summary line says it)
     wall.start();
@@ -130,7 +139,14 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui
     const auto& p = panel.live().published();
     std::cout << "live " << methodName(live.method) << " (" << p.backend << "): " << p.steps << " steps, "
               << panel.live().voxels() << " voxels, " << sessionStateName(p.state) << ", "
-              << QString::number(double(wall.elapsed()) / 1000.0, 'f', 2).toStdString() << " s\n";
+              << QString::number(double(wall.elapsed()) / 1000.0, 'f', 2).toStdString() << " s";
+    if (live.method == Method::GrowCut) {  // each label's voxels, as lucent segment's stats name them
+        std::string labels;
+        for (const auto& [label, voxels] : panel.live().figures().labelVoxels)
+            labels += (labels.empty() ? "" : ", ") + std::to_string(label) + ": " + std::to_string(voxels);
+        std::cout << " (labels " << labels << ")";
+    }
+    std::cout << "\n";
     return {};
 }
 

@@ -44,7 +44,8 @@ def reference(dims, values, seeds):
     return [best[v][1] if v in best else 0 for v in range(len(seeds))]
 
 
-def growcut_contract(lucent, tmp):
+def synthetic(tmp):
+    """Two touching boxes in a background on a ramp, seeded with labels 9, 5 and 2; written as NIfTIs."""
     dims = (18, 14, 10)
     spacing = (1.0, 1.0, 2.0)
     values, seeds = [], []
@@ -61,6 +62,11 @@ def growcut_contract(lucent, tmp):
     seeds_path = os.path.join(tmp, "gc_seeds.nii")
     write_nifti(src, dims, spacing, values)
     write_nifti(seeds_path, dims, spacing, seeds)
+    return dims, spacing, values, seeds, src, seeds_path
+
+
+def growcut_contract(lucent, tmp):
+    dims, spacing, values, seeds, src, seeds_path = synthetic(tmp)
     out = os.path.join(tmp, "gc.nii")
     stats = os.path.join(tmp, "gc.json")
     rc, _, err = run(lucent, "segment", src, "--method", "growcut", "--seeds-mask", seeds_path, "-o", out, "--stats",
@@ -94,3 +100,35 @@ def growcut_contract(lucent, tmp):
         rc, _, err = run(lucent, "segment", src, "--method", "growcut", "--seeds-mask", path, "-o", never)
         check(rc == 1 and os.path.basename(path) in err and len(err.strip().splitlines()) == 1 and
               not os.path.exists(never), "%s: exit %d, %r" % (what, rc, err))
+
+
+def growcut_live_contract(lucent, xvfb, tmp):
+    """`lucent IMAGE --live growcut --seeds-mask SEEDS [--backend B] [--screenshot OUT] [--accept]` (issue 46's live part):
+    the seeds become the label layer (the strokes of the viewer's grow from seeds), the run's labels equal the Dijkstra
+    written here, counted per label on the summary line; the refusals as lucent segment's, and seeds of one label."""
+    from test_cli import png_size, xvfb_prefix
+
+    def live(*args):
+        return run(*xvfb_prefix(xvfb, tmp), lucent, *args)
+
+    dims, spacing, values, seeds, src, seeds_path = synthetic(tmp)
+    want = reference(dims, values, seeds)
+    shot = os.path.join(tmp, "gc_live.png")
+    rc, out, err = live(src, "--live", "growcut", "--seeds-mask", seeds_path, "--backend", "cpu", "--screenshot", shot)
+    check(rc == 0 and png_size(shot) is not None, "--live growcut --screenshot: %r" % err[-300:])
+    said = "(labels %s)" % ", ".join("%d: %d" % (l, want.count(l)) for l in (2, 5, 9))
+    check("live growcut (cpu)" in out and "finished" in out and said in out,
+          "--live growcut: each label's voxels as the Dijkstra's %s: %r" % (said, out))
+    never = os.path.join(tmp, "gc_live_never.png")
+    rc, _, err = live(src, "--live", "growcut", "--screenshot", never)
+    check(rc == 2 and "--seeds-mask" in err and not os.path.exists(never), "--live growcut without --seeds-mask: usage error")
+    other = os.path.join(tmp, "gc_live_other_grid.nii")
+    write_nifti(other, (dims[0], dims[1], dims[2] - 1), spacing, seeds[:dims[0] * dims[1] * (dims[2] - 1)])
+    one = os.path.join(tmp, "gc_live_one_label.nii")
+    write_nifti(one, dims, spacing, [9 if s else 0 for s in seeds])
+    for path, what in ((other, "seeds on another grid"), (one, "seeds of one label"),
+                       (os.path.join(tmp, "gc_live_missing.nii"), "missing seeds file")):
+        rc, _, err = live(src, "--live", "growcut", "--seeds-mask", path, "--backend", "cpu", "--screenshot", never)
+        lines = [l for l in err.strip().splitlines() if l.startswith("lucent")]
+        check(rc == 1 and len(lines) == 1 and os.path.basename(path) in lines[0] and not os.path.exists(never),
+              "--live growcut, %s: exit %d, %r" % (what, rc, err[-300:]))

@@ -825,6 +825,7 @@ def contracts(a):
                 ("screenshot_pixels", lambda t: screenshot_pixels.screenshot_pixels_contract(a.lucent, a.xvfb, t)),
                 ("live", lambda t: live_contract(a.lucent, a.xvfb, t)),
                 ("snake3d_live", lambda t: snake3d.snake3d_live_contract(a.lucent, a.xvfb, t)),
+                ("live_growcut", lambda t: growcut.growcut_live_contract(a.lucent, a.xvfb, t)),
                 ("recovery", lambda t: recovery.recovery_contract(a.lucent, a.xvfb, t)),
                 ("demo_recording", lambda t: demo_recording.demo_recording_contract(a.lucent, a.xvfb, t)),
                 ("scripted_settings", lambda t: recovery.scripted_settings_contract(a.lucent, a.xvfb, t))]

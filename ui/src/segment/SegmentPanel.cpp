@@ -353,6 +353,7 @@ void SegmentPanel::refresh() {
         w->setEnabled(active);
     const bool canAccept = m_segmentation->canAccept();
     m_accept->setEnabled(canAccept);
+    m_label->setEnabled(mode != Method::GrowCut);  // grow from seeds writes each label into its own
     if (m_acceptAction) m_acceptAction->setEnabled(canAccept);
     {
         const QSignalBlocker b1(m_backend), b2(m_perFrame);
