@@ -1,0 +1,186 @@
+/// @brief Grow from seeds in the viewer (issue 46): the time from a brush stroke to the slice views
+/// showing the updated result, on a 512 x 512 x 400 int16 volume in the 2x2 layout. Strokes are
+/// painted into the label layer as the brush writes them (a short line of 3-voxel discs, a label at a
+/// time), then taken by the run as the end of a stroke takes them (GrowCutSeeds::takeStrokes): the run
+/// updates from its result; each frame takes the run's changes into the preview texture and renders
+/// the three views (read back, an upper bound on a screen refresh). Beside it: the first run, and the
+/// CPU engine run from scratch on all strokes (what an update saves). Prints median and worst, memory.
+/// usage: xvfb-run -a -s "-screen 0 1920x1080x24" lucent_bench_viewer_growcut [--size X,Y,Z] [--strokes N]
+///        [--backend auto|cpu|cuda]
+#include "lucent/core/ParallelFor.h"
+#include "lucent/core/seg/GrowCutCpu.h"
+#include "lucent/core/seg/RunSpeed.h"
+#include "lucent/gpu/DeviceInfo.h"
+#include "lucent/ui/GrowCutSeeds.h"
+#include "lucent/ui/MainWindow.h"
+#include "lucent/ui/OpenGlSetup.h"
+#include "lucent/ui/SegmentPanel.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+#include <sys/resource.h>
+
+using namespace lucent;
+
+namespace {
+
+/// The viewer benchmark's phantom: a soft disc (60 HU) in a ring of tissue (30) inside a bone shell
+/// (900) in air, with noise of +-30 HU on every voxel.
+std::shared_ptr<Volume> phantom(int nx, int ny, int nz) {
+    Geometry g;
+    g.dims = {nx, ny, nz};
+    g.spacing = {0.7, 0.7, 1.0};
+    auto v = std::make_shared<Volume>(g, PixelType::Int16);
+    parallelFor(std::size_t(nz), 0, [&](std::size_t k) {
+        std::mt19937 rng{static_cast<unsigned>(k)};
+        std::uniform_int_distribution<int> noise(-30, 30);
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                const double d = std::hypot(i - nx / 2.0, j - ny / 2.0);
+                const int base = d < nx * 0.2 ? 60 : (d < nx * 0.4 ? (d > nx * 0.37 ? 900 : 30) : -1000);
+                v->int16Data()[g.index(i, j, int(k))] = std::int16_t(base + noise(rng));
+            }
+    });
+    v->metadata().modality = "CT";
+    return v;
+}
+
+struct Stats {
+    double median = 0, worst = 0;
+};
+
+Stats stats(std::vector<double> t) {
+    if (t.empty()) return {};
+    std::sort(t.begin(), t.end());
+    return {t[t.size() / 2], t.back()};
+}
+
+double peakRssMb() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;
+}
+
+/// A stroke as the brush leaves it: discs of 3 voxels along a line of `length` voxels on slice k.
+VoxelBox paintLine(LabelMap& layer, std::uint8_t label, int i0, int j0, int k, int length) {
+    const Geometry& g = layer.geometry();
+    VoxelBox box = VoxelBox::none();
+    for (int t = 0; t < length; ++t)
+        for (int dj = -1; dj <= 1; ++dj)
+            for (int di = -1; di <= 1; ++di) {
+                const int i = i0 + t + di, j = j0 + dj;
+                if (!g.contains(i, j, k)) continue;
+                layer.data()[g.index(i, j, k)] = label;
+                box.add(i, j, k);
+            }
+    return box;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int nx = 512, ny = 512, nz = 400, strokes = 20;
+    std::string backendName = "auto";
+    for (int a = 1; a + 1 < argc; ++a) {
+        if (!std::strcmp(argv[a], "--size")) std::sscanf(argv[a + 1], "%d,%d,%d", &nx, &ny, &nz);
+        if (!std::strcmp(argv[a], "--strokes")) strokes = std::atoi(argv[a + 1]);
+        if (!std::strcmp(argv[a], "--backend")) backendName = argv[a + 1];
+    }
+    lucent::ui::prepareOpenGl();
+    QApplication app(argc, argv);
+    app.setOrganizationName("Lucent-bench");
+    ui::MainWindow window;
+    window.resize(1280, 860);
+    window.setLayoutMode(ui::Layout::Grid2x2);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) return 1;
+    const auto volume = phantom(nx, ny, nz);
+    SeriesInfo info;
+    info.modality = "CT";
+    window.model().setVolume(volume, info, "abdomen");
+    ui::SliceViewWidget* views[3] = {window.grid().view(render::Orientation::Axial),
+                                     window.grid().view(render::Orientation::Coronal),
+                                     window.grid().view(render::Orientation::Sagittal)};
+    ui::SegmentPanel& panel = window.segment();
+    ui::LiveSegmentation& run = panel.live();
+    ui::GrowCutSeeds& seeds = panel.growCut();
+    run.setBackend(gpu::parseBackend(backendName));
+    run.setSpeed(kUnpaced);  // the update's way to the screen, not the first run's viewing pace
+    // Frames until the run has settled and its last changes are drawn in the three views.
+    auto framesUntilSettled = [&] {
+        do {
+            run.frameNow();
+            for (auto* v : views)
+                if (v->grabFramebuffer().isNull()) std::abort();
+        } while (run.running() || run.published().starting);
+        run.frameNow();
+        for (auto* v : views) v->grabFramebuffer();
+    };
+    const int ci = nx / 2, cj = ny / 2, ck = nz / 2;
+    // Three strokes: the inner disc (1), the ring of tissue (2), the air (3).
+    {
+        LabelMap& layer = window.model().labelLayer();
+        paintLine(layer, 1, ci - 10, cj, ck, 20);
+        paintLine(layer, 2, ci + int(nx * 0.28), cj, ck, 10);
+        paintLine(layer, 3, 5, 5, ck, 20);
+        window.model().labelsEdited(nullptr);
+    }
+    QString error;
+    QElapsedTimer first;
+    first.start();
+    if (!panel.startWith(Method::GrowCut, {}, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
+    framesUntilSettled();
+    const double firstMs = first.nsecsElapsed() / 1e6;
+    QApplication::processEvents();  // the 3D pane's surfaces of the first result, untimed
+    std::printf("grow from seeds in the viewer, %d x %d x %d int16, 2x2 layout at 1280x860, backend %s\n", nx, ny, nz,
+                run.published().backend.c_str());
+    std::printf("first run, start to the settled result in the three views: %.1f ms (%d steps)\n", firstMs,
+                run.published().steps);
+    std::vector<double> update;
+    int continued = 0;
+    for (int s = 0; s < strokes; ++s) {
+        // A short stroke of each label in turn, on a slice of its own (the strokes a user adds).
+        const std::uint8_t label = std::uint8_t(1 + s % 3);
+        const int k = std::clamp(ck + (s / 3 + 1) * 7 * (s % 2 ? 1 : -1), 1, nz - 2);
+        const int i = label == 1 ? ci - 10 : label == 2 ? ci + int(nx * 0.28) : 5;
+        LabelMap& layer = window.model().labelLayer();
+        const VoxelBox box = paintLine(layer, label, i, label == 3 ? 5 : cj, k, label == 2 ? 10 : 20);
+        window.model().labelsEdited(&box);
+        QElapsedTimer t;
+        t.start();
+        if (!seeds.takeStrokes()) return std::fprintf(stderr, "stroke %d was not taken\n", s), 1;
+        framesUntilSettled();
+        update.push_back(t.nsecsElapsed() / 1e6);
+        continued += run.lastUpdateOutcome() == UpdateOutcome::Continued;
+        QApplication::processEvents();  // the 3D pane catches up, untimed
+    }
+    const Stats u = stats(update);
+    std::printf("stroke to the updated result in the three views  median %7.1f ms   worst %7.1f ms   (%d strokes, %d went "
+                "on from the previous result)\n",
+                u.median, u.worst, strokes, continued);
+    // The peer: the CPU engine from scratch on all the strokes (what a viewer without updates reruns).
+    const LabelMap all = *window.model().labels();
+    SegmentationRequest r;
+    r.volume = volume.get();
+    r.growCut.seeds = &all;
+    GrowCutCpu engine;
+    QElapsedTimer scratch;
+    scratch.start();
+    engine.start(r);
+    engine.run();
+    std::printf("peer: the CPU engine from scratch on all %d strokes: %.1f ms (%d threads)\n", strokes + 3,
+                scratch.nsecsElapsed() / 1e6, int(defaultThreadCount()));
+    const auto devices = gpu::listDevices();
+    std::printf("memory: peak host RSS %.0f MB, GPU %.0f MB in use\n", peakRssMb(),
+                devices.empty() ? 0.0 : double(devices.front().totalMemory - devices.front().freeMemory) / (1024.0 * 1024.0));
+    return 0;
+}
