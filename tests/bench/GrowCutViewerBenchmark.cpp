@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
         if (!std::strcmp(argv[a], "--strokes")) strokes = std::atoi(argv[a + 1]);
         if (!std::strcmp(argv[a], "--backend")) backendName = argv[a + 1];
     }
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as it comes (a long CPU run may be stopped)
     lucent::ui::prepareOpenGl();
     QApplication app(argc, argv);
     app.setOrganizationName("Lucent-bench");
@@ -160,6 +161,7 @@ int main(int argc, char** argv) {
         if (!seeds.takeStrokes()) return std::fprintf(stderr, "stroke %d was not taken\n", s), 1;
         framesUntilSettled();
         update.push_back(t.nsecsElapsed() / 1e6);
+        std::printf("  stroke %d (label %d, slice %d): %.1f ms\n", s + 1, label, k, update.back());
         continued += run.lastUpdateOutcome() == UpdateOutcome::Continued;
         QApplication::processEvents();  // the 3D pane catches up, untimed
     }
