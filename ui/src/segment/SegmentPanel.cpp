@@ -291,7 +291,7 @@ void SegmentPanel::applyMode() {
     // Grow from seeds paints with the label panel's brush: only our own tools are put down for it.
     ViewTool* held = m_grid->activeTool();
     if (m_segmentation->mode() != Method::GrowCut || held == &m_segmentation->seedTool() ||
-        held == &m_segmentation->rectangleTool())
+        held == &m_segmentation->rectangleTool() || held == &m_segmentation->snake3dTool())
         setTool(m_segmentation->tool());
     show();
     refresh();
