@@ -3,7 +3,6 @@
 #include "CudaCheck.h"
 #include "SnakeExecParts.cuh"
 #include "SnakeReplicaCuda.h"
-#include "SnakeTuning.h"
 
 #include "lucent/gpu/programs/SnakeReplica.h"
 
@@ -156,17 +155,11 @@ __global__ void __launch_bounds__(T, 1) replicaKernel(snake::ReplicaProgram p, i
     snake::runReplica(ex, p, r);
 }
 
-/// Threads a block: 384 (room for 170 registers a thread, so nothing spills, where 512 spill;
-/// BENCHMARKS.md, a0553ea), or 512 with LUCENT_SNAKE_REPLICA_THREADS=512.
-int replicaThreads() {
-    static const int t = readSnakeTuning().replicaThreads;  // once: the kernel instance is chosen once
-    return t;
-}
+/// Threads a block: 384 leaves room for 170 registers a thread, so nothing spills, where 512 spill
+/// and ran slower (BENCHMARKS.md, a0553ea): fixed at the measured best.
+constexpr int kReplicaThreads = 384;
 
-void* replicaEntry() {
-    return replicaThreads() == 384 ? reinterpret_cast<void*>(replicaKernel<384>)
-                                   : reinterpret_cast<void*>(replicaKernel<512>);
-}
+void* replicaEntry() { return reinterpret_cast<void*>(replicaKernel<kReplicaThreads>); }
 
 }  // namespace
 
@@ -190,7 +183,7 @@ SnakeReplicaShape snakeReplicaShape(int most) {
     shape.bytes = snake::replicaLayout(nullptr, capacity, nullptr);
     cudaCheck(cudaFuncSetAttribute(replicaEntry(), cudaFuncAttributeMaxDynamicSharedMemorySize, int(shape.bytes)),
               "snake launch");
-    cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, replicaEntry(), replicaThreads(), shape.bytes),
+    cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, replicaEntry(), kReplicaThreads, shape.bytes),
               "snake launch");
     if (perSm < 1) return shape;
     shape.capacity = capacity;
@@ -204,7 +197,7 @@ void launchSnakeReplica(const snake::ReplicaProgram& program, const SnakeReplica
     int capacity = shape.capacity;
     void* args[] = {&p, &capacity};
     cudaCheck(cudaLaunchCooperativeKernel(replicaEntry(), dim3(std::min(blocks, shape.maxBlocks)),
-                                          dim3(replicaThreads()), args, shape.bytes, static_cast<cudaStream_t>(stream)),
+                                          dim3(kReplicaThreads), args, shape.bytes, static_cast<cudaStream_t>(stream)),
               "snake steps");
 }
 

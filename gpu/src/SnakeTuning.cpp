@@ -30,7 +30,6 @@ SnakeTuning readSnakeTuning() {
     t.cacheSums = on("LUCENT_SNAKE_CACHE");
     t.profile = std::getenv("LUCENT_SNAKE_PROFILE") != nullptr;
     if (const auto n = integer("LUCENT_SNAKE_NODES")) t.nodes = std::max(8, *n);
-    t.replicaThreads = integer("LUCENT_SNAKE_REPLICA_THREADS") == 512 ? 512 : 384;
     const char* scan = std::getenv("LUCENT_SNAKE_SCAN");
     if (scan && std::strcmp(scan, "warp") == 0) t.scan = CheckpointScan::Warp;
     if (scan && std::strcmp(scan, "row") == 0) t.scan = CheckpointScan::Row;

@@ -22,7 +22,6 @@ struct SnakeTuning {
     bool cacheSums = true;             ///< LUCENT_SNAKE_CACHE=0: the replica kernel sums every node
     bool profile = false;              ///< LUCENT_SNAKE_PROFILE set: stage times printed when a run ends
     std::optional<int> nodes;          ///< LUCENT_SNAKE_NODES (at least 8): the first room for nodes
-    int replicaThreads = 384;          ///< LUCENT_SNAKE_REPLICA_THREADS=512: 512 threads a block
     CheckpointScan scan = CheckpointScan::Auto;  ///< LUCENT_SNAKE_SCAN=warp|row
 };
 
