@@ -82,7 +82,7 @@ LiveOptions liveOptions(const CommandLine& cl) {
 
 QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui::FrameRecorder* recorder) {
     ui::SegmentPanel& panel = window.segment();
-    panel.live().setBackend(live.backend);
+    panel.model().setBackend(live.backend);  // the run and the panel's Backend box alike
     // A script's run goes as fast as it can unless --speed paces it; on screen, the method's pace.
     if (live.speed) panel.live().setSpeed(*live.speed);
     else if (script) panel.live().setSpeed(kUnpaced);

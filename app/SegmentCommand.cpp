@@ -140,12 +140,7 @@ std::vector<SeedOrigin> voxelSeedOrigins(const CommandLine& cl) {
 /// axis order, never resampled; another grid is refused naming the file); the seed voxels of each label.
 std::vector<std::pair<int, std::size_t>> loadSeedsMask(const std::string& path, const Volume& volume, LabelMap& seeds,
                                                        SegmentationRequest& request) {
-    seeds = io::readLabelFile(path, volume.geometry()).labels;
-    std::array<std::size_t, 256> counts{};
-    for (std::size_t v = 0; v < seeds.voxelCount(); ++v) ++counts[seeds.data()[v]];
-    std::vector<std::pair<int, std::size_t>> out;
-    for (int label = kGrowCutLimits.label.min; label <= kGrowCutLimits.label.max; ++label)
-        if (counts[label]) out.push_back({label, counts[label]});
+    const auto out = io::readSeedLabels(path, volume.geometry(), seeds);
     if (out.empty()) throw std::runtime_error(path + " holds no seed (every voxel is 0); nothing computed");
     request.growCut.seeds = &seeds;
     return out;

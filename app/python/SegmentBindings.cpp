@@ -179,12 +179,7 @@ py::tuple segmentResident(const std::string& methodKey, const std::shared_ptr<De
 /// every mask (as `lucent segment --seeds-mask`: another grid is refused naming the file); the seed
 /// voxels of each label, as the CLI's document lists them.
 std::vector<std::pair<int, std::size_t>> readSeedsMask(const std::string& path, const Volume& volume, LabelMap& seeds) {
-    seeds = io::readLabelFile(path, volume.geometry()).labels;
-    std::array<std::size_t, 256> counts{};
-    for (std::size_t v = 0; v < seeds.voxelCount(); ++v) ++counts[seeds.data()[v]];
-    std::vector<std::pair<int, std::size_t>> out;
-    for (int label = kGrowCutLimits.label.min; label <= kGrowCutLimits.label.max; ++label)
-        if (counts[label]) out.push_back({label, counts[label]});
+    auto out = io::readSeedLabels(path, volume.geometry(), seeds);
     if (out.empty()) throw std::invalid_argument(path + " holds no seed (every voxel is 0)");
     return out;
 }

@@ -69,6 +69,16 @@ std::vector<std::uint8_t> presentLabels(const LabelMap& labels) {
     return out;
 }
 
+std::vector<std::pair<int, std::size_t>> readSeedLabels(const std::string& path, const Geometry& reference,
+                                                         LabelMap& seeds) {
+    seeds = readLabelFile(path, reference).labels;
+    const auto counts = countLabels(seeds);
+    std::vector<std::pair<int, std::size_t>> out;
+    for (int v = 1; v < 256; ++v)
+        if (counts[std::size_t(v)]) out.push_back({v, counts[std::size_t(v)]});
+    return out;
+}
+
 bool isLabelExportName(const std::string& path) { return labelFormatOf(path) != LabelFormat::None; }
 
 void writeLabelFile(const LabelMap& labels, const LabelTable& table, const std::string& path,

@@ -203,7 +203,10 @@ SliceFillReport fillBetweenSlices(LabelMap& map, const SliceFillOptions& options
     report.axis = plan.axis;
     ProgressCounter counter(progress, plan.gaps);
     const SlicePlane plane(map.geometry(), report.axis);
-    for (const auto& [label, s] : plan.labels) {
+    for (const auto& entry : plan.labels) {
+        // Named, not a structured binding: the lambda below captures it (clang 14 cannot capture bindings).
+        const auto label = entry.first;
+        const auto& s = entry.second;
         const std::vector<std::pair<int, int>> pairs = sliceGaps(s);
         std::vector<GapResult> results(pairs.size());
         // Gaps of one label write disjoint slices and read only their own two labelled slices.

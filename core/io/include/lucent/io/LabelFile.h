@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lucent::io {
@@ -37,5 +38,11 @@ void writeLabelFile(const LabelMap& labels, const LabelTable& table, const std::
 
 /// The label values that have at least one voxel, ascending.
 std::vector<std::uint8_t> presentLabels(const LabelMap& labels);
+
+/// Grow from seeds' seeds: the label file at `path` read onto `reference` by readLabelFile's placement
+/// rule (another grid is an IoError naming the file) into `seeds`; the voxels of each label present,
+/// ascending (empty when every voxel is 0: the caller says so in its own terms).
+std::vector<std::pair<int, std::size_t>> readSeedLabels(const std::string& path, const Geometry& reference,
+                                                         LabelMap& seeds);
 
 }  // namespace lucent::io
