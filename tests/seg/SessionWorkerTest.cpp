@@ -126,6 +126,37 @@ SegmentationRequest rodRequest(const Volume& v) {
     return r;
 }
 
+/// Region growing whose start() waits until the test opens the gate (a long start: a connectivity
+/// map, an upload), so that a cancel or a new run can come while it starts.
+class GatedRegionGrowing final : public Segmenter {
+public:
+    struct Gate {
+        std::atomic<bool> entered{false};
+        std::atomic<bool> open{false};
+    };
+    explicit GatedRegionGrowing(Gate& gate) : m_gate(gate) {}
+    Method method() const override { return m_engine.method(); }
+    const char* backend() const override { return m_engine.backend(); }
+    void start(const SegmentationRequest& request) override {
+        m_gate.entered = true;
+        while (!m_gate.open) std::this_thread::yield();
+        m_grid = request.volume->geometry();
+        m_engine.start(request);
+    }
+    StepReport step(int maxIterations) override { return m_engine.step(maxIterations); }
+    bool finished() const override { return m_engine.finished(); }
+    void cancel() override { m_engine.cancel(); }
+    void writeLabels(const LabelSink& sink, const VoxelBox* box) const override { m_engine.writeLabels(sink, box); }
+
+protected:
+    const Geometry& grid() const override { return m_grid; }
+
+private:
+    Gate& m_gate;
+    RegionGrowingCpu m_engine;
+    Geometry m_grid;
+};
+
 }  // namespace
 
 TEST(SessionWorker, PublishedLabelsEqualTheEnginesResult) {
@@ -341,4 +372,43 @@ TEST(SessionWorker, APacedRunStepsOnlyWhenAStepIsDueOnAFakeClock) {
     EXPECT_TRUE(eventually([&] { return look().state == SessionState::Finished; }))
         << "unpaced, the rest ran without the clock moving";
     EXPECT_GT(seen.steps, 100);
+}
+
+TEST(SessionWorker, ARunCancelledWhileStartingIsNoLongerStarting) {
+    // Esc while a run starts: once its start returns, nothing says "starting" any more (the viewer
+    // would show a run that never comes, with Pause and Cancel, until the next run).
+    const Volume v = ball();
+    LabelMap shown(v.geometry());
+    GatedRegionGrowing::Gate gate;
+    SessionWorker worker;
+    worker.begin(std::make_unique<GatedRegionGrowing>(gate), srgRequest(v), 1, hostWriter(shown));
+    while (!gate.entered) std::this_thread::yield();
+    worker.cancel();
+    gate.open = true;
+    worker.waitUntilSettled();
+    worker.take([](const SessionWorker::Published& p) {
+        EXPECT_FALSE(p.starting);
+        EXPECT_EQ(p.state, SessionState::Idle);
+    });
+    EXPECT_EQ(shown.count(1), 0u) << "the cancelled run wrote nothing";
+}
+
+TEST(SessionWorker, ARunBegunAfterACancelDuringAStartRuns) {
+    // Esc while one run starts, then a new seed: the new run starts and finishes.
+    const Volume v = ball();
+    LabelMap shown(v.geometry());
+    GatedRegionGrowing::Gate gate;
+    SessionWorker worker;
+    worker.begin(std::make_unique<GatedRegionGrowing>(gate), srgRequest(v, 240), 1, hostWriter(shown));
+    while (!gate.entered) std::this_thread::yield();
+    worker.cancel();
+    const SegmentationRequest r = srgRequest(v);
+    worker.begin(std::make_unique<RegionGrowingCpu>(), r, 1, hostWriter(shown));
+    gate.open = true;
+    worker.waitUntilSettled();
+    worker.take([](const SessionWorker::Published& p) {
+        EXPECT_FALSE(p.starting);
+        EXPECT_EQ(p.state, SessionState::Finished);
+    });
+    EXPECT_TRUE(same(shown, expected(v, r)));
 }

@@ -92,6 +92,9 @@ void SessionWorker::cancel() {
     std::lock_guard lock(m_engineMutex);
     m_job.reset();
     m_dropStart = true;  // a start() under way is dropped when it returns
+    // From now on nothing starts: the GUI must not show the dropped start as a run to come.
+    std::lock_guard published(m_publishMutex);
+    m_published.starting = false;
 }
 
 void SessionWorker::waitUntilSettled() {
@@ -204,6 +207,11 @@ void SessionWorker::loop() {
             m_startRunning = false;
             if (m_job || m_dropStart || m_quit) {  // superseded or cancelled while starting
                 fresh.cancel();
+                if (!m_job) {  // cancelled: nothing starts any more (a new job's begin says starting itself)
+                    std::lock_guard published(m_publishMutex);
+                    m_published.starting = false;
+                    m_published.state = m_session.state();
+                }
                 m_settled.notify_all();
                 continue;
             }
