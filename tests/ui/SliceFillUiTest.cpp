@@ -110,7 +110,7 @@ TEST_F(SliceFillUi, TheMenuFillsAlongTheAxialViewShowsItAndCancelTakesItBack) {
     ASSERT_NE(prompt(), nullptr);
     ASSERT_TRUE(prompt()->isVisible());
     ASSERT_TRUE(filled());
-    EXPECT_TRUE(promptText().contains("filled on 9 slices of k")) << promptText().toStdString();
+    EXPECT_TRUE(promptText().contains("filled on 9 axial slices (k)")) << promptText().toStdString();
     for (int k = 11; k <= 19; ++k) EXPECT_EQ(layer().at(48, 40, k), 1) << "slice " << k;
     EXPECT_EQ(layer().at(48, 40, 9), 0);
     EXPECT_EQ(layer().at(48, 40, 21), 0);
@@ -135,7 +135,7 @@ TEST_F(SliceFillUi, TheKeyFillsAlongTheSagittalViewKeepAndUndo) {
     ASSERT_NE(prompt(), nullptr);
     ASSERT_TRUE(prompt()->isVisible()) << "I is Fill between slices";
     ASSERT_TRUE(filled());
-    EXPECT_TRUE(promptText().contains("filled on 9 slices of i")) << promptText().toStdString();
+    EXPECT_TRUE(promptText().contains("filled on 9 sagittal slices (i)")) << promptText().toStdString();
     for (int i = 31; i <= 39; ++i) EXPECT_EQ(layer().at(i, 40, 20), 1) << "slice i = " << i;
     const LabelMap filled = layer();
 
@@ -224,7 +224,7 @@ TEST_F(SliceFillUi, LabelsCheckedInTheDialogAreFilledTogetherAsOneStep) {
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, QPoint(r.left() + r.height() / 2, r.center().y()));
     ASSERT_EQ(vessel->checkState(), Qt::Checked) << "clicking the box checks the label";
     ASSERT_TRUE(filled());
-    EXPECT_TRUE(promptText().contains("Vessel filled on 5 slices of k")) << promptText().toStdString();
+    EXPECT_TRUE(promptText().contains("Vessel filled on 5 axial slices (k)")) << promptText().toStdString();
     if (const char* dir = std::getenv("LUCENT_FILL_SHOTS")) prompt()->grab().save(QString("%1/fill-dialog.png").arg(dir));
     EXPECT_EQ(layer().at(8, 8, 15), 2);
     EXPECT_EQ(layer().at(48, 40, 15), 1);

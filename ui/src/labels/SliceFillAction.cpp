@@ -46,13 +46,14 @@ bool SliceFillAction::trigger() {
     }
     QString why;
     m_axis = view->view().normalAxis();
+    m_fill.setSliceName(render::orientationName(view->orientation()));
     if (!m_fill.start(m_axis, {m_model->activeLabel()}, &why)) {
         emit message(why);
         return false;
     }
     buildDialog();
     listLabels(m_model->activeLabel());
-    m_text->setText(QString("Filling between slices of %1...").arg(axisName(m_axis)));
+    m_text->setText(QString("Filling between %1...").arg(m_fill.slicesText(m_axis)));
     m_progress->setValue(0);
     m_progress->show();
     m_keep->setEnabled(false);
@@ -132,7 +133,7 @@ void SliceFillAction::startChosen() {
         m_text->setText(chosenLabels().empty() ? "Check the labels to fill between slices." : why);
         return;
     }
-    m_text->setText(QString("Filling between slices of %1...").arg(axisName(m_axis)));
+    m_text->setText(QString("Filling between %1...").arg(m_fill.slicesText(m_axis)));
     m_progress->setValue(0);
     m_progress->show();
 }

@@ -133,21 +133,25 @@ void SliceFillModel::collect() {
     std::shared_ptr<LabelMap> filled = outcome->map;
     const bool changed = m_model->editLabels([&](LabelMap& map) { map = std::move(*filled); }, kStepName);
     if (!changed)
-        return say(false, QString("Nothing to fill: no slices of %1 lie between slices holding the label")
-                              .arg(axisName(m_axis)));
+        return say(false, QString("Nothing to fill: no %1 lie between slices holding the label").arg(slicesText(m_axis)));
     m_previewing = true;
     m_generation = m_model->labelGeneration();
     emit previewChanged(true);
     say(true, {});
 }
 
+QString SliceFillModel::slicesText(int axis) const {
+    return m_sliceName.isEmpty() ? QString("slices of %1").arg(axisName(axis))
+                                 : QString("%1 slices (%2)").arg(m_sliceName, axisName(axis));
+}
+
 QString SliceFillModel::summary() const {
     QStringList lines;
     for (const LabelFillFigures& f : m_report.labels)
-        lines << QString("%1 filled on %2 slices of %3 (%4 voxels)")
+        lines << QString("%1 filled on %2 %3 (%4 voxels)")
                      .arg(QString::fromStdString(m_model->labelTable().nameOf(f.label)))
                      .arg(f.filledSlices)
-                     .arg(axisName(m_report.axis))
+                     .arg(slicesText(m_report.axis))
                      .arg(qulonglong(f.voxelsAdded));
     return lines.join("\n");
 }

@@ -50,6 +50,11 @@ public:
     const SliceFillReport& report() const { return m_report; }
     /// "Label 1 filled on 40 slices of k (31024 voxels)", a line per label.
     QString summary() const;
+    /// The name of the slices the user drew on ("axial"), said beside the volume axis in the
+    /// summary and messages; empty: the axis alone (i, j, k).
+    void setSliceName(QString name) { m_sliceName = std::move(name); }
+    /// "axial slices (k)", or "slices of k" without a slice name.
+    QString slicesText(int axis) const;
     /// Keeps the preview (the undo step stays).
     void accept();
     /// Takes the preview back (undoes its step, leaving no trace but a Redo). False when there is no
@@ -80,6 +85,7 @@ private:
     // The running fill.
     bool m_running = false;
     int m_axis = 2;
+    QString m_sliceName;
     int m_startGeneration = -1;  ///< the layer's generation the fill started from
     std::shared_ptr<RunState> m_run;
     std::shared_ptr<void> m_task;  ///< PoolTask<Outcome>, behind a pointer (CrossThread.h is private)
