@@ -309,6 +309,34 @@ TEST_F(SegmentationModelTest, AcceptWritesTheChosenClustersOrTheLabel) {
     EXPECT_TRUE(model.seeds().empty()) << "accepted seeds are used up";
 }
 
+TEST_F(SegmentationModelTest, TheBackgroundClusterStartsUntickedOncePerRunUnlessTheUserTicked) {
+    // The phantom's faces are all air (0): the cluster nearest 0 is the background.
+    model.enterMode(Method::FuzzyCMeans);
+    ASSERT_TRUE(model.startFuzzyCMeans(FuzzyCMeansParams{}, false));  // 3 clusters
+    model.clustersSettled({1000.0, 2.0, 950.0});
+    EXPECT_EQ(model.backgroundCluster(), 2);
+    EXPECT_EQ(model.clustersChosen(), (std::vector<bool>{true, false, true}));
+    EXPECT_EQ(runner.shownValues, (std::vector<bool>{true, false, true})) << "the air leaves the preview and the 3D pane";
+    model.setClusterChosen(2, true);
+    model.clustersSettled({1000.0, 2.0, 950.0});
+    EXPECT_EQ(model.clustersChosen(), (std::vector<bool>{true, true, true})) << "once a run: the user's tick stands";
+
+    ASSERT_TRUE(model.startFuzzyCMeans(FuzzyCMeansParams{}, false));
+    EXPECT_EQ(model.backgroundCluster(), 0) << "a new run has not settled";
+    model.setClusterChosen(3, false);  // ticked before the run settled
+    model.clustersSettled({2.0, 1000.0, 950.0});
+    EXPECT_EQ(model.clustersChosen(), (std::vector<bool>{true, true, false})) << "the user's ticks stand";
+
+    auto layer = std::make_shared<LabelMap>(volume->geometry());
+    (*layer)[volume->geometry().index(15, 20, 10)] = 1;
+    QString error;
+    ASSERT_TRUE(viewer.setLabels(layer, "test", error)) << error.toStdString();
+    ASSERT_TRUE(model.startFuzzyCMeans(FuzzyCMeansParams{}, true));
+    model.clustersSettled({2.0, 1000.0, 950.0});
+    EXPECT_EQ(model.clustersChosen(), (std::vector<bool>{true, true, true})) << "a run inside the layer has no air";
+    EXPECT_EQ(model.backgroundCluster(), 0);
+}
+
 TEST_F(SegmentationModelTest, ClustersGoIntoNewLabelsNeverIntoOnesInUse) {
     // Label 1 holds voxels, label 2 is named but still empty, label 3 was never made: in use are 1 and 2.
     viewer.editLabels([](LabelMap& l) { l.at(1, 1, 1) = 1; }, "paint");

@@ -18,7 +18,8 @@ FuzzyCMeansPage::FuzzyCMeansPage(SegmentationModel* model, LiveSegmentation* liv
     : SegmentPage(model, live, parent), m_viewer(viewer) {
     auto* form = new QFormLayout(this);
     form->addRow(pageNote("Segment > Fuzzy C-means... clusters the volume. Check the clusters to accept; each goes "
-                          "into a label nothing uses yet, or all into the Accept as label.", this));
+                          "into a label nothing uses yet, or all into the Accept as label. The background (the air "
+                          "around the body) starts unchecked.", this));
     m_clusters = new QListWidget(this);
     m_clusters->setObjectName("fcmClusters");
     connect(m_clusters, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
@@ -60,6 +61,7 @@ void FuzzyCMeansPage::nameClusters() {
         const QVariant centre = item->data(Qt::UserRole);
         QString text = QString("cluster %1").arg(row + 1);
         if (centre.isValid()) text += QString(": centre %1").arg(centre.toDouble(), 0, 'f', 1);
+        if (row + 1 == m_model->backgroundCluster()) text += " (background)";
         const std::uint8_t label = to.labelFor[std::size_t(row + 1)];
         if (label) text += QString::fromUtf8(" \u2192 %1").arg(QString::fromStdString(m_viewer->labelTable().nameOf(label)));
         if (item->text() != text) item->setText(text);
@@ -83,6 +85,7 @@ void FuzzyCMeansPage::refresh() {
     if (!running(Method::FuzzyCMeans)) m_clusters->clear();
     if (settled && m_clusters->count() != clusters) {
         m_clusters->clear();
+        m_model->clustersSettled(m_live->figures().centres);  // the air starts unticked
         fillClusters(clusters);
     }
     const auto& chosen = m_model->clustersChosen();

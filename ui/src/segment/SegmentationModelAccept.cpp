@@ -3,6 +3,8 @@
 /// locked labels refused).
 #include "lucent/ui/SegmentationModel.h"
 
+#include "lucent/core/seg/BackgroundCluster.h"
+
 
 #include "lucent/core/ValuePrecision.h"
 #include "lucent/core/seg/Backend.h"
@@ -31,12 +33,26 @@ QString acceptDescription(Method method) {
 
 void SegmentationModel::resetClusters() {
     m_clustersChosen.assign(std::size_t(std::max(0, m_fcm.clusters)), true);
+    m_clustersSettled = false;
+    m_backgroundCluster = 0;
     m_runner->showOnlyValues({});
     emit clustersChanged();
 }
 
+void SegmentationModel::clustersSettled(const std::vector<double>& centres) {
+    if (m_clustersSettled || !m_runner->active() || m_runner->method() != Method::FuzzyCMeans || !m_viewer->hasVolume())
+        return;
+    m_clustersSettled = true;
+    if (m_runner->request().mask) return;
+    const std::optional<int> background = lucent::backgroundCluster(*m_viewer->volume(), centres);
+    if (!background || std::size_t(*background) > m_clustersChosen.size()) return;
+    m_backgroundCluster = *background;
+    setClusterChosen(*background, false);
+}
+
 void SegmentationModel::setClusterChosen(int cluster, bool chosen) {
     if (cluster < 1) return;
+    m_clustersSettled = true;  // the user's ticks stand
     if (std::size_t(cluster) > m_clustersChosen.size()) m_clustersChosen.resize(std::size_t(cluster), true);
     if (m_clustersChosen[std::size_t(cluster - 1)] == chosen) return;
     m_clustersChosen[std::size_t(cluster - 1)] = chosen;

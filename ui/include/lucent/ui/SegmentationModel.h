@@ -136,6 +136,12 @@ public:
     /// Fuzzy C-means: which clusters Accept writes; all after a new run.
     const std::vector<bool>& clustersChosen() const { return m_clustersChosen; }
     void setClusterChosen(int cluster, bool chosen);
+    /// A fuzzy C-means run over the whole volume settled with `centres`: its background cluster (the
+    /// air around the body, BackgroundCluster.h) is unticked, once per run, unless the user ticked
+    /// clusters already. A run masked by the label layer has no background.
+    void clustersSettled(const std::vector<double>& centres);
+    /// The settled run's background cluster (1-based), 0 when it has none.
+    int backgroundCluster() const { return m_backgroundCluster; }
     /// Fuzzy C-means: where Accept puts the checked clusters (new labels unless chosen otherwise).
     ClusterTarget clusterTarget() const { return m_clusterTarget; }
     void setClusterTarget(ClusterTarget target);
@@ -210,6 +216,8 @@ private:
     int m_snakeMargin = kSnakeDomainMargin.byDefault;
     std::shared_ptr<LabelMap> m_fcmMask;
     std::vector<bool> m_clustersChosen;
+    bool m_clustersSettled = false;  // clustersSettled() has looked at this run (or the user ticked)
+    int m_backgroundCluster = 0;
     ClusterTarget m_clusterTarget = ClusterTarget::NewLabels;
     mutable TakenLabels m_taken{};
     mutable std::pair<int, int> m_takenKey{-1, -1};  // the layer's and the table's generations
