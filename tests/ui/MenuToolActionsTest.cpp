@@ -543,3 +543,40 @@ TEST_F(ToolMenus, ABoxAroundTheVentriclesGivesTheVentricles) {
     EXPECT_LT(n, 6000u);
     EXPECT_LT(sum / double(n), 10.0) << n << " pixels";
 }
+
+TEST_F(ToolMenus, AcceptAndCancelKeysReachTheRunWhereverTheDialogLeftTheFocus) {
+    // Found using the viewer: after Fuzzy C-means' dialog closed (Return), Ctrl+Return did not
+    // accept the finished run until a view was clicked: the key went to whatever held the focus.
+    load(ball());
+    live().setBackend(gpu::Backend::Cpu);
+    whenModal<QDialog>([&](QDialog* d) {
+        typeInto(d->findChild<QSpinBox*>("fcmClusters"), "3");
+        lucent::testing::clickOk(d);
+        if (d->isVisible()) d->reject();
+    });
+    key(Qt::Key_C);
+    ASSERT_TRUE(live().active());
+    ASSERT_TRUE(settle());
+    QTest::qWait(100);  // the page lists the clusters on the next refresh
+    QWidget* focus = QApplication::focusWidget();
+    ASSERT_NE(focus, nullptr);
+    QTest::keyClick(focus, Qt::Key_Return, Qt::ControlModifier);
+    EXPECT_FALSE(live().active()) << "Ctrl+Return accepted with the focus on a " << focus->metaObject()->className()
+                                  << " '" << focus->objectName().toStdString() << "'";
+    ASSERT_TRUE(window->model().labels());
+    EXPECT_GT(nonZero(*window->model().labels()), 0u);
+
+    // Esc cancels a run from wherever the focus is too.
+    whenModal<QDialog>([&](QDialog* d) {
+        lucent::testing::clickOk(d);
+        if (d->isVisible()) d->reject();
+    });
+    key(Qt::Key_C);
+    ASSERT_TRUE(settle());
+    QTest::qWait(100);
+    focus = QApplication::focusWidget();
+    ASSERT_NE(focus, nullptr);
+    QTest::keyClick(focus, Qt::Key_Escape);
+    EXPECT_FALSE(live().active()) << "Esc cancelled with the focus on a " << focus->metaObject()->className() << " '"
+                                  << focus->objectName().toStdString() << "'";
+}
