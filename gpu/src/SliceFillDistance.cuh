@@ -25,15 +25,18 @@ struct BoxScratch {
 template <typename IsSet>
 __device__ void boxSquaredDistance(int w, int h, IsSet isSet, bool target, double su, double sv, double* out,
                                    const BoxScratch& s) {
+    // The CPU's two scans down and up each column, the running count carried in a register (a
+    // reload of the row above would wait on the store just made).
     for (int x = threadIdx.x; x < w; x += blockDim.x) {
+        std::int32_t run = lucent::fill::kNoTarget;
         for (int y = 0; y < h; ++y) {
-            const std::size_t p = std::size_t(y) * w + x;
-            const bool hit = isSet(x, y) == target;
-            s.steps[p] = hit ? 0 : y > 0 ? min(s.steps[p - w] + 1, lucent::fill::kNoTarget) : lucent::fill::kNoTarget;
+            run = isSet(x, y) == target ? 0 : min(run + 1, lucent::fill::kNoTarget);
+            s.steps[std::size_t(y) * w + x] = run;
         }
         for (int y = h - 2; y >= 0; --y) {
             const std::size_t p = std::size_t(y) * w + x;
-            s.steps[p] = min(s.steps[p], s.steps[p + w] + 1);
+            run = min(s.steps[p], run + 1);
+            s.steps[p] = run;
         }
     }
     __syncthreads();
