@@ -95,7 +95,7 @@ std::string usage() {
            "              [--method morphological|signed-distance] [--backend " + backendKeyList("|", "|") + "]\n"
            "              (each label filled between the slices of the axis that hold it, by morphological\n"
            "              contour interpolation unless told; no --axis: the axis along which the labels are\n"
-           "              sparse; CUDA fills by signed distance)\n"
+           "              sparse; CUDA fills the CPU's voxels by either method)\n"
            "       lucent stats MASK --reference PATH [--series ID] [--json|--csv]   (per-label figures)\n"
            "       lucent pacs echo --pacs AET@HOST:PORT|URL [--aet OURS] [--timeout S] [--tls [--ca-file PEM]]\n"
            "       lucent pacs find --pacs AET@HOST:PORT|URL [--patient-name P] [--patient-id I] [--study-date D1-D2]\n"

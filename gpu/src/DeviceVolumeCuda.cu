@@ -64,28 +64,6 @@ void copyChunk(void* dst, const void* src, std::size_t n) {
     });
 }
 
-void uploadStaged(void* device, const void* host, std::size_t bytes, cudaStream_t stream, const ProgressCallback& progress) {
-    Staging& st = staging();
-    std::lock_guard lock(st.mutex);
-    st.prepare();
-    int b = 0;
-    for (std::size_t done = 0; done < bytes; done += Staging::kChunk, b ^= 1) {
-        const std::size_t n = std::min(Staging::kChunk, bytes - done);
-        cudaCheck(cudaEventSynchronize(st.drained[b]), "GPU volume upload");
-        copyChunk(st.buffer[b], static_cast<const char*>(host) + done, n);
-        cudaCheck(cudaMemcpyAsync(static_cast<char*>(device) + done, st.buffer[b], n, cudaMemcpyHostToDevice, stream),
-                  "GPU volume upload");
-        cudaCheck(cudaEventRecord(st.drained[b], stream), "GPU volume upload");
-        if (progress && !progress(done + n, bytes)) {
-            cudaStreamSynchronize(stream);
-            throw Cancelled();
-        }
-    }
-    // The buffers are reused by the next upload: it must not find them still being read.
-    cudaCheck(cudaStreamSynchronize(stream), "GPU volume upload");
-    noteVolumeUpload(bytes);
-}
-
 /// out[c][b][a] = in[c * step][b * step][a * step] over the sampled grid `s` of the volume `d`.
 template <typename T>
 __global__ void gatherGrid(const T* in, int3 d, int3 s, int step, T* out) {
@@ -103,7 +81,8 @@ DeviceVolume::DeviceVolume(const Volume& volume, void* stream, const ProgressCal
     m_impl->geometry = volume.geometry();
     m_impl->type = volume.pixelType();
     m_impl->data = DeviceBuffer(volume.byteSize(), "the volume");
-    uploadStaged(m_impl->data.get(), volume.data(), volume.byteSize(), static_cast<cudaStream_t>(stream), progress);
+    uploadStaged(m_impl->data.get(), volume.data(), volume.byteSize(), stream, progress);
+    noteVolumeUpload(volume.byteSize());
 }
 
 DeviceVolume::DeviceVolume(const Geometry& geometry, PixelType type, void* devicePointer)
@@ -212,6 +191,28 @@ std::pair<double, double> DeviceVolume::range() const {
     if (n == 0) return {0.0, 0.0};
     if (m_impl->type == PixelType::Int16) return minMax(static_cast<const std::int16_t*>(m_impl->voxels()), n);
     return minMax(static_cast<const float*>(m_impl->voxels()), n);
+}
+
+void uploadStaged(void* device, const void* host, std::size_t bytes, void* streamHandle, const ProgressCallback& progress) {
+    auto stream = static_cast<cudaStream_t>(streamHandle);
+    Staging& st = staging();
+    std::lock_guard lock(st.mutex);
+    st.prepare();
+    int b = 0;
+    for (std::size_t done = 0; done < bytes; done += Staging::kChunk, b ^= 1) {
+        const std::size_t n = std::min(Staging::kChunk, bytes - done);
+        cudaCheck(cudaEventSynchronize(st.drained[b]), "GPU volume upload");
+        copyChunk(st.buffer[b], static_cast<const char*>(host) + done, n);
+        cudaCheck(cudaMemcpyAsync(static_cast<char*>(device) + done, st.buffer[b], n, cudaMemcpyHostToDevice, stream),
+                  "GPU volume upload");
+        cudaCheck(cudaEventRecord(st.drained[b], stream), "GPU volume upload");
+        if (progress && !progress(done + n, bytes)) {
+            cudaStreamSynchronize(stream);
+            throw Cancelled();
+        }
+    }
+    // The buffers are reused by the next upload: it must not find them still being read.
+    cudaCheck(cudaStreamSynchronize(stream), "GPU volume upload");
 }
 
 void downloadStaged(void* host, const void* device, std::size_t bytes, void* streamHandle) {

@@ -11,7 +11,7 @@
 
 namespace lucent::gpu {
 
-bool hasCudaSliceFill(FillMethod method) { return cudaCompiledIn() && method == FillMethod::SignedDistance; }
+bool hasCudaSliceFill(FillMethod) { return cudaCompiledIn(); }
 
 SliceFillRun fillBetweenSlices(LabelMap& map, const SliceFillOptions& options, Backend backend,
                                const ProgressCallback& progress) {
@@ -25,10 +25,6 @@ SliceFillRun fillBetweenSlices(LabelMap& map, const SliceFillOptions& options, B
     if (backend == Backend::Cuda) {
         if (!cudaCompiledIn()) throw std::invalid_argument("backend cuda: this build has no CUDA support");
         if (!device) throw std::invalid_argument("backend cuda: no CUDA device or driver found");
-        if (!hasCudaSliceFill(options.method))
-            throw std::invalid_argument(
-                "backend cuda: fill between slices has no CUDA version of the morphological method yet (use the "
-                "signed-distance method, or --backend cpu or auto)");
     }
     if (!device || !hasCudaSliceFill(options.method)) {
         run.report = lucent::fillBetweenSlices(map, options, progress);
@@ -36,7 +32,7 @@ SliceFillRun fillBetweenSlices(LabelMap& map, const SliceFillOptions& options, B
     }
     const SliceFillPlan plan = planSliceFill(map, options);
     try {
-        run.report = fillBetweenSlicesCuda(map, plan, progress, run.deviceBytes);
+        run.report = fillBetweenSlicesCuda(map, plan, options.method, progress, run.deviceBytes);
         run.backend = backendKey(Backend::Cuda);
         return run;
     } catch (const GpuError& fault) {

@@ -5,7 +5,7 @@
 
 namespace lucent::gpu {
 
-SliceFillReport fillBetweenSlicesCuda(LabelMap&, const SliceFillPlan&, const ProgressCallback&, std::size_t&) {
+SliceFillReport fillBetweenSlicesCuda(LabelMap&, const SliceFillPlan&, FillMethod, const ProgressCallback&, std::size_t&) {
     throw GpuError("this build has no CUDA support");
 }
 

@@ -2,6 +2,8 @@
 /// the shapes come from the same double arithmetic as the CPU's, operation for operation.
 #include "SliceFillKernels.cuh"
 
+#include "SliceFillDistance.cuh"
+
 #include <climits>
 
 namespace lucent::gpu::fill {
@@ -30,39 +32,14 @@ __device__ void unite(std::uint32_t* parent, std::uint32_t a, std::uint32_t b) {
     }
 }
 
-/// Whether pixel (bx, by) of the task's box is in its group on `side` (0 outside the plane).
-__device__ bool inGroup(const Task& t, int side, int bx, int by, const Plane& plane, const std::uint32_t* parent,
-                        const std::uint32_t* groupSum) {
-    const int x = t.x0 + bx, y = t.y0 + by;
-    if (x < 0 || y < 0 || x >= plane.width || y >= plane.height) return false;
-    const std::size_t node = (std::size_t(t.gap) * 2 + side) * plane.pixels() + std::size_t(y) * plane.width + x;
-    const std::uint32_t root = parent[node];
-    return root != kEmpty && int(groupSum[root]) - 1 == t.group;
-}
-
 /// Squared distance in mm^2 from each pixel of the box to the nearest pixel whose membership of the
-/// group on `side` is `target` (the CPU's squaredDistance on the same box): columns, then rows.
+/// group on `side` is `target` (the CPU's squaredDistance on the same box).
 __device__ void squaredDistance(const Task& t, int side, bool target, double* out, const Arena& arena,
                                 const Plane& plane, const std::uint32_t* parent, const std::uint32_t* groupSum) {
-    std::int32_t* steps = arena.steps + t.pixel;
-    for (int x = threadIdx.x; x < t.w; x += blockDim.x) {
-        for (int y = 0; y < t.h; ++y) {
-            const bool hit = inGroup(t, side, x, y, plane, parent, groupSum) == target;
-            const std::size_t p = std::size_t(y) * t.w + x;
-            steps[p] = hit ? 0 : y > 0 ? min(steps[p - t.w] + 1, lucent::fill::kNoTarget) : lucent::fill::kNoTarget;
-        }
-        for (int y = t.h - 2; y >= 0; --y) {
-            const std::size_t p = std::size_t(y) * t.w + x;
-            steps[p] = min(steps[p], steps[p + t.w] + 1);
-        }
-    }
-    __syncthreads();
-    for (int y = threadIdx.x; y < t.h; y += blockDim.x) {
-        const std::size_t row = std::size_t(y) * t.w;
-        lucent::fill::rowSquaredDistance(steps + row, t.w, plane.su, plane.sv, out + row, arena.f + t.pixel + row,
-                                         arena.v + t.pixel + row, arena.z + t.zEntry + std::size_t(y) * (t.w + 1));
-    }
-    __syncthreads();
+    const BoxScratch scratch{arena.steps + t.pixel, arena.f + t.pixel, arena.v + t.pixel, arena.z + t.zEntry};
+    boxSquaredDistance(
+        t.w, t.h, [&](int x, int y) { return inGroup(t, side, x, y, plane, parent, groupSum); }, target, plane.su,
+        plane.sv, out, scratch);
 }
 
 /// The signed distance of the group on `side` into sd (t: scratch).
@@ -146,8 +123,9 @@ __global__ void groupBoxes(Plane plane, std::size_t nodes, const std::uint32_t* 
 }
 
 __global__ void fillTasks(const Task* tasks, Arena arena, Plane plane, const std::uint32_t* parent,
-                          const std::uint32_t* groupSum, std::uint8_t label, std::uint8_t* map) {
+                          const std::uint32_t* groupSum, std::uint8_t label, bool blendPairs, std::uint8_t* map) {
     const Task t = tasks[blockIdx.x];
+    if (t.side < 0 && !blendPairs) return;
     const std::size_t n = std::size_t(t.w) * t.h;
     const int gap = t.last - t.first;
     double* a = arena.a + t.pixel;

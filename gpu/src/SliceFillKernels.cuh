@@ -40,6 +40,16 @@ struct Arena {
     int* v;
 };
 
+/// Whether pixel (bx, by) of the task's box is in its group on `side` (0 outside the plane).
+__device__ inline bool inGroup(const Task& t, int side, int bx, int by, const Plane& plane,
+                               const std::uint32_t* parent, const std::uint32_t* groupSum) {
+    const int x = t.x0 + bx, y = t.y0 + by;
+    if (x < 0 || y < 0 || x >= plane.width || y >= plane.height) return false;
+    const std::size_t node = (std::size_t(t.gap) * 2 + side) * plane.pixels() + std::size_t(y) * plane.width + x;
+    const std::uint32_t root = parent[node];
+    return root != kEmpty && int(groupSum[root]) - 1 == t.group;
+}
+
 /// Nodes of a batch of gaps: node gap * 2P + side * P + y * W + x holds its own index where the pixel
 /// of slice (side ? last : first) holds `label`, else kEmpty.
 __global__ void initNodes(const std::uint8_t* map, Plane plane, const int2* gaps, std::size_t nodes,
@@ -52,9 +62,11 @@ __global__ void flattenNodes(std::size_t nodes, std::uint32_t* parent, std::uint
 /// gapOfGroup[group]. `groupSum`: the inclusive sum of the root flags.
 __global__ void groupBoxes(Plane plane, std::size_t nodes, const std::uint32_t* parent, const std::uint32_t* groupSum,
                            int* boxes, int* gapOfGroup);
-/// One block per task: the shapes of its slices, written where the map holds 0.
+/// One block per task: the shapes of its slices, written where the map holds 0. A pair's shapes are
+/// its signed-distance blend; without `blendPairs` only the regions with no partner are done (the
+/// morphological fill does the pairs: SliceFillMorph.cuh).
 __global__ void fillTasks(const Task* tasks, Arena arena, Plane plane, const std::uint32_t* parent,
-                          const std::uint32_t* groupSum, std::uint8_t label, std::uint8_t* map);
+                          const std::uint32_t* groupSum, std::uint8_t label, bool blendPairs, std::uint8_t* map);
 /// counts[n] += voxels of slice slices[n] holding `label` (blockIdx.y: n).
 __global__ void countSlices(const std::uint8_t* map, Plane plane, const int* slices, std::uint8_t label,
                             unsigned long long* counts);

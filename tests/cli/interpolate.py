@@ -1,6 +1,6 @@
 """@brief `lucent interpolate MASK [--axis i|j|k] [--labels 1,2] [--method M] [--backend B] -o OUT`: a ball drawn on every 5th slice
 filled to Dice >= 0.95 against the whole ball (computed here), labelled slices and other labels byte for
-byte, the sparse axis found without --axis (k, and i for the ball drawn across i), --axis given, --labels
+byte, both methods giving on auto (CUDA where a device is) the voxels cpu gives, the sparse axis found without --axis (k, and i for the ball drawn across i), --axis given, --labels
 restricting, the input's grid kept, --no-clobber, --quiet, usage errors (exit 2) and bad input (exit 1,
 the file named).
 
@@ -75,6 +75,10 @@ def fill_contract(lucent, tmp):
         check(all(v in (0, 1, 2) for v in got) and all(g == s for g, s in zip(got, sparse) if s != 0),
               "only background voxels changed")
     check("axis k" in text and "label 1:" in text and "slices filled" in text, "summary names the axis: %r" % text)
+    # The default (morphological) method on each backend: the same voxels (auto is CUDA where a device is).
+    rc, text, err, by_cpu = interpolate(lucent, mask, out, "--backend", "cpu")
+    check(rc == 0 and got is not None and by_cpu == got and "(cpu;" in text,
+          "morphological --backend cpu fills the voxels auto fills: %r %r" % (text, err))
 
     # --labels 2: the ball is left as drawn.
     rc, text, err, got = interpolate(lucent, mask, out, "--labels", "2")

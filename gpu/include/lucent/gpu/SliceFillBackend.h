@@ -1,5 +1,5 @@
 /// @brief Fill between slices (core/SliceFill.h) on a chosen backend: the CPU reference, or CUDA
-/// for the methods it has (signed distance), voxel for voxel the same as the CPU's.
+/// (both methods), voxel for voxel the same as the CPU's.
 #pragma once
 
 #include "lucent/core/Progress.h"
@@ -18,7 +18,7 @@ struct SliceFillRun {
     std::size_t deviceBytes = 0;  ///< device memory the CUDA fill held at its largest (0 on the CPU)
 };
 
-/// True when this build has a CUDA fill for `method`.
+/// True when this build has a CUDA fill for `method` (a CUDA build has both).
 bool hasCudaSliceFill(FillMethod method);
 
 /// fillBetweenSlices on `backend`. Auto: CUDA when this build and machine have it for the method,
