@@ -160,7 +160,8 @@ std::future<void> dropReplacedOutputs(const CommandLine& cl, const std::vector<s
     std::error_code ec;
     const std::string input = cl.positionals().front();
     for (const std::string& out : outputs) {
-        for (const std::string& f : {out, io::toLower(out).ends_with(".mhd") ? out.substr(0, out.size() - 4) + ".raw" : ""})
+        const bool mhd = io::toLower(out).ends_with(".mhd");  // its .raw is replaced too
+        for (const std::string& f : {out, mhd ? out.substr(0, out.size() - 4) + ".raw" : std::string()})
             if (!f.empty() && std::filesystem::is_regular_file(f, ec) && !std::filesystem::equivalent(f, input, ec))
                 files.push_back(f);
     }

@@ -279,8 +279,8 @@ void defineSegment(py::module_& m) {
     m.def("_segment_resident", &segmentResident, py::arg("method"), py::arg("volume"), py::arg("params"),
           py::arg("mask") = py::none(), py::arg("seeds_mask") = py::none());
     m.def(
-        "_release_gpu_memory", [](bool forGood) { return gpu::releaseResidentMemory(forGood); }, py::arg("for_good") = false,
-        py::call_guard<py::gil_scoped_release>());
+        "_release_gpu_memory", [](bool forGood) { return gpu::releaseResidentMemory(forGood); },
+        py::arg("for_good") = false, py::call_guard<py::gil_scoped_release>());
     m.def("_has_cuda_engine", [](const std::string& method) { return gpu::hasCudaEngine(gpu::parseMethod(method)); });
 }
 

@@ -99,9 +99,10 @@ DeviceBuffer takeLabelMemory(int device, std::size_t bytes) {
         auto& list = k.labels[device];
         // The smallest that fits (a large buffer stays for large labels), of those the last kept.
         auto best = list.end();
-        for (auto it = list.begin(); it != list.end(); ++it)
-            if (it->bytes() >= bytes && it->bytes() / 2 <= bytes && (best == list.end() || it->bytes() <= best->bytes()))
-                best = it;
+        for (auto it = list.begin(); it != list.end(); ++it) {
+            const bool fits = it->bytes() >= bytes && it->bytes() / 2 <= bytes;
+            if (fits && (best == list.end() || it->bytes() <= best->bytes())) best = it;
+        }
         if (best != list.end()) {
             DeviceBuffer out = std::move(*best);
             list.erase(best);
