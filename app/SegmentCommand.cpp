@@ -23,6 +23,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <future>
 #include <iostream>
 #include <sstream>
@@ -100,6 +101,9 @@ std::string writeOutputs(const SegmentOutputs& out, Method method, const Volume&
     io::LabelExportOptions exportOptions;
     exportOptions.sourceSliceFiles = volume.metadata().sliceFiles;
     exportOptions.codes = volume.metadata().codes;
+    exportOptions.present.emplace();  // from the run's count (runEngine): no pass over the mask again
+    for (int v = 1; v < 256; ++v)
+        if (r.labelVoxels[std::size_t(v)]) exportOptions.present->push_back(std::uint8_t(v));
     {
         const stages::Scope stage("mask write");
         io::writeLabelFile(r.labels, LabelTable{}, out.mask, exportOptions);
@@ -146,6 +150,28 @@ std::vector<std::pair<int, std::size_t>> loadSeedsMask(const std::string& path, 
     return out;
 }
 
+/// The outputs this run replaces, their cached pages dropped on a thread of their own while the
+/// volume is read and the device starts: the renames over them at the end then free their blocks,
+/// not a cached copy as large as the new mask, on the command's path. Files that are also the input
+/// stay cached. Not valid when nothing is replaced.
+std::future<void> dropReplacedOutputs(const CommandLine& cl, const std::vector<std::string>& outputs) {
+    if (existingOutputs(cl) != io::ExistingOutput::Replace) return {};
+    std::vector<std::string> files;
+    std::error_code ec;
+    const std::string input = cl.positionals().front();
+    for (const std::string& out : outputs) {
+        const bool mhd = io::toLower(out).ends_with(".mhd");  // its .raw is replaced too
+        for (const std::string& f : {out, mhd ? out.substr(0, out.size() - 4) + ".raw" : std::string()})
+            if (!f.empty() && std::filesystem::is_regular_file(f, ec) && !std::filesystem::equivalent(f, input, ec))
+                files.push_back(f);
+    }
+    if (files.empty()) return {};
+    return std::async(std::launch::async, [files = std::move(files)] {
+        const stages::Scope stage("replaced outputs' pages dropped (beside the read)");
+        for (const std::string& f : files) io::dropCachedPages(f);
+    });
+}
+
 /// The device's context being made beside the read (runSegment); not valid without one.
 using GpuWarmUp = std::future<void>;
 
@@ -164,6 +190,7 @@ int segmentVolume(const CommandLine& cl, Method method, gpu::Backend backend, Se
     const stages::Scope whole("segment (memory given back)");
     const SegmentOutputs out(cl, run);
     checkOutputs(cl, out.files());
+    const std::future<void> replacedDropped = dropReplacedOutputs(cl, out.files());
     // Without a map to write (or a live run's first steps to show), fuzzy connectedness needs only
     // the object: no 16-bit map of the volume beside it.
     request.fuzzyConnectedness.objectOnly = out.connectivityMap.empty() && !cl.has("--steps");

@@ -10,6 +10,7 @@
 #include "lucent/gpu/DeviceVolume.h"
 #include "lucent/gpu/EngineRun.h"
 #include "lucent/gpu/GpuContext.h"
+#include "lucent/gpu/OutOfMemory.h"
 #include "lucent/gpu/Resident.h"
 #include "lucent/io/LabelFile.h"
 #include "lucent/io/SegmentStats.h"
@@ -33,8 +34,9 @@ std::optional<T> optional(const py::dict& p, const char* key) {
 
 /// Every row of the parameter table (MethodParameters.h) whose keyword is given and not None sets
 /// its field, once the row allows the value.
-void parametersFrom(const py::dict& p, SegmentationRequest& r) {
+void parametersFrom(Method method, const py::dict& p, SegmentationRequest& r) {
     for (const Parameter& row : parameterTable()) {
+        if (row.method != method) continue;
         const std::string key(row.key);
         if (!p.contains(key) || p[key.c_str()].is_none()) continue;
         const py::object v = p[key.c_str()];
@@ -55,7 +57,7 @@ SegmentationRequest requestFrom(Method method, const py::dict& p) {
         for (const auto& s : p["seeds"].cast<std::vector<std::array<int, 3>>>()) r.seeds.push_back({s[0], s[1], s[2]});
     if (const auto roi = optional<std::array<int, 6>>(p, "roi"))
         r.roi = VoxelBox{{(*roi)[0], (*roi)[1], (*roi)[2]}, {(*roi)[3], (*roi)[4], (*roi)[5]}};
-    parametersFrom(p, r);
+    parametersFrom(method, p, r);
     // No connectivity map is handed back: the object alone, the same voxels (as the CLI without
     // --connectivity-map).
     r.fuzzyConnectedness.objectOnly = true;
@@ -145,6 +147,23 @@ py::tuple segmentArray(const std::string& methodKey, const py::array& volumeArra
 /// the CUDA engine: the volume has no host voxels for a CPU engine (the package copies to the host
 /// for backend "cpu"). Labels (an object with __dlpack__) and what the run did, with the device
 /// pointer the engine read ("volume_pointer").
+/// One run over a borrowed device array, in a context and label memory kept from earlier runs when
+/// there are (Resident.h). The GIL is released by the caller.
+gpu::EngineRun runResident(Method method, const DeviceArray& array, const Volume& volume, SegmentationRequest& request,
+                           bool estimate, std::shared_ptr<gpu::DeviceLabels>& labels, std::uintptr_t& volumePointer) {
+    const auto context = gpu::residentContext(volume, gpu::DeviceVolume(array.geometry, array.type, array.data));
+    volumePointer = reinterpret_cast<std::uintptr_t>(context->deviceVolume().devicePointer());
+    if (estimate) {
+        validateRequest(Method::RegionGrowing, request);  // seeds present and inside before they are read
+        const RegionGrowingParams p = gpu::residentSeedInterval(*context, request.seeds);
+        request.regionGrowing.lower = p.lower;
+        request.regionGrowing.upper = p.upper;
+    }
+    labels = std::make_shared<gpu::DeviceLabels>(volume.voxelCount());
+    return gpu::runEngine(method, Backend::Cuda, request,
+                          {.countVoxels = false, .context = context, .deviceLabels = labels->data()});
+}
+
 py::tuple segmentResident(const std::string& methodKey, const std::shared_ptr<DeviceArray>& array,
                           const py::dict& params, const py::object& mask, const py::object& seedsMask) {
     const Method method = gpu::parseMethod(methodKey);
@@ -158,17 +177,14 @@ py::tuple segmentResident(const std::string& methodKey, const std::shared_ptr<De
     std::uintptr_t volumePointer = 0;
     {
         py::gil_scoped_release nogil;
-        auto context = std::make_shared<gpu::GpuContext>(volume, gpu::DeviceVolume(array->geometry, array->type, array->data));
-        volumePointer = reinterpret_cast<std::uintptr_t>(context->deviceVolume().devicePointer());
-        if (estimate) {
-            validateRequest(Method::RegionGrowing, request);  // seeds present and inside before they are read
-            const RegionGrowingParams p = gpu::residentSeedInterval(*context, request.seeds);
-            request.regionGrowing.lower = p.lower;
-            request.regionGrowing.upper = p.upper;
+        try {
+            r = runResident(method, *array, volume, request, estimate, labels, volumePointer);
+        } catch (const gpu::GpuOutOfMemory&) {
+            // Memory kept for later runs is not free memory: given back, the run is tried once more.
+            labels.reset();
+            if (gpu::releaseResidentMemory() == 0) throw;
+            r = runResident(method, *array, volume, request, estimate, labels, volumePointer);
         }
-        labels = std::make_shared<gpu::DeviceLabels>(volume.voxelCount());
-        r = gpu::runEngine(method, Backend::Cuda, request,
-                           {.countVoxels = false, .context = context, .deviceLabels = labels->data()});
     }
     py::dict info = runInfo(r, request);
     info["volume_pointer"] = volumePointer;
@@ -262,6 +278,9 @@ void defineSegment(py::module_& m) {
           py::arg("ms_load") = 0.0, py::arg("seeds_mask") = "");
     m.def("_segment_resident", &segmentResident, py::arg("method"), py::arg("volume"), py::arg("params"),
           py::arg("mask") = py::none(), py::arg("seeds_mask") = py::none());
+    m.def(
+        "_release_gpu_memory", [](bool forGood) { return gpu::releaseResidentMemory(forGood); },
+        py::arg("for_good") = false, py::call_guard<py::gil_scoped_release>());
     m.def("_has_cuda_engine", [](const std::string& method) { return gpu::hasCudaEngine(gpu::parseMethod(method)); });
 }
 

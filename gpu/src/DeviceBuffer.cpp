@@ -2,6 +2,7 @@
 #include "DeviceBuffer.h"
 
 #include "CudaCheck.h"
+#include "lucent/gpu/OutOfMemory.h"
 
 #include <algorithm>
 #include <atomic>
@@ -26,7 +27,7 @@ std::size_t memoryLimit() {
     char buf[320];
     std::snprintf(buf, sizeof buf, "GPU out of memory: %s needs %.1f MiB, %.1f MiB of %.1f MiB are free", what.c_str(),
                   bytes / 1048576.0, freeBytes / 1048576.0, total / 1048576.0);
-    throw GpuError(buf);
+    throw GpuOutOfMemory(buf);
 }
 }  // namespace
 

@@ -15,7 +15,8 @@ std::size_t deviceBytesInUse();
 class DeviceBuffer {
 public:
     DeviceBuffer() = default;
-    /// Throws GpuError ("GPU out of memory: <what> needs X MiB, Y MiB free") when it cannot.
+    /// Throws GpuOutOfMemory (OutOfMemory.h), a GpuError ("GPU out of memory: <what> needs X MiB,
+    /// Y MiB free") when it cannot.
     DeviceBuffer(std::size_t bytes, const std::string& what);
     ~DeviceBuffer() { release(); }
     DeviceBuffer(DeviceBuffer&& o) noexcept : m_data(std::exchange(o.m_data, nullptr)), m_bytes(std::exchange(o.m_bytes, 0)) {}

@@ -41,10 +41,19 @@ void releaseDevice() {
     cudaGetLastError();  // nothing to report: the process is done with the device
 }
 
-std::vector<DeviceInfo> listDevices() {
-    std::vector<DeviceInfo> out;
+bool hasDevice() {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();  // clear the sticky "no driver" error for later calls
+        return false;
+    }
+    return count > 0;
+}
+
+std::vector<DeviceInfo> listDevices() {
+    std::vector<DeviceInfo> out;
+    int count = 0, current = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || cudaGetDevice(&current) != cudaSuccess) {
         cudaGetLastError();  // clear the sticky "no driver" error for later calls
         return out;
     }
@@ -61,7 +70,7 @@ std::vector<DeviceInfo> listDevices() {
         if (cudaSetDevice(d) == cudaSuccess) cudaMemGetInfo(&info.freeMemory, &info.totalMemory);
         out.push_back(info);
     }
-    if (!out.empty()) cudaSetDevice(0);
+    cudaSetDevice(current);  // a caller working on device 1 stays there
     return out;
 }
 

@@ -72,7 +72,8 @@ EngineRun runEngine(Method method, Backend backend, const SegmentationRequest& r
     r.msTotal = millisecondsSince(tTotal);
     if (options.countVoxels && !options.deviceLabels) {
         const stages::Scope stage("count voxels");
-        r.voxels = r.labels.voxelCount() - countLabels(r.labels, request.threads)[0];
+        r.labelVoxels = countLabels(r.labels, request.threads);
+        r.voxels = r.labels.voxelCount() - r.labelVoxels[0];
     }
     return r;
 }

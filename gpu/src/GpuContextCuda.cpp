@@ -53,12 +53,26 @@ GpuContext::GpuContext(const Volume& volume, const ProgressCallback& progress) :
 }
 
 GpuContext::GpuContext(const Volume& volume, DeviceVolume&& resident) : m_impl(std::make_unique<Impl>()) {
+    cudaCheck(cudaStreamCreateWithFlags(&m_impl->stream, cudaStreamNonBlocking), "GPU stream");
+    rebind(volume, std::move(resident));
+}
+
+void GpuContext::rebind(const Volume& volume, DeviceVolume&& resident) {
     if (resident.geometry().dims != volume.geometry().dims || resident.pixelType() != volume.pixelType())
         throw GpuError("GPU context: the resident voxels are not the named volume's grid and type");
+    // The previous volume's work is over before its voxels are let go.
+    cudaCheck(cudaStreamSynchronize(m_impl->stream), "GPU work");
+    const std::size_t n = volume.voxelCount();
+    if (m_impl->labels.get() && m_impl->labels.bytes() != n) m_impl->labels = DeviceBuffer();
+    if (m_impl->labels.get()) cudaCheck(cudaMemsetAsync(m_impl->labels.get(), 0, n, m_impl->stream), "label buffer");
     m_impl->volume = &volume;
-    cudaCheck(cudaStreamCreateWithFlags(&m_impl->stream, cudaStreamNonBlocking), "GPU stream");
+    if (m_impl->device)
+        *m_impl->device = std::move(resident);
+    else
+        m_impl->device = std::make_unique<DeviceVolume>(std::move(resident));
+    m_impl->range.reset();
+    m_impl->uploadMs = 0;
     cudaCheck(cudaStreamSynchronize(cudaStreamLegacy), "the caller's GPU work");
-    m_impl->device = std::make_unique<DeviceVolume>(std::move(resident));
 }
 
 GpuContext::~GpuContext() = default;

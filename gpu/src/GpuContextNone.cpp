@@ -15,6 +15,7 @@ GpuContext::GpuContext(const Volume&, DeviceVolume&&) {
     throw GpuError("GPU context unavailable: this build has no CUDA support");
 }
 GpuContext::~GpuContext() = default;
+void GpuContext::rebind(const Volume&, DeviceVolume&&) { throw GpuError("no CUDA"); }
 const Volume& GpuContext::volume() const { throw GpuError("no CUDA"); }
 const DeviceVolume& GpuContext::deviceVolume() const { throw GpuError("no CUDA"); }
 void* GpuContext::stream() const { return nullptr; }

@@ -4,6 +4,7 @@
 
 #include "CudaCheck.h"
 #include "DeviceBuffer.h"
+#include "ResidentCache.h"
 #include "TransferCount.h"
 #include "lucent/core/ValueHistogram.h"
 #include "lucent/core/seg/SeedInterval.h"
@@ -32,11 +33,11 @@ struct DeviceLabels::Impl {
 };
 
 DeviceLabels::DeviceLabels(std::size_t voxels) : m_impl(std::make_unique<Impl>()) {
-    m_impl->buffer = DeviceBuffer(voxels, "the labels");
-    m_impl->voxels = voxels;
     cudaCheck(cudaGetDevice(&m_impl->device), "the labels");
+    m_impl->buffer = takeLabelMemory(m_impl->device, voxels);
+    m_impl->voxels = voxels;
 }
-DeviceLabels::~DeviceLabels() = default;
+DeviceLabels::~DeviceLabels() { keepLabelMemory(m_impl->device, std::move(m_impl->buffer)); }
 std::uint8_t* DeviceLabels::data() const { return m_impl->buffer.as<std::uint8_t>(); }
 std::size_t DeviceLabels::voxels() const { return m_impl->voxels; }
 int DeviceLabels::device() const { return m_impl->device; }

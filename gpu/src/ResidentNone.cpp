@@ -15,6 +15,11 @@ int DeviceLabels::device() const { return -1; }
 void DeviceLabels::copyTo(std::uint8_t*) const {}
 int currentDevice() { return -1; }
 
+std::shared_ptr<GpuContext> residentContext(const Volume&, DeviceVolume&&) {
+    throw GpuError("resident volumes unavailable: this build has no CUDA support");
+}
+std::size_t releaseResidentMemory(bool) { return 0; }
+
 RegionGrowingParams residentSeedInterval(const GpuContext&, const std::vector<VoxelIndex>&) {
     throw GpuError("resident volumes unavailable: this build has no CUDA support");
 }

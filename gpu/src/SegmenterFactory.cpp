@@ -48,7 +48,7 @@ std::unique_ptr<Segmenter> createCpu(Method method) {
 
 std::unique_ptr<Segmenter> createSegmenter(Method method, Backend backend, std::shared_ptr<GpuContext> context) {
     if (backend == Backend::Cpu) return createCpu(method);
-    const bool compiled = cudaCompiledIn(), device = compiled && !listDevices().empty();
+    const bool compiled = cudaCompiledIn(), device = compiled && hasDevice();
     std::unique_ptr<Segmenter> cuda = device ? createCuda(method, std::move(context)) : nullptr;
     if (backend == Backend::Cuda) {
         if (!compiled) throw std::invalid_argument("backend cuda: this build has no CUDA support");

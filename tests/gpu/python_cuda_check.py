@@ -9,6 +9,7 @@ Prints one line a check and exits 1 when any failed (a missing device fails: thi
 """
 
 import ctypes
+import os
 import sys
 
 import numpy as np
@@ -126,6 +127,65 @@ def refusals(v):
     value_error("a seed outside", lambda: lucent.region_growing(cupy.asarray(v), [(999, 0, 0)], lower=1, upper=2))
 
 
+def kept_memory(v, calls):
+    """What device calls keep between them (a context a device, the memory of dropped labels): the
+    next call takes that memory and writes every voxel of it (old labels poisoned first), threads
+    running at once each get their own, release_gpu_memory frees it, and a device out of memory is a
+    RuntimeError after which the next call runs as before."""
+    import threading
+
+    import cupy
+    f = cupy.asfortranarray(cupy.asarray(v))
+    expected = {name: calls[name](v, "cpu") for name in ("srg", "fc", "fcm", "snake3d")}
+    for name, cpu in expected.items():
+        first = calls[name](f, "auto")
+        pointer = first.data.ptr
+        first.fill(77)  # what the next call must overwrite everywhere
+        del first
+        again = calls[name](f, "auto")
+        check(f"{name}: the next call takes the dropped labels' memory", again.data.ptr == pointer,
+              f"{again.data.ptr:#x} != {pointer:#x}")
+        check(f"{name}: written over the old labels == cpu", np.array_equal(again.get(), cpu))
+        del again
+    smaller = np.asfortranarray(v[:80, :75, :60])
+    small_seed = tuple(int(i) for i in np.unravel_index(np.argmax(smaller), smaller.shape))
+    top = int(smaller[small_seed])
+    small_cpu = lucent.region_growing(smaller, [small_seed], lower=top - 300, upper=top, backend="cpu")
+    small_gpu = lucent.region_growing(cupy.asarray(smaller, order="F"), [small_seed], lower=top - 300, upper=top)
+    check("a smaller array after larger ones == cpu", int(small_cpu.sum()) > 1 and np.array_equal(small_gpu.get(), small_cpu))
+    results, errors = {}, []
+
+    def worker(index, name):
+        try:
+            for run in range(6):
+                results[(index, run)] = (name, calls[name](f if index % 2 else cupy.ascontiguousarray(f), "auto").get())
+        except Exception as e:  # noqa: BLE001 - reported as the check's failure
+            errors.append(f"{name}: {type(e).__name__}: {e}")
+
+    threads = [threading.Thread(target=worker, args=(i, name)) for i, name in enumerate(["srg", "fcm", "fc", "srg"])]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    c_expected = {name: calls[name](np.ascontiguousarray(v), "cpu") for name in ("srg", "fc", "fcm")}
+    wrong = [key for key, (name, got) in results.items()
+             if not np.array_equal(got, expected[name] if key[0] % 2 else c_expected[name])]
+    check("four threads calling at once (24 calls) == cpu", not errors and len(results) == 24 and not wrong,
+          f"errors {errors}, wrong {wrong}")
+    freed = lucent.release_gpu_memory()
+    check("release_gpu_memory frees the dropped labels' memory", freed >= v.size, f"{freed} bytes")
+    check("nothing kept after a release", lucent.release_gpu_memory() == 0)
+    os.environ["LUCENT_GPU_MEMORY_LIMIT_MB"] = "0.5"
+    try:
+        calls["fc"](f, "auto")
+        check("out of device memory: RuntimeError", False, "no error")
+    except RuntimeError as e:
+        check("out of device memory: RuntimeError", "GPU out of memory" in str(e), str(e))
+    finally:
+        del os.environ["LUCENT_GPU_MEMORY_LIMIT_MB"]
+    check("the call after it == cpu", np.array_equal(calls["fc"](f, "auto").get(), expected["fc"]))
+
+
 def main():
     v = blobs((160, 150, 120))
     seed = tuple(int(i) for i in np.argwhere(v > 500)[0])
@@ -167,6 +227,7 @@ def main():
     u8 = np.asfortranarray(np.clip(v // 8 + 128, 0, 255).astype(np.uint8))
     resident_call("fcm: cupy uint8", calls["fcm"], cupy.asarray(u8, order="F"), None, calls["fcm"](u8, "cpu"), "cupy")
     refusals(v)
+    kept_memory(v, calls)
     if failed:
         print(f"{len(failed)} check(s) failed: {', '.join(failed)}")
         return 1

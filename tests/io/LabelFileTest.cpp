@@ -3,6 +3,7 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/core/GridMatch.h"
+#include "lucent/io/FileUtil.h"
 #include "lucent/io/LabelFile.h"
 #include "lucent/io/NrrdFormat.h"
 #include "lucent/io/VolumeFile.h"
@@ -147,6 +148,23 @@ TEST(LabelFile, ChosenLabelsOnlyAndEmptyLabelsRefused) {
     EXPECT_THROW(writeLabelFile(twoLabels(), namedTable(), dir.file("two.nii"), options), IoError);
     EXPECT_FALSE(std::filesystem::exists(dir.file("two.nii")));
     EXPECT_THROW(writeLabelFile(LabelMap(grid()), {}, dir.file("none.nii"), {}), IoError);
+    EXPECT_FALSE(std::filesystem::exists(dir.file("none.nii")));
+}
+
+TEST(LabelFile, LabelsPresentCountedByTheCallerAreUsedNotCountedAgain) {
+    TempDir dir;
+    const LabelMap m = twoLabels();
+    LabelExportOptions counted;
+    counted.present = std::vector<std::uint8_t>{1, 3};  // as `segment` counted them
+    for (const std::string name : {"m.nii", "m.nrrd"}) {
+        writeLabelFile(m, namedTable(), dir.file("counted-" + name), counted);
+        writeLabelFile(m, namedTable(), dir.file(name), {});
+        EXPECT_EQ(readFile(dir.file("counted-" + name)), readFile(dir.file(name))) << name;
+    }
+    // The caller's count is the one read: an empty one is an empty mask, whatever the map holds.
+    LabelExportOptions none;
+    none.present.emplace();
+    EXPECT_THROW(writeLabelFile(m, {}, dir.file("none.nii"), none), IoError);
     EXPECT_FALSE(std::filesystem::exists(dir.file("none.nii")));
 }
 

@@ -55,6 +55,38 @@ TEST(StagedOutputs, NothingAppearsBeforeCommitThenEverything) {
     EXPECT_TRUE(std::filesystem::exists(dir.file("b.json")));
 }
 
+TEST(WriteFileAtomically, PartsAcrossWritebackPiecesArriveWholeAndInOrder) {
+    const TempDir dir;
+    // Parts that start and end inside the 16 MiB pieces whose writeback starts as they fill.
+    std::string big(std::size_t(21) << 20, '\0'), other(std::size_t(17) << 20, '\0');
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = char(i * 7 + i / 4099);
+    for (std::size_t i = 0; i < other.size(); ++i) other[i] = char(i * 13 + 5);
+    writeFileAtomically(dir.file("big.raw"), {"head", big, "", other, "tail"});
+    EXPECT_EQ(contents(dir.file("big.raw")), "head" + big + other + "tail");
+    EXPECT_EQ(names(dir), (std::vector<std::string>{"big.raw"}));
+}
+
+TEST(WriteFileAtomically, AMissingFolderIsAnErrorNamingTheFile) {
+    const TempDir dir;
+    try {
+        writeFileAtomically(dir.file("nowhere/a.json"), {"{}"});
+        ADD_FAILURE() << "written into a missing folder";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot write " + dir.file("nowhere/a.json")), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(names(dir).empty());
+}
+
+TEST(DropCachedPages, KeepsTheBytesAndLeavesAnythingButAFileAlone) {
+    const TempDir dir;
+    writeFileAtomically(dir.file("a.raw"), {std::string(3 << 20, 'x')});
+    dropCachedPages(dir.file("a.raw"));
+    EXPECT_EQ(contents(dir.file("a.raw")), std::string(3 << 20, 'x'));
+    dropCachedPages(dir.file("missing.raw"));
+    dropCachedPages(dir.path());
+    EXPECT_EQ(names(dir), (std::vector<std::string>{"a.raw"}));
+}
+
 TEST(StagedOutputs, AStageLeftWithoutCommitRemovesEveryTemporary) {
     const TempDir dir;
     try {

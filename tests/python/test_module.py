@@ -443,6 +443,12 @@ def test_gpu_arrays_without_a_device_are_refused():
     assert lucent.host_copies == before
 
 
+def test_release_gpu_memory_frees_what_device_calls_kept():
+    assert "release_gpu_memory" in lucent.__all__
+    assert lucent.release_gpu_memory() >= 0  # whatever earlier device calls kept (nothing without a device)
+    assert lucent.release_gpu_memory() == 0  # nothing is kept after a release
+
+
 def _cuda_capsule(capsule):
     """The capsule's tensor marked as lying on CUDA device 0 (its DLDevice rewritten with ctypes)."""
     import ctypes

@@ -11,6 +11,7 @@ released; results are uint8 arrays of the input's shape with the same voxels and
 `lucent segment` gives for the same input and parameters. Batches on Dask: `python3 -m lucent.batch`.
 """
 
+import atexit
 import os
 
 import numpy as np
@@ -20,7 +21,7 @@ from ._lucent import Image
 
 __version__ = _lucent.__version__
 __all__ = ["Image", "load", "save", "parameters", "region_growing", "fuzzy_connectedness", "fuzzy_c_means", "snake", "snake3d",
-           "grow_from_seeds"]
+           "grow_from_seeds", "release_gpu_memory"]
 
 
 def load(path, series=None):
@@ -125,6 +126,17 @@ def grow_from_seeds(array, seeds_array, backend="auto", *, roi=None, mask=None, 
     if not s.any():
         raise ValueError("seeds_array holds no seed (every voxel is 0)")
     return _run("growcut", array, {}, backend, roi=roi, mask=mask, threads=threads, seeds_mask=s.astype(np.uint8))
+
+
+def release_gpu_memory():
+    """Frees the GPU memory and streams that calls on CuPy / PyTorch arrays keep for the next ones
+    (each device's idle contexts and the memory of labels you dropped); returns the bytes of label
+    memory freed. Results you still hold stay valid. Done for you when the interpreter exits."""
+    return _lucent._release_gpu_memory()
+
+
+# Before the CUDA runtime goes; labels dropped after it are freed at once rather than kept.
+atexit.register(_lucent._release_gpu_memory, True)
 
 
 # --- the array conventions -------------------------------------------------------------------

@@ -19,6 +19,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace lucent::io {
@@ -111,24 +113,59 @@ std::vector<char> readDataFile(const std::string& header, const std::string& nam
     }
 }
 
+namespace {
+
+/// Bytes written before their writeback to the disk is started: a large output then reaches the
+/// disk while the rest of it is still being copied into the page cache, and the closing fsync waits
+/// for the last piece only (it waited for all of it, after the copy).
+constexpr std::size_t kWritebackPiece = std::size_t(16) << 20;
+
+/// Writes `data` at the end of what `written` bytes of `fd` hold; 0, or the errno of the failure.
+int writeWithWriteback(int fd, std::string_view data, std::size_t& written) {
+    while (!data.empty()) {
+        const std::size_t n = std::min(data.size(), kWritebackPiece - written % kWritebackPiece);
+        const ssize_t w = ::write(fd, data.data(), n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return w < 0 ? errno : EIO;
+        const std::size_t pieces = written / kWritebackPiece;
+        written += std::size_t(w);
+        data.remove_prefix(std::size_t(w));
+        // A hint, not a promise (no metadata, no wait; a file system without it ignores it): the
+        // fsync at the end is what makes the file durable.
+        if (written / kWritebackPiece != pieces)
+            ::sync_file_range(fd, off_t(pieces * kWritebackPiece), off_t(kWritebackPiece), SYNC_FILE_RANGE_WRITE);
+    }
+    return 0;
+}
+
+}  // namespace
+
+void dropCachedPages(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) return;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+}
+
 void writeFileAtomically(const std::string& path, const std::vector<std::string_view>& parts) {
     static std::atomic<unsigned> counter{0};
     // Registered before it exists: failures, and SIGINT / SIGTERM / SIGHUP, remove it.
     TemporaryFile tmp(path + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    FILE* f = std::fopen(tmp.path().c_str(), "wb");
-    if (!f) throw IoError("cannot write " + path + ": " + std::strerror(errno));
+    const int fd = ::open(tmp.path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) throw IoError("cannot write " + path + ": " + std::strerror(errno));
     auto fail = [&](int err) {
-        std::fclose(f);
+        ::close(fd);
         throw IoError("cannot write " + path + ": " + std::strerror(err ? err : EIO));
     };
+    std::size_t written = 0;
     for (auto part : parts)
-        if (!part.empty() && std::fwrite(part.data(), 1, part.size(), f) != part.size()) fail(errno);
-    if (std::fflush(f) != 0) fail(errno);
+        if (const int err = writeWithWriteback(fd, part, written)) fail(err);
     {
         const stages::Scope stage("fsync");
-        if (::fsync(::fileno(f)) != 0 && errno != EINVAL) fail(errno);
+        if (::fsync(fd) != 0 && errno != EINVAL) fail(errno);
     }
-    if (std::fclose(f) != 0) throw IoError("cannot write " + path + ": " + std::strerror(errno));
+    if (::close(fd) != 0) throw IoError("cannot write " + path + ": " + std::strerror(errno));
     // Part of a command's outputs: renamed with the others when all are written.
     if (StagedOutputs* staged = StagedOutputs::current()) {
         staged->adopt(std::move(tmp), path);

@@ -45,7 +45,7 @@ LabelMap onlyLabels(const LabelMap& labels, const std::vector<std::uint8_t>& kee
 /// The chosen labels, each checked to have a voxel.
 std::vector<std::uint8_t> chosenLabels(const LabelMap& labels, const LabelExportOptions& options,
                                        const std::string& path) {
-    const auto present = presentLabels(labels);
+    const auto present = options.present ? *options.present : presentLabels(labels);
     if (options.labels.empty()) {
         if (present.empty()) throw IoError("cannot write " + path + ": the mask has no labelled voxel");
         return present;

@@ -18,8 +18,13 @@ struct DeviceInfo {
 
 /// True when this build has CUDA engines compiled in.
 bool cudaCompiledIn();
-/// Usable devices; empty without a driver or device (never throws).
+/// Usable devices; empty without a driver or device (never throws). Reads every device's properties
+/// and free memory (a fraction of a millisecond): for listings, not for every engine's creation.
+/// The calling thread's current device is left as it was.
 std::vector<DeviceInfo> listDevices();
+/// True when this build has CUDA and the process sees a device: the device count alone, no
+/// properties read (what each engine's creation asks). Never throws.
+bool hasDevice();
 /// Starts the CUDA driver and the device's context and pins the upload staging buffers: a few
 /// hundred milliseconds on first use that a viewer pays at start-up (on a worker thread), not when
 /// the first volume is shown. Does nothing without a device; never throws; any thread.

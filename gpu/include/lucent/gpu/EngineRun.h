@@ -7,6 +7,7 @@
 #include "lucent/core/seg/Segmenter.h"
 #include "lucent/gpu/SegmenterFactory.h"
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,8 @@ struct EngineRun {
     LabelMap labels;
     std::vector<Volume> soft;
     std::size_t voxels = 0;  ///< labelled (non-zero) voxels; 0 without countVoxels
+    /// Voxels of each label value (0 the background), from the same pass; zeros without countVoxels.
+    std::array<std::size_t, 256> labelVoxels{};
     /// ms_compute: the method's own work in start() and the steps (CUDA: device time by events);
     /// ms_total adds handing the results back (labels, soft maps).
     double msCompute = 0, msTotal = 0;

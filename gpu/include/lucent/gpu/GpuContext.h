@@ -30,6 +30,11 @@ public:
     /// when asked for stream 1: this context's stream does not wait for it by itself.
     GpuContext(const Volume& volume, DeviceVolume&& resident);
     ~GpuContext();
+    /// The same context over another resident volume (the next run of a caller that keeps its
+    /// contexts: the Python module's device calls): the stream, scratch slots and counter stay;
+    /// the label buffer is zeroed again, or dropped when the voxel count differs; waits for the
+    /// stream's earlier work and, as the constructor, for the legacy default stream.
+    void rebind(const Volume& volume, DeviceVolume&& resident);
     GpuContext(const GpuContext&) = delete;
     GpuContext& operator=(const GpuContext&) = delete;
 

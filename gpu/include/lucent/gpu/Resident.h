@@ -13,13 +13,19 @@
 
 namespace lucent::gpu {
 
+class DeviceVolume;
 class GpuContext;
 
-/// Device memory for one run's labels (a uint8 a voxel) on the current device, owned: freed with
-/// the object (by whoever holds it last: a DLPack capsule's deleter).
+/// Device memory for one run's labels (a uint8 a voxel) on the current device, owned: given back
+/// with the object (by whoever holds it last: a DLPack capsule's deleter). The memory of labels
+/// given back is kept for the next ones on that device (releaseResidentMemory frees it): once the
+/// device's queued work is done, as freeing it would wait for, so work still reading the old labels
+/// never sees the new ones. Engines write every voxel of the labels: kept memory is not cleared.
 class DeviceLabels {
 public:
-    /// GpuError naming the size when there is no room (or no CUDA).
+    /// Kept memory of this device that fits (at least `voxels` bytes, at most twice that), else new
+    /// memory. GpuOutOfMemory naming the size when there is no room even after the kept memory of
+    /// every device was freed (GpuError without CUDA).
     explicit DeviceLabels(std::size_t voxels);
     ~DeviceLabels();
     DeviceLabels(const DeviceLabels&) = delete;
@@ -37,6 +43,19 @@ private:
 
 /// The calling thread's current CUDA device; -1 without CUDA or a device.
 int currentDevice();
+
+/// A context on the current device for one run over a resident volume (`resident`, described by
+/// `volume`, as GpuContext's constructor takes them): a context an earlier run on this device left
+/// idle, rebound to it (its stream and memory kept between runs), else a new one. It goes back to
+/// the idle ones when its last copy is dropped, unless its stream reports a fault. Each thread's run
+/// has a context of its own: several threads may run at once.
+std::shared_ptr<GpuContext> residentContext(const Volume& volume, DeviceVolume&& resident);
+
+/// Frees what resident runs keep between them on every device: the idle contexts and the kept
+/// label memory (labels a caller still holds are given back when dropped, and kept again). With
+/// `forGood` nothing is kept from then on (the Python module at interpreter exit). Returns the
+/// bytes of device memory freed.
+std::size_t releaseResidentMemory(bool forGood = false);
 
 /// A host Volume that names a resident volume's grid and type and holds no voxels (its data() is
 /// null): what a request names for a context made from a DeviceVolume over a caller's memory. The

@@ -37,6 +37,12 @@ std::vector<std::string> filesUnder(const std::string& path);
 /// StagedOutputs is open on this thread, the rename waits for its commit() (StagedOutputs.h).
 void writeFileAtomically(const std::string& path, const std::vector<std::string_view>& parts);
 
+/// Drops the page cache of `path`, an existing regular file, leaving its bytes on disk (anything
+/// else, or a missing file, is left alone): an output about to be replaced, so that the rename over
+/// it frees its blocks only, not gigabytes of cached pages, on the command's path. A hint: nothing
+/// to report.
+void dropCachedPages(const std::string& path);
+
 /// Inflates a zlib or gzip stream (auto-detected) and stops after `limit` bytes: the header's
 /// promise bounds the work, so a small file that inflates to gigabytes costs no more than the
 /// promise. The result is shorter than `limit` when the stream ends first; `source` names the file

@@ -8,6 +8,7 @@
 #include "lucent/core/Volume.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct LabelFileContents {
 struct LabelExportOptions {
     /// The labels to write (empty: every label with a voxel); others are written as background.
     std::vector<std::uint8_t> labels;
+    /// The labels that have a voxel, ascending, when the caller counted them already (`segment`
+    /// counts its result): the writer then makes no pass of its own to find them.
+    std::optional<std::vector<std::uint8_t>> present;
     /// The DICOM file of each slice of the source series (Volume metadata sliceFiles); empty when
     /// the volume did not come from DICOM. A DICOM SEG needs them; NIfTI then stores rows bottom-up
     /// as dcm2niix does, so the mask lies on the voxels of a dcm2niix conversion of the series.
