@@ -57,9 +57,11 @@ int observeRun(const SegmentationRequest& r, Snake3dSteps& steps, Snake3dHistory
     steps.observe(e, 0);
     while (!e.finished()) {
         steps.observe(e, e.step(1).iterations);
-        if (history)
-            for (Snake3dState& s : steps.take()) history->record(std::move(s));
+        if (!history) continue;
+        steps.flush();  // the state of each step taken in turn, as frames take them
+        for (Snake3dState& s : steps.take()) history->record(std::move(s));
     }
+    steps.flush();
     return e.iterations();
 }
 
@@ -165,8 +167,10 @@ TEST(Snake3dHistory, NothingIsShownFromALevelSetTheHistoryHasNotRecorded) {
     e.start(r);
     steps.observe(e, 0);
     steps.observe(e, e.step(1).iterations);
+    steps.flush();
     for (Snake3dState& s : steps.take()) h.record(std::move(s));
     steps.observe(e, e.step(1).iterations);  // queued, not yet taken: the run moved on
+    steps.flush();
     EXPECT_FALSE(h.show(0, latestOf(steps)).has_value());
     EXPECT_EQ(h.shown(), -1);
     for (Snake3dState& s : steps.take()) h.record(std::move(s));

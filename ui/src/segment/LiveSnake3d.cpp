@@ -56,7 +56,10 @@ void LiveSegmentation::writeSnake3dState(const VoxelBox& box) {
 
 void LiveSegmentation::showSnake3dState(int index) {
     if (m_method != Method::Snake3d || !m_worker || !m_volume) return;
-    if (index >= 0 && index < m_history.count() - 1) pause();  // its frame takes the states queued so far
+    if (index >= 0 && index < m_history.count() - 1) {
+        pause();
+        if (m_snake3dSteps) m_snake3dSteps->flush();  // the last step's state, before the history is shown
+    }
     takeSnake3dSteps();
     const std::optional<VoxelBox> box = m_history.show(index, [&](auto& words, auto& domain, auto& serial) {
         m_snake3dSteps->latest(words, domain, serial);
@@ -99,7 +102,8 @@ bool LiveSegmentation::snake3dNoContrast() const {
 }
 
 void LiveSegmentation::noteSnake3dFinished() {
-    takeSnake3dSteps();  // the last state
+    if (m_snake3dSteps) m_snake3dSteps->flush();  // the last step's state: the history is whole when the run ends
+    takeSnake3dSteps();
     if (!snake3dNoContrast()) return;
     const auto& c = m_history.state(m_history.count() - 1).contrast;
     emit notice(QString("No contrast between the box and its surroundings (inside %1 ± %2, outside %3): the surface "

@@ -76,18 +76,18 @@ std::optional<VoxelBox> Snake3dHistory::show(int index, const Latest& latest) {
 
 void Snake3dHistory::labels(const VoxelBox& box, const LabelMap* mask, std::uint8_t* out) const {
     const int nx = box.hi[0] - box.lo[0] + 1, ny = box.hi[1] - box.lo[1] + 1;
-    for (int k = box.lo[2]; k <= box.hi[2]; ++k)
-        for (int j = box.lo[1]; j <= box.hi[1]; ++j) {
+    std::fill(out, out + box.voxelCount(), std::uint8_t(0));
+    if (m_words.empty()) return;
+    // The box's part inside the domain, row by row: a scrubbed state at 1024^3 writes a box of millions.
+    const int i0 = std::max(box.lo[0], m_domain.lo[0]), i1 = std::min(box.hi[0], m_domain.hi[0]);
+    for (int k = std::max(box.lo[2], m_domain.lo[2]); k <= std::min(box.hi[2], m_domain.hi[2]); ++k)
+        for (int j = std::max(box.lo[1], m_domain.lo[1]); j <= std::min(box.hi[1], m_domain.hi[1]); ++j) {
+            const std::uint64_t* words = m_words.data() + m_shape.rowOf(j - m_domain.lo[1], k - m_domain.lo[2]);
             std::uint8_t* row = out + (std::size_t(k - box.lo[2]) * std::size_t(ny) + std::size_t(j - box.lo[1])) * std::size_t(nx);
-            for (int i = box.lo[0]; i <= box.hi[0]; ++i) {
-                bool in = !m_words.empty() && m_domain.contains(i, j, k);
-                if (in) {
-                    const int x = i - m_domain.lo[0];
-                    in = m_words[std::size_t(m_shape.rowOf(j - m_domain.lo[1], k - m_domain.lo[2])) + std::size_t(x / 64)] >>
-                             (x % 64) & 1u;
-                }
-                if (in && mask) in = (*mask)[mask->geometry().index(i, j, k)] != 0;
-                row[i - box.lo[0]] = in ? 1 : 0;
+            const std::uint8_t* allowed = mask ? mask->data() + mask->geometry().index(0, j, k) : nullptr;
+            for (int i = i0; i <= i1; ++i) {
+                const int x = i - m_domain.lo[0];
+                row[i - box.lo[0]] = std::uint8_t((words[x / 64] >> (x % 64) & 1u) && (!allowed || allowed[i]));
             }
         }
 }
