@@ -4,6 +4,7 @@
 /// queue that falls behind by its bound begins the history again after the gap; the statistics the
 /// no-contrast test reads are the domain's, kept up to date by the flips.
 #include "lucent/core/seg/Snake3dCpu.h"
+#include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/ui/Snake3dHistory.h"
 #include "lucent/ui/Snake3dSteps.h"
 
@@ -113,6 +114,38 @@ TEST(Snake3dHistory, EveryStateOfTheRunComesBackExactlyInAnyOrder) {
     EXPECT_NEAR(c.meanInside(), *f.meanInside, 1e-9);
     EXPECT_NEAR(c.meanOutside(), *f.meanOutside, 1e-9);
     EXPECT_TRUE(c.separates()) << c.separation();
+    // The start box's share inside the surface, kept up to date by the flips (the level set's, not the
+    // labels': the mask's slab counts): the ball is an eighth of its box.
+    const Snake3dShape shape = snake3dShape(e.domain());
+    auto inside = [&](int i, int j, int k) {
+        const int x = i - e.domain().lo[0];
+        return e.words()[std::size_t(shape.rowOf(j - e.domain().lo[1], k - e.domain().lo[2])) + std::size_t(x / 64)] >> (x % 64) & 1u;
+    };
+    std::size_t inBox = 0;
+    for (int k = 2; k <= 22; ++k)
+        for (int j = 6; j <= 34; ++j)
+            for (int i = 6; i <= 34; ++i) inBox += inside(i, j, k);
+    EXPECT_EQ(c.boxVoxels, 29.0 * 29 * 21);
+    EXPECT_EQ(c.boxInside, double(inBox));
+    EXPECT_LT(c.boxShare(), 0.2);
+    EXPECT_FALSE(c.holdsTheBox());
+}
+
+TEST(Snake3dHistory, ABoxInsideTheBallIsHeldWhole) {
+    // The box lies inside the ball: the surface grows to the ball's edge and holds all of the box, the
+    // ball set apart from its surroundings all the same.
+    const Volume v = ballVolume();
+    SegmentationRequest r = boxRequest(v);
+    r.snake3d.box = VoxelBox{{17, 17, 9}, {23, 23, 15}};
+    r.snake3d.marginMm = 7.0;  // a domain that reaches past the ball, into the background
+    Snake3dSteps steps(r, kSnake3dHistoryBytes);
+    Snake3dHistory h;
+    observeRun(r, steps, &h);
+    const Snake3dContrast& c = h.state(h.count() - 1).contrast;
+    EXPECT_EQ(c.boxVoxels, 7.0 * 7 * 7);
+    EXPECT_TRUE(c.holdsTheBox()) << c.boxShare();
+    EXPECT_TRUE(c.separates()) << "a real edge, the ball's, just not inside the box: " << c.separation();
+    EXPECT_GT(c.insideVoxels, c.boxVoxels) << "grown past the box";
 }
 
 TEST(Snake3dHistory, TheBoundDropsTheOldestStatesAndKeepsTheWayBack) {
@@ -192,4 +225,9 @@ TEST(Snake3dContrast, SeparationIsTheGapInTheInsidesStandardDeviations) {
     EXPECT_DOUBLE_EQ(c.separation(), 0.5);
     EXPECT_FALSE(c.separates());
     EXPECT_EQ(Snake3dContrast{}.separation(), 0.0) << "nothing inside: nothing set apart";
+    c.boxVoxels = 100, c.boxInside = 89;
+    EXPECT_FALSE(c.holdsTheBox());
+    c.boxInside = 90;
+    EXPECT_TRUE(c.holdsTheBox()) << "90 % of the box: kSnake3dBoxHeld";
+    EXPECT_FALSE(Snake3dContrast{}.holdsTheBox()) << "no box: bubbles are inside their structure by design";
 }

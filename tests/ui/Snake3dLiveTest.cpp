@@ -171,6 +171,7 @@ TEST_F(Snake3dLive, ABoxOnTheCtHeadRunsToTheEnginesVoxelsAcceptsAsOneUndoStep) {
     for (int s = 0; s < history.count(); ++s) ASSERT_EQ(history.iteration(s), s);
     EXPECT_EQ(history.voxels(history.count() - 1), nonZero(expected));
     EXPECT_FALSE(live().snake3dNoContrast()) << "the ventricle is set apart from the brain around it";
+    EXPECT_FALSE(live().snake3dHoldsTheBox()) << "and the box reaches past it";
     const int mid = history.count() / 2;
     auto* scrubber = panel().findChild<QSlider*>("snake3dScrubber");
     ASSERT_NE(scrubber, nullptr);
@@ -313,7 +314,7 @@ TEST_F(Snake3dLive, ABoxMovesTheOtherViewsToItsCentreAndABubbleToIts) {
     EXPECT_EQ(bubble.z, 59);
 }
 
-TEST_F(Snake3dLive, ABoxInUniformBrainSaysItFoundNoEdge) {
+TEST_F(Snake3dLive, ABoxInUniformBrainOrHeldWholeSaysItFoundNoEdge) {
     window.setLayoutMode(Layout::Single);
     chooseSnake3d();
     // White and grey matter of the left frontal lobe, no ventricle, no bone within the domain.
@@ -331,6 +332,18 @@ TEST_F(Snake3dLive, ABoxInUniformBrainSaysItFoundNoEdge) {
     EXPECT_TRUE(waitFor([&] { return status->text().contains("No contrast between the box and its surroundings"); }))
         << status->text().toStdString();
     EXPECT_TRUE(window.statusBar()->currentMessage().contains("draw the box across the structure's edge", Qt::CaseInsensitive))
+        << window.statusBar()->currentMessage().toStdString();
+    // A box inside uniform brain whose domain reaches the skull: the surface fills the box and grows to the
+    // bone, a real edge but not the one wanted; the box held whole says so.
+    drawBox(67, 69, 98, 100, 59, 8);
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    ASSERT_EQ(live().request().snake3d.box->lo, (std::array<int, 3>{67, 69, 56}));
+    EXPECT_FALSE(live().snake3dNoContrast()) << "the brain against the bone";
+    EXPECT_TRUE(live().snake3dHoldsTheBox());
+    EXPECT_NE(live().hudState().figure.find("holds the whole box"), std::string::npos) << live().hudState().figure;
+    EXPECT_TRUE(waitFor([&] { return status->text().contains("The surface holds the whole box"); }))
+        << status->text().toStdString();
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains("the box lies inside one tissue"))
         << window.statusBar()->currentMessage().toStdString();
 }
 

@@ -101,16 +101,31 @@ bool LiveSegmentation::snake3dNoContrast() const {
     return !m_history.state(m_history.count() - 1).contrast.separates();
 }
 
+bool LiveSegmentation::snake3dHoldsTheBox() const {
+    if (m_method != Method::Snake3d || m_published.state != SessionState::Finished || m_history.count() == 0) return false;
+    return m_history.state(m_history.count() - 1).contrast.holdsTheBox();
+}
+
+QString LiveSegmentation::snake3dNoEdge() const {
+    if (!snake3dNoContrast() && !snake3dHoldsTheBox()) return {};
+    const Snake3dContrast& c = m_history.state(m_history.count() - 1).contrast;
+    const QString figures = QString("inside %1 ± %2, outside %3")
+                                .arg(c.meanInside(), 0, 'f', 1)
+                                .arg(c.sdInside(), 0, 'f', 1)
+                                .arg(c.meanOutside(), 0, 'f', 1);
+    if (snake3dNoContrast())
+        return QString("No contrast between the box and its surroundings (%1): the surface found no edge. Draw the box "
+                       "across the structure's edge.").arg(figures);
+    return QString("The surface holds the whole box (%1 %; %2): the box lies inside one tissue, and the surface stopped "
+                   "at the next. Draw the box across the structure's edge.")
+        .arg(100.0 * c.boxShare(), 0, 'f', 0)
+        .arg(figures);
+}
+
 void LiveSegmentation::noteSnake3dFinished() {
     if (m_snake3dSteps) m_snake3dSteps->flush();  // the last step's state: the history is whole when the run ends
     takeSnake3dSteps();
-    if (!snake3dNoContrast()) return;
-    const auto& c = m_history.state(m_history.count() - 1).contrast;
-    emit notice(QString("No contrast between the box and its surroundings (inside %1 ± %2, outside %3): the surface "
-                        "found no edge. Draw the box across the structure's edge.")
-                    .arg(c.meanInside(), 0, 'f', 1)
-                    .arg(c.sdInside(), 0, 'f', 1)
-                    .arg(c.meanOutside(), 0, 'f', 1));
+    if (const QString why = snake3dNoEdge(); !why.isEmpty()) emit notice(why);
 }
 
 void LiveSegmentation::snake3dHud(render::HudState& h) const {
@@ -122,6 +137,7 @@ void LiveSegmentation::snake3dHud(render::HudState& h) const {
         h.figure = "scrubbed: " + snake3dStateText().replace(": ", "\n").toStdString();
     }
     if (snake3dNoContrast()) h.figure += "\nno contrast: no edge found";
+    else if (snake3dHoldsTheBox()) h.figure += "\nholds the whole box: no edge in it";
 }
 
 }  // namespace lucent::ui

@@ -40,10 +40,6 @@ QPushButton* button(const QString& text, const char* name, QWidget* parent) {
     return b;
 }
 
-/// The 3D snake's run that found no edge (LiveSegmentation::snake3dNoContrast), under its figures.
-constexpr const char* kNoContrastAdvice =
-    "\nNo contrast between the box and its surroundings: draw the box across the structure's edge.";
-
 constexpr render::Orientation kOrientations[] = {render::Orientation::Axial, render::Orientation::Coronal,
                                                  render::Orientation::Sagittal};
 
@@ -401,7 +397,7 @@ void SegmentPanel::refreshStatus() {
                               .arg(m_live->shownVoxels())
                               .arg(m_live->volumeMl(), 0, 'f', 2)
                               .arg(QString::fromStdString(p.backend))
-                              .arg(m_live->snake3dNoContrast() ? QString(kNoContrastAdvice) : QString()));
+                              .arg(m_live->snake3dNoEdge().isEmpty() ? QString() : "\n" + m_live->snake3dNoEdge()));
     }
 }
 

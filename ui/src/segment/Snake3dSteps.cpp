@@ -10,7 +10,8 @@
 namespace lucent::ui {
 
 Snake3dSteps::Snake3dSteps(const SegmentationRequest& request, std::size_t boundBytes)
-    : m_volume(request.volume), m_mask(request.mask), m_bound(boundBytes), m_thread([this] { run(); }) {}
+    : m_volume(request.volume), m_mask(request.mask), m_box(request.snake3d.box), m_bound(boundBytes),
+      m_thread([this] { run(); }) {}
 
 Snake3dSteps::~Snake3dSteps() {
     {
@@ -95,10 +96,15 @@ void Snake3dSteps::countAll(Snake3dState& s) {
             for (int x = 0; x < m_shape.nx; ++x) {
                 const std::size_t voxel = first + std::size_t(x);
                 const double v = integer ? double(m_volume->int16Data()[voxel]) : double(m_volume->float32Data()[voxel]);
+                const bool inside = row[x / 64] >> (x % 64) & 1u;
                 m_contrast.domainVoxels += 1;
                 m_contrast.domainSum += v;
                 m_contrast.domainSquares += v * v;
-                if (!(row[x / 64] >> (x % 64) & 1u)) continue;
+                if (m_box && m_box->contains(m_domain.lo[0] + x, m_domain.lo[1] + y, m_domain.lo[2] + z)) {
+                    m_contrast.boxVoxels += 1;
+                    m_contrast.boxInside += inside;
+                }
+                if (!inside) continue;
                 m_contrast.insideVoxels += 1;
                 m_contrast.insideSum += v;
                 m_contrast.insideSquares += v * v;
@@ -128,6 +134,8 @@ void Snake3dSteps::countFlips(Snake3dState& s) {
                     m_contrast.insideVoxels += sign;
                     m_contrast.insideSum += sign * v;
                     m_contrast.insideSquares += sign * v * v;
+                    if (m_box && m_box->contains(m_domain.lo[0] + w * 64 + b, m_domain.lo[1] + y, m_domain.lo[2] + z))
+                        m_contrast.boxInside += sign;
                     if (!m_mask || (*m_mask)[voxel]) m_voxels = sign > 0 ? m_voxels + 1 : m_voxels - 1;
                 }
             }

@@ -163,6 +163,11 @@ public:
     /// The finished run's surface does not set its inside apart from its surroundings
     /// (Snake3dContrast::separates): said in the HUD, the panel and the status bar.
     bool snake3dNoContrast() const;
+    /// The finished run's surface holds (nearly) the whole start box (Snake3dContrast::holdsTheBox): the box
+    /// lay inside one tissue. Said as the above.
+    bool snake3dHoldsTheBox() const;
+    /// What the panel and the status bar say of a finished run that found no edge of its own; empty otherwise.
+    QString snake3dNoEdge() const;
 
 signals:
     /// A frame brought news (panels refresh their figures).

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -48,6 +49,7 @@ private:
 
     const Volume* m_volume;
     const LabelMap* m_mask;
+    std::optional<VoxelBox> m_box;  // the start box (Snake3dContrast's box share)
     std::size_t m_bound;
     // The hand-over from the worker to the thread: one copy at a time.
     std::mutex m_handOver;
