@@ -329,9 +329,11 @@ TEST_F(Snake3dLive, ABoxInUniformBrainOrHeldWholeSaysItFoundNoEdge) {
     EXPECT_NE(live().hudState().figure.find("no contrast"), std::string::npos) << live().hudState().figure;
     auto* status = panel().findChild<QLabel*>("segmentStatus");
     ASSERT_NE(status, nullptr);
-    EXPECT_TRUE(waitFor([&] { return status->text().contains("No contrast between the box and its surroundings"); }))
+    EXPECT_TRUE(waitFor([&] { return status->text().contains("No contrast: Draw the box across the structure's edge."); }))
         << status->text().toStdString();
-    EXPECT_TRUE(window.statusBar()->currentMessage().contains("draw the box across the structure's edge", Qt::CaseInsensitive))
+    EXPECT_TRUE(window.statusBar()->currentMessage().startsWith("No contrast between the box and its surroundings"))
+        << window.statusBar()->currentMessage().toStdString();
+    EXPECT_TRUE(window.statusBar()->currentMessage().endsWith("Draw the box across the structure's edge."))
         << window.statusBar()->currentMessage().toStdString();
     // A box inside uniform brain whose domain reaches the skull: the surface fills the box and grows to the
     // bone, a real edge but not the one wanted; the box held whole says so.
@@ -341,7 +343,7 @@ TEST_F(Snake3dLive, ABoxInUniformBrainOrHeldWholeSaysItFoundNoEdge) {
     EXPECT_FALSE(live().snake3dNoContrast()) << "the brain against the bone";
     EXPECT_TRUE(live().snake3dHoldsTheBox());
     EXPECT_NE(live().hudState().figure.find("holds the whole box"), std::string::npos) << live().hudState().figure;
-    EXPECT_TRUE(waitFor([&] { return status->text().contains("The surface holds the whole box"); }))
+    EXPECT_TRUE(waitFor([&] { return status->text().contains("Holds the whole box: Draw the box across"); }))
         << status->text().toStdString();
     EXPECT_TRUE(window.statusBar()->currentMessage().contains("the box lies inside one tissue"))
         << window.statusBar()->currentMessage().toStdString();

@@ -106,20 +106,25 @@ bool LiveSegmentation::snake3dHoldsTheBox() const {
     return m_history.state(m_history.count() - 1).contrast.holdsTheBox();
 }
 
-QString LiveSegmentation::snake3dNoEdge() const {
+QString LiveSegmentation::snake3dNoEdge(bool brief) const {
     if (!snake3dNoContrast() && !snake3dHoldsTheBox()) return {};
+    // What to do differs with the start: a box is drawn across the edge, bubbles go inside the structure.
+    const bool box = m_request.snake3d.box.has_value();
+    const QString start = box ? "the box" : "the bubbles";
+    const QString advice = box ? "Draw the box across the structure's edge." : "Place the bubbles inside the structure.";
+    if (brief) return (snake3dNoContrast() ? "No contrast: " : "Holds the whole box: ") + advice;
     const Snake3dContrast& c = m_history.state(m_history.count() - 1).contrast;
     const QString figures = QString("inside %1 ± %2, outside %3")
                                 .arg(c.meanInside(), 0, 'f', 1)
                                 .arg(c.sdInside(), 0, 'f', 1)
                                 .arg(c.meanOutside(), 0, 'f', 1);
     if (snake3dNoContrast())
-        return QString("No contrast between the box and its surroundings (%1): the surface found no edge. Draw the box "
-                       "across the structure's edge.").arg(figures);
+        return QString("No contrast between %1 and its surroundings (%2): the surface found no edge. %3")
+            .arg(start, figures, advice);
     return QString("The surface holds the whole box (%1 %; %2): the box lies inside one tissue, and the surface stopped "
-                   "at the next. Draw the box across the structure's edge.")
+                   "at the next. %3")
         .arg(100.0 * c.boxShare(), 0, 'f', 0)
-        .arg(figures);
+        .arg(figures, advice);
 }
 
 void LiveSegmentation::noteSnake3dFinished() {

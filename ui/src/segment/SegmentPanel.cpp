@@ -397,7 +397,7 @@ void SegmentPanel::refreshStatus() {
                               .arg(m_live->shownVoxels())
                               .arg(m_live->volumeMl(), 0, 'f', 2)
                               .arg(QString::fromStdString(p.backend))
-                              .arg(m_live->snake3dNoEdge().isEmpty() ? QString() : "\n" + m_live->snake3dNoEdge()));
+                              .arg(m_live->snake3dNoEdge().isEmpty() ? QString() : "\n" + m_live->snake3dNoEdge(true)));
     }
 }
 

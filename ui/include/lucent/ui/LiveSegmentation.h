@@ -166,8 +166,9 @@ public:
     /// The finished run's surface holds (nearly) the whole start box (Snake3dContrast::holdsTheBox): the box
     /// lay inside one tissue. Said as the above.
     bool snake3dHoldsTheBox() const;
-    /// What the panel and the status bar say of a finished run that found no edge of its own; empty otherwise.
-    QString snake3dNoEdge() const;
+    /// What the status bar says of a finished run that found no edge of its own (why, with the means, and what
+    /// to do), or `brief`ly, as the panel says it; empty when it found one.
+    QString snake3dNoEdge(bool brief = false) const;
 
 signals:
     /// A frame brought news (panels refresh their figures).
