@@ -26,6 +26,9 @@ public:
     MethodFigures figures() const override { return m_active->figures(); }
     UpdateOutcome update(const SegmentationRequest& request) override;
     bool writeContours(JsonWriter& json) const override { return m_active->writeContours(json); }
+    bool copyLevelSet(std::vector<std::uint64_t>& words, VoxelBox& domain) const override {
+        return m_active->copyLevelSet(words, domain);
+    }
 
     /// Why the run left the GPU; empty while it is on its first engine.
     const std::string& notice() const { return m_notice; }

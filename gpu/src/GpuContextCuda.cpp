@@ -10,6 +10,8 @@
 #include "LabelReductionCuda.h"
 #include "lucent/gpu/DeviceVolume.h"
 
+#include <cuda_runtime.h>
+
 #include <chrono>
 #include <map>
 #include <optional>
@@ -134,6 +136,22 @@ void GpuContext::uploadLabels(const LabelMap& labels) {
     if (labels.voxelCount() != sink.voxels) throw GpuError("label upload: the labels are not on the volume's grid");
     cudaCheck(cudaMemcpyAsync(sink.data, labels.data(), sink.voxels, cudaMemcpyHostToDevice, m_impl->stream),
               "label upload");
+    cudaCheck(cudaStreamSynchronize(m_impl->stream), "label upload");
+}
+
+void GpuContext::uploadLabels(const std::uint8_t* labels, const VoxelBox& box) {
+    const Geometry& g = m_impl->volume->geometry();
+    if (box.empty() || !g.contains(box.lo[0], box.lo[1], box.lo[2]) || !g.contains(box.hi[0], box.hi[1], box.hi[2]))
+        throw GpuError("label upload: the box is not inside the volume");
+    const LabelSink sink = labelSink();
+    const std::size_t nx = std::size_t(box.hi[0] - box.lo[0] + 1), ny = std::size_t(box.hi[1] - box.lo[1] + 1);
+    cudaMemcpy3DParms p{};
+    p.srcPtr = make_cudaPitchedPtr(const_cast<std::uint8_t*>(labels), nx, nx, ny);
+    p.dstPtr = make_cudaPitchedPtr(sink.data, std::size_t(g.dims[0]), std::size_t(g.dims[0]), std::size_t(g.dims[1]));
+    p.dstPos = make_cudaPos(std::size_t(box.lo[0]), std::size_t(box.lo[1]), std::size_t(box.lo[2]));
+    p.extent = make_cudaExtent(nx, ny, std::size_t(box.hi[2] - box.lo[2] + 1));
+    p.kind = cudaMemcpyHostToDevice;
+    cudaCheck(cudaMemcpy3DAsync(&p, m_impl->stream), "label upload");
     cudaCheck(cudaStreamSynchronize(m_impl->stream), "label upload");
 }
 

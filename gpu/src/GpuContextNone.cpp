@@ -26,6 +26,7 @@ void GpuContext::downloadLabels(LabelMap&, const VoxelBox*) { throw GpuError("no
 void GpuContext::downloadReducedLabels(const LabelReduction&, LabelMap&) { throw GpuError("no CUDA"); }
 std::size_t GpuContext::countLabels() { throw GpuError("no CUDA"); }
 void GpuContext::uploadLabels(const LabelMap&) { throw GpuError("no CUDA"); }
+void GpuContext::uploadLabels(const std::uint8_t*, const VoxelBox&) { throw GpuError("no CUDA"); }
 void GpuContext::download(void*, const void*, std::size_t) const { throw GpuError("no CUDA"); }
 void* GpuContext::scratch(int, std::size_t) { throw GpuError("no CUDA"); }
 int GpuContext::reserveScratch() { throw GpuError("no CUDA"); }

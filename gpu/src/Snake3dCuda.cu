@@ -330,6 +330,15 @@ void Snake3dCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) const 
     if (!sink.onDevice) copyLabelsToHost(*m_context, out, sink, b);
 }
 
+bool Snake3dCuda::copyLevelSet(std::vector<std::uint64_t>& words, VoxelBox& domain) const {
+    if (!m_host) return false;
+    words.resize(std::size_t(m_shape.wordCount()));
+    // In stream order: after the step's kernels (step() has waited for them already).
+    m_context->download(words.data(), m_u.get(), words.size() * sizeof(Word));
+    domain = m_domain;
+    return true;
+}
+
 MethodFigures Snake3dCuda::figures() const {
     MethodFigures f;
     if (!m_host) return f;

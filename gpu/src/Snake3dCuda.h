@@ -27,6 +27,7 @@ public:
     void cancel() override;
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     MethodFigures figures() const override;
+    bool copyLevelSet(std::vector<std::uint64_t>& words, VoxelBox& domain) const override;
 
 protected:
     const Geometry& grid() const override { return m_request.volume->geometry(); }

@@ -1,11 +1,13 @@
 /// @brief Viewer frame times on a 512 x 512 x 400 int16 volume: scrolling and window/level in the 2x2
 /// layout, then methods evolving live (region growing with its interval moving every frame, fuzzy
-/// connectedness threshold scrubbing, the snake on a 512 x 512 slice and on a 15 MP image), each
+/// connectedness threshold scrubbing, the snake on a 512 x 512 slice and on a 15 MP image, the 3D snake
+/// from a box), each
 /// frame taking the run's changes into the preview texture and rendering the three views (and
 /// reading them back). Run it under Xvfb or any X display; prints median and worst frame in ms,
 /// steps per second, the one-off texture upload, and whether frames went through CUDA-GL interop.
 /// usage: xvfb-run -a -s "-screen 0 1920x1080x24" lucent_bench_viewer [--frames N] [--live-frames N]
-///        [--size X,Y,Z] [--backend auto|cpu|cuda] [--snake-side N] [--no-live]
+///        [--size X,Y,Z] [--backend auto|cpu|cuda] [--snake-side N] [--no-live] [--rows srg,fc,fcm,snake,snake3d,image]
+/// (--rows: the live rows to run, all by default; image is the snake's --snake-side image)
 #include "lucent/core/ParallelFor.h"
 #include "lucent/core/StageTimes.h"
 #include "lucent/core/seg/RunSpeed.h"
@@ -146,6 +148,27 @@ std::shared_ptr<Volume> snakeImage(int side) {
     return v;
 }
 
+/// The 3D snake's own figures beside its row: the engine's time a step (the worker's advances, one step
+/// each at the viewing pace, less the scrubber's copy of each level set inside them: wall time, the
+/// device's launches and read-back included), that copy, the state made of it on the scrubber's own
+/// thread, and what the scrubber holds.
+void snake3dFigures(const ui::LiveSegmentation& run) {
+    double advance = 0, copy = 0, state = 0;
+    long long advances = 0, copies = 0, states = 0;
+    for (const auto& f : stages::snapshot()) {
+        if (f.name == "worker: advance") advance = f.totalMs, advances = f.count;
+        if (f.name == "worker: 3D snake level set copied for the scrubber") copy = f.totalMs, copies = f.count;
+        if (f.name == "3D snake: a state for the scrubber (own thread)") state = f.totalMs, states = f.count;
+    }
+    const ui::Snake3dHistory& h = run.snake3dHistory();
+    std::printf("  3D snake: %d iterations; engine %.3f ms/step (%lld advances); the scrubber's copy of a level set %.3f ms "
+                "(%lld, on the worker), its state %.3f ms (%lld, own thread); HUD %.3f ms/step; the scrubber holds %d "
+                "states (%d let go), %.1f MiB of flips\n",
+                run.published().last.iterations, (advance - copy) / double(std::max(1LL, advances)), advances,
+                copy / double(std::max(1LL, copies)), copies, state / double(std::max(1LL, states)), states,
+                run.published().msPerStep, h.count(), h.dropped(), double(h.bytes()) / (1 << 20));
+}
+
 struct LiveFigures {
     Stats frame;
     Stats work;  // the frame without the window's composition and present
@@ -161,6 +184,8 @@ int main(int argc, char** argv) {
     int frames = 100, liveFrames = 300, nx = 512, ny = 512, nz = 400, snakeSide = 3873;
     bool live = true;
     std::string backendName = "auto";
+    std::string rows = ",srg,fc,fcm,snake,snake3d,image,";
+    auto want = [&](const char* row) { return rows.find(std::string(",") + row + ",") != std::string::npos; };
     for (int a = 1; a < argc; ++a) {
         if (!std::strcmp(argv[a], "--no-live")) live = false;
         if (a + 1 >= argc) continue;
@@ -169,6 +194,7 @@ int main(int argc, char** argv) {
         if (!std::strcmp(argv[a], "--size")) std::sscanf(argv[a + 1], "%d,%d,%d", &nx, &ny, &nz);
         if (!std::strcmp(argv[a], "--backend")) backendName = argv[a + 1];
         if (!std::strcmp(argv[a], "--snake-side")) snakeSide = std::atoi(argv[a + 1]);
+        if (!std::strcmp(argv[a], "--rows")) rows = std::string(",") + argv[a + 1] + ",";
     }
     stages::setEnabled(true);
     lucent::ui::prepareOpenGl();
@@ -349,7 +375,7 @@ int main(int argc, char** argv) {
     };
     const int ci = nx / 2, cj = ny / 2, ck = nz / 2;
     QString error;
-    {
+    if (want("srg")) {
         SegmentationRequest r;
         r.seeds = {{ci, cj, ck}};
         r.regionGrowing = {0, 120, 6};
@@ -360,7 +386,7 @@ int main(int argc, char** argv) {
         report("region growing, interval moving", f);
         run.cancel();
     }
-    {
+    if (want("fc")) {
         SegmentationRequest r;
         r.seeds = {{ci, cj, ck}};
         r.fuzzyConnectedness.threshold = 0.5;
@@ -387,7 +413,8 @@ int main(int argc, char** argv) {
     }
     // A method evolving at the pace a viewer shows it at (the fc row ran unpaced), restarted
     // whenever it converges so that every measured frame shows a run in progress.
-    auto evolvingRun = [&](const char* what, Method method, const SegmentationRequest& r) {
+    auto evolvingRun = [&](const char* what, Method method, const SegmentationRequest& r,
+                           const std::function<void()>& before = {}) {
         if (!gpu::hasCudaEngine(method)) run.setBackend(gpu::Backend::Auto);  // the CPU engine, said in the report
         run.setSpeed(watchableSpeed(method));
         if (!panel.startWith(method, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
@@ -403,6 +430,7 @@ int main(int argc, char** argv) {
                 return true;
             },
             true);
+        if (before) before();  // figures of the run, before report() resets the stages
         report(what, f);
         if (!run.lastError().isEmpty()) std::printf("  (the run failed: %s)\n", qPrintable(run.lastError()));
         run.cancel();
@@ -414,13 +442,22 @@ int main(int argc, char** argv) {
         r.snake.rect = rect;
         return evolvingRun(what, Method::Snake, r);
     };
-    {
+    if (want("fcm")) {
         SegmentationRequest r;
         r.fuzzyCMeans.clusters = 3;
         if (evolvingRun("fuzzy C-means, 3 clusters", Method::FuzzyCMeans, r)) return 1;
     }
-    if (snakeRun("snake, 512 x 512 slice", ck, {nx / 8, ny / 8, nx - nx / 8, ny - ny / 8})) return 1;
-    if (snakeSide > 0) {
+    if (want("snake") && snakeRun("snake, 512 x 512 slice", ck, {nx / 8, ny / 8, nx - nx / 8, ny - ny / 8})) return 1;
+    if (want("snake3d")) {
+        // The 3D snake from a box around the phantom's soft-tissue cylinder (radius 0.2 nx, 60 HU in 30 HU),
+        // a quarter of the slices deep: the surface shrinks onto the cylinder across the box and grows
+        // along it into the domain's margin, every step kept by the scrubber (a level-set copy on the worker).
+        SegmentationRequest r;
+        r.snake3d.box = VoxelBox{{ci - nx / 4, cj - ny / 4, ck - nz / 8}, {ci + nx / 4 - 1, cj + ny / 4 - 1, ck + nz / 8 - 1}};
+        stages::reset();
+        if (evolvingRun("3D snake, box around a cylinder", Method::Snake3d, r, [&] { snake3dFigures(run); })) return 1;
+    }
+    if (snakeSide > 0 && want("image")) {
         window.model().setVolume(snakeImage(snakeSide), info, "auto");
         frame();
         // The 3D pane's first paint of a volume uploads it: part of loading, not of the live row.

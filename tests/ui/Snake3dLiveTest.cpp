@@ -5,6 +5,7 @@
 /// removes one; the start and parameters survive the session file.
 #include "EventLoopWait.h"
 #include "lucent/core/LabelReduction.h"
+#include "lucent/core/seg/Snake3dContrast.h"
 #include "lucent/core/seg/Snake3dCpu.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/VolumeFile.h"
@@ -25,6 +26,7 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -60,6 +62,7 @@ protected:
         const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
         if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
         window.resize(1280, 860);
+        window.setLayoutMode(Layout::Grid2x2);  // every test from the same layout (the window keeps the last in its settings)
         window.show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
         volume = std::make_shared<Volume>(io::readVolumeFile(path));
@@ -96,11 +99,36 @@ protected:
         return out;
     }
 
+    /// The state the scrubber shows, over the whole volume.
+    LabelMap shownLabels() {
+        LabelMap out(volume->geometry());
+        live().snake3dHistory().labels(wholeBox(volume->geometry()), nullptr, out.data());
+        return out;
+    }
+    /// A box dragged on the axial view on slice `k` through `depth` slices, from (i0, j0) to (i1, j1).
+    void drawBox(int i0, int j0, int i1, int j1, int k, int depth) {
+        auto* depthBox = panel().findChild<QSpinBox*>("snake3dDepth");
+        ASSERT_NE(depthBox, nullptr);
+        depthBox->setValue(depth);
+        Vec3 c = window.model().cursor();
+        c.z = k;
+        window.model().setCursor(c);
+        QTest::qWait(30);
+        drag(view(Orientation::Axial), {double(i0), double(j0), double(k)}, {double(i1), double(j1), double(k)});
+    }
+
     MainWindow window;
     std::shared_ptr<Volume> volume;
 };
 
 std::size_t nonZero(const LabelMap& m) { return m.voxelCount() - m.count(0); }
+
+/// Voxels where one map is labelled and the other is not.
+std::size_t differing(const LabelMap& a, const LabelMap& b) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < a.voxelCount(); ++i) n += (a[i] != 0) != (b[i] != 0);
+    return n;
+}
 
 }  // namespace
 
@@ -134,32 +162,42 @@ TEST_F(Snake3dLive, ABoxOnTheCtHeadRunsToTheEnginesVoxelsAcceptsAsOneUndoStep) {
     EXPECT_GT(live().published().last.iterations, 2);
     EXPECT_NE(live().hudState().figure.find(std::to_string(nonZero(expected)) + " voxels"), std::string::npos)
         << live().hudState().figure;
-    // The scrubber: a state the views showed, as the engine leaves it after that many iterations by itself.
+    // The scrubber keeps every state: the start and each step, as the engine leaves it after that many
+    // iterations by itself, whatever the frames took.
     const Snake3dHistory& history = live().snake3dHistory();
-    ASSERT_GT(history.count(), 3) << "at the method's pace every step is drawn, and kept";
+    const int iterations = live().published().last.iterations;
+    ASSERT_EQ(history.count(), iterations + 1) << "the start and every step";
+    EXPECT_EQ(history.dropped(), 0);
+    for (int s = 0; s < history.count(); ++s) ASSERT_EQ(history.iteration(s), s);
     EXPECT_EQ(history.voxels(history.count() - 1), nonZero(expected));
+    EXPECT_FALSE(live().snake3dNoContrast()) << "the ventricle is set apart from the brain around it";
+    EXPECT_FALSE(live().snake3dHoldsTheBox()) << "and the box reaches past it";
     const int mid = history.count() / 2;
     auto* scrubber = panel().findChild<QSlider*>("snake3dScrubber");
     ASSERT_NE(scrubber, nullptr);
     ASSERT_TRUE(waitFor([&] { return scrubber->isEnabled() && scrubber->maximum() == history.count() - 1; }));
+    EXPECT_TRUE(scrubber->toolTip().contains(QString("Every step of the run: %1 states").arg(history.count())))
+        << scrubber->toolTip().toStdString();
     scrubber->setValue(mid);
     ASSERT_EQ(history.shown(), mid);
     SegmentationRequest partial = ran;
     partial.snake3d.iterations = history.iteration(mid);
     const LabelMap then = engineResult(partial);
-    std::size_t differ = 0;
-    for (std::size_t i = 0; i < then.voxelCount(); ++i) differ += (history.mirror()[i] != 0) != (then[i] != 0);
-    EXPECT_EQ(differ, 0u) << "state " << mid << " is the engine's after " << history.iteration(mid) << " iterations";
+    EXPECT_EQ(differing(shownLabels(), then), 0u) << "state " << mid << " is the engine's after " << history.iteration(mid)
+                                                 << " iterations";
     EXPECT_EQ(live().shownVoxels(), nonZero(then));
-    // The 3D pane's copy is the scrubbed state's too.
+    // The preview the views and the 3D pane read holds that state, voxel for voxel.
+    LabelMap preview;
+    ASSERT_TRUE(live().copyPreviewReduced(volume->voxelCount(), preview));
+    ASSERT_EQ(preview.voxelCount(), then.voxelCount());
+    EXPECT_EQ(differing(preview, then), 0u) << "the views and the 3D pane show the scrubbed state";
+    // The 3D pane's coarse copy is the scrubbed state's too.
     constexpr std::size_t kCells = std::size_t(1) << 20;
     LabelMap paneCopy, thenCells;
     ASSERT_TRUE(live().copyPreviewReduced(kCells, paneCopy));
     reduceLabels(then, planLabelReduction(volume->geometry().dims, kCells), thenCells);
     ASSERT_EQ(paneCopy.voxelCount(), thenCells.voxelCount());
-    std::size_t cellsDiffer = 0;
-    for (std::size_t i = 0; i < thenCells.voxelCount(); ++i) cellsDiffer += (paneCopy[i] != 0) != (thenCells[i] != 0);
-    EXPECT_EQ(cellsDiffer, 0u) << "the 3D pane shows the scrubbed state";
+    EXPECT_EQ(differing(paneCopy, thenCells), 0u) << "the 3D pane shows the scrubbed state";
     EXPECT_EQ(live().hudState().iteration, history.iteration(mid));
     EXPECT_NE(live().hudState().figure.find("scrubbed: step " + std::to_string(history.iteration(mid))), std::string::npos)
         << live().hudState().figure;
@@ -171,9 +209,8 @@ TEST_F(Snake3dLive, ABoxOnTheCtHeadRunsToTheEnginesVoxelsAcceptsAsOneUndoStep) {
     QTest::keyClick(scrubber, Qt::Key_End);
     EXPECT_EQ(history.shown(), -1) << "the last step follows the run again";
     EXPECT_EQ(live().shownVoxels(), nonZero(expected));
-    differ = 0;
-    for (std::size_t i = 0; i < expected.voxelCount(); ++i) differ += (history.mirror()[i] != 0) != (expected[i] != 0);
-    EXPECT_EQ(differ, 0u);
+    ASSERT_TRUE(live().copyPreviewReduced(volume->voxelCount(), preview));
+    EXPECT_EQ(differing(preview, expected), 0u) << "the preview is the run's latest again";
     // Every view: the box is drawn on each that cuts it (the coronal and sagittal views through its middle).
     window.setLayoutMode(Layout::Grid2x2);
     window.model().setCursor({145, 117, 59});
@@ -189,10 +226,7 @@ TEST_F(Snake3dLive, ABoxOnTheCtHeadRunsToTheEnginesVoxelsAcceptsAsOneUndoStep) {
     // Accept: the engine's voxels into the label, one undo step; undo leaves the layer empty again.
     const std::size_t before = window.model().history().steps();
     ASSERT_TRUE(panel().acceptResult());
-    const LabelMap& layer = window.model().labelLayer();
-    differ = 0;
-    for (std::size_t i = 0; i < layer.voxelCount(); ++i) differ += (layer[i] != 0) != (expected[i] != 0);
-    EXPECT_EQ(differ, 0u) << "the label layer is the engine's result";
+    EXPECT_EQ(differing(window.model().labelLayer(), expected), 0u) << "the label layer is the engine's result";
     EXPECT_EQ(window.model().history().steps(), before + 1);
     EXPECT_EQ(window.model().history().undoText(), "Accept 3D snake");
     EXPECT_FALSE(panel().model().snake3dTool().hasStart()) << "the start is used up";
@@ -200,6 +234,155 @@ TEST_F(Snake3dLive, ABoxOnTheCtHeadRunsToTheEnginesVoxelsAcceptsAsOneUndoStep) {
     EXPECT_EQ(nonZero(window.model().labelLayer()), 0u);
     window.model().redo();
     EXPECT_EQ(nonZero(window.model().labelLayer()), nonZero(expected));
+}
+
+TEST_F(Snake3dLive, ReplayShowsEveryStateFromTheStartAtTheRunsPace) {
+    window.setLayoutMode(Layout::Single);
+    chooseSnake3d();
+    drawBox(130, 85, 160, 150, 59, 19);
+    ASSERT_TRUE(live().active());
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    const Snake3dHistory& history = live().snake3dHistory();
+    ASSERT_GT(history.count(), 3);
+    const LabelMap last = engineResult(live().request());
+    auto* scrubber = panel().findChild<QSlider*>("snake3dScrubber");
+    auto* replay = panel().findChild<QPushButton*>("snake3dReplay");
+    ASSERT_TRUE(scrubber && replay);
+    ASSERT_TRUE(waitFor([&] { return replay->isEnabled(); }));
+    std::vector<int> shown;
+    QObject::connect(scrubber, &QSlider::valueChanged, [&](int v) { shown.push_back(v); });
+    replay->click();
+    EXPECT_EQ(history.shown(), 0) << "the replay starts at the start";
+    LabelMap preview;
+    ASSERT_TRUE(live().copyPreviewReduced(volume->voxelCount(), preview));
+    const LabelMap first = shownLabels();
+    EXPECT_EQ(nonZero(first), kVentricleBox.voxelCount()) << "state 0 is the box";
+    EXPECT_EQ(differing(preview, first), 0u) << "the views show the start";
+    ASSERT_TRUE(waitFor([&] { return history.shown() == -1; })) << "the replay reaches the last state";
+    ASSERT_EQ(shown.size(), std::size_t(history.count())) << "every state, once";
+    for (std::size_t i = 0; i < shown.size(); ++i) EXPECT_EQ(shown[i], int(i));
+    ASSERT_TRUE(live().copyPreviewReduced(volume->voxelCount(), preview));
+    EXPECT_EQ(differing(preview, last), 0u) << "the replay ends on the run's result";
+}
+
+TEST_F(Snake3dLive, TheBoundKeepsTheNewestStatesAndTheScrubberSaysSo) {
+    window.setLayoutMode(Layout::Single);
+    live().setSnake3dHistoryBytes(std::size_t(64) << 10);  // a fraction of what this run flips
+    chooseSnake3d();
+    drawBox(130, 85, 160, 150, 59, 19);
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    const Snake3dHistory& history = live().snake3dHistory();
+    const int iterations = live().published().last.iterations;
+    ASSERT_GT(history.dropped(), 0);
+    EXPECT_EQ(history.count() + history.dropped(), iterations + 1);
+    EXPECT_LE(history.bytes(), std::size_t(64) << 10);
+    EXPECT_EQ(history.iteration(history.count() - 1), iterations) << "the newest are kept";
+    auto* scrubber = panel().findChild<QSlider*>("snake3dScrubber");
+    ASSERT_NE(scrubber, nullptr);
+    ASSERT_TRUE(waitFor([&] { return scrubber->maximum() == history.count() - 1; }));
+    EXPECT_TRUE(scrubber->toolTip().contains(QString("the first %1 went to keep the history within 64 KiB").arg(history.dropped())))
+        << scrubber->toolTip().toStdString();
+    scrubber->setValue(0);
+    SegmentationRequest oldest = live().request();
+    oldest.snake3d.iterations = history.iteration(0);
+    LabelMap preview;
+    ASSERT_TRUE(live().copyPreviewReduced(volume->voxelCount(), preview));
+    EXPECT_EQ(differing(preview, engineResult(oldest)), 0u) << "the oldest state kept is the engine's after "
+                                                              << history.iteration(0) << " iterations";
+}
+
+TEST_F(Snake3dLive, ABoxMovesTheOtherViewsToItsCentreAndABubbleToIts) {
+    chooseSnake3d();
+    // The views elsewhere: the coronal view on j 191, the sagittal on i 40, far outside the box drawn next.
+    window.model().setCursor({40, 191, 59});
+    QTest::qWait(30);
+    drawBox(130, 85, 160, 150, 59, 19);
+    live().cancel();  // the start is what this test is about (under Xvfb the 3D pane renders in software)
+    const Vec3 at = window.model().cursor();
+    EXPECT_EQ(at.x, 145) << "the sagittal view cuts the box through its middle";
+    EXPECT_EQ(at.y, 117) << "the coronal view too";
+    EXPECT_EQ(at.z, 59) << "the view drawn on stays on its slice";
+    for (Orientation o : {Orientation::Coronal, Orientation::Sagittal})  // the views take the cursor when they redraw
+        EXPECT_TRUE(waitFor([&] { return !panel().overlayFor(view(o)->view()).lines.empty(); }))
+            << "the box is drawn on view " << int(o);
+    SliceViewWidget* axial = view(Orientation::Axial);
+    QTest::mouseClick(axial, Qt::LeftButton, {}, screenOf(axial, {112, 110, 59}));
+    live().cancel();
+    const Vec3 bubble = window.model().cursor();
+    EXPECT_EQ(bubble.x, 112);
+    EXPECT_EQ(bubble.y, 110);
+    EXPECT_EQ(bubble.z, 59);
+}
+
+TEST_F(Snake3dLive, ABoxInUniformBrainOrHeldWholeSaysItFoundNoEdge) {
+    window.setLayoutMode(Layout::Single);
+    chooseSnake3d();
+    // White and grey matter of the left frontal lobe, no ventricle, no bone within the domain.
+    drawBox(70, 70, 100, 100, 58, 8);
+    ASSERT_TRUE(live().active());
+    EXPECT_EQ(live().request().snake3d.box->lo, (std::array<int, 3>{70, 70, 55}));
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    ASSERT_EQ(live().published().state, SessionState::Finished);
+    const Snake3dContrast& c = live().snake3dHistory().state(live().snake3dHistory().count() - 1).contrast;
+    EXPECT_LT(c.separation(), kSnake3dLeastSeparation);
+    EXPECT_TRUE(live().snake3dNoContrast());
+    EXPECT_NE(live().hudState().figure.find("no contrast"), std::string::npos) << live().hudState().figure;
+    auto* status = panel().findChild<QLabel*>("segmentStatus");
+    ASSERT_NE(status, nullptr);
+    EXPECT_TRUE(waitFor([&] { return status->text().contains("No contrast: Draw the box across the structure's edge."); }))
+        << status->text().toStdString();
+    EXPECT_TRUE(window.statusBar()->currentMessage().startsWith("No contrast between the box and its surroundings"))
+        << window.statusBar()->currentMessage().toStdString();
+    EXPECT_TRUE(window.statusBar()->currentMessage().endsWith("Draw the box across the structure's edge."))
+        << window.statusBar()->currentMessage().toStdString();
+    // A box inside uniform brain whose domain reaches the skull: the surface fills the box and grows to the
+    // bone, a real edge but not the one wanted; the box held whole says so.
+    drawBox(67, 69, 98, 100, 59, 8);
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    ASSERT_EQ(live().request().snake3d.box->lo, (std::array<int, 3>{67, 69, 56}));
+    EXPECT_FALSE(live().snake3dNoContrast()) << "the brain against the bone";
+    EXPECT_TRUE(live().snake3dHoldsTheBox());
+    EXPECT_NE(live().hudState().figure.find("holds the whole box"), std::string::npos) << live().hudState().figure;
+    EXPECT_TRUE(waitFor([&] { return status->text().contains("Holds the whole box: Draw the box across"); }))
+        << status->text().toStdString();
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains("the box lies inside one tissue"))
+        << window.statusBar()->currentMessage().toStdString();
+}
+
+TEST_F(Snake3dLive, ReturnAcceptsFromWhereverTheFocusIsButATextFieldAndCtrlZUndoesIt) {
+    window.setLayoutMode(Layout::Single);
+    window.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    chooseSnake3d();
+    drawBox(130, 85, 160, 150, 59, 19);
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    const std::size_t voxels = live().voxels();
+    ASSERT_GT(voxels, 2000u);
+    // Return in a number field applies the field: the run stays.
+    auto* depth = panel().findChild<QSpinBox*>("snake3dDepth");
+    depth->setFocus();
+    QTest::keyClick(depth, Qt::Key_Return);
+    EXPECT_TRUE(live().active()) << "Return in a field accepted the run";
+    EXPECT_FALSE(window.model().history().canUndo());
+    // Return with the focus on a button of the panel (where a drag on the panel leaves it) accepts.
+    auto* replay = panel().findChild<QPushButton*>("snake3dReplay");
+    replay->setFocus();
+    QTest::keyClick(replay, Qt::Key_Return);
+    EXPECT_FALSE(live().active()) << "Return accepted the run";
+    ASSERT_TRUE(window.model().history().canUndo());
+    EXPECT_EQ(window.model().history().undoText(), "Accept 3D snake");
+    EXPECT_EQ(nonZero(window.model().labelLayer()), voxels);
+    QTest::keyClick(replay, Qt::Key_Z, Qt::ControlModifier);
+    EXPECT_EQ(nonZero(window.model().labelLayer()), 0u) << "Ctrl+Z undid the accept as one step";
+    EXPECT_FALSE(window.model().history().canUndo());
+    // And from the view drawn on, the focus a drag leaves: a new box, Return, the labels back.
+    chooseSnake3d();
+    drawBox(130, 85, 160, 150, 59, 19);
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    SliceViewWidget* axial = view(Orientation::Axial);
+    axial->setFocus();
+    QTest::keyClick(axial, Qt::Key_Return);
+    EXPECT_EQ(nonZero(window.model().labelLayer()), voxels);
 }
 
 TEST_F(Snake3dLive, BubblesAreCirclesOnEveryViewTheyCutAndShiftClickRemovesOne) {
@@ -221,22 +404,23 @@ TEST_F(Snake3dLive, BubblesAreCirclesOnEveryViewTheyCutAndShiftClickRemovesOne) 
     ASSERT_TRUE(live().active()) << "a bubble starts the run";
     EXPECT_EQ(live().request().seeds.size(), 2u);
     EXPECT_EQ(live().request().snake3d.radiiMm, (std::vector<double>{6.0, 6.0}));
+    EXPECT_EQ(window.model().cursor().x, 112) << "the views went to the bubble clicked last";
     // The coronal view through the first bubble's centre cuts both balls: two circles.
     window.model().setCursor({145, 110, 59});
-    QTest::qWait(20);
     auto circles = [&](Orientation o) {
         int n = 0;
         for (const auto& l : panel().overlayFor(view(o)->view()).lines) n += l.points.size() > 8;
         return n;
     };
-    EXPECT_EQ(circles(Orientation::Coronal), 2);
-    EXPECT_EQ(circles(Orientation::Sagittal), 1) << "the sagittal plane i = 145 cuts the first ball only";
+    // The views take the cursor when they redraw (after the 3D pane's software frames under Xvfb).
+    EXPECT_TRUE(waitFor([&] { return circles(Orientation::Coronal) == 2; })) << circles(Orientation::Coronal);
+    EXPECT_TRUE(waitFor([&] { return circles(Orientation::Sagittal) == 1; }))
+        << "the sagittal plane i = 145 cuts the first ball only: " << circles(Orientation::Sagittal);
     // A slice beyond the radius (6 mm / 1.5 mm slices of this CT: 4 slices) shows no circle.
     window.model().setCursor({145, 110, 59 + 5});
-    QTest::qWait(20);
-    EXPECT_EQ(circles(Orientation::Axial), 0);
+    EXPECT_TRUE(waitFor([&] { return circles(Orientation::Axial) == 0; }));
     window.model().setCursor({145, 110, 59});
-    QTest::qWait(20);
+    ASSERT_TRUE(waitFor([&] { return circles(Orientation::Axial) == 2; })) << "both balls on slice 59";
     QTest::mouseClick(axial, Qt::LeftButton, Qt::ShiftModifier, screenOf(axial, {146, 111, 59}));
     ASSERT_EQ(bubbles.size(), 1u);
     EXPECT_EQ(bubbles[0].centre, (VoxelIndex{112, 110, 59}));

@@ -37,10 +37,12 @@ void SegmentationSession::begin(std::unique_ptr<Segmenter> engine, const Segment
         m_polygonSlices.push_back(m_request.snake.slice);
     }
     m_state = m_engine->finished() ? SessionState::Finished : SessionState::Running;
+    if (m_observer) m_observer(*m_engine, m_last);
 }
 
 void SegmentationSession::afterStep(const StepReport& report) {
     m_last = report;
+    if (m_observer) m_observer(*m_engine, report);
     if (report.changed) m_changes = merge(m_changes, *report.changed);
     if (!report.polygon.empty()) {
         m_polygons.push_back(report.polygon);
@@ -107,6 +109,7 @@ UpdateOutcome SegmentationSession::update(const SegmentationRequest& request) {
             clearHistory();
         }
         m_state = m_engine->finished() ? SessionState::Finished : SessionState::Running;
+        if (m_observer) m_observer(*m_engine, outcome == UpdateOutcome::Restarted ? StepReport{} : m_last);
     }
     return outcome;
 }

@@ -43,12 +43,12 @@ SessionWorker::~SessionWorker() {
 }
 
 void SessionWorker::begin(std::unique_ptr<Segmenter> engine, const SegmentationRequest& request, int iterationsPerStep,
-                          LabelWriter writer, bool play) {
+                          LabelWriter writer, bool play, SegmentationSession::StepObserver observer) {
     {
         ++m_waiting;
         std::lock_guard lock(m_engineMutex);
         --m_waiting;
-        m_job = Job{std::move(engine), request, iterationsPerStep, std::move(writer), play};
+        m_job = Job{std::move(engine), request, iterationsPerStep, std::move(writer), play, std::move(observer)};
         m_dropStart = false;
         std::lock_guard published(m_publishMutex);
         m_published = {};
@@ -195,6 +195,7 @@ void SessionWorker::loop() {
             // connectivity map or an upload.
             lock.unlock();
             SegmentationSession fresh;
+            fresh.setStepObserver(std::move(job.observer));
             std::string error;
             try {
                 stages::Scope scope("worker: engine start");

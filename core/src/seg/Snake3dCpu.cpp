@@ -240,4 +240,10 @@ MethodFigures Snake3dCpu::figures() const {
     return f;
 }
 
+bool Snake3dCpu::copyLevelSet(std::vector<std::uint64_t>& words, VoxelBox& domain) const {
+    words = m_u;
+    domain = m_domain;
+    return true;
+}
+
 }  // namespace lucent

@@ -125,7 +125,8 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
     emit speedChanged(m_speed);
     const bool held = std::exchange(m_holdNextStart, false);
     m_worker->begin(std::move(engine), m_request, 1,
-                    [this](const Segmenter& e, const VoxelBox& box) { writeLabels(e, box); }, play && !held);
+                    [this](const Segmenter& e, const VoxelBox& box) { writeLabels(e, box); }, play && !held,
+                    method == Method::Snake3d ? snake3dObserver(m_request) : SegmentationSession::StepObserver{});
     m_timer.start();
     if (!notice.isEmpty()) emit failed(notice);
     emit stateChanged();
@@ -195,12 +196,12 @@ void LiveSegmentation::frameNow() {
         if (p.changed) {
             m_pending = merge(m_pending, *p.changed);
             news = true;
-            if (m_method == Method::Snake3d) recordSnake3d(*p.changed, p.last.iterations);  // the scrubber's state
         }
         uploadChanges(p);
         moved.swap(m_movedToCpu);
     });
     if (!moved.empty()) emit failed(QString::fromStdString(moved));  // the run goes on, on the CPU: said once
+    takeSnake3dSteps();  // every state the worker saw, for the scrubber
     const qint64 now = m_clock.nsecsElapsed();
     if (news) {
         if (m_lastFrameNs) {
@@ -212,6 +213,7 @@ void LiveSegmentation::frameNow() {
     }
     if (m_published.state != m_lastState) {
         m_lastState = m_published.state;
+        if (m_method == Method::Snake3d && m_lastState == SessionState::Finished) noteSnake3dFinished();
         emit stateChanged();
     }
     if (!m_published.error.empty()) {
@@ -254,6 +256,7 @@ void LiveSegmentation::forgetShownStep() {
 
 void LiveSegmentation::forgetRun() {
     m_history.clear();
+    m_snake3dSteps.reset();
     m_published = {};
     m_pending.reset();
     m_voxels = 0;
@@ -351,7 +354,6 @@ bool LiveSegmentation::copyPreviewReduced(std::size_t maxCells, LabelMap& out) {
     // Not while starting: the engine lock is held through start(), which may be long.
     if (!m_worker || !m_volume || !active() || m_published.starting) return false;
     const LabelReduction plan = planLabelReduction(m_volume->geometry().dims, maxCells);
-    if (reduceSnake3dState(plan, out)) return true;  // the scrubber's state, not the run's latest
     bool made = false;
     // Between two advances nothing writes the preview (host map or device buffer).
     m_worker->command([&](SegmentationSession&) {
@@ -402,9 +404,5 @@ MethodFigures LiveSegmentation::figures() const {
         });
     return f;
 }
-
-}  // namespace lucent::ui
-
-namespace lucent::ui {
 
 }  // namespace lucent::ui

@@ -95,7 +95,11 @@ private:
     QDoubleSpinBox *m_radius, *m_margin;
     QLabel* m_start;
     QPushButton* m_clear;
-    QSlider* m_scrubber;    // the states the views were shown (LiveSegmentation::snake3dHistory)
+    /// Replay: the scrubber from the first state to the last at the run's pace.
+    void replay();
+    QSlider* m_scrubber;    // every state of the run (LiveSegmentation::snake3dHistory)
+    QPushButton* m_replay;
+    QTimer* m_replayTimer;
     QLabel* m_stepFigures;  // the scrubbed state's step, voxels and volume
 };
 

@@ -103,6 +103,7 @@ void SegmentPanel::bindModel() {
     connect(m_live, &LiveSegmentation::stateChanged, m_growCut, settled);
     connect(m_live, &LiveSegmentation::stateChanged, this, &SegmentPanel::refresh);
     connect(m_live, &LiveSegmentation::failed, this, &SegmentPanel::showError);
+    connect(m_live, &LiveSegmentation::notice, this, &SegmentPanel::message);  // the status bar
     connect(m_model, &ViewerModel::historyChanged, this, &SegmentPanel::refreshUndo);
     connect(m_model, &ViewerModel::activeLabelChanged, m_label, [this](std::uint8_t v) { m_label->setValue(v); });
 }
@@ -240,9 +241,12 @@ void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
     seg->addAction("&Play / pause", QKeySequence(Qt::Key_Space), this,
                    [this] { m_live->running() ? m_live->pause() : m_live->play(); });
     seg->addAction("S&tep", QKeySequence(Qt::Key_Period), this, [this] { m_live->step(); });
-    // Accept has a key no field uses: Return in a field applies the field's value, never the run.
+    // Accept: Return wherever the focus is in the window (a view, a slider, a button after a drag), but
+    // in a text field, where Return applies the field's value, never the run; Ctrl+Return from there too.
     m_acceptAction = seg->addAction("&Accept", this, [this] { acceptResult(); });
-    m_acceptAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    m_acceptAction->setShortcuts({QKeySequence(Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Return),
+                                  QKeySequence(Qt::Key_Enter), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    keepReturnInTextFields(bar->window());
     m_acceptAction->setObjectName("acceptAction");
     m_acceptAction->setEnabled(m_segmentation->canAccept());
     seg->addAction("Ca&ncel", QKeySequence(Qt::Key_Escape), this, [this] { m_live->cancel(); });
@@ -388,11 +392,12 @@ void SegmentPanel::refreshStatus() {
                               .arg(p.last.polygon.size())
                               .arg(where));
     } else {
-        m_status->setText(QString("%1: %2 voxels, %3 mL (%4)")
+        m_status->setText(QString("%1: %2 voxels, %3 mL (%4)%5")
                               .arg(QString::fromStdString(m_live->shownState()))
                               .arg(m_live->shownVoxels())
                               .arg(m_live->volumeMl(), 0, 'f', 2)
-                              .arg(QString::fromStdString(p.backend)));
+                              .arg(QString::fromStdString(p.backend))
+                              .arg(m_live->snake3dNoEdge().isEmpty() ? QString() : "\n" + m_live->snake3dNoEdge(true)));
     }
 }
 

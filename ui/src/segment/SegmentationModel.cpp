@@ -23,6 +23,7 @@ SegmentationModel::SegmentationModel(ViewerModel* viewer, SegmentationRunner* ru
     m_rectTool.finished = [this](int slice, std::array<int, 4> rect) { startSnake(slice, rect); };
     m_rectTool.refused = [this](const std::string& why) { fail(QString::fromStdString(why)); };
     m_snake3dTool.changed = [this] { restartSnake3d(); };
+    m_snake3dTool.placed = [this](const Vec3& at) { m_viewer->setCursor(at); };  // every view shows the start grow
     m_snake3dTool.refused = [this](const std::string& why) { fail(QString::fromStdString(why)); };
     m_snake3dTool.setDepth(kSnake3dDepth.byDefault);
     m_snake3dTool.setRadius(kSnake3dLimits.radiusMm.byDefault);

@@ -1,88 +1,95 @@
-/// @brief The 3D snake's states as flipped voxels beside a mirror of the latest (Snake3dHistory.h).
+/// @brief The 3D snake's states as flipped level-set bits, flipped back from the run's latest (Snake3dHistory.h).
 #include "lucent/ui/Snake3dHistory.h"
+
+#include "lucent/core/seg/Snake3dStart.h"
 
 #include <algorithm>
 
 namespace lucent::ui {
 
 void Snake3dHistory::clear() {
-    m_flips.clear();
     m_states.clear();
+    m_flipBytes = 0;
     m_shown = -1;
     m_dropped = 0;
-    m_mirror = LabelMap();  // the next run may be on another volume; a new mirror starts empty
+    m_words = {};  // the next run may be on another domain
 }
 
-bool Snake3dHistory::record(const Geometry& grid, int iteration, const VoxelBox& box,
-                            const std::function<void(LabelMap&)>& fill) {
-    if (!fits(grid, m_budget) || m_shown >= 0) return false;
-    if (m_mirror.voxelCount() != grid.voxelCount()) m_mirror = LabelMap(grid);
-    const auto& d = grid.dims;
-    const int i0 = std::max(0, box.lo[0]), i1 = std::min(box.hi[0], d[0] - 1);
-    m_before.clear();
-    for (int k = std::max(0, box.lo[2]); k <= std::min(box.hi[2], d[2] - 1); ++k)
-        for (int j = std::max(0, box.lo[1]); j <= std::min(box.hi[1], d[1] - 1); ++j) {
-            const std::uint8_t* row = m_mirror.data() + grid.index(0, j, k);
-            m_before.insert(m_before.end(), row + i0, row + i1 + 1);
-        }
-    fill(m_mirror);
-    // The 3D snake labels 0 or 1: a changed voxel flipped, and flipping it again undoes it.
-    std::size_t voxels = m_states.empty() ? 0 : m_states.back().voxels, n = 0;
-    for (int k = std::max(0, box.lo[2]); k <= std::min(box.hi[2], d[2] - 1); ++k)
-        for (int j = std::max(0, box.lo[1]); j <= std::min(box.hi[1], d[1] - 1); ++j) {
-            const std::size_t row = grid.index(0, j, k);
-            for (int i = i0; i <= i1; ++i, ++n) {
-                const bool now = m_mirror[row + std::size_t(i)] != 0, was = m_before[n] != 0;
-                if (now == was) continue;
-                m_flips.push_back(row + std::size_t(i));
-                voxels = now ? voxels + 1 : voxels - 1;
-            }
-        }
-    m_states.push_back({iteration, voxels, m_flips.size()});
-    // Nothing goes back before the first state: the flips that led to it are never flipped again.
-    if (m_states.size() == 1) {
-        m_flips.clear();
-        m_states.front().flipsEnd = 0;
+void Snake3dHistory::record(Snake3dState state) {
+    if (m_shown >= 0) return;  // never: the run is paused while a state is scrubbed
+    if (state.first) {
+        // Nothing reaches back from it: the states before it go (a new start counts none of them).
+        m_dropped += (state.serial == 1 ? 0 : int(m_states.size())) + state.lost;
+        m_states.clear();
+        m_flipBytes = 0;
+        state.flips.clear();
     }
-    while (bytes() > m_budget && m_states.size() > 1) dropOldest();
-    return true;
+    if (m_states.empty()) state.flips.clear();  // the first state kept has nowhere to go back to
+    m_flipBytes += state.flips.size() * sizeof(std::uint64_t);
+    m_states.push_back(std::move(state));
+    while (m_flipBytes > m_budget && m_states.size() > 1) dropOldest();
 }
 
 void Snake3dHistory::dropOldest() {
     // The scrubber then starts at the second state: the flips that led to it go with the first.
     m_states.erase(m_states.begin());
-    const std::size_t end = m_states.front().flipsEnd;
-    m_flips.erase(m_flips.begin(), m_flips.begin() + std::ptrdiff_t(end));
-    for (State& s : m_states) s.flipsEnd -= end;
+    m_flipBytes -= m_states.front().flips.size() * sizeof(std::uint64_t);
+    std::vector<std::uint64_t>().swap(m_states.front().flips);
     ++m_dropped;
 }
 
-void Snake3dHistory::flip(std::size_t from, std::size_t to, std::optional<VoxelBox>& changed) {
-    const Geometry& g = m_mirror.geometry();
-    const std::size_t plane = std::size_t(g.dims[0]) * std::size_t(g.dims[1]);
-    for (std::size_t f = from; f < to; ++f) {
-        const std::size_t v = m_flips[f];
-        m_mirror[v] = m_mirror[v] ? 0 : 1;
-        const int k = int(v / plane), j = int(v % plane / std::size_t(g.dims[0])), i = int(v % std::size_t(g.dims[0]));
-        changed = merge(changed, VoxelBox{{i, j, k}, {i, j, k}});
+void Snake3dHistory::flip(std::size_t state, std::optional<VoxelBox>& changed) {
+    // A flip is its own inverse: the same bits lead from state - 1 to state and back.
+    const auto rowBits = std::uint64_t(m_shape.words) * 64;
+    VoxelBox box = VoxelBox::none();
+    for (const std::uint64_t bit : m_states[state].flips) {
+        m_words[bit / 64] ^= std::uint64_t(1) << (bit % 64);
+        const std::uint64_t row = bit / rowBits;
+        box.add(m_domain.lo[0] + int(bit % rowBits), m_domain.lo[1] + int(row % std::uint64_t(m_shape.ny)),
+                m_domain.lo[2] + int(row / std::uint64_t(m_shape.ny)));
     }
+    if (!box.empty()) changed = merge(changed, box);
 }
 
-std::optional<VoxelBox> Snake3dHistory::show(int index) {
+std::optional<VoxelBox> Snake3dHistory::show(int index, const Latest& latest) {
     std::optional<VoxelBox> changed;
     const int last = count() - 1;
     const int target = index < 0 || index >= last ? last : index;
-    const int now = m_shown < 0 ? last : m_shown;
-    if (target < 0 || target == now) {
-        m_shown = index < 0 || target == last ? -1 : target;
-        return changed;
+    if (target < 0) return changed;
+    if (m_shown < 0) {
+        // From the run's level set now (its labels() are the latest's when it stays there).
+        std::uint64_t serial = 0;
+        latest(m_words, m_domain, serial);
+        m_shape = snake3dShape(m_domain);
+        if (serial != m_states.back().serial) {  // the run moved on since its last state here
+            m_words.clear();
+            return changed;
+        }
+        if (target == last) return changed;  // following the run: nothing changes in the views
     }
-    // From state a to state b flips the voxels of the states between them (either way: a flip is its
-    // own inverse).
-    const int lo = std::min(now, target), hi = std::max(now, target);
-    flip(m_states[std::size_t(lo)].flipsEnd, m_states[std::size_t(hi)].flipsEnd, changed);
+    const int now = m_shown < 0 ? last : m_shown;
+    for (int s = now; s > target; --s) flip(std::size_t(s), changed);  // back
+    for (int s = now + 1; s <= target; ++s) flip(std::size_t(s), changed);  // forward
     m_shown = target == last ? -1 : target;
     return changed;
+}
+
+void Snake3dHistory::labels(const VoxelBox& box, const LabelMap* mask, std::uint8_t* out) const {
+    const int nx = box.hi[0] - box.lo[0] + 1, ny = box.hi[1] - box.lo[1] + 1;
+    std::fill(out, out + box.voxelCount(), std::uint8_t(0));
+    if (m_words.empty()) return;
+    // The box's part inside the domain, row by row: a scrubbed state at 1024^3 writes a box of millions.
+    const int i0 = std::max(box.lo[0], m_domain.lo[0]), i1 = std::min(box.hi[0], m_domain.hi[0]);
+    for (int k = std::max(box.lo[2], m_domain.lo[2]); k <= std::min(box.hi[2], m_domain.hi[2]); ++k)
+        for (int j = std::max(box.lo[1], m_domain.lo[1]); j <= std::min(box.hi[1], m_domain.hi[1]); ++j) {
+            const std::uint64_t* words = m_words.data() + m_shape.rowOf(j - m_domain.lo[1], k - m_domain.lo[2]);
+            std::uint8_t* row = out + (std::size_t(k - box.lo[2]) * std::size_t(ny) + std::size_t(j - box.lo[1])) * std::size_t(nx);
+            const std::uint8_t* allowed = mask ? mask->data() + mask->geometry().index(0, j, k) : nullptr;
+            for (int i = i0; i <= i1; ++i) {
+                const int x = i - m_domain.lo[0];
+                row[i - box.lo[0]] = std::uint8_t((words[x / 64] >> (x % 64) & 1u) && (!allowed || allowed[i]));
+            }
+        }
 }
 
 }  // namespace lucent::ui

@@ -4,15 +4,18 @@
 #include "ParameterFields.h"
 
 #include "lucent/core/seg/ParameterLimits.h"
+#include "lucent/core/seg/RunSpeed.h"
 #include "lucent/ui/SegmentSettings.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -85,15 +88,35 @@ Snake3dPage::Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidg
     m_scrubber = new QSlider(Qt::Horizontal, this);
     m_scrubber->setObjectName("snake3dScrubber");
     m_scrubber->setRange(0, 0);
-    m_scrubber->setToolTip("Any step the views showed: drag, click the track or use the arrow keys; the last "
-                           "follows the run again");
     connect(m_scrubber, &QSlider::valueChanged, this, [this](int i) {
         m_live->showSnake3dState(i >= m_live->snake3dHistory().count() - 1 ? -1 : i);
     });
-    form->addRow("Step", m_scrubber);
+    m_replay = new QPushButton("Replay", this);
+    m_replay->setObjectName("snake3dReplay");
+    m_replay->setToolTip("Shows the run again from its first step, at the run's pace");
+    m_replayTimer = new QTimer(this);
+    connect(m_replay, &QPushButton::clicked, this, [this] { replay(); });
+    connect(m_replayTimer, &QTimer::timeout, this, [this] {
+        if (m_scrubber->value() >= m_scrubber->maximum()) return m_replayTimer->stop();
+        m_scrubber->setValue(m_scrubber->value() + 1);  // the last step follows the run again
+    });
+    connect(m_scrubber, &QSlider::sliderPressed, m_replayTimer, &QTimer::stop);  // the user takes over
+    auto* stepRow = new QHBoxLayout;
+    stepRow->addWidget(m_scrubber, 1);
+    stepRow->addWidget(m_replay);
+    form->addRow("Step", stepRow);
     m_stepFigures = new QLabel(this);
     m_stepFigures->setObjectName("snake3dStepFigures");
     form->addRow(m_stepFigures);
+}
+
+void Snake3dPage::replay() {
+    if (!running(Method::Snake3d) || m_live->snake3dHistory().count() < 2) return;
+    m_live->pause();  // a run still going is replayed as far as it got
+    // The run's pace (steps a second; max: the method's watchable one), a step a tick.
+    const int pace = m_live->speed() == kUnpaced ? watchableSpeed(Method::Snake3d) : m_live->speed();
+    m_scrubber->setValue(0);
+    m_replayTimer->start(1000 / std::max(1, pace));
 }
 
 void Snake3dPage::refresh() {
@@ -119,6 +142,11 @@ void Snake3dPage::refresh() {
         m_scrubber->setValue(history.shown() < 0 ? m_scrubber->maximum() : history.shown());
     }
     m_scrubber->setEnabled(scrubbable);
+    m_replay->setEnabled(scrubbable);
+    // What it holds: every step, or the newest ones when its bound let the first go.
+    const QString held = m_live->snake3dHistoryText();
+    m_scrubber->setToolTip((held.isEmpty() ? QString() : held + ".\n") +
+                           "Drag, click the track or use the arrow keys; the last step follows the run again");
     m_stepFigures->setText(m_live->snake3dStateText());
     m_stepFigures->setVisible(!m_stepFigures->text().isEmpty());
 }

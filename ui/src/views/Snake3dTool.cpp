@@ -90,7 +90,9 @@ bool Snake3dTool::release(const render::SliceViewGeometry& view, double x, doubl
     m_pressVoxel.reset();
     if (!m_dragged) {
         // A click: a bubble around the voxel clicked.
-        m_bubbles.push_back({rounded(from), m_radius});
+        const VoxelIndex c = rounded(from);
+        m_bubbles.push_back({c, m_radius});
+        if (placed) placed({double(c.i), double(c.j), double(c.k)});
         if (changed) changed();
         return true;
     }
@@ -98,6 +100,12 @@ bool Snake3dTool::release(const render::SliceViewGeometry& view, double x, doubl
     for (int d : planeAxes(m_axis))
         if (b.hi[d] - b.lo[d] + 1 < kMinBoxSide) return true;
     m_box = b;  // a new box replaces the last one; the bubbles stay
+    if (placed) {
+        // The view drawn on stays on its slice; the others cut the box through its middle.
+        Vec3 centre{std::round(from.x), std::round(from.y), std::round(from.z)};
+        for (int d : planeAxes(m_axis)) centre[d] = std::floor((b.lo[d] + b.hi[d]) / 2.0);
+        placed(centre);
+    }
     if (changed) changed();
     return true;
 }

@@ -63,6 +63,8 @@ public:
     void download(void* host, const void* device, std::size_t bytes) const;
     /// Replaces the label buffer with `labels` (a mask loaded from a file, an undo).
     void uploadLabels(const LabelMap& labels);
+    /// Replaces `box` of the label buffer with `labels`, box-sized, x fastest (a scrubbed 3D snake state).
+    void uploadLabels(const std::uint8_t* labels, const VoxelBox& box);
 
     /// Scratch memory, slot by slot (grow-only; contents are not kept across a grow). The engines
     /// share kEngineScratchSlot (one run at a time on a context); any other user takes a slot of

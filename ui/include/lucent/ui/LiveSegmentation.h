@@ -13,6 +13,7 @@
 #include "lucent/ui/LivePreviewSource.h"
 #include "lucent/ui/SegmentationRunner.h"
 #include "lucent/ui/Snake3dHistory.h"
+#include "lucent/ui/Snake3dSteps.h"
 
 #include <QElapsedTimer>
 #include <QPointer>
@@ -148,13 +149,26 @@ public:
     void holdNextStart(bool hold = true) { m_holdNextStart = hold; }
     bool holdingNextStart() const { return m_holdNextStart; }
 
-    // --- the 3D snake's scrubber (LiveSnake3d.cpp): the states the views were shown, kept as flipped voxels
+    // --- the 3D snake's scrubber (LiveSnake3d.cpp): every state of the run, kept as flipped voxels
     const Snake3dHistory& snake3dHistory() const { return m_history; }
     /// Shows state `index` of the history in the slice views, the 3D pane and the HUD (the run pauses);
     /// -1 (or the last state) follows the run again.
     void showSnake3dState(int index);
     /// "step 12 of 34: 20410 voxels, 28.1 mL" for the state shown; empty while following the run.
     QString snake3dStateText() const;
+    /// What the scrubber holds: "every step", or how many of the first steps its bound let go.
+    QString snake3dHistoryText() const;
+    /// The bound of the next runs' histories, in bytes of flipped voxels (kSnake3dHistoryBytes unless set).
+    void setSnake3dHistoryBytes(std::size_t bytes) { m_snake3dBytes = bytes; }
+    /// The finished run's surface does not set its inside apart from its surroundings
+    /// (Snake3dContrast::separates): said in the HUD, the panel and the status bar.
+    bool snake3dNoContrast() const;
+    /// The finished run's surface holds (nearly) the whole start box (Snake3dContrast::holdsTheBox): the box
+    /// lay inside one tissue. Said as the above.
+    bool snake3dHoldsTheBox() const;
+    /// What the status bar says of a finished run that found no edge of its own (why, with the means, and what
+    /// to do), or `brief`ly, as the panel says it; empty when it found one.
+    QString snake3dNoEdge(bool brief = false) const;
 
 signals:
     /// A frame brought news (panels refresh their figures).
@@ -172,14 +186,20 @@ signals:
     void shownValuesChanged();
     /// setPreviewTargets() changed the colours the preview is drawn in (the 3D pane follows).
     void previewTargetsChanged();
+    /// Something the user should know about the run that is not a failure (a 3D snake that found no edge).
+    void notice(const QString& message);
 
 private:
     // the 3D snake's scrubber (LiveSnake3d.cpp)
-    void recordSnake3d(const VoxelBox& changed, int iteration);  // a state taken by a frame, into the history
-    void followSnake3d();                                       // the views back at the run's latest state
+    SegmentationSession::StepObserver snake3dObserver(const SegmentationRequest& request);  // a new run's queue
+    void takeSnake3dSteps();        // the states the worker queued, into the history
+    void writeSnake3dState(const VoxelBox& box);  // the shown state's labels of box into the preview
+    void followSnake3d();           // the views back at the run's latest state
     void snake3dHud(render::HudState& h) const;
-    bool reduceSnake3dState(const LabelReduction& plan, LabelMap& out) const;
+    void noteSnake3dFinished();     // a run that found no edge says so, once
     Snake3dHistory m_history;
+    std::shared_ptr<Snake3dSteps> m_snake3dSteps;  // the run's queue (an old run's worker keeps its own)
+    std::size_t m_snake3dBytes = kSnake3dHistoryBytes;
     /// The soft map written by a CUDA engine into device scratch and copied into the heat texture
     /// through interop; false when the engine or the GL cannot (the host path then runs).
     bool showSoftMapFromDevice(int index);

@@ -26,6 +26,9 @@ public:
     std::function<void()> changed;
     /// Called with the reason when a press cannot start (a resliced, oblique plane).
     std::function<void(const std::string&)> refused;
+    /// Called before `changed` with where the other views should go to watch the start grow: a new box's
+    /// centre on the slice it was drawn on, a new bubble's centre (not after a removal).
+    std::function<void(const Vec3&)> placed;
 
     /// Slices a drawn box reaches through along the view's normal (centred on the slice drawn on).
     void setDepth(int slices) { m_depth = std::max(1, slices); }

@@ -32,6 +32,12 @@ public:
 
     explicit SegmentationSession(Clock clock = {});
 
+    /// Called on the session's thread with the engine once it started (a report of no iteration),
+    /// after every step, and after an update that restarted or continued the run: the viewer's 3D
+    /// snake keeps each state for its scrubber, whatever the frames take. Set before begin().
+    using StepObserver = std::function<void(const Segmenter& engine, const StepReport& report)>;
+    void setStepObserver(StepObserver observer) { m_observer = std::move(observer); }
+
     /// Starts `engine` on `request` (what start() throws passes through; the session stays idle).
     void begin(std::unique_ptr<Segmenter> engine, const SegmentationRequest& request, int iterationsPerStep = 1);
     /// While running: steps until `budget` is spent (at least one step), `maxSteps` were made or
@@ -85,6 +91,7 @@ private:
     void markNewSeedsChanged(const SegmentationRequest& next);
 
     Clock m_clock;
+    StepObserver m_observer;
 
     std::unique_ptr<Segmenter> m_engine;
     SegmentationRequest m_request;

@@ -8,6 +8,7 @@
 #include "lucent/core/seg/SegmentationRequest.h"
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,6 +78,14 @@ public:
     virtual UpdateOutcome update(const SegmentationRequest& request);
     /// Snake: writes {"slices": [{"slice", "polygon", "gl"}]}; false for methods without contours.
     virtual bool writeContours(JsonWriter&) const { return false; }
+    /// The 3D snake: its binary level set now, packed over its domain as Snake3dShape packs it
+    /// (Snake3dWords.h), into `words`, and the domain into `domain` (a copy from the device for CUDA).
+    /// What the viewer's scrubber keeps of every step. False for the other methods.
+    virtual bool copyLevelSet(std::vector<std::uint64_t>& words, VoxelBox& domain) const {
+        (void)words;
+        (void)domain;
+        return false;
+    }
 
     /// All labels into `out`, reusing its storage when it is already on the volume's grid.
     void result(LabelMap& out) const;

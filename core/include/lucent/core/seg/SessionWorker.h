@@ -63,9 +63,10 @@ public:
 
     /// Starts `engine` on `request` on the worker (start() may be long: a connectivity map, an
     /// upload); the previous run is cancelled. `request` must stay valid (its volume, mask) until
-    /// the run ends. `play`: run on after starting, else wait paused.
+    /// the run ends. `play`: run on after starting, else wait paused. `observer` sees the engine after
+    /// its start and every step, on the worker (SegmentationSession::setStepObserver).
     void begin(std::unique_ptr<Segmenter> engine, const SegmentationRequest& request, int iterationsPerStep,
-               LabelWriter writer, bool play = true);
+               LabelWriter writer, bool play = true, SegmentationSession::StepObserver observer = {});
     /// Runs `f` on the session between two advances, then publishes what it changed. For play,
     /// pause, a single step, update(), polygons(), accept() and cancel().
     void command(const std::function<void(SegmentationSession&)>& f);
@@ -129,6 +130,7 @@ private:
         int perStep = 1;
         LabelWriter writer;
         bool play = true;
+        SegmentationSession::StepObserver observer;
     };
     std::optional<Job> m_job;  // guarded by m_engineMutex
     std::thread m_thread;

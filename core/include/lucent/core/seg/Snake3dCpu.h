@@ -30,6 +30,7 @@ public:
     void cancel() override { m_finished = true; }
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     MethodFigures figures() const override;
+    bool copyLevelSet(std::vector<std::uint64_t>& words, VoxelBox& domain) const override;
 
     /// The level set (Snake3dShape's packing over domain()), for tests and the CUDA comparison.
     const std::vector<std::uint64_t>& words() const { return m_u; }

@@ -1,0 +1,181 @@
+/// @brief The 3D snake's states from the worker to the scrubber (Snake3dSteps.h).
+#include "lucent/ui/Snake3dSteps.h"
+
+#include "lucent/core/StageTimes.h"
+#include "lucent/core/seg/Snake3dStart.h"
+
+#include <bit>
+#include <utility>
+
+namespace lucent::ui {
+
+Snake3dSteps::Snake3dSteps(const SegmentationRequest& request, std::size_t boundBytes)
+    : m_volume(request.volume), m_mask(request.mask), m_box(request.snake3d.box), m_bound(boundBytes),
+      m_thread([this] { run(); }) {}
+
+Snake3dSteps::~Snake3dSteps() {
+    {
+        std::lock_guard lock(m_handOver);
+        m_stop = true;
+    }
+    m_changed.notify_all();
+    m_thread.join();
+}
+
+void Snake3dSteps::observe(const Segmenter& engine, int iteration) {
+    stages::Scope scope("worker: 3D snake level set copied for the scrubber");
+    std::unique_lock lock(m_handOver);
+    m_changed.wait(lock, [&] { return !m_pending || m_stop; });  // the thread took the last copy
+    if (m_stop) return;
+    lock.unlock();
+    VoxelBox domain;
+    bool copied = false;
+    try {
+        copied = engine.copyLevelSet(m_copy, domain);
+    } catch (const std::exception&) {
+        copied = false;
+    }
+    lock.lock();
+    if (!copied) {
+        ++m_copiesLost;  // this state is lost: the next begins the history again
+        return;
+    }
+    m_copyDomain = domain;
+    m_copyIteration = iteration;
+    m_pending = true;
+    lock.unlock();
+    m_changed.notify_all();
+}
+
+void Snake3dSteps::flush() {
+    std::unique_lock lock(m_handOver);
+    m_changed.wait(lock, [&] { return (!m_pending && !m_busy) || m_stop; });
+}
+
+void Snake3dSteps::run() {
+    std::unique_lock lock(m_handOver);
+    while (true) {
+        m_changed.wait(lock, [&] { return m_pending || m_stop; });
+        if (m_stop) return;
+        m_next.swap(m_copy);
+        const VoxelBox domain = m_copyDomain;
+        Snake3dState s;
+        s.iteration = m_copyIteration;
+        s.lost = std::exchange(m_copiesLost, 0);
+        m_pending = false;
+        m_busy = true;
+        lock.unlock();
+        m_changed.notify_all();  // the worker may copy the next level set meanwhile
+        {
+            stages::Scope scope("3D snake: a state for the scrubber (own thread)");
+            if (s.lost || m_restart || m_next.size() != m_words.size() || domain.lo != m_domain.lo || domain.hi != m_domain.hi) {
+                m_domain = domain;
+                m_shape = snake3dShape(domain);
+                countAll(s);
+            } else {
+                countFlips(s);
+            }
+            m_restart = false;
+            enqueue(std::move(s));
+        }
+        lock.lock();
+        m_busy = false;
+        m_changed.notify_all();
+    }
+}
+
+void Snake3dSteps::countAll(Snake3dState& s) {
+    m_voxels = 0;
+    m_contrast = {};
+    const Geometry& g = m_volume->geometry();
+    const bool integer = m_volume->pixelType() == PixelType::Int16;
+    for (int z = 0; z < m_shape.nz; ++z)
+        for (int y = 0; y < m_shape.ny; ++y) {
+            const std::uint64_t* row = m_next.data() + m_shape.rowOf(y, z);
+            const std::size_t first = g.index(m_domain.lo[0], m_domain.lo[1] + y, m_domain.lo[2] + z);
+            for (int x = 0; x < m_shape.nx; ++x) {
+                const std::size_t voxel = first + std::size_t(x);
+                const double v = integer ? double(m_volume->int16Data()[voxel]) : double(m_volume->float32Data()[voxel]);
+                const bool inside = row[x / 64] >> (x % 64) & 1u;
+                m_contrast.domainVoxels += 1;
+                m_contrast.domainSum += v;
+                m_contrast.domainSquares += v * v;
+                if (m_box && m_box->contains(m_domain.lo[0] + x, m_domain.lo[1] + y, m_domain.lo[2] + z)) {
+                    m_contrast.boxVoxels += 1;
+                    m_contrast.boxInside += inside;
+                }
+                if (!inside) continue;
+                m_contrast.insideVoxels += 1;
+                m_contrast.insideSum += v;
+                m_contrast.insideSquares += v * v;
+                m_voxels += !m_mask || (*m_mask)[voxel];
+            }
+        }
+    s.first = true;
+}
+
+void Snake3dSteps::countFlips(Snake3dState& s) {
+    // Row by row, in the volume's order: no division a flip, the voxels read as they lie in memory.
+    const Geometry& g = m_volume->geometry();
+    const bool integer = m_volume->pixelType() == PixelType::Int16;
+    s.flips.reserve(m_lastFlips + m_lastFlips / 4);
+    for (int z = 0; z < m_shape.nz; ++z)
+        for (int y = 0; y < m_shape.ny; ++y) {
+            const std::size_t row = std::size_t(m_shape.rowOf(y, z));
+            const std::size_t first = g.index(m_domain.lo[0], m_domain.lo[1] + y, m_domain.lo[2] + z);
+            for (int w = 0; w < m_shape.words; ++w) {
+                const std::uint64_t now = m_next[row + std::size_t(w)];
+                for (std::uint64_t d = now ^ m_words[row + std::size_t(w)]; d; d &= d - 1) {
+                    const int b = std::countr_zero(d);
+                    s.flips.push_back(std::uint64_t(row + std::size_t(w)) * 64 + std::uint64_t(b));
+                    const std::size_t voxel = first + std::size_t(w * 64 + b);
+                    const double v = integer ? double(m_volume->int16Data()[voxel]) : double(m_volume->float32Data()[voxel]);
+                    const double sign = now >> b & 1u ? 1.0 : -1.0;
+                    m_contrast.insideVoxels += sign;
+                    m_contrast.insideSum += sign * v;
+                    m_contrast.insideSquares += sign * v * v;
+                    if (m_box && m_box->contains(m_domain.lo[0] + w * 64 + b, m_domain.lo[1] + y, m_domain.lo[2] + z))
+                        m_contrast.boxInside += sign;
+                    if (!m_mask || (*m_mask)[voxel]) m_voxels = sign > 0 ? m_voxels + 1 : m_voxels - 1;
+                }
+            }
+        }
+    m_lastFlips = s.flips.size();
+}
+
+void Snake3dSteps::enqueue(Snake3dState s) {
+    s.voxels = m_voxels;
+    s.contrast = m_contrast;
+    std::lock_guard lock(m_mutex);
+    m_words.swap(m_next);
+    m_latestDomain = m_domain;
+    s.serial = ++m_serial;
+    m_queuedBytes += s.flips.size() * sizeof(std::uint64_t);
+    m_queue.push_back(std::move(s));
+    // The GUI fell behind by the whole bound: the oldest states go, and the history cannot reach past
+    // the gap (their flips lead there).
+    while (m_queuedBytes > m_bound && m_queue.size() > 1) {
+        m_queuedBytes -= m_queue.front().flips.size() * sizeof(std::uint64_t);
+        const int lost = m_queue.front().lost + 1;
+        m_queue.erase(m_queue.begin());
+        m_queue.front().first = true;
+        m_queue.front().lost += lost;
+    }
+}
+
+std::vector<Snake3dState> Snake3dSteps::take() {
+    std::lock_guard lock(m_mutex);
+    std::vector<Snake3dState> out;
+    out.swap(m_queue);
+    m_queuedBytes = 0;
+    return out;
+}
+
+void Snake3dSteps::latest(std::vector<std::uint64_t>& words, VoxelBox& domain, std::uint64_t& serial) const {
+    std::lock_guard lock(m_mutex);
+    words = m_words;
+    domain = m_latestDomain;
+    serial = m_serial;
+}
+
+}  // namespace lucent::ui
