@@ -1,6 +1,7 @@
 /// @brief The view rooms' action groups without a main window (a model and a view grid in a plain window):
 /// layouts checked as the grid is arranged, drawing toggles and the mask opacity bound both ways to the
-/// model, cine checked while it plays, the Window/Level menu's scan windows per volume, captures.
+/// model, cine checked while it plays, the Window/Level menu's scan windows per volume, captures, the 3D
+/// pane's items (a build with VTK).
 #include "ActionGroupHost.h"
 
 #include "lucent/ui/CaptureActions.h"
@@ -8,6 +9,10 @@
 #include "lucent/ui/CinePlayer.h"
 #include "lucent/ui/ViewActions.h"
 #include "lucent/ui/WindowActions.h"
+#if LUCENT_HAVE_VTK
+#include "lucent/ui/View3DActions.h"
+#include "lucent/ui/View3DWidget.h"
+#endif
 
 #include <QSettings>
 #include <QSignalSpy>
@@ -132,3 +137,29 @@ TEST_F(ViewGroups, CapturesNeedAVolumeAndSaveTheViewAsDrawn) {
     ASSERT_TRUE(capture.saveViewPng(path, &error)) << error.toStdString();
     EXPECT_GT(std::filesystem::file_size(path.toStdString()), 100u);
 }
+
+#if LUCENT_HAVE_VTK
+TEST_F(ViewGroups, The3DPresetIsThePanesAndCheckedAsTheMenuOpens) {
+    View3DWidget* pane = grid->view3D();
+    ASSERT_NE(pane, nullptr);
+    View3DActions actions(pane, &window);
+    actions.addTo(&menu);
+    QMenu* presets = item(menu, "3D preset") ? item(menu, "3D preset")->menu() : nullptr;
+    ASSERT_NE(presets, nullptr);
+    const auto presetAction = [&](render::Preset3D p) {
+        for (QAction* a : actions.presets())
+            if (a->data().toInt() == int(p)) return a;
+        return static_cast<QAction*>(nullptr);
+    };
+    ASSERT_NE(presetAction(render::Preset3D::Mr), nullptr);
+    presetAction(render::Preset3D::Mr)->trigger();
+    EXPECT_EQ(pane->preset(), render::Preset3D::Mr);
+    pane->setPreset(render::Preset3D::CtBone);  // a volume chose its own
+    emit presets->aboutToShow();
+    EXPECT_TRUE(presetAction(render::Preset3D::CtBone)->isChecked());
+    EXPECT_FALSE(presetAction(render::Preset3D::Mr)->isChecked());
+    ASSERT_TRUE(actions.planes()->isChecked());
+    actions.planes()->trigger();
+    EXPECT_FALSE(pane->planesVisible());
+}
+#endif
