@@ -1,5 +1,6 @@
-/// @brief The fixture the viewer tests share: a main window shown, exposed and active under Xvfb, a
-/// volume put on its model, its views and the screen points of voxels; main() is ViewerTestMain.cpp.
+/// @brief The fixture the viewer tests share: a main window shown and exposed under Xvfb (active for
+/// those that type keys), a volume put on its model, its views and the screen points of voxels; main()
+/// is ViewerTestMain.cpp.
 #pragma once
 
 #include "lucent/ui/MainWindow.h"
@@ -24,12 +25,16 @@ inline QPoint screenOf(const ui::SliceViewWidget* view, Vec3 voxel) {
 
 class ViewerWindowTest : public ::testing::Test {
 protected:
-    /// Shows the window at `width` x `height` and makes it active: Xvfb has no window manager to
-    /// activate it, and shortcuts need an active window.
+    /// Shows the window at `width` x `height`, drawn once exposed.
     void showWindow(int width = 1280, int height = 860) {
         window.resize(width, height);
         window.show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    }
+    /// Makes the window active: Xvfb has no window manager to activate it, and shortcuts need an
+    /// active window. Only for tests that type keys: a view that takes the focus becomes the active
+    /// view, which the HUD and captures follow.
+    void activate() {
         window.activateWindow();
         QApplication::setActiveWindow(&window);
     }

@@ -42,6 +42,7 @@ class BrushRangeUi : public lucent::testing::ViewerWindowTest {
 protected:
     void SetUp() override {
         showWindow();
+        activate();
         setVolume(twoTissues());
         k = int(window.model().cursor().z);
     }

@@ -63,6 +63,7 @@ class LabelEditing : public lucent::testing::ViewerWindowTest {
 protected:
     void SetUp() override {
         showWindow();
+        activate();
         volume = lucent::testing::softTissueBox();
         setVolume(volume);
         window.model().setWindow({43, 60});

@@ -35,6 +35,7 @@ class SliceFillUi : public lucent::testing::ViewerWindowTest {
 protected:
     void SetUp() override {
         showWindow();
+        activate();
         setVolume(lucent::testing::softTissueBox());
         window.model().setWindow({43, 60});
     }

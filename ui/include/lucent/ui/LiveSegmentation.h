@@ -224,8 +224,8 @@ private:
     SessionWorker::Published m_published;
     SessionState m_lastState = SessionState::Idle;
     std::array<std::uint32_t, 8> m_hiddenValues{};  // preview values not drawn (bit v of word v / 32)
-    mutable std::vector<std::size_t> m_clusterVoxels;
-    std::array<std::uint8_t, 256> m_previewTargets{};  // as last given to the textures (all 0: none yet)  // fcm: each cluster's voxels, once the run settled
+    mutable std::vector<std::size_t> m_clusterVoxels;  // fcm: each cluster's voxels, once the run settled
+    std::array<std::uint8_t, 256> m_previewTargets{};  // as last given to the textures (all 0: none yet)
     SnakeScrubber m_scrubber;
     SoftMapOverlay m_softMap;
     std::optional<UpdateOutcome> m_lastOutcome;
