@@ -3,6 +3,7 @@
 /// range), a stroke across two tissues paints only the one in range, as one undo step; with the range
 /// off the same stroke paints both.
 #include "EventLoopWait.h"
+#include "ViewerWindowTest.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MainWindow.h"
 
@@ -37,23 +38,13 @@ std::shared_ptr<Volume> twoTissues() {
     return v;
 }
 
-class BrushRangeUi : public ::testing::Test {
+class BrushRangeUi : public lucent::testing::ViewerWindowTest {
 protected:
     void SetUp() override {
-        window.resize(1280, 860);
-        window.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-        window.activateWindow();
-        QApplication::setActiveWindow(&window);
-        SeriesInfo info;
-        info.modality = "CT";
-        window.model().setVolume(twoTissues(), info, "");
+        showWindow();
+        activate();
+        setVolume(twoTissues());
         k = int(window.model().cursor().z);
-    }
-    SliceViewWidget* axial() { return window.grid().view(Orientation::Axial); }
-    QPoint screenOf(Vec3 voxel) {
-        const auto p = axial()->view().voxelToScreen(voxel);
-        return QPoint(int(p[0] / axial()->devicePixelRatioF()), int(p[1] / axial()->devicePixelRatioF()));
     }
     /// A drag along row j = 40 from column 30 to column 66 of the shown slice.
     void strokeAcross() {
@@ -90,12 +81,6 @@ protected:
             }
         return n;
     }
-    template <class T>
-    T* child(const char* name) {
-        return window.findChild<T*>(name);
-    }
-
-    MainWindow window;
     int k = 0;
 };
 

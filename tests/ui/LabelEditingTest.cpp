@@ -2,14 +2,15 @@
 /// axial view (checked against core's stroke fed the same positions, and on rendered pixels), the
 /// eraser, undo and redo (exact maps), keep-largest on a second label, a lock, a colour change and
 /// a hidden label seen in the pixels, the panel's statistics and their CSV export.
+#include "CtPhantom.h"
 #include "EventLoopWait.h"
 #include "MenuDriving.h"
+#include "ViewerWindowTest.h"
 #include "lucent/core/LabelStatistics.h"
 #include "lucent/core/LabelStroke.h"
 #include "lucent/ui/LabelFiles.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MainWindow.h"
-#include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
 
 #include <gtest/gtest.h>
@@ -39,17 +40,6 @@ using render::Orientation;
 
 namespace {
 
-/// Soft tissue (40..46) in a 96 x 80 x 40 box of 1 x 1 x 2 mm voxels.
-std::shared_ptr<Volume> phantom() {
-    Geometry g;
-    g.dims = {96, 80, 40};
-    g.spacing = {1.0, 1.0, 2.0};
-    auto v = std::make_shared<Volume>(g, PixelType::Int16);
-    for (std::size_t i = 0; i < v->voxelCount(); ++i) v->setValue(i, 40 + double(i % 7));
-    v->metadata().modality = "CT";
-    return v;
-}
-
 enum class Hue { Red, Green, Blue, Grey, Other };
 
 Hue hueOf(QRgb c) {
@@ -69,31 +59,19 @@ int countHue(const QImage& img, Hue hue, const QRect& area) {
     return n;
 }
 
-class LabelEditing : public ::testing::Test {
+class LabelEditing : public lucent::testing::ViewerWindowTest {
 protected:
     void SetUp() override {
-        window.resize(1280, 860);
-        window.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-        // Xvfb has no window manager to activate the window; shortcuts need an active window.
-        window.activateWindow();
-        QApplication::setActiveWindow(&window);
-        volume = phantom();
-        SeriesInfo info;
-        info.modality = "CT";
-        window.model().setVolume(volume, info, "");
+        showWindow();
+        activate();
+        volume = lucent::testing::softTissueBox();
+        setVolume(volume);
         window.model().setWindow({43, 60});
         QTest::qWait(50);
         k = int(window.model().cursor().z);
     }
-    SliceViewWidget* axial() { return window.grid().view(Orientation::Axial); }
     LabelPanel& panel() { return window.labelPanel(); }
-    QAction* action(const char* name) { return window.findChild<QAction*>(name); }
     const LabelMap& layer() { return *window.model().labels(); }
-    QPoint screenOf(Vec3 voxel) {
-        const auto p = axial()->view().voxelToScreen(voxel);
-        return QPoint(int(p[0] / axial()->devicePixelRatioF()), int(p[1] / axial()->devicePixelRatioF()));
-    }
     /// The voxel position the view maps a logical mouse point to, on the shown slice.
     Vec3 voxelAt(QPoint p) {
         const double dpr = axial()->devicePixelRatioF();
@@ -155,7 +133,6 @@ protected:
         return -1;
     }
 
-    MainWindow window;
     std::shared_ptr<Volume> volume;
     int k = 0;
 };
@@ -618,12 +595,4 @@ TEST_F(LabelEditing, CloseLabelsIsOneUndoableStep) {
     close->trigger();
     EXPECT_EQ(window.model().labels(), nullptr);
     EXPECT_FALSE(window.model().history().canUndo());
-}
-
-int main(int argc, char** argv) {
-    lucent::ui::prepareOpenGl();
-    QApplication app(argc, argv);
-    app.setOrganizationName("Lucent-tests");
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
 }

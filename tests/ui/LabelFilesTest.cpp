@@ -3,10 +3,10 @@
 #include "FileSizeLimit.h"
 #include "SyntheticDicom.h"
 #include "TempDir.h"
+#include "ViewerWindowTest.h"
 
 #include "lucent/ui/LabelFiles.h"
 #include "lucent/ui/MainWindow.h"
-#include "lucent/ui/OpenGlSetup.h"
 
 #include <QApplication>
 #include <QDir>
@@ -47,7 +47,7 @@ bool sameLayer(const LabelMap& a, const LabelMap& b) {
     return a.voxelCount() == b.voxelCount() && std::equal(a.data(), a.data() + a.voxelCount(), b.data());
 }
 
-class LabelFilesTest : public ::testing::Test {
+class LabelFilesTest : public lucent::testing::ViewerWindowTest {
 protected:
     void SetUp() override {
         lucent::testing::SeriesSpec spec;
@@ -55,9 +55,7 @@ protected:
         spec.rows = 13;
         spec.slices = 6;
         lucent::testing::writeSeries(spec, dir.file("series"));
-        window.resize(900, 700);
-        window.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        showWindow(900, 700);
         QString error;
         ASSERT_TRUE(window.openPath(QString::fromStdString(dir.file("series")), {}, true, &error)) << error.toStdString();
         paint(window.model());
@@ -65,7 +63,6 @@ protected:
     }
 
     TempDir dir;
-    MainWindow window;
     LabelMap original;
 };
 
@@ -147,12 +144,4 @@ TEST_F(LabelFilesTest, AFullDiskKeepsThePreviousFileByteForByteAndSaysNothingWas
     ASSERT_TRUE(files.exportFile(target, {}, false, false, &error)) << error.toStdString();
     EXPECT_EQ(io::readLabelFile(target.toStdString(), window.model().labels()->geometry()).labels.at(0, 0, 0), 2);
     EXPECT_EQ(exported.size(), 1);
-}
-
-int main(int argc, char** argv) {
-    lucent::ui::prepareOpenGl();
-    QApplication app(argc, argv);
-    app.setOrganizationName("Lucent-tests");
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
 }

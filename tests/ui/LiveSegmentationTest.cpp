@@ -5,13 +5,13 @@
 /// the engine's labels; accept, undo and redo restore exact label maps; closing mid-run is clean.
 #include "CtPhantom.h"
 #include "EventLoopWait.h"
+#include "ViewerWindowTest.h"
 #include "lucent/core/seg/FuzzyCMeansCpu.h"
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
 #include "lucent/core/HostVolumeWork.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/MeasurementPanel.h"
-#include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/RunRecorder.h"
 #include "lucent/ui/SegmentPanel.h"
 #include "lucent/ui/SharedTextures.h"
@@ -61,11 +61,6 @@ int redPixels(const QImage& img) {
     return n;
 }
 
-QPoint screenOf(SliceViewWidget* view, Vec3 voxel) {
-    const auto p = view->view().voxelToScreen(voxel);
-    return QPoint(int(p[0] / view->devicePixelRatioF()), int(p[1] / view->devicePixelRatioF()));
-}
-
 std::size_t nonZero(const LabelMap& m) { return m.voxelCount() - m.count(0); }
 
 template <class Engine>
@@ -100,16 +95,12 @@ gpu::Backend liveBackend() {
         GTEST_SKIP() << "no CUDA device: " what;                                                       \
     }
 
-class Live : public ::testing::Test {
+class Live : public lucent::testing::ViewerWindowTest {
 protected:
     void SetUp() override {
-        window.resize(1280, 860);
-        window.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        showWindow();
         volume = phantom();
-        SeriesInfo info;
-        info.modality = "CT";
-        window.model().setVolume(volume, info, "");
+        setVolume(volume);
         panel().live().setBackend(backend());
         QTest::qWait(50);
     }
@@ -121,7 +112,6 @@ protected:
     }
     SegmentPanel& panel() { return window.segment(); }
     LiveSegmentation& live() { return panel().live(); }
-    SliceViewWidget* axial() { return window.grid().view(Orientation::Axial); }
     bool settle() {
         return waitFor([&] { return !live().running(); });
     }
@@ -143,7 +133,6 @@ protected:
         return false;
     }
 
-    MainWindow window;
     std::shared_ptr<Volume> volume;
 };
 
@@ -705,8 +694,9 @@ TEST_F(Live, SoftMapsThroughInteropDrawTheHostPixels) {
         EXPECT_TRUE(live().softMapFromDevice()) << "CUDA engine and NVIDIA GL: the map stays on the device";
         const QImage device = axialImage();
         // Until a host upload made one (the comparison below), the views need no 3D texture of the map.
-        if (window.grid().textures().onPlanes() && !hostHeatMade)
+        if (window.grid().textures().onPlanes() && !hostHeatMade) {
             EXPECT_EQ(window.grid().textures().textures().heatTexture(), 0u) << "the views' planes of the map, no 3D texture";
+        }
         hostHeatMade = true;
         live().showSoftMap(-1);
         window.grid().textures().setInteropAllowed(false);
@@ -934,14 +924,6 @@ TEST(LiveClose, ClosingTheWindowMidRunIsClean) {
         QTest::qWait(5 * round);
         delete window;  // the worker stops and joins; nothing it uses is gone before
     }
-}
-
-int main(int argc, char** argv) {
-    lucent::ui::prepareOpenGl();
-    QApplication app(argc, argv);
-    app.setOrganizationName("Lucent-tests");
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
 }
 
 TEST_F(Live, ARecordedFrameShowsThe3DPaneAsItIsOnScreen) {

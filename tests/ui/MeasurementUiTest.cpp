@@ -6,7 +6,6 @@
 #include "EventLoopWait.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/MeasurementPanel.h"
-#include "lucent/ui/OpenGlSetup.h"
 
 #include <gtest/gtest.h>
 #include <QAction>
@@ -406,12 +405,4 @@ TEST_F(Measuring, RealCtRoiAndObliqueMrRuler) {
     EXPECT_NEAR(all().front().value, std::hypot((v1[u] - v0[u]) * s[u], (v1[w] - v0[w]) * s[w]), 1e-6);
     EXPECT_GT(all().front().value, 20.0);
     image("real_mr");
-}
-
-int main(int argc, char** argv) {
-    lucent::ui::prepareOpenGl();
-    QApplication app(argc, argv);
-    app.setOrganizationName("Lucent-tests");
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
 }

@@ -3,7 +3,9 @@
 /// and Cancel (the layer byte for byte as before), the preview drawn in the axial view before
 /// deciding, Cancel (the layer as before), Keep and Edit > Undo, and several labels checked in the
 /// dialog's list filled as one step.
+#include "CtPhantom.h"
 #include "MenuDriving.h"
+#include "ViewerWindowTest.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/SliceFillModel.h"
@@ -27,33 +29,16 @@ using render::Orientation;
 
 namespace {
 
-std::shared_ptr<Volume> phantom() {
-    Geometry g;
-    g.dims = {96, 80, 40};
-    g.spacing = {1.0, 1.0, 2.0};
-    auto v = std::make_shared<Volume>(g, PixelType::Int16);
-    for (std::size_t i = 0; i < v->voxelCount(); ++i) v->setValue(i, 40 + double(i % 7));
-    v->metadata().modality = "CT";
-    return v;
-}
-
 bool reddish(QRgb c) { return qRed(c) > qGreen(c) + 50 && qRed(c) > qBlue(c) + 50; }
 
-class SliceFillUi : public ::testing::Test {
+class SliceFillUi : public lucent::testing::ViewerWindowTest {
 protected:
     void SetUp() override {
-        window.resize(1280, 860);
-        window.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-        window.activateWindow();
-        QApplication::setActiveWindow(&window);
-        SeriesInfo info;
-        info.modality = "CT";
-        window.model().setVolume(phantom(), info, "");
+        showWindow();
+        activate();
+        setVolume(lucent::testing::softTissueBox());
         window.model().setWindow({43, 60});
     }
-    SliceViewWidget* view(Orientation o) { return window.grid().view(o); }
-    QAction* action(const char* name) { return window.findChild<QAction*>(name); }
     const LabelMap& layer() { return *window.model().labels(); }
     QDialog* prompt() { return window.findChild<QDialog*>("fillBetweenSlicesPrompt"); }
     QString promptText() { return prompt()->findChild<QLabel*>("fillPromptText")->text(); }
@@ -90,8 +75,6 @@ protected:
         if (const char* dir = std::getenv("LUCENT_FILL_SHOTS")) img.save(QString("%1/axial-%2.png").arg(dir).arg(k));
         return reddish(img.pixel(int(p[0]), int(p[1])));
     }
-
-    MainWindow window;
 };
 
 }  // namespace

@@ -7,7 +7,6 @@
 #include "lucent/render/Scene3D.h"
 #include "lucent/ui/LiveSegmentation.h"
 #include "lucent/ui/MainWindow.h"
-#include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/LivePreviewWiring.h"
 #include "lucent/ui/View3DWidget.h"
 #include "lucent/ui/ViewCapture.h"
@@ -597,11 +596,3 @@ TEST_F(View3D, RealMrWithItsLabelMap) {
 }
 
 }  // namespace
-
-int main(int argc, char** argv) {
-    lucent::ui::prepareOpenGl();
-    QApplication app(argc, argv);
-    app.setOrganizationName("Lucent-tests");
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}

@@ -1,59 +1,41 @@
 /// @brief Main window wiring: the docks and models, background loading with progress and cancel, masks,
-/// settings. Its menus are in MainWindowMenus.cpp, its sessions in MainWindowSessions.cpp.
-#include "lucent/io/FileSuffixes.h"
+/// settings. Its menus are in MainWindowMenus.cpp, its sessions in MainWindowSessions.cpp, its unsaved
+/// work in MainWindowWork.cpp.
 #include "lucent/ui/MainWindow.h"
 
-#include "lucent/core/Version.h"
-#include "lucent/gpu/DeviceInfo.h"
-#include "lucent/io/DicomReader.h"
-#include "lucent/io/VolumeFile.h"
 #include "lucent/ui/Autosave.h"
+#include "lucent/ui/CaptureActions.h"
 #include "lucent/ui/CinePlayer.h"
-#include "lucent/ui/DicomTagDialog.h"
 #include "lucent/ui/LabelFiles.h"
-#include "lucent/ui/PacsActions.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MeasurementPanel.h"
+#include "lucent/ui/PacsActions.h"
 #include "lucent/ui/SegmentPanel.h"
+#include "lucent/ui/SeriesChooser.h"
+#include "lucent/ui/SessionActions.h"
+#include "lucent/ui/SessionBinding.h"
+#include "lucent/ui/SessionFile.h"
+#include "lucent/ui/VolumeLoader.h"
+#include "lucent/ui/WindowActions.h"
 #if LUCENT_HAVE_VTK
 #include "lucent/ui/LivePreviewWiring.h"
 #include "lucent/ui/View3DWidget.h"
 #endif
-#include "lucent/ui/SeriesChooser.h"
-#include "lucent/ui/SessionBinding.h"
-#include "lucent/ui/SessionFile.h"
-#include "lucent/ui/ShortcutsDialog.h"
-#include "lucent/ui/ViewCapture.h"
-#include "lucent/ui/VolumeLoader.h"
 
-#include <QAction>
-#include <QActionGroup>
-#include <QApplication>
 #include <QCloseEvent>
-#include <QDir>
 #include <QDragEnterEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLockFile>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QSettings>
-#include <QSignalBlocker>
-#include <QSlider>
-#include <QSpinBox>
 #include <QStatusBar>
-#include <QToolBar>
 
-#include <cmath>
-#include <cstring>
-#include <optional>
 #include <utility>
 
 namespace lucent::ui {
-
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setTitle({});
@@ -82,7 +64,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     wireLoader();
     m_cine = new CinePlayer(&m_model, m_grid, this);
     buildMenus();
-    // Live segmentation: its dock, the Edit and Segment menus; shown when a method is chosen.
+    // Live segmentation: its dock; shown when a method is chosen.
     m_segment = new SegmentPanel(&m_model, m_grid, this);
 #if LUCENT_HAVE_VTK
     // The window wires the run to the 3D view: neither knows the other.
@@ -90,21 +72,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 #endif
     addDockWidget(Qt::RightDockWidgetArea, m_segment);
     m_segment->hide();
-    m_segment->buildMenus(menuBar(), m_helpMenu->menuAction());
     connect(m_segment, &SegmentPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
-    addCopyActions();
-    // The label layer people edit: its dock (tabbed with the segment panel), the Labels menu.
+    // The label layer people edit: its dock (tabbed with the segment panel).
     m_labels = new LabelPanel(&m_model, m_grid, this);
     addDockWidget(Qt::RightDockWidgetArea, m_labels);
     m_labels->hide();
-    m_labels->buildMenus(menuBar(), m_helpMenu->menuAction());
     connect(m_labels, &LabelPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
-    // Rulers, angles and ROIs: Tools > Measure and their list (after the panels whose tools it yields to).
+    // Rulers, angles and ROIs: their list (after the panels whose tools it yields to).
     m_measure = new MeasurementPanel(&m_model, m_grid, this);
     addDockWidget(Qt::RightDockWidgetArea, m_measure);
     m_measure->hide();
-    m_measure->buildMenus(menuBar(), m_helpMenu->menuAction());
     connect(m_measure, &MeasurementPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    buildPanelMenus();
     bindSession();
     bindWork();
     QSettings settings;
@@ -139,79 +118,15 @@ void MainWindow::bindSession() {
 }
 
 
-bool MainWindow::saveViewPng(const QString& path, QString* error) {
-    if (!m_model.hasVolume()) {
-        if (error) *error = "Open a volume first.";
-        return false;
-    }
-    SliceViewWidget* view = m_grid->activeView() ? m_grid->activeView() : m_grid->view(render::Orientation::Axial);
-    return saveImagePng(captureView(view), path, error);
-}
+bool MainWindow::saveViewPng(const QString& path, QString* error) { return m_capture->saveViewPng(path, error); }
 
-void MainWindow::rebuildScanWindows() {
-    for (QAction* a : m_scanWindows) {
-        m_windowMenu->removeAction(a);
-        a->setParent(nullptr);  // gone from findChild() at once, deleted once its signals are done
-        a->deleteLater();
-    }
-    m_scanWindows.clear();
-    const std::vector<NamedWindow> none;
-    const auto& own = m_model.hasVolume() ? m_model.volume()->metadata().windows : none;
-    for (std::size_t i = 0; i < own.size(); ++i) {
-        const QString name = QString::fromStdString(render::fileWindowName(i));
-        auto* a = new QAction(QString::fromStdString(render::fileWindowLabel(own[i], i)), m_windowMenu);
-        a->setObjectName("window_" + name);
-        a->setData(name);
-        a->setCheckable(true);
-        a->setToolTip("The scan's own window (DICOM Window Center / Width)");
-        connect(a, &QAction::triggered, this, [this, name] { applyPreset(name); });
-        m_windowMenu->insertAction(m_scanWindowsEnd, a);
-        m_scanWindows.push_back(a);
-    }
-    m_scanWindowsEnd->setVisible(!own.empty());
-    checkCurrentWindow();
-}
-
-void MainWindow::checkCurrentWindow() {
-    // Checked: the entry last applied, while its window is still the one shown (a right-drag
-    // leaves none checked). "auto" is computed only when it is the one to compare.
-    const render::WindowLevel now = m_model.window();
-    for (QAction* a : m_windowMenu->actions()) {
-        if (!a->isCheckable()) continue;
-        const QString name = a->data().toString();
-        std::optional<render::WindowLevel> w;
-        if (m_model.hasVolume() && name == m_model.preset()) w = render::presetWindow(name.toStdString(), *m_model.volume());
-        a->setChecked(w && std::abs(w->level - now.level) < 1e-6 && std::abs(w->width - now.width) < 1e-6);
-    }
-}
-
-QStringList MainWindow::recentFiles() const { return QSettings().value("recent").toStringList(); }
-
-void MainWindow::rebuildRecentMenu() {
-    m_recentMenu->clear();
-    for (const QString& path : recentFiles()) m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
-    m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
-}
-
-void MainWindow::addRecent(const QString& path) {
-    QStringList recent = recentFiles();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > 10) recent.removeLast();
-    QSettings().setValue("recent", recent);
-    rebuildRecentMenu();
-}
+QStringList MainWindow::recentFiles() const { return m_sessionActions->recentFiles(); }
 
 void MainWindow::showError(const QString& title, const QString& message) {
     QMessageBox::critical(this, title, message);
 }
 
-bool MainWindow::applyPreset(const QString& name) {
-    if (!m_model.applyPreset(name)) return false;
-    // A scan's own window belongs to that scan: only the named presets are remembered.
-    if (!name.startsWith("file")) QSettings().setValue("view/preset", name);
-    return true;
-}
+bool MainWindow::applyPreset(const QString& name) { return m_windows->applyPreset(name); }
 
 void MainWindow::setLayoutMode(Layout layout) {
     m_grid->setLayoutMode(layout);  // the menu and the settings follow the grid's layoutChanged()
@@ -322,7 +237,7 @@ void MainWindow::onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo
     const QString name = QString::fromStdString(info.description.empty() ? QFileInfo(path).fileName().toStdString() : info.description);
     const QString title = QString("%1 (%2 %3 x %4 x %5)").arg(name, QString::fromStdString(info.modality)).arg(d[0]).arg(d[1]).arg(d[2]);
     setTitle(title);
-    addRecent(path);
+    m_sessionActions->addRecent(path);
     m_pacs->indexOpened(info);
     if (!warnings.isEmpty()) {
         statusBar()->showMessage("Loaded with warnings: " + warnings.join("; "), 15000);
@@ -345,7 +260,7 @@ void MainWindow::onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo
         return;
     }
     m_sessionPath = session.file;
-    addRecent(session.file);
+    m_sessionActions->addRecent(session.file);
     setTitle(QFileInfo(session.file).fileName() + " - " + title);
     m_work.markSaved();
     if (!problems.isEmpty()) statusBar()->showMessage("Session opened with problems: " + problems.join("; "), 15000);
@@ -357,28 +272,6 @@ bool MainWindow::openMask(const QString& path, QString* error) {
     if (!m_labelFiles->importFile(path, error)) return false;
     m_work.markSaved(WorkState::Part::Labels);  // the layer is that file
     return true;
-}
-
-void MainWindow::showTags() {
-    if (!m_model.hasVolume()) return showError("DICOM tags", "Open a DICOM series first.");
-    const int k = int(std::lround(m_model.cursor().z));
-    const QString file = m_model.sliceFile(k);
-    if (file.isEmpty())
-        return showError("DICOM tags", "Slice " + QString::number(k + 1) + " has no DICOM file (a volume file, or a filled gap).");
-    try {
-        DicomTagDialog dialog(file, io::DicomReader::dumpTags(file.toStdString()), this);
-        dialog.exec();
-    } catch (const std::exception& e) {
-        showError("DICOM tags", QString::fromStdString(e.what()));
-    }
-}
-
-void MainWindow::showAbout() {
-    QMessageBox::about(this, "About Lucent",
-                       QString("<h3>Lucent " + QString(kVersion) + "</h3><p>CT and MR viewer with GPU-resident segmentation.</p>"
-                               "<p>DICOM: %1</p><pre>%2</pre>")
-                           .arg(io::DicomReader::available() ? "DCMTK" : "not built")
-                           .arg(QString::fromStdString(gpu::describeBackends()).toHtmlEscaped()));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -2,6 +2,7 @@
 #include "lucent/ui/MainWindow.h"
 
 #include "lucent/io/FileSuffixes.h"
+#include "lucent/ui/SessionActions.h"
 #include "lucent/ui/SessionBinding.h"
 #include "lucent/ui/SessionFile.h"
 
@@ -55,7 +56,7 @@ bool MainWindow::saveSession(const QString& path, QString* error) {
     }
     if (!SessionFile::write(path, m_session->capture(m_currentPath), error)) return false;
     m_sessionPath = QFileInfo(path).absoluteFilePath();
-    addRecent(m_sessionPath);
+    m_sessionActions->addRecent(m_sessionPath);
     m_work.markSaved();
     statusBar()->showMessage("Session saved to " + path, 5000);
     return true;

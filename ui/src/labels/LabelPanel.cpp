@@ -1,7 +1,6 @@
 /// @brief Label panel: rows bound to the model's label table, brush and island tools, statistics.
 #include "lucent/ui/LabelPanel.h"
 
-#include "ToolActions.h"
 #include "labels/BrushRange.h"
 #include "labels/SliceFillAction.h"
 
@@ -11,7 +10,6 @@
 #include "lucent/ui/ViewerModel.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QCheckBox>
 #include <QColorDialog>
 #include <QComboBox>
@@ -21,8 +19,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMenu>
-#include <QMenuBar>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -51,7 +47,7 @@ QTableWidgetItem* readOnly(const QString& text) {
 }  // namespace
 
 LabelPanel::LabelPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
-    : QDockWidget("Labels", parent), m_model(model), m_grid(grid), m_brush(model), m_pick(model) {
+    : QDockWidget("Labels", parent), m_model(model), m_grid(grid), m_tools(new LabelToolActions(model, grid, this)) {
     setObjectName("labelPanel");
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
@@ -59,9 +55,15 @@ LabelPanel::LabelPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     layout->addWidget(buildTools());
     setWidget(body);
     auto say = [this](const std::string& text) { emit message(QString::fromStdString(text)); };
-    m_brush.refused = say;
-    m_pick.refused = say;
-    m_brush.outlineMoved = [this] { m_grid->updateViews(); };  // the ball's cross-sections on the other views
+    brush().refused = say;
+    m_tools->pick().refused = say;
+    brush().outlineMoved = [this] { m_grid->updateViews(); };  // the ball's cross-sections on the other views
+    connect(m_tools, &LabelToolActions::taken, this, [this] {
+        show();
+        raise();
+    });
+    m_fill = new SliceFillAction(m_model, m_grid, this);
+    connect(m_fill, &SliceFillAction::message, this, &LabelPanel::message);
     // Statistics take one pass over the volume: after edits settle, not at every brush move.
     m_statsTimer = new QTimer(this);
     m_statsTimer->setSingleShot(true);
@@ -83,8 +85,7 @@ LabelPanel::LabelPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     // The brush's outline, on the view the mouse is over, while the brush is the views' tool.
     for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
         m_grid->view(o)->addOverlayLayer([this](const render::SliceViewGeometry& view, render::ViewOverlay& out) {
-            const QAction* checked = m_toolGroup ? m_toolGroup->checkedAction() : nullptr;
-            if (checked && (checked == m_paintAction || checked == m_eraseAction)) m_brush.overlay(view, out);
+            if (m_tools->brushChosen()) brush().overlay(view, out);
         });
     rebuildRows();
 }
@@ -132,27 +133,15 @@ QWidget* LabelPanel::buildTable() {
     layout->addLayout(row);
     connect(add, &QPushButton::clicked, this, [this] { addLabel(); });
     connect(remove, &QPushButton::clicked, this, [this] { m_model->removeLabel(m_model->activeLabel()); });
-    connect(exportCsv, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Export label statistics", "labels.csv", "CSV (*.csv)");
-        QString error;
-        if (!path.isEmpty() && !exportStatistics(path, &error)) emit message(error);
-    });
+    connect(exportCsv, &QPushButton::clicked, this, &LabelPanel::askExportStatistics);
     return w;
 }
 
 QWidget* LabelPanel::buildTools() {
     auto* w = new QWidget(this);
     auto* form = new QFormLayout(w);
-    m_toolGroup = new QActionGroup(this);
-    m_toolGroup->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
-    auto makeAction = [&](const QString& text, const QString& key, const QString& name) {
-        return asToolAction(new QAction(text, this), m_toolGroup, key, name, this, [this] { setToolFromActions(); });
-    };
-    m_paintAction = makeAction("&Paint brush", "B", "paintAction");
-    m_eraseAction = makeAction("&Eraser", "E", "eraseAction");
-    m_pickAction = makeAction("Keep &clicked island", "K", "keepClickedAction");
     auto* tools = new QHBoxLayout;
-    for (QAction* a : {m_paintAction, m_eraseAction, m_pickAction}) {
+    for (QAction* a : m_tools->actions()) {
         auto* b = new QToolButton(w);
         b->setDefaultAction(a);
         tools->addWidget(b);
@@ -162,7 +151,7 @@ QWidget* LabelPanel::buildTools() {
     m_shape->setObjectName("brushShape");
     m_shape->addItems({"2D disc (in the view's plane)", "3D ball"});
     connect(m_shape, &QComboBox::currentIndexChanged, this,
-            [this](int i) { m_brush.setShape(i == 1 ? BrushShape::Ball : BrushShape::Disc); });
+            [this](int i) { brush().setShape(i == 1 ? BrushShape::Ball : BrushShape::Disc); });
     form->addRow("Brush", m_shape);
     // ITK-SNAP's "draw over": which voxels the brush and the eraser may change.
     m_over = new QComboBox(w);
@@ -179,21 +168,21 @@ QWidget* LabelPanel::buildTools() {
         "Off: the eraser clears only the active label (the selected row); "
         "a \"Paint over\" label narrows it to that label");
     connect(eraseAll, &QCheckBox::toggled, this,
-            [this](bool all) { m_brush.setEraseScope(all ? EraseScope::AllLabels : EraseScope::ActiveLabel); });
+            [this](bool all) { brush().setEraseScope(all ? EraseScope::AllLabels : EraseScope::ActiveLabel); });
     form->addRow(eraseAll);
     m_diameter = new QDoubleSpinBox(w);
     m_diameter->setObjectName("brushDiameter");
     m_diameter->setRange(0.1, 200.0);
     m_diameter->setDecimals(1);
     m_diameter->setSuffix(" mm");
-    m_diameter->setValue(m_brush.diameterMm());
+    m_diameter->setValue(brush().diameterMm());
     connect(m_diameter, &QDoubleSpinBox::valueChanged, this, [this](double mm) {
-        m_brush.setDiameterMm(mm);
+        brush().setDiameterMm(mm);
         for (auto o : {render::Orientation::Axial, render::Orientation::Coronal, render::Orientation::Sagittal})
             m_grid->view(o)->update();  // the outline takes the new size
     });
     form->addRow("Diameter", m_diameter);
-    m_range = new BrushRange(m_model, &m_brush, w);
+    m_range = new BrushRange(m_model, &brush(), w);
     connect(m_range, &BrushRange::message, this, &LabelPanel::message);
     form->addRow(m_range->widget());
     auto* islands = new QHBoxLayout;
@@ -213,61 +202,6 @@ QWidget* LabelPanel::buildTools() {
     connect(largest, &QPushButton::clicked, this, [this] { keepLargest(); });
     connect(small, &QPushButton::clicked, this, [this] { removeSmall(m_minVoxels->value()); });
     return w;
-}
-
-void LabelPanel::buildMenus(QMenuBar* bar, QAction* before) {
-    auto* menu = new QMenu("&Labels", bar);
-    bar->insertMenu(before, menu);
-    QAction* show = toggleViewAction();
-    show->setText("Label &panel");
-    show->setShortcut(QKeySequence("L"));
-    show->setObjectName("labelPanelAction");
-    menu->addAction(show);
-    menu->addSeparator();
-    menu->addAction(m_paintAction);
-    menu->addAction(m_eraseAction);
-    menu->addAction(m_pickAction);
-    menu->addAction(m_range->pickAction());
-    menu->addAction("Keep &largest island", this, [this] { keepLargest(); })->setObjectName("keepLargestAction");
-    menu->addAction("&Remove small islands", this, [this] { removeSmall(m_minVoxels->value()); })
-        ->setObjectName("removeSmallAction");
-    m_fill = new SliceFillAction(m_model, m_grid, this);
-    connect(m_fill, &SliceFillAction::message, this, &LabelPanel::message);
-    menu->addAction(m_fill->action());
-    menu->addSeparator();
-    menu->addAction("&Add label", this, [this] { addLabel(); })->setObjectName("addLabelAction");
-    menu->addAction("E&xport statistics...", this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Export label statistics", "labels.csv", "CSV (*.csv)");
-        QString error;
-        if (!path.isEmpty() && !exportStatistics(path, &error)) emit message(error);
-    });
-    // Another panel's tool took the views (a segmentation mode, a measurement): ours lets go.
-    connect(m_grid, &ViewGrid::activeToolChanged, this, [this](ViewTool* tool) {
-        if (!m_takingTool && tool != &m_brush && tool != &m_pick && m_toolGroup->checkedAction())
-            m_toolGroup->checkedAction()->setChecked(false);
-    });
-}
-
-void LabelPanel::setToolFromActions() {
-    QAction* checked = m_toolGroup->checkedAction();
-    ViewTool* tool = nullptr;
-    if (checked == m_paintAction || checked == m_eraseAction) {
-        m_brush.setErase(checked == m_eraseAction);
-        tool = &m_brush;
-    } else if (checked == m_pickAction) {
-        tool = &m_pick;
-    }
-    if (tool != &m_brush) m_brush.leave();  // no outline left behind
-    // Unchecked: the views go back to navigating, unless another panel's tool has them already.
-    const ViewTool* held = m_grid->activeTool();
-    if (!tool && held != &m_brush && held != &m_pick) return;
-    m_takingTool = true;
-    m_grid->setActiveTool(tool);
-    m_takingTool = false;
-    if (tool) {
-        show();
-        raise();
-    }
 }
 
 std::uint8_t LabelPanel::valueOfRow(int row) const {
@@ -325,7 +259,7 @@ void LabelPanel::fillPaintOver() {
 
 void LabelPanel::applyPaintOver() {
     const int value = m_over->currentData().toInt();  // -1: any unlocked label
-    m_brush.setPaintOver(value < 0 ? std::nullopt : std::optional<std::uint8_t>(std::uint8_t(value)));
+    brush().setPaintOver(value < 0 ? std::nullopt : std::optional<std::uint8_t>(std::uint8_t(value)));
 }
 
 void LabelPanel::selectActiveRow() {
@@ -407,7 +341,13 @@ bool LabelPanel::activeLabelEditable() {
     return true;
 }
 
-SliceFillModel* LabelPanel::sliceFill() { return m_fill ? &m_fill->model() : nullptr; }
+SliceFillModel* LabelPanel::sliceFill() { return &m_fill->model(); }
+
+QAction* LabelPanel::fillAction() const { return m_fill->action(); }
+
+QAction* LabelPanel::pickRangeAction() const { return m_range->pickAction(); }
+
+int LabelPanel::minIslandVoxels() const { return m_minVoxels->value(); }
 
 bool LabelPanel::keepLargest() {
     if (!activeLabelEditable()) return false;
@@ -421,6 +361,12 @@ bool LabelPanel::removeSmall(int minVoxels) {
     return m_model->editLabels(
         [value, minVoxels](LabelMap& layer) { removeSmallIslands(layer, value, std::size_t(minVoxels)); },
         QString("Remove islands under %1 voxels").arg(minVoxels).toStdString());
+}
+
+void LabelPanel::askExportStatistics() {
+    const QString path = QFileDialog::getSaveFileName(this, "Export label statistics", "labels.csv", "CSV (*.csv)");
+    QString error;
+    if (!path.isEmpty() && !exportStatistics(path, &error)) emit message(error);
 }
 
 bool LabelPanel::exportStatistics(const QString& path, QString* error) {

@@ -2,19 +2,15 @@
 /// Tools > Measure menu, and the measurements drawn on every view.
 #include "lucent/ui/MeasurementPanel.h"
 
-#include "ToolActions.h"
 
 #include "lucent/io/FileUtil.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QMenu>
-#include <QMenuBar>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -73,11 +69,7 @@ MeasurementPanel::MeasurementPanel(ViewerModel* model, ViewGrid* grid, QWidget* 
     };
     connect(del, &QAction::triggered, this, deleteSelected);
     connect(removeButton, &QPushButton::clicked, this, deleteSelected);
-    connect(exportButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Export measurements", "measurements.csv", "CSV (*.csv)");
-        QString error;
-        if (!path.isEmpty() && !exportCsv(path, &error)) emit message(error);
-    });
+    connect(exportButton, &QPushButton::clicked, this, &MeasurementPanel::askExportCsv);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &MeasurementPanel::repaintViews);
     // Double-click: go to the measurement's slice.
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
@@ -174,57 +166,10 @@ bool MeasurementPanel::exportCsv(const QString& path, QString* error) {
     }
 }
 
-void MeasurementPanel::buildMenus(QMenuBar* bar, QAction* before) {
-    auto* tools = new QMenu("&Tools", bar);
-    tools->setObjectName("toolsMenu");
-    bar->insertMenu(before, tools);
-    QMenu* measure = tools->addMenu("&Measure");
-    measure->setObjectName("measureMenu");
-    m_toolGroup = new QActionGroup(this);
-    m_toolGroup->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
-    auto makeAction = [&](const QString& text, const QString& key, const QString& name) {
-        return asToolAction(measure->addAction(text), m_toolGroup, key, name, this, [this] { setToolFromActions(); });
-    };
-    m_ruler = makeAction("&Ruler (drag)", "D", "measureRulerAction");
-    m_angle = makeAction("&Angle (three clicks)", "A", "measureAngleAction");
-    m_ellipse = makeAction("&Ellipse ROI (drag)", "O", "measureEllipseAction");
-    m_rectangle = makeAction("Re&ctangle ROI (drag)", "Q", "measureRectangleAction");
-    measure->addSeparator();
-    QAction* show = toggleViewAction();
-    show->setText("Measurement &panel");
-    show->setObjectName("measurementPanelAction");
-    measure->addAction(show);
-    measure->addAction("E&xport measurements...", this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Export measurements", "measurements.csv", "CSV (*.csv)");
-        QString error;
-        if (!path.isEmpty() && !exportCsv(path, &error)) emit message(error);
-    })->setObjectName("exportMeasurementsAction");
-    // Another panel's tool took the views (the brush, a segmentation mode): ours lets go.
-    connect(m_grid, &ViewGrid::activeToolChanged, this, [this](ViewTool* tool) {
-        if (!m_takingTool && tool != &m_tool && m_toolGroup->checkedAction())
-            m_toolGroup->checkedAction()->setChecked(false);
-    });
-}
-
-void MeasurementPanel::setToolFromActions() {
-    QAction* checked = m_toolGroup->checkedAction();
-    m_takingTool = true;
-    if (!checked) {
-        m_tool.cancel();
-        // The views go back to navigating, unless another panel's tool has them already.
-        if (m_grid->activeTool() == &m_tool) m_grid->setActiveTool(nullptr);
-        m_takingTool = false;
-        return repaintViews();
-    }
-    m_tool.setKind(checked == m_angle ? MeasurementKind::Angle
-                   : checked == m_ellipse ? MeasurementKind::Ellipse
-                   : checked == m_rectangle ? MeasurementKind::Rectangle
-                                            : MeasurementKind::Ruler);
-    m_grid->setActiveTool(&m_tool);  // the other panels' tools let go (activeToolChanged)
-    m_takingTool = false;
-    show();
-    raise();
-    repaintViews();
+void MeasurementPanel::askExportCsv() {
+    const QString path = QFileDialog::getSaveFileName(this, "Export measurements", "measurements.csv", "CSV (*.csv)");
+    QString error;
+    if (!path.isEmpty() && !exportCsv(path, &error)) emit message(error);
 }
 
 }  // namespace lucent::ui

@@ -5,7 +5,7 @@
 
 #include "lucent/net/PacsNode.h"
 #include "lucent/pacs/StudyDatabase.h"
-#include "lucent/ui/LabelFiles.h"
+#include "lucent/ui/LabelFileActions.h"
 #include "lucent/ui/LabelFiles.h"
 #include "lucent/ui/ViewerModel.h"
 
@@ -62,16 +62,8 @@ void PacsActions::addOpenActions(QMenu* file) {
 void PacsActions::addSendAction(QMenu* file) {
     auto* send = file->addAction("Send labels to PACS...", this, &PacsActions::showSend);
     send->setObjectName("sendLabelsToPacs");
-    auto follow = [this, send] {
-        const QString why = LabelFiles::dicomSegUnavailable((*m_host.model));
-        send->setEnabled(why.isEmpty());
-        send->setText(why.isEmpty() ? "Send labels to PACS..." : QString("Send labels to PACS (%1)").arg(why));
-        send->setToolTip(why.isEmpty() ? "The labels as a DICOM SEG of the open series, to a PACS node"
-                                       : "A DICOM SEG " + why);
-        send->setStatusTip(send->toolTip());
-    };
-    connect(&(*m_host.model), &ViewerModel::volumeChanged, send, follow);
-    follow();
+    followDicomSource(send, *m_host.model, "Send labels to PACS...", "Send labels to PACS",
+                      "The labels as a DICOM SEG of the open series, to a PACS node");
 }
 
 pacs::StudyDatabase* PacsActions::database() {

@@ -30,7 +30,7 @@ render::HudState LiveSegmentation::hudState() const {
     f.framesPerSecond = m_fps;
     f.speed = m_speed;
     f.recordedPace = m_recordedPace;
-    f.shownStep = m_shownStep;
+    f.shownStep = m_scrubber.shown();
     f.shownStepText = shownStepText().toStdString();
     f.shownVoxels = shownVoxels();
     f.volumeMl = volumeMl();

@@ -1,7 +1,7 @@
 /// @brief Engines on the worker, frames on the GUI timer: start, commands, the per-frame upload
 /// (interop or host box), voxel counting, accept and cancel. What the run shows of itself is in
-/// LiveFigures.cpp (the HUD's facts: LiveHud.h), the scrubber in LiveScrubbing.cpp, soft maps in
-/// LiveSoftMaps.cpp, synchronous frames for scripts and recordings in LiveFrames.cpp.
+/// LiveFigures.cpp (the HUD's facts: LiveHud.h), the scrubber in LiveScrubbing.cpp (SnakeScrubber.h), soft
+/// maps in LiveSoftMaps.cpp (SoftMapOverlay.h), synchronous frames for scripts and recordings in LiveFrames.cpp.
 #include "lucent/ui/LiveSegmentation.h"
 
 #include "LiveBackend.h"
@@ -40,7 +40,12 @@ std::size_t countInBox(const LabelMap& map, const VoxelBox& box) {
 }  // namespace
 
 LiveSegmentation::LiveSegmentation(ViewerModel* model, ViewGrid* grid, QObject* parent)
-    : QObject(parent), m_model(model), m_grid(grid), m_gridAlive(grid) {
+    : QObject(parent),
+      m_model(model),
+      m_grid(grid),
+      m_gridAlive(grid),
+      m_scrubber(scrubbedRun()),
+      m_softMap(softMapSource()) {
     // A view that shows another plane of the live preview reads the label sink between the
     // worker's writes.
     m_grid->textures().setPreviewAccess([this](const std::function<void()>& read) {
@@ -248,12 +253,6 @@ void LiveSegmentation::update(const SegmentationRequest& request) {
     if (!why.empty()) emit failed(QString::fromStdString(why));
 }
 
-void LiveSegmentation::forgetShownStep() {
-    m_shownStep = -1;
-    m_scrubbedSlice = -1;  // the preview is cleared or replaced: nothing to restore
-    m_shownPixels = 0;
-}
-
 void LiveSegmentation::forgetRun() {
     m_history.clear();
     m_snake3dSteps.reset();
@@ -338,7 +337,7 @@ bool LiveSegmentation::accept(const std::array<std::uint8_t, 256>& labelFor, con
 }
 
 void LiveSegmentation::cancel() {
-    if (m_softShown >= 0) showSoftMap(-1);
+    m_softMap.hide();
     if (m_worker) m_worker->cancel();
     forgetRun();
     m_grid->withGlContext([](SharedTextures& t) {

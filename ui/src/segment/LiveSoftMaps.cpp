@@ -1,19 +1,30 @@
-/// @brief The live run's soft maps (fuzzy connectedness' connectivity, fuzzy C-means' memberships) as a
-/// heat overlay: from the device through CUDA-OpenGL interop where the engine and the GL allow, else
-/// through host memory.
+/// @brief The live run's side of its soft maps' heat overlay (SoftMapOverlay.h): the engine's maps on the
+/// host, and the device path (the map written into device scratch, copied into the heat texture through
+/// CUDA-OpenGL interop) where the engine and the GL allow.
 #include "lucent/ui/LiveSegmentation.h"
 
 #include "LiveBackend.h"
-#include "PolygonFill.h"
 
+#include "lucent/gpu/GpuContext.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
-#include "lucent/gpu/GpuContext.h"
-
-#include <algorithm>
-#include <cmath>
 
 namespace lucent::ui {
+
+SoftMapSource LiveSegmentation::softMapSource() {
+    SoftMapSource source;
+    source.hostMaps = [this] { return softMaps(); };
+    source.copyFromDevice = [this](int index) { return showSoftMapFromDevice(index); };
+    source.uploadHeat = [this](const std::vector<std::uint8_t>& values) {
+        m_grid->withGlContext([&](SharedTextures& t) {
+            QString why;
+            t.sync(*m_model, why);
+            t.uploadHeat(values);
+        });
+    };
+    source.redraw = [this] { m_grid->updateViews(); };
+    return source;
+}
 
 bool LiveSegmentation::showSoftMapFromDevice(int index) {
     if (!m_worker || !m_context || !m_volume) return false;
@@ -31,7 +42,7 @@ bool LiveSegmentation::showSoftMapFromDevice(int index) {
             // Whole before the views read it on streams of their own (plane textures).
             if (written) m_context->synchronize();
         } catch (const std::exception&) {
-            written = false;  // out of device memory: the host path below still shows the map
+            written = false;  // out of device memory: the host path still shows the map
         }
     });
     if (!written) return false;
@@ -42,33 +53,6 @@ bool LiveSegmentation::showSoftMapFromDevice(int index) {
         copied = t.copyHeatFromDevice(buffer, m_volume->geometry().dims, m_context->stream());
     });
     return copied;
-}
-
-bool LiveSegmentation::showSoftMap(int index) {
-    m_softFromDevice = index >= 0 && showSoftMapFromDevice(index);
-    if (m_softFromDevice) {
-        m_softShown = index;
-        m_grid->updateViews();
-        return true;
-    }
-    std::vector<std::uint8_t> values;
-    if (index >= 0) {
-        const auto maps = softMaps();
-        if (index >= int(maps.size())) return false;
-        const Volume& map = maps[std::size_t(index)];
-        values.resize(map.voxelCount());
-        // 8 bits are plenty for a colour ramp; the exact values stay in the engine.
-        for (std::size_t i = 0; i < values.size(); ++i)
-            values[i] = std::uint8_t(std::lround(std::clamp(map.value(i), 0.0, 1.0) * 255.0));
-    }
-    m_softShown = values.empty() ? -1 : index;
-    m_grid->withGlContext([&](SharedTextures& t) {
-        QString why;
-        t.sync(*m_model, why);
-        t.uploadHeat(values);
-    });
-    m_grid->updateViews();
-    return index < 0 || m_softShown == index;
 }
 
 std::vector<Volume> LiveSegmentation::softMaps() const {

@@ -1,4 +1,4 @@
-/// @brief The Segment menu and dock panel: widgets and menus bound to SegmentationModel and the live run.
+/// @brief The Segment dock panel: widgets bound to SegmentationModel and the live run.
 #include "lucent/ui/SegmentPanel.h"
 
 #include "FieldKeys.h"
@@ -16,13 +16,10 @@
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
 
-#include <QAction>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMenu>
-#include <QMenuBar>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -74,6 +71,10 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     bindModel();
     bindViews();
     letHistoryKeysThrough(body);
+    // Recorded frames are the window as it is on screen, as `lucent --record` writes them.
+    QWidget* top = window();
+    m_recording = new RunRecording(m_live, m_model, [top] { return captureWindow(top); }, top);
+    connect(m_recording, &RunRecording::finished, this, &SegmentPanel::message);
     refresh();
 }
 
@@ -104,7 +105,6 @@ void SegmentPanel::bindModel() {
     connect(m_live, &LiveSegmentation::stateChanged, this, &SegmentPanel::refresh);
     connect(m_live, &LiveSegmentation::failed, this, &SegmentPanel::showError);
     connect(m_live, &LiveSegmentation::notice, this, &SegmentPanel::message);  // the status bar
-    connect(m_model, &ViewerModel::historyChanged, this, &SegmentPanel::refreshUndo);
     connect(m_model, &ViewerModel::activeLabelChanged, m_label, [this](std::uint8_t v) { m_label->setValue(v); });
 }
 
@@ -214,70 +214,6 @@ QSpinBox* SegmentPanel::buildSpeed(QWidget* parent) {
     return m_speed;
 }
 
-void SegmentPanel::buildMenus(QMenuBar* bar, QAction* before) {
-    QMenu* edit = new QMenu("&Edit", bar);
-    bar->insertMenu(before, edit);
-    m_undo = edit->addAction("Undo", QKeySequence::Undo, this, [this] { m_model->undo(); });
-    m_redo = edit->addAction("Redo", QKeySequence("Ctrl+Shift+Z"), this, [this] { m_model->redo(); });
-    m_undo->setObjectName("undoAction");
-    m_redo->setObjectName("redoAction");
-    refreshUndo();
-
-    QMenu* seg = new QMenu("&Segment", bar);
-    bar->insertMenu(before, seg);
-    seg->addAction("&Region growing (click seeds)", QKeySequence("G"), this, [this] { enterMode(Method::RegionGrowing); })
-        ->setObjectName("modeRegionGrowing");
-    seg->addAction("Region &snake (drag a rectangle)", QKeySequence("S"), this, [this] { enterMode(Method::Snake); })
-        ->setObjectName("modeSnake");
-    seg->addAction("Region snake in &3D (drag a box, click bubbles)", QKeySequence("Shift+S"), this,
-                   [this] { enterMode(Method::Snake3d); })
-        ->setObjectName("modeSnake3d");
-    seg->addAction("Fuzzy &connectedness...", QKeySequence("F"), this, [this] { askFuzzyConnectedness(); })
-        ->setObjectName("actionFuzzyConnectedness");
-    seg->addAction("Fuzzy &C-means...", QKeySequence("C"), this, [this] { askFuzzyCMeans(); })
-        ->setObjectName("actionFuzzyCMeans");
-    seg->addAction("Grow from s&eeds (brush strokes)", this, [this] { askGrowCut(); })->setObjectName("actionGrowCut");
-    seg->addSeparator();
-    seg->addAction("&Play / pause", QKeySequence(Qt::Key_Space), this,
-                   [this] { m_live->running() ? m_live->pause() : m_live->play(); });
-    seg->addAction("S&tep", QKeySequence(Qt::Key_Period), this, [this] { m_live->step(); });
-    // Accept: Return wherever the focus is in the window (a view, a slider, a button after a drag), but
-    // in a text field, where Return applies the field's value, never the run; Ctrl+Return from there too.
-    m_acceptAction = seg->addAction("&Accept", this, [this] { acceptResult(); });
-    m_acceptAction->setShortcuts({QKeySequence(Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Return),
-                                  QKeySequence(Qt::Key_Enter), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
-    keepReturnInTextFields(bar->window());
-    m_acceptAction->setObjectName("acceptAction");
-    m_acceptAction->setEnabled(m_segmentation->canAccept());
-    seg->addAction("Ca&ncel", QKeySequence(Qt::Key_Escape), this, [this] { m_live->cancel(); });
-    seg->addSeparator();
-    // Region growing's interval starts as the seed's tissue; a step either way is one key.
-    const auto step = [this](int steps) {
-        if (!m_segmentation->stepInterval(steps)) showError("Widen and narrow the interval of region growing: click a seed first (G).");
-    };
-    QAction* widen = seg->addAction("&Widen interval", this, [step] { step(1); });
-    widen->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)});
-    widen->setObjectName("widenIntervalAction");
-    seg->addAction("Na&rrow interval", QKeySequence(Qt::Key_Minus), this, [step] { step(-1); })
-        ->setObjectName("narrowIntervalAction");
-    seg->addSeparator();
-    // Recorded frames are the window as it is on screen, as `lucent --record` writes them.
-    QWidget* window = bar->window();
-    m_recording = new RunRecording(m_live, m_model, [window] { return captureWindow(window); }, window);
-    connect(m_recording, &RunRecording::finished, this, &SegmentPanel::message);
-    seg->addAction("Record this r&un...", this, [this] { m_recording->ask(); })->setObjectName("recordRunAction");
-    seg->addAction("Show the &panel", this, [this] { show(); raise(); });
-}
-
-void SegmentPanel::refreshUndo() {
-    if (!m_undo) return;
-    const auto& h = m_model->history();
-    m_undo->setEnabled(h.canUndo());
-    m_redo->setEnabled(h.canRedo());
-    m_undo->setText(h.canUndo() ? QString("Undo %1").arg(QString::fromStdString(h.undoText())) : QString("Undo"));
-    m_redo->setText(h.canRedo() ? QString("Redo %1").arg(QString::fromStdString(h.redoText())) : QString("Redo"));
-}
-
 void SegmentPanel::setTool(ViewTool* tool) {
     m_grid->setActiveTool(tool);  // the grid owns it: the other panels' tools let go
 }
@@ -358,7 +294,6 @@ void SegmentPanel::refresh() {
     const bool canAccept = m_segmentation->canAccept();
     m_accept->setEnabled(canAccept);
     m_label->setEnabled(mode != Method::GrowCut);  // grow from seeds writes each label into its own
-    if (m_acceptAction) m_acceptAction->setEnabled(canAccept);
     {
         const QSignalBlocker b1(m_backend), b2(m_perFrame);
         m_backend->setCurrentIndex(int(m_segmentation->backend()));
@@ -402,8 +337,6 @@ void SegmentPanel::refreshStatus() {
 }
 
 void SegmentPanel::showError(const QString& message) {
-    // In the panel and the status bar, not a modal box: a run fails asynchronously, often while
-    // the user drags a slider, and a dialog would steal the drag.
     m_status->setText(message);
     emit this->message(message);
 }

@@ -14,7 +14,6 @@
 #include <QTimer>
 
 #include "lucent/core/seg/ParameterLimits.h"
-#include "lucent/core/seg/RunSpeed.h"
 #include "lucent/ui/SegmentSettings.h"
 
 #include <algorithm>
@@ -75,10 +74,9 @@ SnakePage::SnakePage(SegmentationModel* model, LiveSegmentation* live, QWidget* 
 void SnakePage::replay() {
     if (!running(Method::Snake) || m_live->polygonCount() < 2) return;
     m_live->pause();  // a run still going is replayed as far as it got
-    // The run's pace (steps a second; max: the method's watchable one), a step a tick.
-    const int pace = m_live->speed() == kUnpaced ? watchableSpeed(Method::Snake) : m_live->speed();
+    // The run's pace, a step a tick.
     m_scrubber->setValue(0);
-    m_replayTimer->start(1000 / std::max(1, pace));
+    m_replayTimer->start(SnakeScrubber::replayIntervalMs(m_live->speed()));
 }
 
 void SnakePage::refresh() {

@@ -1,21 +1,18 @@
 /// @brief The label panel (a dock): the labels with colour, name, visibility, lock and opacity,
 /// add / remove, the active label (the selected row), brush and eraser controls, the island tools,
-/// and per-label statistics with a CSV export; plus the Labels menu with its shortcuts.
+/// and per-label statistics with a CSV export (the Labels menu: LabelActions.h).
 #pragma once
 
 #include "lucent/core/LabelStatistics.h"
-#include "lucent/ui/BrushTool.h"
-#include "lucent/ui/IslandPickTool.h"
+#include "lucent/ui/LabelToolActions.h"
 
 #include <QDockWidget>
 
 #include <vector>
 
 class QAction;
-class QActionGroup;
 class QComboBox;
 class QDoubleSpinBox;
-class QMenuBar;
 class QSpinBox;
 class QTableWidget;
 class QTimer;
@@ -36,19 +33,26 @@ public:
 
     LabelPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent = nullptr);
 
-    /// Adds the Labels menu to `bar`, before the menu of `before`.
-    void buildMenus(QMenuBar* bar, QAction* before);
-    BrushTool& brush() { return m_brush; }
+    BrushTool& brush() { return m_tools->brush(); }
+    /// Paint brush, Eraser, Keep clicked island: the panel's buttons and the Labels menu.
+    LabelToolActions& tools() { return *m_tools; }
+    /// Labels > Pick brush range at cursor (V) and Fill between slices (I).
+    QAction* pickRangeAction() const;
+    QAction* fillAction() const;
     /// The statistics as last computed (they follow edits after a short pause; refreshStatistics()
     /// computes them now).
     const std::vector<LabelStatistics>& statistics() const { return m_statistics; }
     void refreshStatistics();
     /// Writes the statistics as CSV to `path` (atomically); false with `error` naming the file.
     bool exportStatistics(const QString& path, QString* error = nullptr);
+    /// Asks where, then exportStatistics(); a failure is said in message().
+    void askExportStatistics();
     /// Island tools on the active label; false when nothing changed (or the label is locked).
     bool keepLargest();
     bool removeSmall(int minVoxels);
-    /// Labels > Fill between slices' model (after buildMenus(); null before).
+    /// The size the panel's "Remove islands under" box says.
+    int minIslandVoxels() const;
+    /// Labels > Fill between slices' model.
     SliceFillModel* sliceFill();
     /// Adds a label with the smallest free value and makes it active; 0 when all 255 are taken.
     std::uint8_t addLabel();
@@ -71,14 +75,12 @@ private:
     /// Reads row `row` back into the model's table (the user edited a cell).
     void applyRow(int row);
     void chooseColour(int row);
-    void setToolFromActions();
     bool activeLabelEditable();
     std::uint8_t valueOfRow(int row) const;
 
     ViewerModel* m_model;
     ViewGrid* m_grid;
-    BrushTool m_brush;
-    IslandPickTool m_pick;
+    LabelToolActions* m_tools;
     std::vector<LabelStatistics> m_statistics;
     QTableWidget* m_table = nullptr;
     QComboBox* m_shape = nullptr;
@@ -86,13 +88,10 @@ private:
     QDoubleSpinBox* m_diameter = nullptr;
     QSpinBox* m_minVoxels = nullptr;
     QTimer* m_statsTimer = nullptr;
-    QActionGroup* m_toolGroup = nullptr;
     SliceFillAction* m_fill = nullptr;
     BrushRange* m_range = nullptr;
-    QAction *m_paintAction = nullptr, *m_eraseAction = nullptr, *m_pickAction = nullptr;
     bool m_syncing = false;
     bool m_statisticsStale = true;
-    bool m_takingTool = false;  // the grid's activeToolChanged() is our own doing
 };
 
 }  // namespace lucent::ui

@@ -14,6 +14,8 @@
 #include "lucent/ui/SegmentationRunner.h"
 #include "lucent/ui/Snake3dHistory.h"
 #include "lucent/ui/Snake3dSteps.h"
+#include "lucent/ui/SnakeScrubber.h"
+#include "lucent/ui/SoftMapOverlay.h"
 
 #include <QElapsedTimer>
 #include <QPointer>
@@ -90,25 +92,25 @@ public:
     SlicePolygon polygon(int index = -1) const override;
     int polygonCount() const override { return int(m_published.polygons); }
     SlicePolygon latestPolygon() const override { return {m_published.last.polygon, m_published.last.polygonSlice}; }
-    /// Snake scrubber: show step `index` instead of the latest (-1 follows the run again): its
-    /// outline, its fill on its slice (rasterised by the engines' rule), its step and area in the HUD.
+    /// Snake scrubber (SnakeScrubber.h): show step `index` instead of the latest (-1 follows the run
+    /// again): its outline, its fill on its slice (rasterised by the engines' rule), its step and area in the HUD.
     void showStep(int index);
-    int shownStep() const override { return m_shownStep; }
+    int shownStep() const override { return m_scrubber.shown(); }
     /// Pixels inside the step the scrubber shows (0 while the views follow the run).
-    std::size_t shownStepPixels() const { return m_shownPixels; }
+    std::size_t shownStepPixels() const { return m_scrubber.pixels(); }
     /// "step 12 of 39: 2148 px, 1968.2 mm²" for the step the scrubber shows; empty while following.
-    QString shownStepText() const;
+    QString shownStepText() const { return m_scrubber.text(); }
     /// The engine's figures (estimated parameters, centres, GL).
     MethodFigures figures() const;
     /// The engine's soft maps (memberships, connectivity), computed on request.
     std::vector<Volume> softMaps() const;
     /// Shows soft map `index` (FC: 0 the connectivity map; FCM: the membership of cluster
-    /// index + 1) as a heat overlay, -1 hides it. False when the run has no such map.
-    bool showSoftMap(int index);
-    int softMapShown() const { return m_softShown; }
+    /// index + 1) as a heat overlay (SoftMapOverlay.h), -1 hides it. False when the run has no such map.
+    bool showSoftMap(int index) { return m_softMap.show(index); }
+    int softMapShown() const { return m_softMap.shown(); }
     /// Whether the soft map shown came from the device through CUDA-OpenGL interop (CUDA fc / fcm on
     /// a GL that CUDA maps), not through host memory.
-    bool softMapFromDevice() const { return m_softFromDevice; }
+    bool softMapFromDevice() const { return m_softMap.fromDevice(); }
     render::HudState hudState() const;
     /// Why the last run failed (start or step), empty when it did not.
     const QString& lastError() const { return m_lastError; }
@@ -200,16 +202,17 @@ private:
     Snake3dHistory m_history;
     std::shared_ptr<Snake3dSteps> m_snake3dSteps;  // the run's queue (an old run's worker keeps its own)
     std::size_t m_snake3dBytes = kSnake3dHistoryBytes;
+    /// What the soft maps' overlay shows them from (LiveSoftMaps.cpp): the engine's maps, the heat texture.
+    SoftMapSource softMapSource();
     /// The soft map written by a CUDA engine into device scratch and copied into the heat texture
     /// through interop; false when the engine or the GL cannot (the host path then runs).
     bool showSoftMapFromDevice(int index);
     int m_heatSlot = -1;  // the context's scratch slot for soft maps (GpuContext::reserveScratch)
-    bool m_softFromDevice = false;
     void uploadChanges(const SessionWorker::Published& p);
     void writeLabels(const Segmenter& engine, const VoxelBox& box);
-    /// The scrubber's step: its polygon's inside on its slice, into the preview texture.
-    void showStepFill(int index);
-    /// Back to the engine's result on the slice the scrubber had filled.
+    /// What the snake's scrubber scrubs (LiveScrubbing.cpp): the polygons, the preview's slices.
+    ScrubbedRun scrubbedRun();
+    /// Back to the engine's result on the slice the scrubber had filled (and the 3D snake's latest state).
     void restoreScrubbedSlice();
     /// Back to the run's latest step (the scrubber lets go; nothing to restore).
     void forgetShownStep();
@@ -240,13 +243,11 @@ private:
     std::optional<VoxelBox> m_pending;   // changed, not yet in the texture (no GL context yet)
     SessionWorker::Published m_published;
     SessionState m_lastState = SessionState::Idle;
-    int m_shownStep = -1;
     std::array<std::uint32_t, 8> m_hiddenValues{};  // preview values not drawn (bit v of word v / 32)
-    int m_scrubbedSlice = -1;      // the slice whose preview holds a scrubbed step's fill
-    std::size_t m_shownPixels = 0;  // inside the scrubbed step's polygon
-    mutable std::vector<std::size_t> m_clusterVoxels;
-    std::array<std::uint8_t, 256> m_previewTargets{};  // as last given to the textures (all 0: none yet)  // fcm: each cluster's voxels, once the run settled
-    int m_softShown = -1;
+    mutable std::vector<std::size_t> m_clusterVoxels;  // fcm: each cluster's voxels, once the run settled
+    std::array<std::uint8_t, 256> m_previewTargets{};  // as last given to the textures (all 0: none yet)
+    SnakeScrubber m_scrubber;
+    SoftMapOverlay m_softMap;
     std::optional<UpdateOutcome> m_lastOutcome;
     QString m_lastError;
     bool m_interop = false;

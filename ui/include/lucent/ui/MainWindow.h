@@ -1,4 +1,5 @@
-/// @brief The viewer window: menus, view grid, status bar, loading with progress, masks, settings.
+/// @brief The viewer window: the view grid, the docks, the menus assembled from the rooms' action groups,
+/// the status bar, loading with progress, masks, sessions, settings.
 #pragma once
 
 #include "lucent/core/SeriesInfo.h"
@@ -11,7 +12,6 @@
 #include <QPointer>
 #include <QStringList>
 
-#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -20,21 +20,23 @@ class QLabel;
 class QLockFile;
 class QMenu;
 class QProgressDialog;
-class QSlider;
 
 namespace lucent::ui {
 
 class Autosave;
+class CaptureActions;
 class CinePlayer;
+class InfoActions;
 class LabelFiles;
 class LabelPanel;
 class MeasurementPanel;
 class PacsActions;
 class SegmentPanel;
+class SessionActions;
 class SessionBinding;
 struct RecoveryCopy;
-class View3DWidget;
 class VolumeLoader;
+class WindowActions;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -111,20 +113,12 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// File, View (and the overlay tool bar), Window/Level and Help (MainWindowMenus.cpp).
     void buildMenus();
-    void buildFileMenu();
-    /// File > Export labels as DICOM SEG, greyed with its reason where the volume has no DICOM source.
-    void addDicomSegAction(QMenu* file);
+    void buildFileMenu(InfoActions* info);
     void buildViewMenu();
-    /// View > Layout 1x1 / 2x2 / 1+3, checked as the grid's layout changes.
-    void addLayoutActions(QMenu* view);
-    /// View > Linear interpolation, Anatomical planes, Heads-up display: bound to the model.
-    void addDrawingToggles(QMenu* view);
-    void build3DMenu(QMenu* view, View3DWidget* v3d);
-    void buildWindowMenu();
-    void buildHelpMenu();
-    /// Mask opacity (bound to the model) and the cine rate.
-    void buildOverlayToolbar();
+    /// Edit, Segment, Labels and Tools before Help, once their panels exist.
+    void buildPanelMenus();
     /// The session binding over the model, the grid and this window's panels.
     void bindSession();
     /// openPath() for data (not a session): the loader, synchronously or in the background.
@@ -138,8 +132,6 @@ private:
     void bindWork();
     /// "name (modality dims) - Lucent" with the modified mark.
     void setTitle(const QString& base);
-    void rebuildRecentMenu();
-    void addRecent(const QString& path);
     void showError(const QString& title, const QString& message);
     void onVolumeLoaded(std::shared_ptr<Volume> volume, const SeriesInfo& info, const QStringList& warnings,
                         const QString& path);
@@ -148,24 +140,14 @@ private:
     /// A window-modal progress dialog whose Cancel cancels the loader (replaces one still open).
     void showProgress(const QString& text, int value = 0);
     void closeProgress();
-    void showTags();
-    void showAbout();
-    void buildCineMenu(QMenu* view);
-    /// Edit > Copy view (Ctrl+C), Copy window (Ctrl+Shift+C).
-    void addCopyActions();
-    /// The scan's own windows at the top of the Window/Level menu ("BRAIN  W 80 L 40").
-    void rebuildScanWindows();
-    void checkCurrentWindow();
 
     ViewerModel m_model;
     ViewGrid* m_grid = nullptr;
     QLabel* m_status = nullptr;
-    QSlider* m_opacity = nullptr;
-    QMenu* m_recentMenu = nullptr;
     QMenu* m_helpMenu = nullptr;
-    QMenu* m_windowMenu = nullptr;
-    QAction* m_scanWindowsEnd = nullptr;  // separator between the scan's windows and the presets
-    std::vector<QAction*> m_scanWindows;
+    SessionActions* m_sessionActions = nullptr;  // File's opening and saving, the recent paths
+    WindowActions* m_windows = nullptr;          // Window/Level
+    CaptureActions* m_capture = nullptr;         // Copy view / window, Save view as PNG
     CinePlayer* m_cine = nullptr;
     std::vector<std::shared_ptr<const Volume>> m_pendingFrames;  // a 4D file's volumes, until it is shown
     SegmentPanel* m_segment = nullptr;
@@ -183,7 +165,6 @@ private:
     };
     std::optional<PendingSession> m_pendingSession;  // its data is loading; applied once it is in
     QString m_sessionPath;
-    std::array<QAction*, 3> m_layoutActions{};  // by Layout
     std::unique_ptr<SessionBinding> m_session;
     WorkState m_work;
     Autosave* m_autosave = nullptr;

@@ -1,6 +1,6 @@
 /// @brief The measurements dock: the list (type, value, slice) of the volume's rulers, angles and
-/// ROIs, delete, CSV export; the Tools > Measure menu that picks the measuring tool; and the layer
-/// that draws the measurements on every view.
+/// ROIs, delete, CSV export, and the layer that draws the measurements on every view (the Tools >
+/// Measure menu that picks the measuring tool: MeasureActions.h).
 #pragma once
 
 #include "lucent/core/MeasurementSet.h"
@@ -8,9 +8,6 @@
 
 #include <QDockWidget>
 
-class QAction;
-class QActionGroup;
-class QMenuBar;
 class QTableWidget;
 
 namespace lucent::ui {
@@ -26,10 +23,6 @@ public:
 
     MeasurementPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent = nullptr);
 
-    /// Adds Tools > Measure to `bar` (the Tools menu is made before the menu of `before` when no
-    /// menu named "toolsMenu" exists yet).
-    void buildMenus(QMenuBar* bar, QAction* before);
-
     /// The volume's measurements (dropped when another volume is loaded).
     const MeasurementSet& measurements() const { return m_set; }
     MeasureTool& tool() { return m_tool; }
@@ -42,6 +35,10 @@ public:
     bool remove(int id);
     /// Writes every measurement as CSV to `path` (atomically); false with `error` naming the file.
     bool exportCsv(const QString& path, QString* error = nullptr);
+    /// Asks where, then exportCsv(); a failure is said in message().
+    void askExportCsv();
+    /// The views draw again (the measurements' overlay, the selected one).
+    void repaintViews();
     /// "HU" for CT, empty (stored units) otherwise.
     std::string unit() const;
 
@@ -54,17 +51,12 @@ signals:
 private:
     /// Rebuilds the rows from the set, keeping the selection (or selecting `select`), and repaints.
     void refresh(int select = 0);
-    void setToolFromActions();
-    void repaintViews();
 
     ViewerModel* m_model;
     ViewGrid* m_grid;
     MeasurementSet m_set;
     MeasureTool m_tool{&m_set};
     QTableWidget* m_table = nullptr;
-    QActionGroup* m_toolGroup = nullptr;
-    QAction *m_ruler = nullptr, *m_angle = nullptr, *m_ellipse = nullptr, *m_rectangle = nullptr;
-    bool m_takingTool = false;  // the grid's activeToolChanged() is our own doing
     std::uint64_t m_shownRevision = 0;  // the set's revision the rows show
 };
 

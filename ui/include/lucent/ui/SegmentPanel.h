@@ -1,6 +1,6 @@
-/// @brief The Segment menu and dock panel: a page per method (ui/src/segment/) and the common row
-/// (backend, play / step, accept / cancel). The state and rules are SegmentationModel's, the run
-/// LiveSegmentation's; this class only binds widgets and menus to them.
+/// @brief The Segment dock panel: a page per method (ui/src/segment/) and the common row (backend,
+/// play / step, accept / cancel). The state and rules are SegmentationModel's, the run
+/// LiveSegmentation's; this class only binds widgets to them (the Segment menu: SegmentActions.h).
 #pragma once
 
 #include "lucent/ui/LiveSegmentation.h"
@@ -10,10 +10,8 @@
 
 #include <QDockWidget>
 
-class QAction;
 class QComboBox;
 class QLabel;
-class QMenuBar;
 class QPushButton;
 class QSpinBox;
 class QStackedWidget;
@@ -31,10 +29,8 @@ class SegmentPanel : public QDockWidget {
 public:
     SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent = nullptr);
 
-    /// Adds the Edit (undo / redo) and Segment menus to `bar`, before the menu of `before`.
-    void buildMenus(QMenuBar* bar, QAction* before);
     LiveSegmentation& live() { return *m_live; }
-    /// Segment > Record this run... (made with the menus).
+    /// The run's recording (Segment > Record this run...: RecordActions.h); its frames are the window's.
     RunRecording* recording() { return m_recording; }
     SegmentationModel& model() { return *m_segmentation; }
     /// Grow from seeds: the label layer's strokes as the run's seeds (issue 46).
@@ -52,6 +48,14 @@ public:
     void setThreshold(double threshold) { m_segmentation->setThreshold(threshold); }
     /// Accept with the label of the label box (FCM: the checked clusters, each its own label).
     bool acceptResult();
+    /// Fuzzy connectedness and fuzzy C-means: their page, then their dialog, then the run (or why not).
+    void askFuzzyConnectedness();
+    void askFuzzyCMeans();
+    /// Grow from seeds: its page, and a run of the strokes painted so far (or why not).
+    void askGrowCut();
+    /// Says `message` in the panel and the status bar (message()), not in a modal box: a run fails
+    /// asynchronously, often while the user drags a slider, and a dialog would steal the drag.
+    void showError(const QString& message);
     SegmentSettings settings() const { return m_segmentation->settings(); }
     /// Puts saved settings back without starting a run (a live one is cancelled).
     void restoreSettings(const SegmentSettings& settings) { m_segmentation->restoreSettings(settings); }
@@ -71,15 +75,9 @@ private:
     void bindModel();
     void bindViews();
     void applyMode();
-    void askFuzzyConnectedness();
-    void askFuzzyCMeans();
-    /// Segment > Grow from seeds: its page, and a run of the strokes painted so far (or why not).
-    void askGrowCut();
     void refresh();
     void refreshStatus();
-    void refreshUndo();
     void setTool(ViewTool* tool);
-    void showError(const QString& message);
 
     ViewerModel* m_model;
     ViewGrid* m_grid;
@@ -93,10 +91,8 @@ private:
     QComboBox* m_backend = nullptr;
     QSpinBox* m_label = nullptr;
     QPushButton *m_play = nullptr, *m_step = nullptr, *m_accept = nullptr, *m_cancel = nullptr;
-    QAction* m_acceptAction = nullptr;  // Segment > Accept (Ctrl+Return): enabled as m_accept
     QSpinBox* m_perFrame = nullptr;
     QSpinBox* m_speed = nullptr;  // steps per second, 0 shown as "max"
-    QAction *m_undo = nullptr, *m_redo = nullptr;
     RunRecording* m_recording = nullptr;
 };
 
