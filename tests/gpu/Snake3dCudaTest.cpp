@@ -2,7 +2,8 @@
 /// boxes, iteration counts and means after every step (steps of 1 and of 7 iterations), on noisy
 /// volumes of odd sizes (partial words, rows of one to four words), box and bubble starts, smoothing
 /// 0..3, an ROI and a mask, runs to convergence, the real CT head; float volumes and a refused
-/// allocation fall back to the CPU. Skipped without a CUDA device.
+/// allocation fall back to the CPU; the level set the viewer's scrubber copies after every step, and a
+/// scrubbed box uploaded into the context's labels. Skipped without a CUDA device.
 #include "lucent/core/Errors.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/GpuContext.h"
@@ -70,6 +71,14 @@ void expectSameRun(const SegmentationRequest& r, int stride) {
         cpu->result(a);
         cuda->result(b);
         ASSERT_EQ(differing(a, b), 0u) << "iteration " << x.iterations;
+        // The level set the viewer's scrubber copies after every step: the same words from the device.
+        std::vector<std::uint64_t> wa, wb;
+        VoxelBox da, db;
+        ASSERT_TRUE(cpu->copyLevelSet(wa, da));
+        ASSERT_TRUE(cuda->copyLevelSet(wb, db));
+        ASSERT_EQ(da.lo, db.lo);
+        ASSERT_EQ(da.hi, db.hi);
+        ASSERT_EQ(wa, wb) << "iteration " << x.iterations;
     }
     EXPECT_TRUE(cuda->finished());
     const MethodFigures fa = cpu->figures(), fb = cuda->figures();
@@ -139,6 +148,35 @@ TEST(CudaSnake3d, WritesTheContextLabelBufferOnTheDevice) {
     cpu->result(reference);
     EXPECT_EQ(differing(onDevice, reference), 0u);
     EXPECT_EQ(context->countLabels(), reference.voxelCount() - std::size_t(std::count(reference.data(), reference.data() + reference.voxelCount(), 0)));
+}
+
+TEST(CudaSnake3d, AScrubbedBoxUploadsIntoTheLabelBufferAndNothingElse) {
+    // The viewer shows a scrubbed state of a CUDA run by uploading its box into the context's labels.
+    REQUIRE_DEVICE();
+    const Volume v = blobs({70, 50, 30}, PixelType::Int16, 6);
+    auto context = std::make_shared<gpu::GpuContext>(v);
+    LabelMap before(v.geometry());
+    std::mt19937 rng(9);
+    for (std::size_t i = 0; i < before.voxelCount(); ++i) before.data()[i] = std::uint8_t(rng() % 2);
+    context->uploadLabels(before);
+    const VoxelBox box{{3, 7, 2}, {66, 41, 28}};  // rows of 64, not a multiple of anything
+    std::vector<std::uint8_t> bytes(box.voxelCount());
+    for (auto& b : bytes) b = std::uint8_t(2 + rng() % 3);
+    context->uploadLabels(bytes.data(), box);
+    LabelMap after;
+    context->downloadLabels(after);
+    const Geometry& g = v.geometry();
+    std::size_t wrong = 0, n = 0;
+    for (int k = 0; k < g.dims[2]; ++k)
+        for (int j = 0; j < g.dims[1]; ++j)
+            for (int i = 0; i < g.dims[0]; ++i) {
+                const std::size_t at = g.index(i, j, k);
+                const std::uint8_t want = box.contains(i, j, k) ? bytes[n++] : before.data()[at];
+                wrong += after.data()[at] != want;
+            }
+    EXPECT_EQ(n, bytes.size());
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_THROW(context->uploadLabels(bytes.data(), VoxelBox{{0, 0, 0}, {70, 0, 0}}), GpuError) << "a box past the volume";
 }
 
 TEST(CudaSnake3d, FloatVolumesAndARefusedAllocationRunOnTheCpu) {
