@@ -4,10 +4,14 @@
 /// time), then taken by the run as the end of a stroke takes them (GrowCutSeeds::takeStrokes): the run
 /// updates from its result; each frame takes the run's changes into the preview texture and renders
 /// the three views (read back, an upper bound on a screen refresh). Beside it: the first run, and the
-/// CPU engine run from scratch on all strokes (what an update saves). Prints median and worst, memory.
+/// CPU engine run from scratch on all strokes (what an update saves). Prints median and worst, memory,
+/// and per stage (StageTimes: the engine's update, the worker, the uploads, the views' paints, the 3D
+/// pane) the median and worst of its time per stroke; and the cost of one brush dab (the layer's
+/// edit as every view takes it) with the run going and without.
 /// usage: xvfb-run -a -s "-screen 0 1920x1080x24" lucent_bench_viewer_growcut [--size X,Y,Z] [--strokes N]
 ///        [--backend auto|cpu|cuda]
 #include "lucent/core/ParallelFor.h"
+#include "lucent/core/StageTimes.h"
 #include "lucent/core/seg/GrowCutCpu.h"
 #include "lucent/core/seg/RunSpeed.h"
 #include "lucent/gpu/DeviceInfo.h"
@@ -25,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <random>
 
 #include <sys/resource.h>
@@ -68,6 +73,27 @@ double peakRssMb() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return double(u.ru_maxrss) / 1024.0;
+}
+
+/// Per stage, its time in each stroke (stages::snapshot after each), for median and worst over strokes.
+using StageRows = std::map<std::string, std::vector<double>>;
+
+void addStages(StageRows& rows, int stroke) {
+    for (const auto& f : stages::snapshot()) {
+        auto& row = rows[f.name];
+        row.resize(std::size_t(stroke), 0.0);  // a stage absent in earlier strokes took 0 there
+        row.push_back(f.totalMs);
+    }
+    stages::reset();
+}
+
+void printStages(StageRows& rows, int strokes) {
+    std::printf("  stages, ms per stroke (all threads; nested stages overlap)   median     worst\n");
+    for (auto& [name, row] : rows) {
+        row.resize(std::size_t(strokes), 0.0);
+        const Stats s = stats(row);
+        std::printf("    %-58s %8.2f  %8.2f\n", name.c_str(), s.median, s.worst);
+    }
 }
 
 /// A stroke as the brush leaves it: discs of 3 voxels along a line of `length` voxels on slice k.
@@ -117,14 +143,26 @@ int main(int argc, char** argv) {
     run.setBackend(gpu::parseBackend(backendName));
     run.setSpeed(kUnpaced);  // the update's way to the screen, not the first run's viewing pace
     // Frames until the run has settled and its last changes are drawn in the three views.
-    auto framesUntilSettled = [&] {
-        do {
-            run.frameNow();
+    // Returns the frames drawn and, in `settledMs`, when the last one that still saw the run going ended
+    // (from `clock`): the rest is the frame that draws the settled result.
+    auto framesUntilSettled = [&](const QElapsedTimer& clock, double& settledMs) {
+        int frames = 0;
+        auto frame = [&] {
+            {
+                stages::Scope s("bench: frameNow (take, upload, HUD, 3D pane's copy)");
+                run.frameNow();
+            }
+            stages::Scope s("bench: three views drawn and read back");
             for (auto* v : views)
                 if (v->grabFramebuffer().isNull()) std::abort();
+        };
+        do {
+            frame();
+            ++frames;
         } while (run.running() || run.published().starting);
-        run.frameNow();
-        for (auto* v : views) v->grabFramebuffer();
+        settledMs = clock.nsecsElapsed() / 1e6;
+        frame();
+        return frames + 1;
     };
     const int ci = nx / 2, cj = ny / 2, ck = nz / 2;
     // Three strokes: the inner disc (1), the ring of tissue (2), the air (3).
@@ -139,15 +177,18 @@ int main(int argc, char** argv) {
     QElapsedTimer first;
     first.start();
     if (!panel.startWith(Method::GrowCut, {}, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
-    framesUntilSettled();
+    double settledMs = 0;
+    framesUntilSettled(first, settledMs);
     const double firstMs = first.nsecsElapsed() / 1e6;
     QApplication::processEvents();  // the 3D pane's surfaces of the first result, untimed
     std::printf("grow from seeds in the viewer, %d x %d x %d int16, 2x2 layout at 1280x860, backend %s\n", nx, ny, nz,
                 run.published().backend.c_str());
     std::printf("first run, start to the settled result in the three views: %.1f ms (%d steps)\n", firstMs,
                 run.published().steps);
-    std::vector<double> update;
+    std::vector<double> update, dab;
+    StageRows rows;
     int continued = 0;
+    stages::setEnabled(true);
     for (int s = 0; s < strokes; ++s) {
         // A short stroke of each label in turn, on a slice of its own (the strokes a user adds).
         const std::uint8_t label = std::uint8_t(1 + s % 3);
@@ -155,20 +196,37 @@ int main(int argc, char** argv) {
         const int i = label == 1 ? ci - 10 : label == 2 ? ci + int(nx * 0.28) : 5;
         LabelMap& layer = window.model().labelLayer();
         const VoxelBox box = paintLine(layer, label, i, label == 3 ? 5 : cj, k, label == 2 ? 10 : 20);
-        window.model().labelsEdited(&box);
+        {
+            // A dab: the brush's edit as every view takes it (in the app the stroke is many of these).
+            QElapsedTimer d;
+            d.start();
+            window.model().labelsEdited(&box);
+            dab.push_back(d.nsecsElapsed() / 1e6);
+        }
+        stages::reset();
         QElapsedTimer t;
         t.start();
         if (!seeds.takeStrokes()) return std::fprintf(stderr, "stroke %d was not taken\n", s), 1;
-        framesUntilSettled();
+        const double takenMs = t.nsecsElapsed() / 1e6;
+        const int frames = framesUntilSettled(t, settledMs);
         update.push_back(t.nsecsElapsed() / 1e6);
-        std::printf("  stroke %d (label %d, slice %d): %.1f ms\n", s + 1, label, k, update.back());
+        addStages(rows, s);
+        std::printf("  stroke %d (label %d, slice %d): %.1f ms (taken into the run %.1f, the last frame that saw it going "
+                    "ended at %.1f, %d frames)\n",
+                    s + 1, label, k, update.back(), takenMs, settledMs, frames);
         continued += run.lastUpdateOutcome() == UpdateOutcome::Continued;
         QApplication::processEvents();  // the 3D pane catches up, untimed
+        QTest::qWait(400);  // and its throttled work (surfaces after a pause in the edits) ends here too
+        stages::reset();
     }
     const Stats u = stats(update);
     std::printf("stroke to the updated result in the three views  median %7.1f ms   worst %7.1f ms   (%d strokes, %d went "
                 "on from the previous result)\n",
                 u.median, u.worst, strokes, continued);
+    printStages(rows, strokes);
+    const Stats d = stats(dab);
+    std::printf("a brush dab as the views take it (labelsEdited), run going  median %7.2f ms   worst %7.2f ms\n", d.median, d.worst);
+    stages::setEnabled(false);
     // The peer: the CPU engine from scratch on all the strokes (what a viewer without updates reruns).
     const LabelMap all = *window.model().labels();
     SegmentationRequest r;

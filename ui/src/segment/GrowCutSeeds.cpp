@@ -4,6 +4,7 @@
 
 #include "lucent/core/seg/Methods.h"
 #include "lucent/core/seg/ParameterLimits.h"
+#include "lucent/core/StageTimes.h"
 #include "lucent/ui/ViewerModel.h"
 
 #include <QTimer>
@@ -60,6 +61,7 @@ bool GrowCutSeeds::start(SegmentationRequest request, bool play, QString* error)
     m_startSeeds = std::make_shared<const LabelMap>(*m_viewer->labels());
     m_layer.reset();
     request.growCut.seeds = m_startSeeds.get();
+    request.growCut.changedBox.reset();
     m_taken = m_viewer->labelGeneration();
     m_updates = 0;
     m_lastMs.reset();
@@ -85,11 +87,16 @@ void GrowCutSeeds::layerEdited() {
 
 bool GrowCutSeeds::takeStrokes() {
     if (!active() || m_viewer->labelGeneration() == m_taken || !m_viewer->labels()) return false;
+    const stages::Scope stage("grow from seeds: the stroke taken (the update command)");
     // The update reads the layer in place: the engine copies the seeds it keeps while the GUI waits
-    // (LiveSegmentation::update is a command between two advances), so no whole-layer copy per stroke.
+    // (LiveSegmentation::update is a command between two advances), so no whole-layer copy per stroke;
+    // and only the box the layer changed in since the run took it (the strokes' dabs, an undo's box),
+    // so nothing proportional to the volume either. Without a box (the layer replaced, the log of boxes
+    // outgrown) the engine compares the whole map.
     m_layer = m_viewer->labels();
     SegmentationRequest r = m_runner->request();
     r.growCut.seeds = m_layer.get();
+    r.growCut.changedBox = m_viewer->labelChangeSince(m_taken);
     m_taken = m_viewer->labelGeneration();
     ++m_updates;
     m_timing = true;
