@@ -9,7 +9,7 @@
 /// pane) the median and worst of its time per stroke; and the cost of one brush dab (the layer's
 /// edit as every view takes it) with the run going and without.
 /// usage: xvfb-run -a -s "-screen 0 1920x1080x24" lucent_bench_viewer_growcut [--size X,Y,Z] [--strokes N]
-///        [--backend auto|cpu|cuda]
+///        [--backend auto|cpu|cuda] [--steps-per-frame N] [--no-peer]
 #include "lucent/core/ParallelFor.h"
 #include "lucent/core/StageTimes.h"
 #include "lucent/core/seg/GrowCutCpu.h"
@@ -19,6 +19,7 @@
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
+#include "lucent/ui/View3DWidget.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -111,15 +112,40 @@ VoxelBox paintLine(LabelMap& layer, std::uint8_t label, int i0, int j0, int k, i
     return box;
 }
 
+/// A brush dab as a user makes it in the 2x2 layout: a disc written into the layer, then the event
+/// loop runs as after a mouse move, so every pane that must repaints (the 3D pane's too). In ms.
+double dabMs(ui::MainWindow& window, std::uint8_t label, int i, int j, int k) {
+    QElapsedTimer t;
+    t.start();
+    const VoxelBox box = paintLine(window.model().labelLayer(), label, i, j, k, 1);
+    window.model().labelsEdited(&box);
+    QApplication::processEvents();
+    return t.nsecsElapsed() / 1e6;
+}
+
+/// Dabs along a short line, each its own event-loop pass; prints their median and worst.
+void printDabs(ui::MainWindow& window, const char* when, std::uint8_t label, int i, int j, int k) {
+    std::vector<double> ms;
+    for (int d = 0; d < 9; ++d) ms.push_back(dabMs(window, label, i + d, j, k));
+    const Stats s = stats(ms);
+    std::printf("a brush dab to every pane redrawn (2x2, the 3D pane's too), %s  median %7.2f ms   worst %7.2f ms   (%zu dabs)\n",
+                when, s.median, s.worst, ms.size());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    int nx = 512, ny = 512, nz = 400, strokes = 20;
+    int nx = 512, ny = 512, nz = 400, strokes = 20, stepsPerFrame = 0;
+    bool peer = true;
     std::string backendName = "auto";
-    for (int a = 1; a + 1 < argc; ++a) {
+    for (int a = 1; a < argc; ++a) {
+        const bool value = a + 1 < argc;
+        if (!std::strcmp(argv[a], "--no-peer")) peer = false;
+        if (!value) continue;
         if (!std::strcmp(argv[a], "--size")) std::sscanf(argv[a + 1], "%d,%d,%d", &nx, &ny, &nz);
         if (!std::strcmp(argv[a], "--strokes")) strokes = std::atoi(argv[a + 1]);
         if (!std::strcmp(argv[a], "--backend")) backendName = argv[a + 1];
+        if (!std::strcmp(argv[a], "--steps-per-frame")) stepsPerFrame = std::atoi(argv[a + 1]);
     }
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as it comes (a long CPU run may be stopped)
     lucent::ui::prepareOpenGl();
@@ -142,6 +168,10 @@ int main(int argc, char** argv) {
     ui::GrowCutSeeds& seeds = panel.growCut();
     run.setBackend(gpu::parseBackend(backendName));
     run.setSpeed(kUnpaced);  // the update's way to the screen, not the first run's viewing pace
+    if (stepsPerFrame > 0) panel.model().setStepsPerFrame(stepsPerFrame);
+    // No brush here: the benchmark says when a stroke is under way (its dabs are not taken one by one).
+    bool stroking = false;
+    seeds.setStrokeInProgress([&] { return stroking; });
     // Frames until the run has settled and its last changes are drawn in the three views.
     // Returns the frames drawn and, in `settledMs`, when the last one that still saw the run going ended
     // (from `clock`): the rest is the frame that draws the settled result.
@@ -173,6 +203,13 @@ int main(int argc, char** argv) {
         paintLine(layer, 3, 5, 5, ck, 20);
         window.model().labelsEdited(nullptr);
     }
+    // The 3D pane's surfaces of the strokes come first (built on their thread), so a dab times itself.
+    auto* pane3d = window.findChild<ui::View3DWidget*>("view3d");
+    QElapsedTimer wait;
+    wait.start();
+    while (pane3d && !pane3d->surfacesReady() && wait.elapsed() < 60000) QTest::qWait(20);
+    printDabs(window, "no run", 3, 5, 8, ck);
+    QTest::qWait(500);
     QString error;
     QElapsedTimer first;
     first.start();
@@ -203,6 +240,8 @@ int main(int argc, char** argv) {
             window.model().labelsEdited(&box);
             dab.push_back(d.nsecsElapsed() / 1e6);
         }
+        const MethodFigures before = run.figures();
+        const int stepsBefore = run.published().steps;
         stages::reset();
         QElapsedTimer t;
         t.start();
@@ -211,9 +250,13 @@ int main(int argc, char** argv) {
         const int frames = framesUntilSettled(t, settledMs);
         update.push_back(t.nsecsElapsed() / 1e6);
         addStages(rows, s);
+        const MethodFigures after = run.figures();
         std::printf("  stroke %d (label %d, slice %d): %.1f ms (taken into the run %.1f, the last frame that saw it going "
-                    "ended at %.1f, %d frames)\n",
-                    s + 1, label, k, update.back(), takenMs, settledMs, frames);
+                    "ended at %.1f, %d frames; engine %d steps",
+                    s + 1, label, k, update.back(), takenMs, settledMs, frames, run.published().steps - stepsBefore);
+        if (after.rounds && before.rounds) std::printf(", %d rounds", *after.rounds - *before.rounds);
+        if (after.msDevice && before.msDevice) std::printf(", device %.2f ms", *after.msDevice - *before.msDevice);
+        std::printf(")\n");
         continued += run.lastUpdateOutcome() == UpdateOutcome::Continued;
         QApplication::processEvents();  // the 3D pane catches up, untimed
         QTest::qWait(400);  // and its throttled work (surfaces after a pause in the edits) ends here too
@@ -225,9 +268,13 @@ int main(int argc, char** argv) {
                 u.median, u.worst, strokes, continued);
     printStages(rows, strokes);
     const Stats d = stats(dab);
-    std::printf("a brush dab as the views take it (labelsEdited), run going  median %7.2f ms   worst %7.2f ms\n", d.median, d.worst);
+    std::printf("a stroke's edit as the views take it (labelsEdited alone)  median %7.2f ms   worst %7.2f ms\n", d.median, d.worst);
     stages::setEnabled(false);
+    stroking = true;  // the dabs of a stroke under way: the run takes them when it ends
+    printDabs(window, "run going", 3, 5, 11, ck);
+    stroking = false;
     // The peer: the CPU engine from scratch on all the strokes (what a viewer without updates reruns).
+    if (!peer) return std::printf("memory: peak host RSS %.0f MB\n", peakRssMb()), 0;
     const LabelMap all = *window.model().labels();
     SegmentationRequest r;
     r.volume = volume.get();

@@ -64,6 +64,7 @@ bool GrowCutSeeds::start(SegmentationRequest request, bool play, QString* error)
     request.growCut.changedBox.reset();
     m_taken = m_viewer->labelGeneration();
     m_updates = 0;
+    m_figuresOf = {-1, -1};
     m_lastMs.reset();
     m_timing = true;
     m_clock.start();
@@ -111,6 +112,17 @@ void GrowCutSeeds::noteFrame(bool settled) {
     m_timing = false;
     m_lastMs = double(m_clock.nsecsElapsed()) / 1e6;
     emit changed();
+}
+
+const MethodFigures& GrowCutSeeds::figures(int steps, bool running, const std::function<MethodFigures()>& ask) {
+    const std::pair<int, int> now{steps, m_updates};
+    const bool due = !running || !m_figuresClock.isValid() || m_figuresClock.elapsed() >= kFiguresIntervalMs;
+    if (now != m_figuresOf && due) {
+        m_figures = ask();
+        m_figuresOf = now;
+        m_figuresClock.start();
+    }
+    return m_figures;
 }
 
 QString GrowCutSeeds::figureText(const MethodFigures& figures) const {

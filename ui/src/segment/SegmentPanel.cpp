@@ -366,7 +366,10 @@ void SegmentPanel::refresh() {
     // One panel per window: on the active view only (the other views keep their images clear).
     render::HudState hud = m_live->hudState();
     hud.canAccept = canAccept;
-    if (m_growCut->active()) hud.figure = m_growCut->figureText(m_live->figures()).toStdString();
+    if (m_growCut->active())
+        hud.figure = m_growCut->figureText(m_growCut->figures(m_live->published().steps, m_live->running(), [this] {
+            return m_live->figures();
+        })).toStdString();
     for (auto o : kOrientations) {
         SliceViewWidget* view = m_grid->view(o);
         view->setHudState(view == m_grid->activeView() ? hud : render::HudState{});
