@@ -76,25 +76,38 @@ double peakRssMb() {
     return double(u.ru_maxrss) / 1024.0;
 }
 
-/// Per stage, its time in each stroke (stages::snapshot after each), for median and worst over strokes.
-using StageRows = std::map<std::string, std::vector<double>>;
+/// Per stage, its time and count in each stroke (stages::snapshot after each), for median and worst.
+struct StageRow {
+    std::vector<double> ms, count;
+};
+using StageRows = std::map<std::string, StageRow>;
 
 void addStages(StageRows& rows, int stroke) {
     for (const auto& f : stages::snapshot()) {
         auto& row = rows[f.name];
-        row.resize(std::size_t(stroke), 0.0);  // a stage absent in earlier strokes took 0 there
-        row.push_back(f.totalMs);
+        row.ms.resize(std::size_t(stroke), 0.0);  // a stage absent in earlier strokes took 0 there
+        row.count.resize(std::size_t(stroke), 0.0);
+        row.ms.push_back(f.totalMs);
+        row.count.push_back(double(f.count));
     }
     stages::reset();
 }
 
 void printStages(StageRows& rows, int strokes) {
-    std::printf("  stages, ms per stroke (all threads; nested stages overlap)   median     worst\n");
+    std::printf("  stages per stroke (all threads; nested stages overlap)      ms median     worst   times (median)\n");
     for (auto& [name, row] : rows) {
-        row.resize(std::size_t(strokes), 0.0);
-        const Stats s = stats(row);
-        std::printf("    %-58s %8.2f  %8.2f\n", name.c_str(), s.median, s.worst);
+        row.ms.resize(std::size_t(strokes), 0.0);
+        row.count.resize(std::size_t(strokes), 0.0);
+        const Stats s = stats(row.ms);
+        std::printf("    %-58s %8.2f  %8.2f  %6.0f\n", name.c_str(), s.median, s.worst, stats(row.count).median);
     }
+}
+
+/// The stages since the last reset, each with its count, total and worst occurrence; then reset.
+void printRunStages() {
+    for (const auto& f : stages::snapshot())
+        std::printf("    %-58s %6lld x  total %9.2f ms  worst %8.2f ms\n", f.name.c_str(), f.count, f.totalMs, f.worstMs);
+    stages::reset();
 }
 
 /// A stroke as the brush leaves it: discs of 3 voxels along a line of `length` voxels on slice k.
@@ -168,7 +181,6 @@ int main(int argc, char** argv) {
     ui::GrowCutSeeds& seeds = panel.growCut();
     run.setBackend(gpu::parseBackend(backendName));
     run.setSpeed(kUnpaced);  // the update's way to the screen, not the first run's viewing pace
-    if (stepsPerFrame > 0) panel.model().setStepsPerFrame(stepsPerFrame);
     // No brush here: the benchmark says when a stroke is under way (its dabs are not taken one by one).
     bool stroking = false;
     seeds.setStrokeInProgress([&] { return stroking; });
@@ -207,21 +219,28 @@ int main(int argc, char** argv) {
     auto* pane3d = window.findChild<ui::View3DWidget*>("view3d");
     QElapsedTimer wait;
     wait.start();
-    while (pane3d && !pane3d->surfacesReady() && wait.elapsed() < 60000) QTest::qWait(20);
+    while (pane3d && !pane3d->surfacesReady() && wait.elapsed() < 10000) QTest::qWait(20);
     printDabs(window, "no run", 3, 5, 8, ck);
     QTest::qWait(500);
     QString error;
+    stages::setEnabled(true);
+    stages::reset();
     QElapsedTimer first;
     first.start();
     if (!panel.startWith(Method::GrowCut, {}, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
     double settledMs = 0;
     framesUntilSettled(first, settledMs);
     const double firstMs = first.nsecsElapsed() / 1e6;
-    QApplication::processEvents();  // the 3D pane's surfaces of the first result, untimed
     std::printf("grow from seeds in the viewer, %d x %d x %d int16, 2x2 layout at 1280x860, backend %s\n", nx, ny, nz,
                 run.published().backend.c_str());
     std::printf("first run, start to the settled result in the three views: %.1f ms (%d steps)\n", firstMs,
                 run.published().steps);
+    printRunStages();
+    QApplication::processEvents();  // the 3D pane's surfaces of the first result, untimed
+    if (stepsPerFrame > 0) {  // for the strokes' updates (the panel's box; a run starts with 1)
+        panel.model().setStepsPerFrame(stepsPerFrame);
+        std::printf("steps per frame (rounds per engine step on CUDA) for the strokes: %d\n", stepsPerFrame);
+    }
     std::vector<double> update, dab;
     StageRows rows;
     int continued = 0;
