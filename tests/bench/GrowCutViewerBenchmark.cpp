@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
     auto* pane3d = window.findChild<ui::View3DWidget*>("view3d");
     QElapsedTimer wait;
     wait.start();
-    while (pane3d && !pane3d->surfacesReady() && wait.elapsed() < 10000) QTest::qWait(20);
+    while (pane3d && !pane3d->surfacesReady() && wait.elapsed() < 5000) QTest::qWait(20);
     printDabs(window, "no run", 3, 5, 8, ck);
     QTest::qWait(500);
     QString error;

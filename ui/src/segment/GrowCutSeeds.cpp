@@ -54,11 +54,14 @@ QString GrowCutSeeds::blocker() const {
 }
 
 bool GrowCutSeeds::start(SegmentationRequest request, bool play, QString* error) {
+    std::optional<stages::Scope> checked(std::in_place, "grow from seeds: the layer's labels counted (start)");
     if (const QString why = blocker(); !why.isEmpty()) {
         if (error) *error = why;
         return false;
     }
+    checked.emplace("grow from seeds: the layer copied (start)");
     m_startSeeds = std::make_shared<const LabelMap>(*m_viewer->labels());
+    checked.reset();
     m_layer.reset();
     request.growCut.seeds = m_startSeeds.get();
     request.growCut.changedBox.reset();
@@ -103,6 +106,7 @@ bool GrowCutSeeds::takeStrokes() {
     m_timing = true;
     m_clock.start();
     m_runner->update(r);
+    const stages::Scope told("grow from seeds: the page told of the stroke");
     emit changed();
     return true;
 }
