@@ -306,22 +306,17 @@ void VolumeTextures::uploadBox(unsigned& texture, const LabelMap& labels, const 
     }
     if (b.empty()) return;
     glBindTexture(GL_TEXTURE_3D, texture);
+    // Row length and image height let GL read the box straight out of the whole map.
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    const int w = b.hi[0] - b.lo[0] + 1, h = b.hi[1] - b.lo[1] + 1, depth = b.hi[2] - b.lo[2] + 1;
-    if (w == d[0] && h == d[1]) {  // whole slices lie contiguous in the map
-        glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, b.lo[2], w, h, depth, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
-                        labels.data() + labels.geometry().index(0, 0, b.lo[2]));
-        return;
-    }
-    // The box packed first: handed the whole map with skip and row-length parameters, the NVIDIA
-    // driver took time in proportion to the map, not the box (a brush dab's upload grew with the
-    // volume: BENCHMARKS.md, grow from seeds in the viewer); packing costs the box's bytes.
-    std::vector<std::uint8_t> packed(std::size_t(w) * std::size_t(h) * std::size_t(depth));
-    for (int k = 0; k < depth; ++k)
-        for (int j = 0; j < h; ++j)
-            std::memcpy(packed.data() + (std::size_t(k) * h + j) * std::size_t(w),
-                        labels.data() + labels.geometry().index(b.lo[0], b.lo[1] + j, b.lo[2] + k), std::size_t(w));
-    glTexSubImage3D(GL_TEXTURE_3D, 0, b.lo[0], b.lo[1], b.lo[2], w, h, depth, GL_RED_INTEGER, GL_UNSIGNED_BYTE, packed.data());
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, d[0]);
+    glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, d[1]);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, b.lo[0]);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, b.lo[1]);
+    glPixelStorei(GL_UNPACK_SKIP_IMAGES, b.lo[2]);
+    glTexSubImage3D(GL_TEXTURE_3D, 0, b.lo[0], b.lo[1], b.lo[2], b.hi[0] - b.lo[0] + 1, b.hi[1] - b.lo[1] + 1,
+                    b.hi[2] - b.lo[2] + 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE, labels.data());
+    for (GLenum p : {GL_UNPACK_ROW_LENGTH, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_IMAGES})
+        glPixelStorei(p, 0);
 }
 
 void VolumeTextures::uploadLabels(const LabelMap& labels, const VoxelBox* box) {
