@@ -1,6 +1,7 @@
 /// @brief The seed voxels a map's box holds, gathered on all cores (what the CUDA grow from seeds
 /// uploads), against a plain loop: rows that are no multiple of a word, boxes clipped to the grid,
-/// empty boxes; and the check that a map holds a seed, down to its last byte.
+/// empty boxes; the check that a map holds a seed, down to its last byte; and a map's value counts
+/// (the viewer's labels present), sparse and dense, against a plain count.
 #include "lucent/core/seg/SeedVoxels.h"
 
 #include <gtest/gtest.h>
@@ -56,4 +57,14 @@ TEST(SeedVoxels, AMapHoldsASeedDownToItsLastByte) {
     m[m.voxelCount() - 1] = 0;
     m[0] = 1;
     EXPECT_TRUE(holdsSeed(m, 1));
+}
+
+TEST(SeedVoxels, ValueCountsEqualAPlainCountSparseOrDense) {
+    for (const double density : {0.001, 0.3, 1.0}) {
+        const LabelMap m = sparseMap({1031, 67, 71}, 7, density);  // several tasks, no multiple of a word
+        std::array<std::size_t, 256> want{};
+        for (std::size_t n = 0; n < m.voxelCount(); ++n) ++want[m[n]];
+        EXPECT_EQ(valueCounts(m, 3), want) << density;
+        EXPECT_EQ(valueCounts(m, 1), want) << density;
+    }
 }

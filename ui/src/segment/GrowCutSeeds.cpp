@@ -32,9 +32,7 @@ GrowCutSeeds::GrowCutSeeds(ViewerModel* viewer, SegmentationRunner* runner, QObj
 }
 
 std::vector<std::pair<int, std::size_t>> GrowCutSeeds::seedLabels(const LabelMap& layer) {
-    std::array<std::size_t, 256> counts{};
-    const std::uint8_t* v = layer.data();
-    for (std::size_t i = 0, n = layer.voxelCount(); i < n; ++i) ++counts[v[i]];
+    const std::array<std::size_t, 256> counts = valueCounts(layer);
     std::vector<std::pair<int, std::size_t>> out;
     for (int label = kGrowCutLimits.label.min; label <= kGrowCutLimits.label.max; ++label)
         if (counts[std::size_t(label)]) out.push_back({label, counts[std::size_t(label)]});
