@@ -4,8 +4,10 @@
 #include "GrowCutCuda.h"
 #include "TileQueue.cuh"
 #include "lucent/core/Errors.h"
+#include "lucent/core/StageTimes.h"
 #include "lucent/core/seg/Eligibility.h"
 #include "lucent/core/seg/GrowCutKey.h"
+#include "lucent/core/seg/SeedVoxels.h"
 #include "lucent/gpu/DeviceVolume.h"
 
 #include <algorithm>
@@ -36,26 +38,53 @@ GcGrid gridOf(const SegmentationRequest& r, const std::uint8_t* mask) {
             (geo.dims[2] + TZ - 1) / TZ, r.roi ? *r.roi : wholeBox(geo), r.mask ? mask : nullptr};
 }
 
-/// The seeds of `fresh` inside `box` that `seeds` (the device's map so far) lacks: taken into it,
-/// and where eligible planted at (0, label) with their tile and the tiles around it queued. A voxel
-/// already holding a smaller key (another label at distance 0) sets `conflict`: the host restarts.
-__global__ void plantKernel(GcGrid g, VoxelBox box, const std::uint8_t* fresh, std::uint8_t* seeds, std::uint64_t* keys,
-                            TileQueueView queue, std::uint32_t* conflict) {
+/// What planting a list of seed voxels found (slots of a small device array, read back once).
+enum PlantSlot : int { kKept, kRelabelled, kConflict, kPlanted, kLo, kHi = kLo + 3, kHeldInBox = kHi + 3, kPlantSlots };
+
+/// Seeds the device map holds inside `box` (an update's list must find each of them again).
+__global__ void countHeldSeeds(GcGrid g, VoxelBox box, const std::uint8_t* seeds, std::uint32_t* out) {
     const int x = box.lo[0] + int(blockIdx.x * blockDim.x + threadIdx.x), y = box.lo[1] + int(blockIdx.y),
               z = box.lo[2] + int(blockIdx.z);
-    if (x > box.hi[0]) return;
-    const std::size_t idx = (std::size_t(z) * g.ny + y) * g.nx + x;
-    const std::uint8_t label = fresh[idx];
-    if (label == 0 || seeds[idx] != 0) return;
+    const bool held = x <= box.hi[0] && seeds[(std::size_t(z) * g.ny + y) * g.nx + x] != 0;
+    const int n = __syncthreads_count(held);
+    if (threadIdx.x == 0 && n) atomicAdd(&out[kHeldInBox], std::uint32_t(n));
+}
+
+/// The listed seed voxels (packSeedVoxel) that the device map lacks: taken into it, and where eligible
+/// planted at (0, label) with their tile and the tiles around it queued. A voxel the map holds with
+/// the same label counts as kept, with another as relabelled; a new seed on a voxel already holding a
+/// smaller key (another label at distance 0) sets conflict. The host restarts on either.
+__global__ void plantKernel(GcGrid g, const std::uint64_t* list, std::size_t count, std::uint8_t* seeds, std::uint64_t* keys,
+                            TileQueueView queue, std::uint32_t* out) {
+    const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (n >= count) return;
+    const std::size_t idx = seedVoxelIndex(list[n]);
+    const std::uint8_t label = seedVoxelLabel(list[n]), was = seeds[idx];
+    if (was == label) {
+        atomicAdd(&out[kKept], 1u);
+        return;
+    }
+    if (was != 0) {
+        atomicAdd(&out[kRelabelled], 1u);
+        return;
+    }
     seeds[idx] = label;
+    const int x = int(idx % std::size_t(g.nx)), y = int(idx / std::size_t(g.nx) % std::size_t(g.ny)),
+              z = int(idx / (std::size_t(g.nx) * std::size_t(g.ny)));
     if (!g.eligible(x, y, z, idx)) return;
     const std::uint64_t key = growCutKey(0, label);
     if (keys[idx] < key) {
-        *conflict = 1;
+        atomicOr(&out[kConflict], 1u);
         return;
     }
     keys[idx] = key;
     queue.activateAround(x / TX, y / TY, z / TZ, g.tx, g.ty, g.tz);
+    atomicAdd(&out[kPlanted], 1u);
+    const int at[3] = {x, y, z};
+    for (int d = 0; d < 3; ++d) {
+        atomicMin(&out[kLo + d], std::uint32_t(at[d]));
+        atomicMax(&out[kHi + d], std::uint32_t(at[d]));
+    }
 }
 
 /// The key voxel `nb` (value `vn`) offers a neighbour of value `v`; unreached offers nothing.
@@ -208,76 +237,75 @@ void GrowCutCuda::start(const SegmentationRequest& request) {
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     m_keys.reserve(n * sizeof(std::uint64_t), "the grow-from-seeds keys");
     m_seeds.reserve(n, "the seeds");
-    m_upload.reserve(n, "the seeds upload");
-    m_conflict.reserve(sizeof(std::uint32_t), "the seed conflict flag");
+    m_plantFigures.reserve(kPlantSlots * sizeof(std::uint32_t), "the seed planting figures");
     const std::uint32_t tiles = std::uint32_t((geo.dims[0] + TX - 1) / TX) * ((geo.dims[1] + TY - 1) / TY) * ((geo.dims[2] + TZ - 1) / TZ);
     m_queue.allocate(tiles, "the grow-from-seeds tile queue");
     if (request.mask) {
         m_userMask.reserve(n, "the mask");
         cudaCheck(cudaMemcpyAsync(m_userMask.get(), request.mask->data(), n, cudaMemcpyHostToDevice, stream), "mask upload");
     }
+    int device = 0, sms = 0, perSm = 0;
+    cudaCheck(cudaGetDevice(&device), "device");
+    cudaCheck(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "device attributes");
+    cudaCheck(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, relaxRound, TX * TY, 0), "occupancy");
+    m_blocks = std::max(1, perSm) * sms;
     m_timer.reset();
     m_timer.begin(stream);
     cudaCheck(cudaMemsetAsync(m_keys.get(), 0xFF, n * sizeof(std::uint64_t), stream), "keys");
     cudaCheck(cudaMemsetAsync(m_seeds.get(), 0, n, stream), "seeds");
     m_queue.reset(stream);
     m_timer.end(stream);
-    m_hostSeeds.assign(n, 0);
     m_seeded = {};
     m_planted = VoxelBox::none();
     m_rounds = 0;
     m_visits = 0;
     m_cancelled = false;
-    plantSeeds(request.growCut.seeds->data(), wholeBox(geo));  // nothing planted before: no conflict
+    plantSeeds(*request.growCut.seeds, wholeBox(geo), false);  // nothing planted before: no conflict
     if (m_planted.empty()) throw std::invalid_argument("every seed lies outside the ROI/mask");
     m_finished = false;
 }
 
-bool GrowCutCuda::plantSeeds(const std::uint8_t* seeds, const VoxelBox& box) {
-    const Geometry& geo = grid();
-    const Eligibility eligible(m_request);
-    for (int k = box.lo[2]; k <= box.hi[2]; ++k)
-        for (int j = box.lo[1]; j <= box.hi[1]; ++j)
-            for (int i = box.lo[0]; i <= box.hi[0]; ++i) {
-                const std::size_t v = geo.index(i, j, k);
-                if (seeds[v] == 0 || m_hostSeeds[v] != 0) continue;
-                m_hostSeeds[v] = seeds[v];
-                m_seeded[seeds[v]] = true;
-                if (eligible(i, j, k, v)) m_planted.add(i, j, k);
-            }
+bool GrowCutCuda::plantSeeds(const LabelMap& seeds, const VoxelBox& within, bool compare) {
+    const stages::Scope stage("grow from seeds: the new seeds planted");
+    const VoxelBox box = intersect(within, wholeBox(grid()));
     if (box.empty()) return true;
+    const std::vector<std::uint64_t> list = gatherSeedVoxels(seeds, box, m_request.threads);
     auto stream = static_cast<cudaStream_t>(m_context->stream());
-    cudaMemcpy3DParms p{};
-    const std::size_t pitch = std::size_t(geo.dims[0]);
-    p.srcPtr = make_cudaPitchedPtr(const_cast<std::uint8_t*>(seeds), pitch, pitch, std::size_t(geo.dims[1]));
-    p.dstPtr = make_cudaPitchedPtr(m_upload.get(), pitch, pitch, std::size_t(geo.dims[1]));
-    p.srcPos = p.dstPos = make_cudaPos(std::size_t(box.lo[0]), std::size_t(box.lo[1]), std::size_t(box.lo[2]));
-    p.extent = make_cudaExtent(std::size_t(box.hi[0] - box.lo[0] + 1), std::size_t(box.hi[1] - box.lo[1] + 1),
-                               std::size_t(box.hi[2] - box.lo[2] + 1));
-    p.kind = cudaMemcpyHostToDevice;
-    cudaCheck(cudaMemcpy3DAsync(&p, stream), "seeds upload");
-    cudaCheck(cudaMemsetAsync(m_conflict.get(), 0, sizeof(std::uint32_t), stream), "seed conflict flag");
+    std::array<std::uint32_t, kPlantSlots> figures{};
+    for (int d = 0; d < 3; ++d) figures[std::size_t(kLo + d)] = ~0u;
+    cudaCheck(cudaMemcpyAsync(m_plantFigures.get(), figures.data(), sizeof figures, cudaMemcpyHostToDevice, stream), "seed figures");
+    const GcGrid g = gridOf(m_request, m_userMask.as<std::uint8_t>());
     m_timer.begin(stream);
-    const dim3 blocks(unsigned((box.hi[0] - box.lo[0] + 128) / 128), unsigned(box.hi[1] - box.lo[1] + 1), unsigned(box.hi[2] - box.lo[2] + 1));
-    plantKernel<<<blocks, 128, 0, stream>>>(gridOf(m_request, m_userMask.as<std::uint8_t>()), box, m_upload.as<std::uint8_t>(),
-                                            m_seeds.as<std::uint8_t>(), m_keys.as<std::uint64_t>(), m_queue.view(),
-                                            m_conflict.as<std::uint32_t>());
-    launchCheck("grow-from-seeds seeds");
+    if (compare) {
+        const dim3 blocks(unsigned((box.hi[0] - box.lo[0] + 128) / 128), unsigned(box.hi[1] - box.lo[1] + 1), unsigned(box.hi[2] - box.lo[2] + 1));
+        countHeldSeeds<<<blocks, 128, 0, stream>>>(g, box, m_seeds.as<std::uint8_t>(), m_plantFigures.as<std::uint32_t>());
+        launchCheck("grow-from-seeds seeds held");
+    }
+    if (!list.empty()) {
+        m_list.reserve(list.size() * sizeof(std::uint64_t), "the seed voxels");
+        cudaCheck(cudaMemcpyAsync(m_list.get(), list.data(), list.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice, stream),
+                  "seed voxels upload");
+        plantKernel<<<unsigned((list.size() + 255) / 256), 256, 0, stream>>>(g, m_list.as<std::uint64_t>(), list.size(),
+                                                                            m_seeds.as<std::uint8_t>(), m_keys.as<std::uint64_t>(),
+                                                                            m_queue.view(), m_plantFigures.as<std::uint32_t>());
+        launchCheck("grow-from-seeds seeds");
+    }
     m_timer.end(stream);
-    std::uint32_t conflict = 0;
-    m_context->download(&conflict, m_conflict.get(), sizeof conflict);
-    return conflict == 0;
+    m_context->download(figures.data(), m_plantFigures.get(), sizeof figures);
+    for (const std::uint64_t v : list) m_seeded[seedVoxelLabel(v)] = true;
+    if (figures[kPlanted] > 0)
+        m_planted = *merge(m_planted.empty() ? std::nullopt : std::optional(m_planted),
+                           VoxelBox{{int(figures[kLo]), int(figures[kLo + 1]), int(figures[kLo + 2])},
+                                    {int(figures[kHi]), int(figures[kHi + 1]), int(figures[kHi + 2])}});
+    return figures[kConflict] == 0 && figures[kRelabelled] == 0 && (!compare || figures[kKept] == figures[kHeldInBox]);
 }
 
 StepReport GrowCutCuda::step(int maxIterations) {
     StepReport report;
     if (!m_finished) {
+        const stages::Scope stage("grow from seeds: a step (rounds on the device)");
         auto stream = static_cast<cudaStream_t>(m_context->stream());
-        int device = 0, sms = 0, perSm = 0;
-        cudaGetDevice(&device);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, relaxRound, TX * TY, 0);
-        const int blocks = std::max(1, perSm) * sms;  // as many as fit at once: each loops over the active tiles
+        const int blocks = m_blocks;  // as many as fit at once: each loops over the active tiles
         const GcGrid g = gridOf(m_request, m_userMask.as<std::uint8_t>());
         const auto* voxels = static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer());
         m_timer.begin(stream);
@@ -342,16 +370,19 @@ MethodFigures GrowCutCuda::figures() const {
 }
 
 UpdateOutcome GrowCutCuda::update(const SegmentationRequest& request) {
-    const bool int16 = request.volume && request.volume->pixelType() == PixelType::Int16;
-    const std::optional<VoxelBox> added =
-        !m_context || !m_finished || m_cancelled || !int16 ? std::nullopt : addedSeeds(m_hostSeeds, m_request, request);
-    if (!added) {
+    const LabelMap* seeds = request.growCut.seeds;
+    const bool goesOn = m_context && m_finished && !m_cancelled && request.volume && request.volume->pixelType() == PixelType::Int16 &&
+                        seeds && sameScope(m_request, request) && seeds->geometry().dims == grid().dims;
+    if (!goesOn) {
         start(request);
         return UpdateOutcome::Restarted;
     }
-    validateRequest(Method::GrowCut, request);
+    // Same volume, ROI and mask, and the seeds the run holds are checked below to be kept (so there is
+    // one): only the parameters are left to check, not the whole seed map.
+    validateParameters(Method::GrowCut, request);
     m_request = request;
-    if (!plantSeeds(request.growCut.seeds->data(), *added)) {  // only the new seeds' box is uploaded
+    const VoxelBox box = request.growCut.changedBox ? *request.growCut.changedBox : wholeBox(grid());
+    if (!plantSeeds(*seeds, box, true)) {  // only the box's seed voxels are uploaded
         start(request);
         return UpdateOutcome::Restarted;
     }

@@ -60,13 +60,13 @@ RoundsDone runRounds(TileQueue& queue, RoundFigures& figures, void* streamHandle
         for (int b = 0; b < n; ++b) launch(queue.advance());
         launchCheck("propagation round");
         left -= n;
+        // The queue's count and the figures in one read-back: a step waits for the device once a batch.
         cudaCheck(cudaMemcpyAsync(host + 8, queue.nextCount(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream), "tile queue");
+        cudaCheck(cudaMemcpyAsync(host, figures.device(), 8 * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream), "round figures");
         cudaCheck(cudaStreamSynchronize(stream), "propagation");
         converged = host[8] == 0;
     }
     const std::uint32_t next = host[8];
-    cudaCheck(cudaMemcpyAsync(host, figures.device(), 8 * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream), "round figures");
-    cudaCheck(cudaStreamSynchronize(stream), "propagation");
     done.tilesLeft = next;
     done.visits = host[6];
     done.rounds = int(host[7]);

@@ -178,23 +178,29 @@ double cpuMs() { return 1e3 * double(std::clock()) / CLOCKS_PER_SEC; }
 
 struct Figures {
     double firstMs = 0, updateMs = 0, deviceFirstMs = 0, deviceUpdateMs = 0, firstCpuMs = 0, updateCpuMs = 0;
+    double startMs = 0, startWorstMs = 0, firstWorstMs = 0;  // the first run's start (seeds planted), its worst
+    int rounds = 0;
+    long long visits = 0;
     LabelMap first, updated;
 };
 
 /// The first run and the update after the stroke, `repeats` times on one engine (median).
 Figures measure(gpu::Backend backend, const Scene& s, int repeats) {
     Figures f;
-    std::vector<double> first, update, devFirst, devUpdate, firstCpu, updateCpu;
+    std::vector<double> first, update, devFirst, devUpdate, firstCpu, updateCpu, start;
     auto engine = gpu::createSegmenter(Method::GrowCut, backend);
     for (int r = 0; r < repeats; ++r) {
         const double c0 = cpuMs();
         const auto t0 = Clock::now();
         engine->start(request(s, s.seeds));
+        start.push_back(ms(t0, Clock::now()));
         engine->run(1 << 20);
         const auto t1 = Clock::now();
         firstCpu.push_back(cpuMs() - c0);
         const MethodFigures a = engine->figures();
         first.push_back(ms(t0, t1));
+        f.rounds = a.rounds.value_or(0);
+        f.visits = a.tileVisits.value_or(0);
         if (r == 0) engine->result(f.first);
         const double c2 = cpuMs();
         const auto t2 = Clock::now();
@@ -212,6 +218,9 @@ Figures measure(gpu::Backend backend, const Scene& s, int repeats) {
         if (r == 0) engine->result(f.updated);
     }
     f.firstMs = median(first);
+    f.startMs = median(start);
+    f.startWorstMs = *std::max_element(start.begin(), start.end());
+    f.firstWorstMs = *std::max_element(first.begin(), first.end());
     f.updateMs = median(update);
     f.deviceFirstMs = median(devFirst);
     f.deviceUpdateMs = median(devUpdate);
@@ -286,6 +295,10 @@ int main(int argc, char** argv) {
             if (b == "cuda") std::printf(", device %.1f / %.1f ms", f.deviceFirstMs, f.deviceUpdateMs);
             else std::printf(", CPU time %.1f / %.1f ms", f.firstCpuMs, f.updateCpuMs);
             std::printf("; Dice %.4f %.4f %.4f\n", dice(f.first, s.truth, 1), dice(f.first, s.truth, 2), dice(f.first, s.truth, 3));
+            if (b == "cuda")
+                std::printf("       first run: start (keys set, seeds gathered and planted) %.1f ms, the rest rounds; worst of %d "
+                            "runs %.1f ms (start %.1f, the first one holding the volume's upload); %d rounds, %lld tile visits\n",
+                            f.startMs, repeats, f.firstWorstMs, f.startWorstMs, f.rounds, f.visits);
             if (reference.voxelCount() == 0) {
                 reference = f.first;
                 if (!dumpDir.empty()) dumpScene(dumpDir, name, s, f.first);

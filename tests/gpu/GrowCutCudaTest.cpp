@@ -143,6 +143,47 @@ TEST(CudaGrowCut, AStrokeGoesOnFromTheDeviceKeysToTheCpuResult) {
     EXPECT_EQ(differing(want, all), 0u);
 }
 
+// The viewer's update: only the box the strokes changed is uploaded and compared with the device's seeds.
+TEST(CudaGrowCut, AnUpdateInTheBoxTheSeedsChangedInEqualsTheCpu) {
+    REQUIRE_DEVICE();
+    const Volume v = noise({75, 41, 23}, 12, 0, 400);
+    const Geometry& g = v.geometry();
+    LabelMap seeds = randomSeeds(g, 13, 8, 3);
+    const auto cuda = gpu::createSegmenter(Method::GrowCut, gpu::Backend::Cuda);
+    run(*cuda, request(v, seeds));
+    VoxelBox stroke = VoxelBox::none();
+    for (int j = 3; j < 38; ++j) {
+        seeds.data()[g.index(40, j, 11)] = 4;
+        stroke.add(40, j, 11);
+    }
+    SegmentationRequest r = request(v, seeds);
+    r.growCut.changedBox = stroke;
+    ASSERT_EQ(cuda->update(r), UpdateOutcome::Continued);
+    cuda->run(4);
+    GrowCutCpu cpu;
+    EXPECT_EQ(differing(run(cpu, request(v, seeds)), [&] {
+                  LabelMap out;
+                  cuda->result(out);
+                  return out;
+              }()),
+              0u);
+    EXPECT_EQ(cuda->figures().labelVoxels, cpu.figures().labelVoxels);
+    r.growCut.changedBox = VoxelBox{{0, 0, 0}, {1, 1, 1}};  // nothing new there
+    EXPECT_EQ(cuda->update(r), UpdateOutcome::Continued);
+    EXPECT_TRUE(cuda->finished());
+    seeds.data()[g.index(40, 3, 11)] = 0;  // erased inside the box
+    r.growCut.changedBox = VoxelBox{{40, 3, 11}, {40, 3, 11}};
+    EXPECT_EQ(cuda->update(r), UpdateOutcome::Restarted);
+    cuda->run(4);
+    seeds.data()[g.index(40, 4, 11)] = 1;  // relabelled, the whole map compared
+    r.growCut.changedBox.reset();
+    EXPECT_EQ(cuda->update(r), UpdateOutcome::Restarted);
+    cuda->run(4);
+    LabelMap out;
+    cuda->result(out);
+    EXPECT_EQ(differing(run(cpu, request(v, seeds)), out), 0u);
+}
+
 TEST(CudaGrowCut, FloatVolumesRunOnTheCpuEngine) {
     REQUIRE_DEVICE();
     Geometry g;

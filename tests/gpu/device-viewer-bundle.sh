@@ -10,10 +10,10 @@ build=${1:-build}; out=${2:-.carry}
 run=${LUCENT_VIEWER_RUN:-../shared/device/viewer-run.sh}
 [[ -n $(find "$build/gpu" -name '*.cu.o' -print -quit 2>/dev/null) ]] ||
   { echo "device-viewer-bundle: $build is not a build with CUDA (nvcc missing?)" >&2; exit 1; }
-# The live tests of every method (the 3D snake and grow from seeds have programs of their own) and the
-# frame benchmarks.
-programs=(lucent lucent_live_tests lucent_snake3d_live_tests lucent_growcut_tests lucent_bench_viewer
-          lucent_bench_viewer_growcut)
+# The live tests of every method (the 3D snake and grow from seeds have programs of their own), the CUDA
+# engines' tests (compared with the CPU engines on the device) and the frame and engine benchmarks.
+programs=(lucent lucent_live_tests lucent_snake3d_live_tests lucent_growcut_tests lucent_gpu_tests lucent_bench_viewer
+          lucent_bench_viewer_growcut lucent_bench_growcut)
 cmake --build "$build" -j"$(nproc)" --target "${programs[@]}" >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for p in "${programs[@]}"; do cp "$build/bin/$p" "$tmp/"; done

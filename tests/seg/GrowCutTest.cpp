@@ -244,6 +244,39 @@ TEST(GrowCut, AStrokeAddedGoesOnFromThePreviousDistancesToTheFreshResult) {
     EXPECT_EQ(engine.update(request(f, fs)), UpdateOutcome::Restarted);
 }
 
+// The viewer passes the box its strokes changed the layer in: only it is compared with the run's seeds.
+TEST(GrowCut, AnUpdateComparesTheBoxTheSeedsChangedIn) {
+    const Volume v = noise({33, 29, 17}, PixelType::Int16, 21, 0, 300);
+    const Geometry& g = v.geometry();
+    LabelMap seeds = randomSeeds(g, 22, 5, 2);
+    GrowCutCpu engine;
+    run(engine, request(v, seeds));
+    VoxelBox stroke = VoxelBox::none();
+    for (int i = 4; i < 25; ++i) {
+        seeds.data()[g.index(i, 11, 8)] = 3;
+        stroke.add(i, 11, 8);
+    }
+    SegmentationRequest r = request(v, seeds);
+    r.growCut.changedBox = stroke;
+    ASSERT_EQ(engine.update(r), UpdateOutcome::Continued);
+    engine.run(1);
+    GrowCutCpu fresh;
+    run(fresh, request(v, seeds));
+    EXPECT_EQ(engine.keys(), fresh.keys());
+    // Nothing changed in the box: nothing to do.
+    r.growCut.changedBox = VoxelBox{{0, 0, 0}, {2, 2, 2}};
+    EXPECT_EQ(engine.update(r), UpdateOutcome::Continued);
+    EXPECT_TRUE(engine.finished());
+    // A seed erased or relabelled inside the box restarts.
+    seeds.data()[g.index(4, 11, 8)] = 0;
+    r.growCut.changedBox = VoxelBox{{4, 11, 8}, {4, 11, 8}};
+    EXPECT_EQ(engine.update(r), UpdateOutcome::Restarted);
+    engine.run(1);
+    seeds.data()[g.index(5, 11, 8)] = 1;
+    r.growCut.changedBox = VoxelBox{{0, 0, 0}, {32, 28, 16}};
+    EXPECT_EQ(engine.update(r), UpdateOutcome::Restarted);
+}
+
 TEST(GrowCut, StepBoxesHoldEveryChangeAndCancelKeepsTheStateReached) {
     const Volume v = noise({64, 48, 40}, PixelType::Int16, 15, 0, 50);
     const LabelMap seeds = randomSeeds(v.geometry(), 16, 6, 3);

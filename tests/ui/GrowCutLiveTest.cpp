@@ -6,6 +6,7 @@
 /// step, Cancel leaves the labels (the strokes) as they were; a session keeps the mode and the seeds.
 #include "CtPhantom.h"
 #include "EventLoopWait.h"
+#include "lucent/core/HostVolumeWork.h"
 #include "lucent/core/seg/GrowCutCpu.h"
 #include "lucent/io/VolumeFile.h"
 #include "lucent/core/seg/RunSpeed.h"
@@ -296,6 +297,31 @@ TEST_F(GrowCutLive, ThePreviewIsHatchedInEachLabelsColourInEveryViewAndCancelKee
     shot(after, "growcut-cancelled");
     // (the views were rescaled when the Segment panel came up: the stroke's pixels are counted again)
     EXPECT_LT(tinted(after, 1), 2 * strokePixels) << "the stroke alone is green, the preview gone";
+}
+
+// A stroke's frames refresh the Segment panel, every page of it: none may read the whole layer (the
+// fuzzy C-means page looked for free labels after every edit: a whole-layer pass on the GUI thread in
+// each stroke's first frame, BENCHMARKS.md).
+TEST_F(GrowCutLive, ThePanelsRefreshAfterAStrokeReadsNoWholeLayer) {
+    load(lucent::testing::ctBallPhantom(), 20);
+    live().setSpeed(kUnpaced);
+    action("paintAction")->trigger();
+    window.labelPanel().brush().setDiameterMm(2.0);
+    stroke(1, {46, 38}, {50, 42});
+    stroke(2, {20, 20}, {24, 30});
+    action("actionGrowCut")->trigger();
+    ASSERT_TRUE(settle());
+    LabelMap& layer = window.model().labelLayer();
+    const VoxelBox dab{{10, 40, 20}, {12, 42, 20}};
+    for (int j = dab.lo[1]; j <= dab.hi[1]; ++j)
+        for (int i = dab.lo[0]; i <= dab.hi[0]; ++i) layer.at(i, j, 20) = 2;
+    window.model().labelsEdited(&dab);
+    hostwork::reset();
+    emit panel().model().parametersChanged();  // what a frame of the run makes the panel do
+    EXPECT_LT(hostwork::largest(), volume->voxelCount()) << "a refresh read the whole layer";
+    ASSERT_TRUE(seeds().takeStrokes());
+    ASSERT_TRUE(settle());
+    EXPECT_EQ(live().lastUpdateOutcome(), UpdateOutcome::Continued);
 }
 
 TEST_F(GrowCutLive, ASessionKeepsTheModeAndTheStrokes) {

@@ -273,6 +273,31 @@ TEST_F(View3D, LabelsShowInTheirColourThenAsSurfaces) {
     EXPECT_LT(colourPixels(frame(), green, 40), 20) << "closing the labels removes them in 3D";
 }
 
+// A brush writes the layer at every mouse move: the 3D pane shows its edits once they pause, not a
+// label volume copied, uploaded and ray-cast per dab (seconds a dab on a software GL).
+TEST_F(View3D, ABrushsDabsShowOnceTheEditsPause) {
+    load(ballVolume(Mat3{}));
+    view()->setPreset(Preset3D::None);
+    const std::array<std::uint8_t, 3> green = LabelTable::defaultColour(2);
+    const Geometry& g = model.volume()->geometry();
+    const auto ball = ballLabels(g, 2);
+    LabelMap& layer = model.labelLayer();
+    VoxelBox box = VoxelBox::none();
+    for (int k = 0; k < kN; ++k)
+        for (int j = 0; j < kN; ++j)
+            for (int i = 0; i < kN; ++i)
+                if (ball->at(i, j, k)) {
+                    layer.at(i, j, k) = 2;
+                    box.add(i, j, k);
+                }
+    model.labelsEdited(&box);  // a dab, as the brush reports it
+    EXPECT_LT(colourPixels(frame(), green, 40), 20) << "not rebuilt at the dab";
+    EXPECT_FALSE(view()->surfacesReady());
+    ASSERT_TRUE(waitFor([&] { return colourPixels(frame(), green, 40) > 300; }, 10000)) << "shown once the edits pause";
+    ASSERT_TRUE(waitFor([&] { return view()->surfacesReady(); }, 30000));
+    EXPECT_GT(colourPixels(frame(), green, 40), 300);
+}
+
 TEST_F(View3D, LivePreviewShowsWhileTheMethodRuns) {
     load(ballVolume(Mat3{}));
     view()->setPreset(Preset3D::None);

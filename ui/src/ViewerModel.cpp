@@ -191,8 +191,8 @@ void ViewerModel::removeLabel(std::uint8_t value) {
 std::array<bool, 256> ViewerModel::valuesInLayer() const {
     std::array<bool, 256> present{};
     if (!m_labels) return present;
-    const std::uint8_t* v = m_labels->data();
-    for (std::size_t i = 0, n = m_labels->voxelCount(); i < n; ++i) present[v[i]] = true;
+    const std::array<std::size_t, 256> counts = valueCounts(*m_labels);
+    for (std::size_t value = 0; value < 256; ++value) present[value] = counts[value] > 0;
     return present;
 }
 

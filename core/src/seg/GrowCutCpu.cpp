@@ -4,6 +4,7 @@
 
 #include "lucent/core/seg/Eligibility.h"
 #include "lucent/core/seg/GrowCutKey.h"
+#include "lucent/core/StageTimes.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -73,6 +74,7 @@ void GrowCutCpu::start(const SegmentationRequest& request) {
 }
 
 bool GrowCutCpu::plantSeeds(const std::uint8_t* seeds, const VoxelBox& box, bool onlyImproving) {
+    const stages::Scope stage("grow from seeds: the new seeds planted");
     const Geometry& g = grid();
     const Eligibility eligible(m_request);
     for (int k = box.lo[2]; onlyImproving && k <= box.hi[2]; ++k)
@@ -198,6 +200,7 @@ VoxelBox GrowCutCpu::settleFloat(std::size_t budget) {
 StepReport GrowCutCpu::step(int maxIterations) {
     // One iteration settles up to 65536 voxels: small enough for a frame, large enough to be quick.
     const std::size_t budget = std::size_t(std::max(1, maxIterations)) << 16;
+    const stages::Scope stage("grow from seeds: a step (voxels settled)");
     const VoxelBox changed = floatVolume() ? settleFloat(budget) : settleInt16(budget);
     const std::optional<VoxelBox> box = merge(changed.empty() ? std::nullopt : std::optional(changed), m_planted);
     m_planted = VoxelBox::none();
@@ -239,7 +242,9 @@ UpdateOutcome GrowCutCpu::update(const SegmentationRequest& request) {
         start(request);
         return UpdateOutcome::Restarted;
     }
-    validateRequest(Method::GrowCut, request);
+    // The seeds the run holds are all kept (so there is one) on the same volume, ROI and mask: only the
+    // parameters are left to check, not the whole seed map again.
+    validateParameters(Method::GrowCut, request);
     m_request = request;
     m_distance = 0;
     m_settled = 0;

@@ -1,6 +1,7 @@
 /// @brief Request validation and the run-to-completion helper.
 #include "lucent/core/seg/Segmenter.h"
 #include "lucent/core/seg/MethodParameters.h"
+#include "lucent/core/seg/SeedVoxels.h"
 #include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/core/seg/SnakeSlices.h"
 #include "lucent/core/ParallelFor.h"
@@ -95,8 +96,8 @@ void validateRequest(Method method, const SegmentationRequest& r) {
         if (!seeds) throw std::invalid_argument("grow from seeds needs a seeds label volume");
         if (seeds->geometry().dims != g.dims)
             throw std::invalid_argument("seeds label volume dimensions differ from the volume's");
-        const std::uint8_t* s = seeds->data();
-        if (std::all_of(s, s + seeds->voxelCount(), [](std::uint8_t v) { return v == 0; }))
+        const stages::Scope stage("grow from seeds: the seeds checked for one");
+        if (!holdsSeed(*seeds, r.threads))
             throw std::invalid_argument("the seeds label volume holds no seed (every voxel is 0)");
     }
     validateParameters(method, r);
@@ -174,18 +175,25 @@ std::optional<VoxelBox> addedSeeds(const std::vector<std::uint8_t>& nowSeeds, co
                                    const SegmentationRequest& next) {
     const LabelMap* seeds = next.growCut.seeds;
     if (!sameScope(now, next) || !seeds || seeds->voxelCount() != nowSeeds.size()) return std::nullopt;
+    const stages::Scope stage("grow from seeds: the seeds compared with the run's");
     const Geometry& g = next.volume->geometry();
+    if (seeds->geometry().dims != g.dims) return std::nullopt;
     const std::uint8_t* s = seeds->data();
-    std::vector<VoxelBox> boxes(std::size_t(g.dims[2]), VoxelBox::none());
-    std::vector<char> kept(std::size_t(g.dims[2]), 1);
-    parallelFor(std::size_t(g.dims[2]), next.threads, [&](std::size_t k) {
-        for (int j = 0; j < g.dims[1]; ++j) {
-            const std::size_t row = g.index(0, j, int(k));
-            for (int i = 0; i < g.dims[0]; ++i) {
+    const VoxelBox whole = wholeBox(g);
+    const VoxelBox c = next.growCut.changedBox ? intersect(*next.growCut.changedBox, whole) : whole;
+    if (c.empty()) return VoxelBox::none();
+    const std::size_t slices = std::size_t(c.hi[2] - c.lo[2] + 1);
+    std::vector<VoxelBox> boxes(slices, VoxelBox::none());
+    std::vector<char> kept(slices, 1);
+    parallelFor(slices, next.threads, [&](std::size_t n) {
+        const int k = c.lo[2] + int(n);
+        for (int j = c.lo[1]; j <= c.hi[1]; ++j) {
+            const std::size_t row = g.index(0, j, k);
+            for (int i = c.lo[0]; i <= c.hi[0]; ++i) {
                 const std::uint8_t was = nowSeeds[row + i], is = s[row + i];
                 if (was == is) continue;
-                if (was != 0) kept[k] = 0;
-                boxes[k].add(i, j, int(k));
+                if (was != 0) kept[n] = 0;
+                boxes[n].add(i, j, k);
             }
         }
     });

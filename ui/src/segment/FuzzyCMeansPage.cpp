@@ -55,6 +55,10 @@ void FuzzyCMeansPage::fillClusters(int clusters) {
 }
 
 void FuzzyCMeansPage::nameClusters() {
+    // No clusters listed (no settled fuzzy C-means run): the labels they would go into are not asked
+    // for, since finding the free ones reads the whole layer after every edit (a grow-from-seeds
+    // stroke's frame waited for it).
+    if (m_clusters->count() == 0) return;
     const ClusterLabels to = m_model->clusterLabelsFor(m_viewer->activeLabel());
     for (int row = 0; row < m_clusters->count(); ++row) {
         QListWidgetItem* item = m_clusters->item(row);

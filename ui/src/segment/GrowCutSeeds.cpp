@@ -4,6 +4,7 @@
 
 #include "lucent/core/seg/Methods.h"
 #include "lucent/core/seg/ParameterLimits.h"
+#include "lucent/core/StageTimes.h"
 #include "lucent/ui/ViewerModel.h"
 
 #include <QTimer>
@@ -31,9 +32,7 @@ GrowCutSeeds::GrowCutSeeds(ViewerModel* viewer, SegmentationRunner* runner, QObj
 }
 
 std::vector<std::pair<int, std::size_t>> GrowCutSeeds::seedLabels(const LabelMap& layer) {
-    std::array<std::size_t, 256> counts{};
-    const std::uint8_t* v = layer.data();
-    for (std::size_t i = 0, n = layer.voxelCount(); i < n; ++i) ++counts[v[i]];
+    const std::array<std::size_t, 256> counts = valueCounts(layer);
     std::vector<std::pair<int, std::size_t>> out;
     for (int label = kGrowCutLimits.label.min; label <= kGrowCutLimits.label.max; ++label)
         if (counts[std::size_t(label)]) out.push_back({label, counts[std::size_t(label)]});
@@ -53,15 +52,20 @@ QString GrowCutSeeds::blocker() const {
 }
 
 bool GrowCutSeeds::start(SegmentationRequest request, bool play, QString* error) {
+    std::optional<stages::Scope> checked(std::in_place, "grow from seeds: the layer's labels counted (start)");
     if (const QString why = blocker(); !why.isEmpty()) {
         if (error) *error = why;
         return false;
     }
+    checked.emplace("grow from seeds: the layer copied (start)");
     m_startSeeds = std::make_shared<const LabelMap>(*m_viewer->labels());
+    checked.reset();
     m_layer.reset();
     request.growCut.seeds = m_startSeeds.get();
+    request.growCut.changedBox.reset();
     m_taken = m_viewer->labelGeneration();
     m_updates = 0;
+    m_figuresOf = {-1, -1};
     m_lastMs.reset();
     m_timing = true;
     m_clock.start();
@@ -85,16 +89,22 @@ void GrowCutSeeds::layerEdited() {
 
 bool GrowCutSeeds::takeStrokes() {
     if (!active() || m_viewer->labelGeneration() == m_taken || !m_viewer->labels()) return false;
+    const stages::Scope stage("grow from seeds: the stroke taken (the update command)");
     // The update reads the layer in place: the engine copies the seeds it keeps while the GUI waits
-    // (LiveSegmentation::update is a command between two advances), so no whole-layer copy per stroke.
+    // (LiveSegmentation::update is a command between two advances), so no whole-layer copy per stroke;
+    // and only the box the layer changed in since the run took it (the strokes' dabs, an undo's box),
+    // so nothing proportional to the volume either. Without a box (the layer replaced, the log of boxes
+    // outgrown) the engine compares the whole map.
     m_layer = m_viewer->labels();
     SegmentationRequest r = m_runner->request();
     r.growCut.seeds = m_layer.get();
+    r.growCut.changedBox = m_viewer->labelChangeSince(m_taken);
     m_taken = m_viewer->labelGeneration();
     ++m_updates;
     m_timing = true;
     m_clock.start();
     m_runner->update(r);
+    const stages::Scope told("grow from seeds: the page told of the stroke");
     emit changed();
     return true;
 }
@@ -104,6 +114,17 @@ void GrowCutSeeds::noteFrame(bool settled) {
     m_timing = false;
     m_lastMs = double(m_clock.nsecsElapsed()) / 1e6;
     emit changed();
+}
+
+const MethodFigures& GrowCutSeeds::figures(int steps, bool running, const std::function<MethodFigures()>& ask) {
+    const std::pair<int, int> now{steps, m_updates};
+    const bool due = !running || !m_figuresClock.isValid() || m_figuresClock.elapsed() >= kFiguresIntervalMs;
+    if (now != m_figuresOf && due) {
+        m_figures = ask();
+        m_figuresOf = now;
+        m_figuresClock.start();
+    }
+    return m_figures;
 }
 
 QString GrowCutSeeds::figureText(const MethodFigures& figures) const {

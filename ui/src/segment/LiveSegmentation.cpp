@@ -193,6 +193,7 @@ void LiveSegmentation::frameNow() {
     if (!m_worker) return;
     bool news = false;
     std::string moved;
+    std::optional<stages::Scope> taking(std::in_place, "live: a frame takes the run's news");
     m_worker->take([&](const SessionWorker::Published& p) {
         // A step that changed no label (the snake between its label writes) is news too: the HUD,
         // the polygon and the panel follow every step.
@@ -205,6 +206,8 @@ void LiveSegmentation::frameNow() {
         uploadChanges(p);
         moved.swap(m_movedToCpu);
     });
+    taking.reset();
+    stages::Scope listeners("live: a frame's listeners (panel, HUD, 3D pane)");
     if (!moved.empty()) emit failed(QString::fromStdString(moved));  // the run goes on, on the CPU: said once
     takeSnake3dSteps();  // every state the worker saw, for the scrubber
     const qint64 now = m_clock.nsecsElapsed();
@@ -247,8 +250,12 @@ void LiveSegmentation::update(const SegmentationRequest& request) {
             why = e.what();
         }
     });
-    m_worker->finishUnpaced();  // a parameter change shows at once, whatever the pace
+    {
+        stages::Scope scope("live: an update waits for the worker's advance");
+        m_worker->finishUnpaced();  // a parameter change shows at once, whatever the pace
+    }
     m_timer.start();
+    stages::Scope scope("live: the frame after an update");
     frameNow();  // the command published its state: take it now, so active() and running() follow
     if (!why.empty()) emit failed(QString::fromStdString(why));
 }

@@ -5,6 +5,7 @@
 #include "segment/GrowCutPage.h"
 #include "segment/SegmentPages.h"
 
+#include "lucent/core/StageTimes.h"
 #include "lucent/core/seg/Backend.h"
 #include "lucent/core/seg/Methods.h"
 #include "lucent/gpu/DeviceInfo.h"
@@ -283,6 +284,7 @@ bool SegmentPanel::acceptResult() {
 }
 
 void SegmentPanel::refresh() {
+    stages::Scope scope("segment panel: refreshed");
     const auto mode = m_segmentation->mode();
     const std::string_view title = mode ? methodInfo(*mode).title : std::string_view("Choose a method in the Segment menu");
     m_title->setText(QString::fromUtf8(title.data(), qsizetype(title.size())));
@@ -299,13 +301,20 @@ void SegmentPanel::refresh() {
         m_backend->setCurrentIndex(int(m_segmentation->backend()));
         m_perFrame->setValue(m_segmentation->stepsPerFrame());
     }
-    for (SegmentPage* page : m_pageOf)
-        if (page) page->refresh();
+    {
+        stages::Scope pages("segment panel: its pages refreshed");
+        for (SegmentPage* page : m_pageOf)
+            if (page) page->refresh();
+    }
     m_live->setPreviewTargets(m_segmentation->previewTargets(std::uint8_t(m_label->value())));
     // One panel per window: on the active view only (the other views keep their images clear).
+    stages::Scope hudScope("segment panel: the HUD's state");
     render::HudState hud = m_live->hudState();
     hud.canAccept = canAccept;
-    if (m_growCut->active()) hud.figure = m_growCut->figureText(m_live->figures()).toStdString();
+    if (m_growCut->active())
+        hud.figure = m_growCut->figureText(m_growCut->figures(m_live->published().steps, m_live->running(), [this] {
+            return m_live->figures();
+        })).toStdString();
     for (auto o : kOrientations) {
         SliceViewWidget* view = m_grid->view(o);
         view->setHudState(view == m_grid->activeView() ? hud : render::HudState{});

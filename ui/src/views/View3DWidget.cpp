@@ -20,8 +20,11 @@ namespace lucent::ui {
 
 namespace {
 constexpr int kLiveIntervalMs = 250;  // the live label volume is re-uploaded at most 4 times a second
+// A live copy is taken this long after the frame that asked for it at the soonest: never inside that
+// frame, so the slice views show a change (a stroke's update) without waiting for the 3D pane's copy.
+constexpr int kLiveDelayMs = 40;
 constexpr double kDegreesPerPixel = 0.4;
-constexpr int kSurfaceDelayMs = 300;  // surfaces wait for a pause in the edits (the label volume does not)
+constexpr int kSurfaceDelayMs = 300;  // surfaces (and a brush's label volume) wait for a pause in the edits
 }  // namespace
 
 View3DWidget::View3DWidget(ViewerModel* model, QWidget* parent)
@@ -41,7 +44,13 @@ View3DWidget::View3DWidget(ViewerModel* model, QWidget* parent)
     connect(&m_liveTimer, &QTimer::timeout, this, &View3DWidget::refreshLiveNow);
     m_surfaceTimer.setSingleShot(true);
     m_surfaceTimer.setInterval(kSurfaceDelayMs);
-    connect(&m_surfaceTimer, &QTimer::timeout, this, &View3DWidget::requestSurfaces);
+    connect(&m_surfaceTimer, &QTimer::timeout, this, [this] {
+        if (std::exchange(m_labelVolumeDue, false)) {
+            showLabelVolume();
+            update();
+        }
+        requestSurfaces();
+    });
     connect(model, &ViewerModel::labelTableChanged, this, [this] {
         m_scene.setLabelTable(m_model->labelTable());
         update();
@@ -118,7 +127,15 @@ void View3DWidget::onLabels() {
     } else {
         m_job.cancel();  // stale now; the next request waits for a pause in the edits
         m_surfaceTimer.start();
+        // A brush edits the layer at every dab (a box): the label volume (the layer copied, coarse
+        // above the budget, and uploaded whole) waits for the pause too, so that a dab costs the slice
+        // views' box, not a 3D rebuild and ray cast. Labels loaded, cleared or accepted show at once.
+        if (m_model->lastLabelChange()) {
+            m_labelVolumeDue = true;
+            return;
+        }
     }
+    m_labelVolumeDue = false;
     showLabelVolume();
     update();
 }
@@ -160,10 +177,11 @@ void View3DWidget::onLiveTargets() {
 }
 
 void View3DWidget::onLiveFrame() {
-    if (!m_live || !isVisible()) return;
+    if (!m_live || !isVisible() || m_liveTimer.isActive()) return;  // the timer's copy shows this frame too
+    // The copy waits for the worker between two advances and reads the whole preview (on the device
+    // for a CUDA run): from the timer, after the frame that brought the change has been drawn.
     const qint64 since = m_liveClock.elapsed();
-    if (since >= kLiveIntervalMs) refreshLiveNow();
-    else if (!m_liveTimer.isActive()) m_liveTimer.start(int(kLiveIntervalMs - since));  // the last frame shows too
+    m_liveTimer.start(int(std::max<qint64>(kLiveDelayMs, kLiveIntervalMs - since)));
 }
 
 void View3DWidget::onLiveState() {

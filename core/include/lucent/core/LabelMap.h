@@ -4,6 +4,8 @@
 #include "lucent/core/HostVolumeWork.h"
 #include "lucent/core/Geometry.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -33,5 +35,9 @@ private:
     Geometry m_geometry;
     std::vector<std::uint8_t> m_labels;
 };
+
+/// Voxels of each value of `map`, counted on all cores (`threads`: 0 for all) eight zero bytes at a
+/// time: a layer of a few strokes costs about a read of it, not a count per voxel.
+std::array<std::size_t, 256> valueCounts(const LabelMap& map, unsigned threads = 0);
 
 }  // namespace lucent

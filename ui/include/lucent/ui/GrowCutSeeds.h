@@ -60,6 +60,11 @@ public:
     int updates() const { return m_updates; }
     /// The HUD's figure: voxels of each label (the total when there are many), and the last update's time.
     QString figureText(const MethodFigures& figures) const;
+    /// The engine's figures for the HUD, asked (`ask`: a command that waits for the worker's advance, and
+    /// a count over the volume) only when the run has taken a step or a stroke since, and while it runs
+    /// at most every kFiguresIntervalMs: the frames of a run, a stroke's update among them, do not wait.
+    const MethodFigures& figures(int steps, bool running, const std::function<MethodFigures()>& ask);
+    static constexpr int kFiguresIntervalMs = 250;
     /// Accept: every result value into the label of the same number.
     static std::array<std::uint8_t, 256> sameLabels();
 
@@ -81,6 +86,9 @@ private:
     bool m_timing = false;
     std::optional<double> m_lastMs;
     int m_updates = 0;
+    MethodFigures m_figures;
+    std::pair<int, int> m_figuresOf{-1, -1};  // the steps and updates m_figures were asked at
+    QElapsedTimer m_figuresClock;
 };
 
 }  // namespace lucent::ui

@@ -107,6 +107,7 @@ private:
     bool m_userPreset = false;
     bool m_planesVisible = true;
     bool m_newLiveSurfaces = false;  // the next paint uploads live surfaces (timed apart by the benchmark)
+    bool m_labelVolumeDue = false;   // a brush's edits wait for a pause to be shown (m_surfaceTimer)
     int m_liveSerial = 0, m_liveShown = 0;
     std::size_t m_liveTriangles = 0;
     QElapsedTimer m_liveClock;

@@ -51,6 +51,16 @@ inline std::optional<VoxelBox> merge(std::optional<VoxelBox> a, const VoxelBox& 
     return a;
 }
 
+/// The voxels both boxes hold (empty when they do not overlap).
+inline VoxelBox intersect(const VoxelBox& a, const VoxelBox& b) {
+    VoxelBox c;
+    for (int d = 0; d < 3; ++d) {
+        c.lo[d] = a.lo[d] > b.lo[d] ? a.lo[d] : b.lo[d];
+        c.hi[d] = a.hi[d] < b.hi[d] ? a.hi[d] : b.hi[d];
+    }
+    return c;
+}
+
 struct RegionGrowingParams {
     double lower = 0, upper = 0;  ///< inclusion interval in stored units (HU for CT)
     int connectivity = kRegionGrowingLimits.connectivity;  ///< 6 or 26
@@ -109,6 +119,10 @@ struct GrowCutParams {
     /// The seeds: a label volume on the volume's grid (kGrowCutLimits.label: 1..255; 0 = no seed).
     /// Not owned; engines copy what they keep, so a caller may paint into it between update()s.
     const LabelMap* seeds = nullptr;
+    /// For update(): the seeds differ from those of the engine's last start or update only inside this
+    /// box (the viewer knows the box of the strokes since), so only the box is compared and uploaded;
+    /// none: the whole map is. A promise: a change outside the box is not seen.
+    std::optional<VoxelBox> changedBox;
 };
 
 /// Every parameter a run needs; engines read the block of their method.
@@ -148,7 +162,8 @@ bool keepsConnectivityMap(const SegmentationRequest& now, const SegmentationRequ
 /// Grow from seeds: when `next` only adds seeds to `now` (every seed of `now` kept with its label, same
 /// scope), the box of the voxels whose seed is new (empty when none is), so a run goes on from its
 /// distances instead of starting again; nullopt otherwise. `nowSeeds` is the copy of now's seeds the
-/// engine kept (the caller may have painted into now's map since). One pass on all cores.
+/// engine kept (the caller may have painted into now's map since). One pass on all cores over
+/// next.growCut.changedBox, or over the whole map without one.
 std::optional<VoxelBox> addedSeeds(const std::vector<std::uint8_t>& nowSeeds, const SegmentationRequest& now,
                                    const SegmentationRequest& next);
 
