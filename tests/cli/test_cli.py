@@ -5,6 +5,7 @@ Standard library only (runs on the GPU machine too). Prints 'N passed, M failed'
 """
 import argparse
 import array
+import atexit
 import gzip
 import json
 import os
@@ -48,10 +49,6 @@ def skip(part, why):
 
 def run(*args):
     p = subprocess.run([str(a) for a in args], capture_output=True, text=True)
-    if p.returncode == 5 and str(args[0]).endswith("xvfb-run") and "problem while cleaning up temporary directory" in p.stderr:
-        # xvfb-run's own cleanup failed after the command ran ("rm: cannot remove ''", seen once in CI
-        # on 2026-11-29) and replaced its exit status: the command's outcome is unknown, so run it again.
-        p = subprocess.run([str(a) for a in args], capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -272,13 +269,36 @@ def hostile_input_contract(lucent, tmp):
           "--max-iterations 2147483648 is a usage error naming it: %r" % err)
 
 
+_x_server = None
+
+
+def x_display(xvfb):
+    """One Xvfb for the whole contract, on a free display it picks itself (-displayfd). xvfb-run per call
+    failed now and then in its own cleanup ("rm: cannot remove ''", exit 5, also with -f) after the viewer
+    had run, and replaced the viewer's exit status with its own."""
+    global _x_server
+    if _x_server is None:
+        server = os.path.join(os.path.dirname(os.path.abspath(xvfb)), "Xvfb")
+        server = server if os.path.exists(server) else shutil.which("Xvfb")
+        if not server:
+            raise SystemExit("Xvfb not found beside %s nor on PATH (apt-get install xvfb)" % xvfb)
+        r, w = os.pipe()
+        proc = subprocess.Popen([server, "-displayfd", str(w), "-screen", "0", "1600x1200x24", "-nolisten", "tcp"],
+                                pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        with os.fdopen(r) as f:
+            number = f.readline().strip()
+        if not number.isdigit():
+            proc.kill()
+            raise SystemExit("%s did not start (exit %s)" % (server, proc.wait()))
+        atexit.register(lambda: (proc.terminate(), proc.wait()))
+        _x_server = ":" + number
+    return _x_server
+
+
 def xvfb_prefix(xvfb, tmp):
-    """xvfb-run with an authority file of its own: without -f, xvfb-run makes a temporary folder
-    and at exit fails now and then to remove it ("problem while cleaning up temporary directory",
-    exit 5), which hides the command's own exit status."""
-    fd, auth = tempfile.mkstemp(prefix="xauth-", dir=tmp)
-    os.close(fd)
-    return [xvfb, "-a", "-f", auth, "-s", "-screen 0 1600x1200x24"]
+    """The prefix that runs a command on the contract's X server."""
+    return ["env", "DISPLAY=" + x_display(xvfb)]
 
 
 def hostile_viewer_contract(lucent, xvfb, tmp):
