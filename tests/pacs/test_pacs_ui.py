@@ -2,7 +2,7 @@
 """@brief The viewer's PACS dialogs (tests/ui/PacsUiTest.cpp) against a real Orthanc on loopback (issue 27).
 
 Starts Orthanc (as test_pacs.py does: a temporary folder, free ports, the DICOMweb plugin), loads the real MR series
-through Orthanc's REST API, runs the QTest suite under xvfb-run with the node's ports in LUCENT_TEST_PACS_*, checks
+through Orthanc's REST API, runs the QTest suite on an Xvfb of its own with the node's ports in LUCENT_TEST_PACS_*, checks
 through Orthanc's REST API that the SEG the viewer sent references the series, then stops Orthanc and runs the
 stopped-node case. Orthanc checks the called AE title and asks for HTTP basic credentials (the password in
 LUCENT_PACS_PASSWORD, as a user would set it). Exits 77 (skipped) without Orthanc; fails without the real data.
@@ -54,7 +54,8 @@ def main():
                    LUCENT_TEST_PACS_PATIENT_ID=b["0010,0020"], LUCENT_TEST_SCREENSHOTS=a.screenshots,
                    LUCENT_TEST_PACS_USER=USER, LUCENT_PACS_PASSWORD=PASSWORD,
                    HOME=os.path.join(tmp, "home"))  # the settings of the test's own, never the user's
-        xvfb = [a.xvfb, "-a", "-f", os.path.join(tmp, "xauth"), "-s", "-screen 0 1600x1200x24"] if a.xvfb else []
+        on_xvfb = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support", "on_xvfb.py")
+        xvfb = [sys.executable, on_xvfb, "--xvfb", a.xvfb] if a.xvfb else []
 
         report = os.environ.get("GTEST_OUTPUT", "")
 
