@@ -11,6 +11,7 @@
 #include "lucent/ui/LabelFiles.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MainWindow.h"
+#include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/SegmentPanel.h"
 
 #include <gtest/gtest.h>
@@ -595,4 +596,22 @@ TEST_F(LabelEditing, CloseLabelsIsOneUndoableStep) {
     close->trigger();
     EXPECT_EQ(window.model().labels(), nullptr);
     EXPECT_FALSE(window.model().history().canUndo());
+}
+
+// The panels' pages scroll: with the Segment panel on its tallest page (the 3D snake's), the Labels panel
+// and the Measurements panel shown, the window still fits a laptop's screen. Each panel's body once set
+// the window's least height (1147 px, taller than a 1080p screen's room).
+TEST_F(LabelEditing, EveryPanelShownTheWindowStillFitsALaptopScreen) {
+    const QSize laptop(1280, 700);
+    for (Method method : {Method::RegionGrowing, Method::FuzzyCMeans, Method::Snake, Method::Snake3d, Method::GrowCut}) {
+        window.segment().enterMode(method);
+        window.segment().show();
+        panel().show();
+        window.measurementPanel().show();
+        window.resize(laptop);
+        QTest::qWait(50);
+        EXPECT_LE(window.minimumSizeHint().height(), laptop.height()) << methodName(method);
+        EXPECT_LE(window.height(), laptop.height()) << methodName(method);
+        EXPECT_TRUE(window.segment().isVisible() && panel().isVisible()) << methodName(method);
+    }
 }

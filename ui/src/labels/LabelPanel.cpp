@@ -1,5 +1,6 @@
 /// @brief Label panel: rows bound to the model's label table, brush and island tools, statistics.
 #include "lucent/ui/LabelPanel.h"
+#include "views/PanelScroll.h"
 
 #include "labels/BrushRange.h"
 #include "labels/SliceFillAction.h"
@@ -53,7 +54,7 @@ LabelPanel::LabelPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
     auto* layout = new QVBoxLayout(body);
     layout->addWidget(buildTable(), 1);
     layout->addWidget(buildTools());
-    setWidget(body);
+    setScrollingBody(this, body);
     auto say = [this](const std::string& text) { emit message(QString::fromStdString(text)); };
     brush().refused = say;
     m_tools->pick().refused = say;

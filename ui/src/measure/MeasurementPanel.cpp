@@ -1,6 +1,7 @@
 /// @brief Measurement panel: the list bound to the measurement set, delete and CSV export, the
 /// Tools > Measure menu, and the measurements drawn on every view.
 #include "lucent/ui/MeasurementPanel.h"
+#include "views/PanelScroll.h"
 
 
 #include "lucent/io/FileUtil.h"
@@ -56,7 +57,7 @@ MeasurementPanel::MeasurementPanel(ViewerModel* model, ViewGrid* grid, QWidget* 
     buttons->addWidget(exportButton);
     buttons->addStretch(1);
     layout->addLayout(buttons);
-    setWidget(body);
+    setScrollingBody(this, body);
 
     // Delete in the list removes the selected measurement (the views keep their own keys).
     auto* del = new QAction("Delete measurement", m_table);

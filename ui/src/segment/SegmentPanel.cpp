@@ -1,5 +1,6 @@
 /// @brief The Segment dock panel: widgets bound to SegmentationModel and the live run.
 #include "lucent/ui/SegmentPanel.h"
+#include "views/PanelScroll.h"
 
 #include "FieldKeys.h"
 #include "segment/GrowCutPage.h"
@@ -67,8 +68,8 @@ SegmentPanel::SegmentPanel(ViewerModel* model, ViewGrid* grid, QWidget* parent)
         if (page) m_pages->addWidget(page);
     layout->addWidget(m_pages);
     layout->addStretch(1);
-    setWidget(body);
     body->setMaximumWidth(340);  // the views keep the room
+    setScrollingBody(this, body);
     bindModel();
     bindViews();
     letHistoryKeysThrough(body);
