@@ -168,6 +168,8 @@ TEST_F(GrowCutLive, StrokesInBoneBrainAndAirGrowTheSkullTheBrainAndTheAir) {
     action("actionGrowCut")->trigger();
     EXPECT_FALSE(live().active());
     EXPECT_TRUE(window.findChild<QLabel*>("segmentStatus")->text().contains("at least 2 labels"));
+    EXPECT_EQ(window.findChild<QLabel*>("growCutFigures")->text(), "Seeds painted for 0 of the 2 labels needed.")
+        << "the page says what is missing, not the panel's message a second time";
     QTest::mouseClick(button("growCutPaint"), Qt::LeftButton);  // the page takes up the label panel's brush
     ASSERT_TRUE(action("paintAction")->isChecked());
     window.labelPanel().brush().setDiameterMm(3.0);

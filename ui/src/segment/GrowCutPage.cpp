@@ -41,8 +41,8 @@ GrowCutPage::GrowCutPage(SegmentationModel* model, LiveSegmentation* live, GrowC
 
 void GrowCutPage::refresh() {
     if (!running(Method::GrowCut)) {
-        const QString why = m_seeds->blocker();
-        m_figures->setText(why.isEmpty() ? QString("Ready: Start grows the painted labels.") : why);
+        // The full reason goes to the panel's result line when a start is refused; here, what is missing.
+        m_figures->setText(m_seeds->readiness());
         return;
     }
     const auto ms = m_seeds->lastUpdateMs();

@@ -39,16 +39,31 @@ std::vector<std::pair<int, std::size_t>> GrowCutSeeds::seedLabels(const LabelMap
     return out;
 }
 
+namespace {
+
+std::size_t paintedLabels(const ViewerModel& viewer) {
+    const auto layer = viewer.labels();
+    return layer ? GrowCutSeeds::seedLabels(*layer).size() : 0;
+}
+
+}  // namespace
+
 QString GrowCutSeeds::blocker() const {
     if (!m_viewer->hasVolume()) return "Open a volume first.";
-    const auto layer = m_viewer->labels();
-    const std::size_t labels = layer ? seedLabels(*layer).size() : 0;
+    const std::size_t labels = paintedLabels(*m_viewer);
     if (labels >= std::size_t(kMinSeedLabels)) return {};
     return QString("Grow from seeds needs strokes of at least %1 labels (%2 painted): paint a few in each structure and "
                    "one in the background with the brush (Labels > Paint brush, B; another label for each), then "
-                   "choose Grow from seeds again.")
+                   "press Start.")
         .arg(kMinSeedLabels)
         .arg(labels);
+}
+
+QString GrowCutSeeds::readiness() const {
+    if (!m_viewer->hasVolume()) return "Open a volume first.";
+    const std::size_t labels = paintedLabels(*m_viewer);
+    if (labels >= std::size_t(kMinSeedLabels)) return "Ready: Start grows the painted labels.";
+    return QString("Seeds painted for %1 of the %2 labels needed.").arg(labels).arg(kMinSeedLabels);
 }
 
 bool GrowCutSeeds::start(SegmentationRequest request, bool play, QString* error) {

@@ -41,6 +41,8 @@ public:
     static std::vector<std::pair<int, std::size_t>> seedLabels(const LabelMap& layer);
     /// Why a run cannot start now (no volume, seeds of fewer than kMinSeedLabels labels), empty when it can.
     QString blocker() const;
+    /// The page's one line before a run: what is still missing (seeds of how many labels), or ready.
+    QString readiness() const;
     /// Starts grow from seeds on the label layer as it is (a copy: the run starts on the worker while
     /// the user may paint); `request` gives the scope (ROI, mask), its seeds are set here. False with
     /// `error` when it cannot start.
