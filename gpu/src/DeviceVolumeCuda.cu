@@ -27,15 +27,17 @@ struct DeviceVolume::Impl {
 
 namespace {
 
-/// Bytes of each staging buffer: 8 MiB, or LUCENT_STAGING_MIB (1 to 256) to measure another size.
-/// Pinning costs in proportion to the bytes pinned, and a command pays it before its first upload
-/// (the CUDA warm-up, on the path of `lucent segment`), while the copy engine reaches its pace with
-/// copies of a few MiB; more chunks cost a thread hand-over each.
+/// Bytes of each staging buffer: 32 MiB, or LUCENT_STAGING_MIB (1 to 256) to measure another size.
+/// Pinning costs in proportion to the bytes pinned and a command pays it before its first upload
+/// (the CUDA warm-up, on the path of `lucent segment`), but smaller chunks move fewer bytes a second
+/// each way (each chunk's copy starts its threads anew, the likely cause). 8 MiB took a fixed cost
+/// off the warm-up and added one per byte to every transfer: a loss from about a gigabyte up and in
+/// the viewer, which pins once (BENCHMARKS.md, the speed4244 run).
 std::size_t stagingChunk() {
     static const std::size_t bytes = [] {
         const char* text = std::getenv("LUCENT_STAGING_MIB");
         const long mib = text && *text ? std::strtol(text, nullptr, 10) : 0;
-        return std::size_t(mib >= 1 && mib <= 256 ? mib : 8) << 20;
+        return std::size_t(mib >= 1 && mib <= 256 ? mib : 32) << 20;
     }();
     return bytes;
 }
