@@ -1,7 +1,7 @@
 /// @brief VoxelBuffer over malloc / calloc / realloc.
 #include "lucent/core/VoxelBuffer.h"
 
-#include <sys/mman.h>
+#include "lucent/core/HugePages.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -12,16 +12,6 @@
 namespace lucent {
 
 namespace {
-/// Large buffers ask for transparent huge pages (as NumPy does): a reader filling gigabytes then
-/// takes one page fault per 2 MiB instead of per 4 KiB. Advice only; ignored where unsupported.
-void adviseHugePages(void* p, std::size_t bytes) {
-    constexpr std::size_t kHuge = std::size_t(2) << 20;
-    if (bytes < 2 * kHuge) return;
-    const auto first = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
-    const auto last = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
-    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-}
-
 char* allocate(std::size_t bytes, bool zero) {
     if (bytes == 0) return nullptr;
     void* p = zero ? std::calloc(bytes, 1) : std::malloc(bytes);

@@ -9,6 +9,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -26,12 +27,27 @@ struct DeviceVolume::Impl {
 
 namespace {
 
+/// Bytes of each staging buffer: 32 MiB, or LUCENT_STAGING_MIB (1 to 256) to measure another size.
+/// Pinning costs in proportion to the bytes pinned and a command pays it before its first upload
+/// (the CUDA warm-up, on the path of `lucent segment`), but smaller chunks move fewer bytes a second
+/// each way (each chunk's copy starts its threads anew, the likely cause). 8 MiB took a fixed cost
+/// off the warm-up and added one per byte to every transfer: a loss from about a gigabyte up and in
+/// the viewer, which pins once (BENCHMARKS.md, the speed4244 run).
+std::size_t stagingChunk() {
+    static const std::size_t bytes = [] {
+        const char* text = std::getenv("LUCENT_STAGING_MIB");
+        const long mib = text && *text ? std::strtol(text, nullptr, 10) : 0;
+        return std::size_t(mib >= 1 && mib <= 256 ? mib : 32) << 20;
+    }();
+    return bytes;
+}
+
 /// Two pinned staging buffers: the CPU fills one while the copy engine drains the other, so the
 /// upload runs at PCIe speed without pinning the caller's (pageable, possibly huge) volume. They
 /// live as long as the process (pinning is slow: not on every load) and
 /// one upload at a time uses them.
 struct Staging {
-    static constexpr std::size_t kChunk = std::size_t(32) << 20;
+    const std::size_t chunk = stagingChunk();
     std::mutex mutex;
     void* buffer[2] = {nullptr, nullptr};
     cudaEvent_t drained[2] = {nullptr, nullptr};
@@ -39,7 +55,7 @@ struct Staging {
     /// Allocates on first use; the caller holds the mutex.
     void prepare() {
         for (int b = 0; b < 2; ++b) {
-            if (!buffer[b]) cudaCheck(cudaHostAlloc(&buffer[b], kChunk, cudaHostAllocDefault), "pinned staging buffer for the GPU volume");
+            if (!buffer[b]) cudaCheck(cudaHostAlloc(&buffer[b], chunk, cudaHostAllocDefault), "pinned staging buffer for the GPU volume");
             if (!drained[b]) cudaCheck(cudaEventCreateWithFlags(&drained[b], cudaEventDisableTiming), "GPU volume upload");
         }
     }
@@ -199,8 +215,8 @@ void uploadStaged(void* device, const void* host, std::size_t bytes, void* strea
     std::lock_guard lock(st.mutex);
     st.prepare();
     int b = 0;
-    for (std::size_t done = 0; done < bytes; done += Staging::kChunk, b ^= 1) {
-        const std::size_t n = std::min(Staging::kChunk, bytes - done);
+    for (std::size_t done = 0; done < bytes; done += st.chunk, b ^= 1) {
+        const std::size_t n = std::min(st.chunk, bytes - done);
         cudaCheck(cudaEventSynchronize(st.drained[b]), "GPU volume upload");
         copyChunk(st.buffer[b], static_cast<const char*>(host) + done, n);
         cudaCheck(cudaMemcpyAsync(static_cast<char*>(device) + done, st.buffer[b], n, cudaMemcpyHostToDevice, stream),
@@ -221,9 +237,9 @@ void downloadStaged(void* host, const void* device, std::size_t bytes, void* str
     Staging& st = staging();
     std::lock_guard lock(st.mutex);
     st.prepare();
-    const std::size_t chunks = (bytes + Staging::kChunk - 1) / Staging::kChunk;
+    const std::size_t chunks = (bytes + st.chunk - 1) / st.chunk;
     auto issue = [&](std::size_t c) {
-        const std::size_t at = c * Staging::kChunk, n = std::min(Staging::kChunk, bytes - at);
+        const std::size_t at = c * st.chunk, n = std::min(st.chunk, bytes - at);
         cudaCheck(cudaMemcpyAsync(st.buffer[c & 1], static_cast<const char*>(device) + at, n, cudaMemcpyDeviceToHost, stream),
                   "label download");
         cudaCheck(cudaEventRecord(st.drained[c & 1], stream), "label download");
@@ -233,8 +249,8 @@ void downloadStaged(void* host, const void* device, std::size_t bytes, void* str
         // The next chunk lands in the other buffer, emptied by the previous pass of this loop.
         if (c + 1 < chunks) issue(c + 1);
         cudaCheck(cudaEventSynchronize(st.drained[c & 1]), "label download");
-        const std::size_t at = c * Staging::kChunk;
-        copyChunk(static_cast<char*>(host) + at, st.buffer[c & 1], std::min(Staging::kChunk, bytes - at));
+        const std::size_t at = c * st.chunk;
+        copyChunk(static_cast<char*>(host) + at, st.buffer[c & 1], std::min(st.chunk, bytes - at));
     }
 }
 

@@ -9,7 +9,10 @@ transpose; then a strided view, copied once), for each method and run: the wall 
 `lucent.<method>(...)` and the engine's ms_total inside it (start, steps, labels handed back: what
 `lucent segment` reports as ms_total), read from the call itself so that a busy machine slows both
 alike. Prints the medians and the overhead (wall - engine) as a share of the engine's time (goal:
-<= 5 %), apart from it the time to free the returned labels, and the first call's overhead (where
+<= 5 %) and its parts, in ms: "binding" the C++ call around the engine, "borrow" a device array's
+way in (its library's __dlpack__ export and the module's borrow), "import" the labels' way out
+(imported by the caller's library); the rest is the package's own Python. Apart from it the time to
+free the returned labels, and the first call's overhead (where
 a process's first device call makes what later calls keep: a context, label memory). With --input cupy (backend auto or
 cuda) the same volume is a CuPy array on the device, read where it lies and answered in device
 memory: the call against a NumPy input's shows what staying on the GPU saves (the upload, the label
@@ -29,16 +32,36 @@ last_run = {}
 
 
 def recording(call):
-    """The module's engine call, keeping what the run reported (its engine time)."""
+    """The module's engine call, keeping what the run reported (its engine time) and the call's own
+    wall time (the binding: C++ around the engine), so that the overhead splits into the binding's
+    part and the Python package's."""
     def run(*args, **kwargs):
+        t0 = time.perf_counter()
         labels, info = call(*args, **kwargs)
+        last_run["binding_ms"] = (time.perf_counter() - t0) * 1000
         last_run.update(info)
         return labels, info
     return run
 
 
+def timing(name, call):
+    """A step of the package's device path, its wall time added to last_run[name]."""
+    def run(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return call(*args, **kwargs)
+        finally:
+            last_run[name] = last_run.get(name, 0.0) + (time.perf_counter() - t0) * 1000
+    return run
+
+
 _lucent._segment = recording(_lucent._segment)
 _lucent._segment_resident = recording(_lucent._segment_resident)
+# A device array's way in (its library's __dlpack__ export and the module's borrow) and the labels'
+# way out (imported by the caller's library): the parts of the package's overhead that are not its
+# own Python code.
+lucent._borrow = timing("borrow_ms", lucent._borrow)
+lucent._from_device = timing("import_ms", lucent._from_device)
 
 
 def volume(size):
@@ -49,19 +72,24 @@ def volume(size):
 
 
 def measure(call, runs):
-    """Medians of (wall ms, engine ms, overhead ms, free ms) over `runs` calls, and the first call's
-    overhead ms: the call returns its result (kept), then freeing the result is timed apart (the
-    kernel unmapping the label array's pages, or a device array's memory going back: what any array
-    of that size costs when dropped, not the call)."""
+    """Medians of (wall ms, engine ms, overhead ms, free ms, binding's part of the overhead ms, the
+    device array's export and borrow ms, the labels' import ms) over `runs` calls, and the first
+    call's overhead ms: the call returns its result (kept), then freeing
+    the result is timed apart (the kernel unmapping the label array's pages, or a device array's
+    memory going back: what any array of that size costs when dropped, not the call). The engine's
+    time is the run's ms_total on both paths (start, steps, labels handed back: the same clock and
+    span for NumPy and CuPy input); the overhead is everything else the call took."""
     rows = []
     for _ in range(runs):
+        last_run.update(borrow_ms=0.0, import_ms=0.0)
         t0 = time.perf_counter()
         result = call()
         t1 = time.perf_counter()
         del result
         t2 = time.perf_counter()
-        wall = (t1 - t0) * 1000
-        rows.append((wall, last_run["ms_total"], wall - last_run["ms_total"], (t2 - t1) * 1000))
+        wall, engine = (t1 - t0) * 1000, last_run["ms_total"]
+        rows.append((wall, engine, wall - engine, (t2 - t1) * 1000, last_run["binding_ms"] - engine,
+                     last_run["borrow_ms"], last_run["import_ms"]))
     return [statistics.median(column) for column in zip(*rows)] + [rows[0][2]]
 
 
@@ -75,7 +103,8 @@ def main():
     v = volume(args.size)
     print(f"volume {args.size}^3 int16 ({v.nbytes / 2**20:.0f} MiB) as {args.input}, backend {args.backend}, "
           f"median of {args.runs}")
-    print(f"{'method':8}{'layout':10}{'engine ms':>12}{'call ms':>12}{'overhead':>16}{'free ms':>10}{'first call':>13}")
+    print(f"{'method':8}{'layout':10}{'engine ms':>12}{'call ms':>12}{'overhead':>16}{'binding':>10}{'borrow':>9}"
+          f"{'import':>9}{'free ms':>10}{'first call':>13}")
     layouts = [("fortran", v), ("c", np.ascontiguousarray(v)), ("strided", v[:, :, ::2])]
     if args.input == "cupy":
         import cupy
@@ -91,10 +120,10 @@ def main():
         for method, call in calls.items():
             if layout == "strided" and method != "srg":
                 continue
-            wall, engine, overhead, free, first = measure(call, args.runs)
+            wall, engine, overhead, free, binding, borrow, imported, first = measure(call, args.runs)
             note = "  (one copy)" if layout == "strided" else ""
             print(f"{method:8}{layout:10}{engine:12.2f}{wall:12.2f}{overhead:8.3f} ms {overhead / engine * 100:5.2f}%"
-                  f"{free:10.2f}{first:10.3f} ms{note}", flush=True)
+                  f"{binding:10.3f}{borrow:9.3f}{imported:9.3f}{free:10.2f}{first:10.3f} ms{note}", flush=True)
 
 
 if __name__ == "__main__":

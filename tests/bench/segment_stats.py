@@ -17,7 +17,7 @@ both as seen from here).
 
 usage: python3 tests/bench/segment_stats.py DIR [--lucent build/bin/lucent] [--sizes 0.5,2,8]
            [--runs 3] [--methods srg,fc,fcm,snake] [--formats nii,nii.gz,nrrd] [--backend cpu|cuda|auto]
-           [--threads N] [--stages]
+           [--threads N] [--stages] [--only-stats]
 Needs only the built `lucent` and python3 with numpy. At 8 GB (2^32 voxels) use --backend cuda:
 the CPU engines stop at 2^32 - 2 voxels.
 """
@@ -173,8 +173,13 @@ def bench_size(a, gb):
                    "-o", os.path.join(a.dir, "mask-%s.%s" % (method, fmt))] + method_options(method, nz)
             if a.threads:
                 cmd += ["--threads", str(a.threads)]
-            plain = line("lucent segment %s -o .%s" % (method, fmt), timed_runs(lambda: run_child(cmd), a.runs))
             stats = cmd + ["--stats", os.path.join(a.dir, "stats-%s.json" % method)]
+            if a.only_stats:
+                runs = timed_runs(lambda: run_child(stats), a.runs)
+                line("lucent segment %s -o .%s --stats" % (method, fmt), runs,
+                     "%.2f x the floor" % (statistics.median(r[0] for r in runs) / floor))
+                continue
+            plain = line("lucent segment %s -o .%s" % (method, fmt), timed_runs(lambda: run_child(cmd), a.runs))
             runs = timed_runs(lambda: run_child(stats), a.runs)
             with_stats = statistics.median(r[0] for r in runs)
             line("  + --stats", runs, "stats add %.0f %% (wall); %.2f x the floor" %
@@ -192,6 +197,8 @@ def main():
     p.add_argument("--backend", default="cpu")
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--stages", action="store_true", help="print where each lucent run's time went")
+    p.add_argument("--only-stats", action="store_true",
+                   help="only the runs with --stats (the issue's ratio), not those without (short device calls)")
     a = p.parse_args()
     global STAGES
     STAGES = a.stages

@@ -284,22 +284,33 @@ def _from_device(labels, like):
     return labels
 
 
-def _stays_on_device(method, array, backend):
-    """True when the CUDA engine reads a GPU array where it lies: backend auto or cuda, a device,
-    and a volume type that engine takes (fcm, snake, snake3d and grow from seeds read int16; srg
-    and fc float32 too). Backend cuda always tries (and says why it cannot)."""
-    if str(backend) == "cpu" or not _lucent._has_cuda_engine(method) or _lucent._cuda_device() < 0:
-        return False
-    floats = _volume_dtype(_array_dtype(array)) == np.float32
-    return str(backend) == "cuda" or not floats or method in ("srg", "fc")
+# Whether this build has a CUDA engine of a method (the module's answer never changes; asking makes an
+# engine): looked up once a method, not on every call.
+_cuda_engines = {}
 
 
-def _borrow(array, keep_axes):
+def _has_cuda_engine(method):
+    if method not in _cuda_engines:
+        _cuda_engines[method] = _lucent._has_cuda_engine(method)
+    return _cuda_engines[method]
+
+
+def _resident_dtype(method, array, backend):
+    """The element type of a GPU array that the CUDA engine reads where it lies, else None: backend
+    auto or cuda, a device, and a volume type that engine takes (fcm, snake, snake3d and grow from
+    seeds read int16; srg and fc float32 too). Backend cuda always tries (and says why it cannot)."""
+    if str(backend) == "cpu" or not _has_cuda_engine(method) or _lucent._cuda_device() < 0:
+        return None
+    dtype = _array_dtype(array)
+    floats = _volume_dtype(dtype) == np.float32
+    return dtype if str(backend) == "cuda" or not floats or method in ("srg", "fc") else None
+
+
+def _borrow(array, dtype, keep_axes):
     """The array's device memory for the engine (int16 / float32, converted on the device once when
     it holds another type; for the snake in Fortran order, copied on the device when it is not)."""
     if hasattr(array, "detach"):  # a PyTorch tensor that requires grad exports only detached
         array = array.detach()
-    dtype = _array_dtype(array)
     target = _volume_dtype(dtype)
     if dtype != target:
         array = _on_device(array, target, keep_axes)
@@ -331,9 +342,11 @@ def _run(method, array, params, backend, *, seeds=None, roi=None, mask=None, thr
     if device is not None and device[0] not in (_DLPACK_CPU, _DLPACK_CUDA):
         raise ValueError(f"lucent: the array lies on DLPack device type {device[0]}: lucent reads host (1) and "
                          "CUDA (2) arrays")
-    resident = device is not None and device[0] == _DLPACK_CUDA and _stays_on_device(method, array, backend)
+    on_cuda = device is not None and device[0] == _DLPACK_CUDA
+    dtype = _resident_dtype(method, array, backend) if on_cuda else None
+    resident = dtype is not None
     if resident:
-        volume = _borrow(array, keep_axes)
+        volume = _borrow(array, dtype, keep_axes)
         shape, reverse = tuple(array.shape), volume.reversed
     else:
         a, kind = _host_array(array)
