@@ -13,7 +13,6 @@
 #include "lucent/ui/GrowCutSeeds.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MainWindow.h"
-#include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
 #include "lucent/ui/View3DWidget.h"
 #include "lucent/ui/ViewGrid.h"
@@ -353,12 +352,4 @@ TEST_F(GrowCutLive, ASessionKeepsTheModeAndTheStrokes) {
     action("actionGrowCut")->trigger();  // and grow again from them
     ASSERT_TRUE(settle());
     EXPECT_EQ(live().method(), Method::GrowCut);
-}
-
-int main(int argc, char** argv) {
-    lucent::ui::prepareOpenGl();
-    QApplication app(argc, argv);
-    app.setOrganizationName("Lucent-tests");
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
 }
