@@ -6,6 +6,7 @@
 /// step, Cancel leaves the labels (the strokes) as they were; a session keeps the mode and the seeds.
 #include "CtPhantom.h"
 #include "EventLoopWait.h"
+#include "GrowCutInputs.h"
 #include "lucent/core/HostVolumeWork.h"
 #include "lucent/core/seg/GrowCutCpu.h"
 #include "lucent/io/VolumeFile.h"
@@ -44,9 +45,7 @@ gpu::Backend liveBackend() {
 
 /// The CPU engine run from scratch on `seeds` (what lucent segment --method growcut computes).
 LabelMap fromScratch(const Volume& volume, const LabelMap& seeds) {
-    SegmentationRequest r;
-    r.volume = &volume;
-    r.growCut.seeds = &seeds;
+    const SegmentationRequest r = lucent::testing::growcut::request(volume, seeds);
     GrowCutCpu engine;
     engine.start(r);
     engine.run();
