@@ -2,8 +2,8 @@
 /// Tools > Measure menu, and the measurements drawn on every view.
 #include "lucent/ui/MeasurementPanel.h"
 
+#include "SaveFile.h"
 
-#include "lucent/io/FileUtil.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
 
@@ -156,14 +156,7 @@ void MeasurementPanel::repaintViews() {
 }
 
 bool MeasurementPanel::exportCsv(const QString& path, QString* error) {
-    const std::string csv = measurementsCsv(m_set.all(), unit());
-    try {
-        io::writeFileAtomically(path.toStdString(), {csv});
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
+    return saveFile(path, measurementsCsv(m_set.all(), unit()), error);
 }
 
 void MeasurementPanel::askExportCsv() {
