@@ -1,6 +1,7 @@
 /// @brief The session on its worker thread: the published labels equal the engine's result, the
 /// GUI-side commands (pause, step, update, accept) interleave safely with advances, a start that
 /// fails reports why, and destroying the worker mid-run is clean.
+#include "HookedRegionGrowing.h"
 #include "SyntheticVolumes.h"
 
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
@@ -20,6 +21,7 @@
 #include <vector>
 
 using namespace lucent;
+using lucent::testing::HookedRegionGrowing;
 using lucent::testing::shapeVolume;
 
 namespace {
@@ -74,37 +76,6 @@ public:
 private:
     std::atomic<duration::rep> m_ticks{0};
     std::atomic<long> m_reads{0};
-};
-
-/// Region growing (the CPU engine) with a test's hooks before its start and after each step: the
-/// fakes below delay a start or pace the steps without an engine of their own.
-class HookedRegionGrowing final : public Segmenter {
-public:
-    std::function<void()> beforeStart = [] {};
-    std::function<void(const StepReport&)> afterStep = [](const StepReport&) {};
-
-    Method method() const override { return m_engine.method(); }
-    const char* backend() const override { return m_engine.backend(); }
-    void start(const SegmentationRequest& request) override {
-        beforeStart();
-        m_grid = request.volume->geometry();
-        m_engine.start(request);
-    }
-    StepReport step(int maxIterations) override {
-        const StepReport report = m_engine.step(maxIterations);
-        afterStep(report);
-        return report;
-    }
-    bool finished() const override { return m_engine.finished(); }
-    void cancel() override { m_engine.cancel(); }
-    void writeLabels(const LabelSink& sink, const VoxelBox* box) const override { m_engine.writeLabels(sink, box); }
-
-protected:
-    const Geometry& grid() const override { return m_grid; }
-
-private:
-    RegionGrowingCpu m_engine;
-    Geometry m_grid;
 };
 
 /// Region growing whose every step takes `stepTime` on `clock` (moved once the engine has stepped: nothing
