@@ -2,6 +2,8 @@
 /// (the smallest-label rule decides), grids that are no multiple of a tile, a path that winds
 /// through every tile, ROI and mask, a stroke added after a run (updated on the device, its step
 /// boxes holding every change), float volumes falling back to the CPU, and the CT head.
+#include "GrowCutInputs.h"
+
 #include "lucent/core/seg/GrowCutCpu.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/SegmenterFactory.h"
@@ -15,6 +17,8 @@
 #include <random>
 
 using namespace lucent;
+using lucent::testing::growcut::randomSeeds;
+using lucent::testing::growcut::request;
 
 namespace {
 
@@ -29,21 +33,6 @@ Volume noise(std::array<int, 3> dims, unsigned seed, int lo, int hi) {
     std::uniform_int_distribution<int> value(lo, hi);
     for (std::size_t n = 0; n < v.voxelCount(); ++n) v.setValue(n, value(rng));
     return v;
-}
-
-LabelMap randomSeeds(const Geometry& g, unsigned seed, int count, int labels) {
-    LabelMap s(g);
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<std::size_t> where(0, g.voxelCount() - 1);
-    for (int n = 0; n < count; ++n) s.data()[where(rng)] = std::uint8_t(1 + n % labels);
-    return s;
-}
-
-SegmentationRequest request(const Volume& v, const LabelMap& seeds) {
-    SegmentationRequest r;
-    r.volume = &v;
-    r.growCut.seeds = &seeds;
-    return r;
 }
 
 LabelMap run(Segmenter& engine, const SegmentationRequest& r, int perStep = 64) {

@@ -2,6 +2,7 @@
 /// priority-queue Dijkstra, Bellman-Ford, every simple path), the Dice of touching regions on a
 /// ramp that no threshold separates, incremental strokes equal to a fresh run, steps whose boxes
 /// hold every change, ROI and mask, and the CT head.
+#include "GrowCutInputs.h"
 #include "GrowCutReference.h"
 #include "SyntheticVolumes.h"
 
@@ -19,6 +20,8 @@
 
 using namespace lucent;
 namespace ref = lucent::testing::growcut;
+using lucent::testing::growcut::randomSeeds;
+using lucent::testing::growcut::request;
 
 namespace {
 
@@ -35,22 +38,6 @@ Volume noise(std::array<int, 3> dims, PixelType type, unsigned seed, double lo, 
     std::uniform_real_distribution<double> value(lo, hi);
     for (std::size_t n = 0; n < v.voxelCount(); ++n) v.setValue(n, type == PixelType::Int16 ? std::round(value(rng)) : value(rng));
     return v;
-}
-
-/// `count` single-voxel seeds of labels 1..labels at random places.
-LabelMap randomSeeds(const Geometry& g, unsigned seed, int count, int labels) {
-    LabelMap s(g);
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<std::size_t> where(0, g.voxelCount() - 1);
-    for (int n = 0; n < count; ++n) s.data()[where(rng)] = std::uint8_t(1 + n % labels);
-    return s;
-}
-
-SegmentationRequest request(const Volume& v, const LabelMap& seeds) {
-    SegmentationRequest r;
-    r.volume = &v;
-    r.growCut.seeds = &seeds;
-    return r;
 }
 
 LabelMap run(GrowCutCpu& engine, const SegmentationRequest& r) {

@@ -1,5 +1,6 @@
 /// @brief The viewer's segmentation session without a window: states, time-boxed advance, change
 /// boxes, the snake's polygon history, parameter updates, accept into an undoable label layer.
+#include "HookedRegionGrowing.h"
 #include "SyntheticVolumes.h"
 
 #include "lucent/core/seg/FuzzyCMeansCpu.h"
@@ -246,33 +247,12 @@ TEST(SegmentationSession, FcmClustersMapToChosenLabelsAndBadRequestsStayIdle) {
 namespace {
 
 /// Region growing whose every step takes `stepTime` on a clock that moves only when told.
-class TimedRegionGrowing final : public Segmenter {
-public:
-    TimedRegionGrowing(std::chrono::steady_clock::time_point& now, std::chrono::microseconds stepTime)
-        : m_now(now), m_stepTime(stepTime) {}
-    Method method() const override { return m_engine.method(); }
-    const char* backend() const override { return m_engine.backend(); }
-    void start(const SegmentationRequest& request) override {
-        m_grid = request.volume->geometry();
-        m_engine.start(request);
-    }
-    StepReport step(int maxIterations) override {
-        m_now += m_stepTime;
-        return m_engine.step(maxIterations);
-    }
-    bool finished() const override { return m_engine.finished(); }
-    void cancel() override { m_engine.cancel(); }
-    void writeLabels(const LabelSink& sink, const VoxelBox* box) const override { m_engine.writeLabels(sink, box); }
-
-protected:
-    const Geometry& grid() const override { return m_grid; }
-
-private:
-    std::chrono::steady_clock::time_point& m_now;
-    std::chrono::microseconds m_stepTime;
-    RegionGrowingCpu m_engine;
-    Geometry m_grid;
-};
+std::unique_ptr<Segmenter> timedRegionGrowing(std::chrono::steady_clock::time_point& now,
+                                              std::chrono::microseconds stepTime) {
+    auto engine = std::make_unique<lucent::testing::HookedRegionGrowing>();
+    engine->afterStep = [&now, stepTime](const StepReport&) { now += stepTime; };
+    return engine;
+}
 
 }  // namespace
 
@@ -282,7 +262,7 @@ TEST(SegmentationSession, SingleStepsAreTimedOnTheSessionsClock) {
     const Volume v = ball();
     std::chrono::steady_clock::time_point now{};
     SegmentationSession session([&now] { return now; });
-    session.begin(std::make_unique<TimedRegionGrowing>(now, 2500us), srgRequest(v));
+    session.begin(timedRegionGrowing(now, 2500us), srgRequest(v));
     session.pause();
     session.stepOnce();
     EXPECT_EQ(session.lastReport().iterations, 1);
@@ -299,7 +279,7 @@ TEST(SegmentationSession, ARefusedUpdateLeavesNoFiguresOfTheRunItDropped) {
     std::chrono::steady_clock::time_point now{};
     SegmentationSession session([&now] { return now; });
     auto r = srgRequest(v);
-    session.begin(std::make_unique<TimedRegionGrowing>(now, 2500us), r);
+    session.begin(timedRegionGrowing(now, 2500us), r);
     runToTheEnd(session);
     ASSERT_GT(session.lastReport().iterations, 5);
     ASSERT_TRUE(session.lastReport().finished);

@@ -1,6 +1,7 @@
 /// @brief The session on its worker thread: the published labels equal the engine's result, the
 /// GUI-side commands (pause, step, update, accept) interleave safely with advances, a start that
 /// fails reports why, and destroying the worker mid-run is clean.
+#include "HookedRegionGrowing.h"
 #include "SyntheticVolumes.h"
 
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
@@ -14,11 +15,13 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 using namespace lucent;
+using lucent::testing::HookedRegionGrowing;
 using lucent::testing::shapeVolume;
 
 namespace {
@@ -75,37 +78,17 @@ private:
     std::atomic<long> m_reads{0};
 };
 
-/// Region growing whose every step takes `stepTime` on `clock`; notes when it finished.
-class PacedRegionGrowing final : public Segmenter {
-public:
-    PacedRegionGrowing(FakeClock& clock, FakeClock::duration stepTime, FakeClock::time_point& finishedAt)
-        : m_clock(clock), m_stepTime(stepTime), m_finishedAt(finishedAt) {}
-    Method method() const override { return m_engine.method(); }
-    const char* backend() const override { return m_engine.backend(); }
-    void start(const SegmentationRequest& request) override {
-        m_grid = request.volume->geometry();
-        m_engine.start(request);
-    }
-    StepReport step(int maxIterations) override {
-        m_clock.advance(m_stepTime);
-        StepReport report = m_engine.step(maxIterations);
-        if (report.finished) m_finishedAt = m_clock.now();
-        return report;
-    }
-    bool finished() const override { return m_engine.finished(); }
-    void cancel() override { m_engine.cancel(); }
-    void writeLabels(const LabelSink& sink, const VoxelBox* box) const override { m_engine.writeLabels(sink, box); }
-
-protected:
-    const Geometry& grid() const override { return m_grid; }
-
-private:
-    FakeClock& m_clock;
-    FakeClock::duration m_stepTime;
-    FakeClock::time_point& m_finishedAt;
-    RegionGrowingCpu m_engine;
-    Geometry m_grid;
-};
+/// Region growing whose every step takes `stepTime` on `clock` (moved once the engine has stepped: nothing
+/// reads the clock within a step); notes when it finished.
+std::unique_ptr<Segmenter> pacedRegionGrowing(FakeClock& clock, FakeClock::duration stepTime,
+                                              FakeClock::time_point& finishedAt) {
+    auto engine = std::make_unique<HookedRegionGrowing>();
+    engine->afterStep = [&clock, stepTime, &finishedAt](const StepReport& report) {
+        clock.advance(stepTime);
+        if (report.finished) finishedAt = clock.now();
+    };
+    return engine;
+}
 
 struct Write {
     FakeClock::time_point began;
@@ -126,36 +109,21 @@ SegmentationRequest rodRequest(const Volume& v) {
     return r;
 }
 
-/// Region growing whose start() waits until the test opens the gate (a long start: a connectivity
-/// map, an upload), so that a cancel or a new run can come while it starts.
-class GatedRegionGrowing final : public Segmenter {
-public:
-    struct Gate {
-        std::atomic<bool> entered{false};
-        std::atomic<bool> open{false};
-    };
-    explicit GatedRegionGrowing(Gate& gate) : m_gate(gate) {}
-    Method method() const override { return m_engine.method(); }
-    const char* backend() const override { return m_engine.backend(); }
-    void start(const SegmentationRequest& request) override {
-        m_gate.entered = true;
-        while (!m_gate.open) std::this_thread::yield();
-        m_grid = request.volume->geometry();
-        m_engine.start(request);
-    }
-    StepReport step(int maxIterations) override { return m_engine.step(maxIterations); }
-    bool finished() const override { return m_engine.finished(); }
-    void cancel() override { m_engine.cancel(); }
-    void writeLabels(const LabelSink& sink, const VoxelBox* box) const override { m_engine.writeLabels(sink, box); }
-
-protected:
-    const Geometry& grid() const override { return m_grid; }
-
-private:
-    Gate& m_gate;
-    RegionGrowingCpu m_engine;
-    Geometry m_grid;
+struct Gate {
+    std::atomic<bool> entered{false};
+    std::atomic<bool> open{false};
 };
+
+/// Region growing whose start() waits until the test opens `gate` (a long start: a connectivity
+/// map, an upload), so that a cancel or a new run can come while it starts.
+std::unique_ptr<Segmenter> gatedRegionGrowing(Gate& gate) {
+    auto engine = std::make_unique<HookedRegionGrowing>();
+    engine->beforeStart = [&gate] {
+        gate.entered = true;
+        while (!gate.open) std::this_thread::yield();
+    };
+    return engine;
+}
 
 }  // namespace
 
@@ -292,7 +260,7 @@ TEST(SessionWorker, PublishesWaitSeveralTimesTheirCostOnAFakeClock) {
         FakeClock::time_point finishedAt{};
         {
             SessionWorker worker(std::chrono::microseconds(0), factor, clock.function());
-            worker.begin(std::make_unique<PacedRegionGrowing>(clock, kStep, finishedAt), r, 1,
+            worker.begin(pacedRegionGrowing(clock, kStep, finishedAt), r, 1,
                          [&](const Segmenter& e, const VoxelBox& box) {
                              e.writeLabels(LabelSink::host(shown), &box);
                              const std::chrono::microseconds cost{2000 * (1 + int(writes.size() % 4))};
@@ -338,7 +306,7 @@ TEST(SessionWorker, APacedRunStepsOnlyWhenAStepIsDueOnAFakeClock) {
     LabelMap shown(v.geometry());
     SessionWorker worker(std::chrono::microseconds(8000), 0, clock.function());
     worker.setSpeed(10);
-    worker.begin(std::make_unique<PacedRegionGrowing>(clock, FakeClock::duration::zero(), finishedAt), r, 1,
+    worker.begin(pacedRegionGrowing(clock, FakeClock::duration::zero(), finishedAt), r, 1,
                  [&](const Segmenter& e, const VoxelBox& box) { e.writeLabels(LabelSink::host(shown), &box); });
     SessionWorker::Published seen;
     const auto look = [&] {
@@ -379,9 +347,9 @@ TEST(SessionWorker, ARunCancelledWhileStartingIsNoLongerStarting) {
     // would show a run that never comes, with Pause and Cancel, until the next run).
     const Volume v = ball();
     LabelMap shown(v.geometry());
-    GatedRegionGrowing::Gate gate;
+    Gate gate;
     SessionWorker worker;
-    worker.begin(std::make_unique<GatedRegionGrowing>(gate), srgRequest(v), 1, hostWriter(shown));
+    worker.begin(gatedRegionGrowing(gate), srgRequest(v), 1, hostWriter(shown));
     while (!gate.entered) std::this_thread::yield();
     worker.cancel();
     gate.open = true;
@@ -397,9 +365,9 @@ TEST(SessionWorker, ARunBegunAfterACancelDuringAStartRuns) {
     // Esc while one run starts, then a new seed: the new run starts and finishes.
     const Volume v = ball();
     LabelMap shown(v.geometry());
-    GatedRegionGrowing::Gate gate;
+    Gate gate;
     SessionWorker worker;
-    worker.begin(std::make_unique<GatedRegionGrowing>(gate), srgRequest(v, 240), 1, hostWriter(shown));
+    worker.begin(gatedRegionGrowing(gate), srgRequest(v, 240), 1, hostWriter(shown));
     while (!gate.entered) std::this_thread::yield();
     worker.cancel();
     const SegmentationRequest r = srgRequest(v);

@@ -6,6 +6,7 @@
 /// step, Cancel leaves the labels (the strokes) as they were; a session keeps the mode and the seeds.
 #include "CtPhantom.h"
 #include "EventLoopWait.h"
+#include "GrowCutInputs.h"
 #include "lucent/core/HostVolumeWork.h"
 #include "lucent/core/seg/GrowCutCpu.h"
 #include "lucent/io/VolumeFile.h"
@@ -13,7 +14,6 @@
 #include "lucent/ui/GrowCutSeeds.h"
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MainWindow.h"
-#include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
 #include "lucent/ui/View3DWidget.h"
 #include "lucent/ui/ViewGrid.h"
@@ -45,9 +45,7 @@ gpu::Backend liveBackend() {
 
 /// The CPU engine run from scratch on `seeds` (what lucent segment --method growcut computes).
 LabelMap fromScratch(const Volume& volume, const LabelMap& seeds) {
-    SegmentationRequest r;
-    r.volume = &volume;
-    r.growCut.seeds = &seeds;
+    const SegmentationRequest r = lucent::testing::growcut::request(volume, seeds);
     GrowCutCpu engine;
     engine.start(r);
     engine.run();
@@ -355,12 +353,4 @@ TEST_F(GrowCutLive, ASessionKeepsTheModeAndTheStrokes) {
     action("actionGrowCut")->trigger();  // and grow again from them
     ASSERT_TRUE(settle());
     EXPECT_EQ(live().method(), Method::GrowCut);
-}
-
-int main(int argc, char** argv) {
-    lucent::ui::prepareOpenGl();
-    QApplication app(argc, argv);
-    app.setOrganizationName("Lucent-tests");
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
 }

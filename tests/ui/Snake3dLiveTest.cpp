@@ -10,14 +10,12 @@
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/VolumeFile.h"
 #include "lucent/ui/MainWindow.h"
-#include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SegmentPanel.h"
 #include "lucent/ui/SessionFile.h"
 #include "lucent/ui/View3DWidget.h"
 #include "lucent/ui/ViewGrid.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QDoubleSpinBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -478,12 +476,4 @@ TEST_F(Snake3dLive, TheStartAndParametersSurviveTheSessionFile) {
         EXPECT_NE(std::string(e.what()).find("/tmp/s.lucent"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("bubble"), std::string::npos) << e.what();
     }
-}
-
-int main(int argc, char** argv) {
-    lucent::ui::prepareOpenGl();
-    QApplication app(argc, argv);
-    app.setOrganizationName("Lucent-tests");
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
 }

@@ -1,7 +1,8 @@
 /// @brief The region snake's scrubber without an engine or GL: a step's fill on its slice (pixels by the
 /// engines' rule, clipped to the request), the run paused, another slice's fill put back first, the
-/// run's result back when the views follow it again, the figures and a replay's pace.
+/// run's result back when the views follow it again, the figures and a replay's pace (StepScrubber.h).
 #include "lucent/ui/SnakeScrubber.h"
+#include "lucent/ui/StepScrubber.h"
 
 #include "lucent/core/seg/RunSpeed.h"
 
@@ -137,9 +138,11 @@ TEST(SnakeScrubber, WithoutARunOrAPolygonNothingIsFilled) {
 }
 
 TEST(SnakeScrubber, AReplayTicksAtTheRunsPaceOrTheSnakesWatchableOne) {
-    EXPECT_EQ(SnakeScrubber::replayIntervalMs(20), 50);
-    EXPECT_EQ(SnakeScrubber::replayIntervalMs(kMaxSpeed), 1000 / kMaxSpeed);
-    EXPECT_EQ(SnakeScrubber::replayIntervalMs(kUnpaced), 1000 / watchableSpeed(Method::Snake));
+    EXPECT_EQ(StepScrubber::replayIntervalMs(Method::Snake, 20), 50);
+    EXPECT_EQ(StepScrubber::replayIntervalMs(Method::Snake, kMaxSpeed), 1000 / kMaxSpeed);
+    EXPECT_EQ(StepScrubber::replayIntervalMs(Method::Snake, kUnpaced), 1000 / watchableSpeed(Method::Snake));
+    // The 3D snake's page replays by the same rule at its own watchable pace.
+    EXPECT_EQ(StepScrubber::replayIntervalMs(Method::Snake3d, kUnpaced), 1000 / watchableSpeed(Method::Snake3d));
 }
 
 }  // namespace

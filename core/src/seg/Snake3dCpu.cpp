@@ -22,6 +22,24 @@ struct SliceChange {
     VoxelBox box = VoxelBox::none();
 };
 
+/// One pass of an operator over the level set `u` (its domain's shape `s`): word w of row (y, z) of the
+/// next level set is `word(n, w, y, z)` of the 27 neighbouring words n in `u`, which the pass only reads;
+/// the next level set then replaces `u` (`next` keeps the old one as the next pass's buffer).
+template <class Word>
+void sweep(const Snake3dShape& s, unsigned threads, std::vector<std::uint64_t>& u, std::vector<std::uint64_t>& next,
+           const Word& word) {
+    parallelFor(std::size_t(s.nz), threads, [&](std::size_t zz) {
+        const int z = int(zz);
+        std::uint64_t n[27];
+        for (int y = 0; y < s.ny; ++y)
+            for (int w = 0; w < s.words; ++w) {
+                snake3dNeighbourhood(u.data(), s, w, y, z, n);
+                next[std::size_t(s.rowOf(y, z)) + std::size_t(w)] = word(n, w, y, z);
+            }
+    });
+    u.swap(next);
+}
+
 }  // namespace
 
 /// A pass over a small domain costs less than starting threads (parallelFor starts them each call:
@@ -94,40 +112,25 @@ void Snake3dCpu::regionTerm() {
     const Snake3dThreshold t = snake3dThreshold(m_s1, m_n1, m_sAll - m_s1, m_nAll - m_n1);
     const long long n0 = m_nAll - m_n1;
     const double c1 = m_n1 > 0 ? m_s1f / double(m_n1) : 0.0, c0 = n0 > 0 ? (m_sAllf - m_s1f) / double(n0) : 0.0;
-    parallelFor(std::size_t(s.nz), threads(), [&](std::size_t zz) {
-        const int z = int(zz);
-        std::uint64_t n[27];
-        for (int y = 0; y < s.ny; ++y)
-            for (int w = 0; w < s.words; ++w) {
-                snake3dNeighbourhood(m_u.data(), s, w, y, z, n);
-                const std::uint64_t centre = n[13];
-                std::uint64_t out = centre;
-                for (std::uint64_t g = snake3dGradient(n, s, w, y, z); g; g &= g - 1) {
-                    const int b = std::countr_zero(g);
-                    const int current = int(centre >> b & 1u);
-                    const double v = value(w * 64 + b, y, z);
-                    const int next = m_integer ? snake3dDecide((long long)v, t, current) : snake3dDecide(v, c0, c1, current);
-                    out = next ? out | std::uint64_t(1) << b : out & ~(std::uint64_t(1) << b);
-                }
-                m_next[std::size_t(s.rowOf(y, z)) + std::size_t(w)] = out;
-            }
+    sweep(s, threads(), m_u, m_next, [&](const std::uint64_t* n, int w, int y, int z) {
+        const std::uint64_t centre = n[13];
+        std::uint64_t out = centre;
+        for (std::uint64_t g = snake3dGradient(n, s, w, y, z); g; g &= g - 1) {
+            const int b = std::countr_zero(g);
+            const int current = int(centre >> b & 1u);
+            const double v = value(w * 64 + b, y, z);
+            const int next = m_integer ? snake3dDecide((long long)v, t, current) : snake3dDecide(v, c0, c1, current);
+            out = next ? out | std::uint64_t(1) << b : out & ~(std::uint64_t(1) << b);
+        }
+        return out;
     });
-    m_u.swap(m_next);
 }
 
 void Snake3dCpu::curvature(bool supInf) {
     const Snake3dShape s = m_shape;
-    parallelFor(std::size_t(s.nz), threads(), [&](std::size_t zz) {
-        const int z = int(zz);
-        std::uint64_t n[27];
-        for (int y = 0; y < s.ny; ++y)
-            for (int w = 0; w < s.words; ++w) {
-                snake3dNeighbourhood(m_u.data(), s, w, y, z, n);
-                const std::uint64_t out = supInf ? snake3dSupInf(n) : snake3dInfSup(n);
-                m_next[std::size_t(s.rowOf(y, z)) + std::size_t(w)] = out & s.validBits(w);
-            }
+    sweep(s, threads(), m_u, m_next, [&](const std::uint64_t* n, int w, int, int) {
+        return (supInf ? snake3dSupInf(n) : snake3dInfSup(n)) & s.validBits(w);
     });
-    m_u.swap(m_next);
 }
 
 std::optional<VoxelBox> Snake3dCpu::settle() {

@@ -4,9 +4,9 @@
 
 #include "labels/BrushRange.h"
 #include "labels/SliceFillAction.h"
+#include "SaveFile.h"
 
 #include "lucent/core/LabelIslands.h"
-#include "lucent/io/FileUtil.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
 
@@ -372,14 +372,7 @@ void LabelPanel::askExportStatistics() {
 
 bool LabelPanel::exportStatistics(const QString& path, QString* error) {
     refreshStatistics();  // what the layer holds now, not what the last pause saw
-    const std::string csv = labelStatisticsCsv(m_statistics, m_model->labelTable());
-    try {
-        io::writeFileAtomically(path.toStdString(), {csv});
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
+    return saveFile(path, labelStatisticsCsv(m_statistics, m_model->labelTable()), error);
 }
 
 }  // namespace lucent::ui

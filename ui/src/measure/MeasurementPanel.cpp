@@ -3,8 +3,8 @@
 #include "lucent/ui/MeasurementPanel.h"
 #include "views/PanelScroll.h"
 
+#include "SaveFile.h"
 
-#include "lucent/io/FileUtil.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
 
@@ -157,14 +157,7 @@ void MeasurementPanel::repaintViews() {
 }
 
 bool MeasurementPanel::exportCsv(const QString& path, QString* error) {
-    const std::string csv = measurementsCsv(m_set.all(), unit());
-    try {
-        io::writeFileAtomically(path.toStdString(), {csv});
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
+    return saveFile(path, measurementsCsv(m_set.all(), unit()), error);
 }
 
 void MeasurementPanel::askExportCsv() {

@@ -5,6 +5,7 @@
 
 #include "lucent/ui/LiveSegmentation.h"
 #include "lucent/ui/SegmentationModel.h"
+#include "lucent/ui/StepScrubber.h"
 
 #include <QWidget>
 
@@ -15,7 +16,6 @@ class QLabel;
 class QListWidget;
 class QPushButton;
 class QSlider;
-class QTimer;
 class QDoubleSpinBox;
 class QSpinBox;
 
@@ -75,9 +75,7 @@ public:
 private:
     /// Replay: the scrubber from step 0 to the last at the run's pace (a finished run shown again).
     void replay();
-    QSlider* m_scrubber;
-    QPushButton* m_replay;
-    QTimer* m_replayTimer;
+    StepScrubber* m_steps;  // every polygon of the run
     QLabel* m_stepFigures;  // the scrubbed step's number and area
     QCheckBox* m_propagate;
     QSpinBox *m_margin, *m_stepMax, *m_minSegment;
@@ -97,9 +95,7 @@ private:
     QPushButton* m_clear;
     /// Replay: the scrubber from the first state to the last at the run's pace.
     void replay();
-    QSlider* m_scrubber;    // every state of the run (LiveSegmentation::snake3dHistory)
-    QPushButton* m_replay;
-    QTimer* m_replayTimer;
+    StepScrubber* m_steps;  // every state of the run (LiveSegmentation::snake3dHistory)
     QLabel* m_stepFigures;  // the scrubbed state's step, voxels and volume
 };
 

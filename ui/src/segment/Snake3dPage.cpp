@@ -4,21 +4,15 @@
 #include "ParameterFields.h"
 
 #include "lucent/core/seg/ParameterLimits.h"
-#include "lucent/core/seg/RunSpeed.h"
 #include "lucent/ui/SegmentSettings.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
-#include <QTimer>
-
-#include <algorithm>
-
 
 namespace lucent::ui {
 
@@ -85,26 +79,9 @@ Snake3dPage::Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidg
     m_clear->setObjectName("snake3dClear");
     connect(m_clear, &QPushButton::clicked, this, [this] { m_model->clearSnake3dStart(); });
     form->addRow(m_clear);
-    m_scrubber = new QSlider(Qt::Horizontal, this);
-    m_scrubber->setObjectName("snake3dScrubber");
-    m_scrubber->setRange(0, 0);
-    connect(m_scrubber, &QSlider::valueChanged, this, [this](int i) {
-        m_live->showSnake3dState(i >= m_live->snake3dHistory().count() - 1 ? -1 : i);
-    });
-    m_replay = new QPushButton("Replay", this);
-    m_replay->setObjectName("snake3dReplay");
-    m_replay->setToolTip("Shows the run again from its first step, at the run's pace");
-    m_replayTimer = new QTimer(this);
-    connect(m_replay, &QPushButton::clicked, this, [this] { replay(); });
-    connect(m_replayTimer, &QTimer::timeout, this, [this] {
-        if (m_scrubber->value() >= m_scrubber->maximum()) return m_replayTimer->stop();
-        m_scrubber->setValue(m_scrubber->value() + 1);  // the last step follows the run again
-    });
-    connect(m_scrubber, &QSlider::sliderPressed, m_replayTimer, &QTimer::stop);  // the user takes over
-    auto* stepRow = new QHBoxLayout;
-    stepRow->addWidget(m_scrubber, 1);
-    stepRow->addWidget(m_replay);
-    form->addRow("Step", stepRow);
+    m_steps = new StepScrubber("snake3d", form, [this](int i) { m_live->showSnake3dState(i); },
+                               [this] { return m_live->snake3dHistory().count(); });
+    connect(m_steps->replayButton(), &QPushButton::clicked, this, [this] { replay(); });
     m_stepFigures = new QLabel(this);
     m_stepFigures->setObjectName("snake3dStepFigures");
     form->addRow(m_stepFigures);
@@ -113,10 +90,7 @@ Snake3dPage::Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidg
 void Snake3dPage::replay() {
     if (!running(Method::Snake3d) || m_live->snake3dHistory().count() < 2) return;
     m_live->pause();  // a run still going is replayed as far as it got
-    // The run's pace (steps a second; max: the method's watchable one), a step a tick.
-    const int pace = m_live->speed() == kUnpaced ? watchableSpeed(Method::Snake3d) : m_live->speed();
-    m_scrubber->setValue(0);
-    m_replayTimer->start(1000 / std::max(1, pace));
+    m_steps->replay(Method::Snake3d, m_live->speed());
 }
 
 void Snake3dPage::refresh() {
@@ -136,17 +110,13 @@ void Snake3dPage::refresh() {
     // The handle shows the state the views show: the last one while they follow the run.
     const Snake3dHistory& history = m_live->snake3dHistory();
     const bool scrubbable = running(Method::Snake3d) && history.count() > 1;
-    {
-        const QSignalBlocker showing(m_scrubber);
-        m_scrubber->setRange(0, std::max(0, history.count() - 1));
-        m_scrubber->setValue(history.shown() < 0 ? m_scrubber->maximum() : history.shown());
-    }
-    m_scrubber->setEnabled(scrubbable);
-    m_replay->setEnabled(scrubbable);
+    m_steps->setSteps(history.count(), history.shown());
+    m_steps->slider()->setEnabled(scrubbable);
+    m_steps->replayButton()->setEnabled(scrubbable);
     // What it holds: every step, or the newest ones when its bound let the first go.
     const QString held = m_live->snake3dHistoryText();
-    m_scrubber->setToolTip((held.isEmpty() ? QString() : held + ".\n") +
-                           "Drag, click the track or use the arrow keys; the last step follows the run again");
+    m_steps->slider()->setToolTip((held.isEmpty() ? QString() : held + ".\n") +
+                                  "Drag, click the track or use the arrow keys; the last step follows the run again");
     m_stepFigures->setText(m_live->snake3dStateText());
     m_stepFigures->setVisible(!m_stepFigures->text().isEmpty());
 }

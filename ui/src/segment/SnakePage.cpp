@@ -5,18 +5,13 @@
 
 #include <QCheckBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
-#include <QSlider>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTimer>
 
 #include "lucent/core/seg/ParameterLimits.h"
 #include "lucent/ui/SegmentSettings.h"
-
-#include <algorithm>
 
 namespace lucent::ui {
 
@@ -25,27 +20,9 @@ SnakePage::SnakePage(SegmentationModel* model, LiveSegmentation* live, QWidget* 
     auto* form = new QFormLayout(this);
     form->addRow(pageNote("Drag a rectangle on an axial slice. The snake plays until it converges; the scrubber "
                           "shows any earlier step.", this));
-    m_scrubber = new QSlider(Qt::Horizontal, this);
-    m_scrubber->setObjectName("snakeScrubber");
-    m_scrubber->setRange(0, 0);
-    // Every way of moving it (a drag, a click on the track, the keys) shows that step; its last
-    // step follows the run again.
-    connect(m_scrubber, &QSlider::valueChanged, this,
-            [this](int i) { m_live->showStep(i >= m_live->polygonCount() - 1 ? -1 : i); });
-    m_replay = new QPushButton("Replay", this);
-    m_replay->setObjectName("snakeReplay");
-    m_replay->setToolTip("Shows the run again from its first step, at the run's pace");
-    m_replayTimer = new QTimer(this);
-    connect(m_replay, &QPushButton::clicked, this, [this] { replay(); });
-    connect(m_replayTimer, &QTimer::timeout, this, [this] {
-        if (m_scrubber->value() >= m_scrubber->maximum()) return m_replayTimer->stop();
-        m_scrubber->setValue(m_scrubber->value() + 1);  // the last step follows the run again
-    });
-    connect(m_scrubber, &QSlider::sliderPressed, m_replayTimer, &QTimer::stop);  // the user takes over
-    auto* stepRow = new QHBoxLayout;
-    stepRow->addWidget(m_scrubber, 1);
-    stepRow->addWidget(m_replay);
-    form->addRow("Step", stepRow);
+    m_steps = new StepScrubber("snake", form, [this](int i) { m_live->showStep(i); },
+                               [this] { return m_live->polygonCount(); });
+    connect(m_steps->replayButton(), &QPushButton::clicked, this, [this] { replay(); });
     m_stepFigures = new QLabel(this);
     m_stepFigures->setObjectName("snakeStepFigures");
     form->addRow(m_stepFigures);
@@ -74,9 +51,7 @@ SnakePage::SnakePage(SegmentationModel* model, LiveSegmentation* live, QWidget* 
 void SnakePage::replay() {
     if (!running(Method::Snake) || m_live->polygonCount() < 2) return;
     m_live->pause();  // a run still going is replayed as far as it got
-    // The run's pace, a step a tick.
-    m_scrubber->setValue(0);
-    m_replayTimer->start(SnakeScrubber::replayIntervalMs(m_live->speed()));
+    m_steps->replay(Method::Snake, m_live->speed());
 }
 
 void SnakePage::refresh() {
@@ -86,12 +61,8 @@ void SnakePage::refresh() {
     m_stepMax->setValue(m_model->snake().stepMax);
     m_minSegment->setValue(m_model->snake().minSegment);
     // The handle shows the step the views show: the last one while they follow the run.
-    if (running(Method::Snake)) {
-        const QSignalBlocker showing(m_scrubber);
-        m_scrubber->setRange(0, std::max(0, m_live->polygonCount() - 1));
-        m_scrubber->setValue(m_live->shownStep() < 0 ? m_scrubber->maximum() : m_live->shownStep());
-    }
-    m_replay->setEnabled(running(Method::Snake) && m_live->polygonCount() > 1);
+    if (running(Method::Snake)) m_steps->setSteps(m_live->polygonCount(), m_live->shownStep());
+    m_steps->replayButton()->setEnabled(running(Method::Snake) && m_live->polygonCount() > 1);
     m_stepFigures->setText(m_live->shownStepText());
     m_stepFigures->setVisible(!m_stepFigures->text().isEmpty());
 }

@@ -3,8 +3,6 @@
 
 #include "PolygonFill.h"
 
-#include "lucent/core/seg/RunSpeed.h"
-
 #include <algorithm>
 #include <utility>
 
@@ -54,11 +52,6 @@ QString SnakeScrubber::text() const {
         .arg(std::max(0, m_run.polygonCount() - 1))
         .arg(m_pixels)
         .arg(double(m_pixels) * g.spacing.x * g.spacing.y, 0, 'f', 1);
-}
-
-int SnakeScrubber::replayIntervalMs(int speed) {
-    const int pace = speed == kUnpaced ? watchableSpeed(Method::Snake) : speed;
-    return 1000 / std::max(1, pace);
 }
 
 }  // namespace lucent::ui

@@ -5,10 +5,9 @@
 #include "lucent/core/StageTimes.h"
 #include "CrossThread.h"
 
-#include "lucent/io/FileUtil.h"
+#include "lucent/ui/ViewCapture.h"
 #include "lucent/ui/LivePreviewSource.h"
 
-#include <QBuffer>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QWheelEvent>
@@ -266,20 +265,11 @@ void View3DWidget::pan(double dxFraction, double dyFraction) {
 
 bool View3DWidget::saveScreenshot(const QString& path, QString* error) {
     const QImage image = grabFramebuffer();
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    if (image.isNull() || !image.save(&buffer, "PNG")) {
+    if (image.isNull()) {
         if (error) *error = QString("%1: the 3D view could not be rendered").arg(path);
         return false;
     }
-    try {
-        io::writeFileAtomically(path.toStdString(), {std::string_view(png.constData(), std::size_t(png.size()))});
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
-    return true;
+    return saveImagePng(image, path, error);  // encoded and written as every capture is
 }
 
 void View3DWidget::mousePressEvent(QMouseEvent* event) {

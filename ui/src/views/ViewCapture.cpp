@@ -1,7 +1,8 @@
 /// @brief View and window captures, the clipboard, and atomic PNG writing.
 #include "lucent/ui/ViewCapture.h"
 
-#include "lucent/io/FileUtil.h"
+#include "SaveFile.h"
+
 #include "lucent/ui/SliceViewWidget.h"
 
 #include <QBuffer>
@@ -56,13 +57,7 @@ bool saveImagePng(const QImage& image, const QString& path, QString* error) {
         if (error) *error = path + ": the image could not be encoded as PNG";
         return false;
     }
-    try {
-        io::writeFileAtomically(path.toStdString(), {std::string_view(bytes.constData(), std::size_t(bytes.size()))});
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
-    return true;
+    return saveFile(path, std::string_view(bytes.constData(), std::size_t(bytes.size())), error);
 }
 
 }  // namespace lucent::ui

@@ -48,9 +48,6 @@ public:
     std::size_t pixels() const { return m_pixels; }
     /// "step 12 of 39: 2148 px, 1968.2 mm²" for the step shown; empty while following the run.
     QString text() const;
-    /// The time between two steps of a replay at the run's pace `speed` (steps a second; kUnpaced:
-    /// the snake's watchable pace), one step a tick.
-    static int replayIntervalMs(int speed);
 
 private:
     void fill(int index);
