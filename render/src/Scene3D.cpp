@@ -52,18 +52,22 @@ Scene3D::Scene3D() : m(std::make_unique<Impl>()) {
     m->labelProp->VisibilityOff();
     m->overlay->AddVolume(m->labelProp);
 
-    m->surfaceColours = vtkSmartPointer<vtkLookupTable>::New();
-    m->surfaceColours->SetNumberOfTableValues(256);
-    m->surfaceColours->SetTableRange(0, 255);
-    m->surfaceMapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-    m->surfaceMapper->SetLookupTable(m->surfaceColours);
-    m->surfaceMapper->SetScalarRange(0, 255);
-    m->surfaceMapper->SetScalarModeToUsePointData();
-    m->surfaceMapper->SetColorModeToMapScalars();
-    m->surfaceActor = vtkSmartPointer<vtkActor>::New();
-    m->surfaceActor->SetMapper(m->surfaceMapper);
-    m->surfaceActor->VisibilityOff();
-    m->overlay->AddActor(m->surfaceActor);
+    for (auto* layer : {&m->solidSurfaces, &m->translucentSurfaces}) {
+        layer->colours = vtkSmartPointer<vtkLookupTable>::New();
+        layer->colours->SetNumberOfTableValues(256);
+        layer->colours->SetTableRange(0, 255);
+        layer->mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+        layer->mapper->SetLookupTable(layer->colours);
+        layer->mapper->SetScalarRange(0, 255);
+        layer->mapper->SetScalarModeToUsePointData();
+        layer->mapper->SetColorModeToMapScalars();
+        layer->actor = vtkSmartPointer<vtkActor>::New();
+        layer->actor->SetMapper(layer->mapper);
+        layer->actor->VisibilityOff();
+        m->overlay->AddActor(layer->actor);  // solid first: the translucent pass blends over its depth
+    }
+    m->solidSurfaces.actor->ForceOpaqueOn();
+    m->translucentSurfaces.actor->ForceTranslucentOn();
 
     for (int v = 0; v < 256; ++v) m->liveTargets[std::size_t(v)] = std::uint8_t(v);
     m->liveColours = vtkSmartPointer<vtkLookupTable>::New();

@@ -57,6 +57,13 @@ std::pair<double, double> robustRange(const Volume& v) {
     return {lo, hi > lo ? hi : lo + 1};
 }
 
+/// A label's opacity in 3D (surfaces and label volume): the background and hidden labels draw
+/// nothing; a label without an entry is opaque.
+double labelAlpha(const LabelTable& table, int value) {
+    const LabelInfo* info = value ? table.find(std::uint8_t(value)) : nullptr;
+    return value == 0 || (info && !info->visible) ? 0.0 : (info ? info->opacity : 1.0);
+}
+
 }  // namespace
 
 void Scene3D::setVolume(std::shared_ptr<const Volume> volume) {
@@ -64,7 +71,7 @@ void Scene3D::setVolume(std::shared_ptr<const Volume> volume) {
     m->labels.reset();
     m->labelProp->VisibilityOff();
     m->surfaces.reset();
-    m->surfaceActor->VisibilityOff();
+    m->showSurfaceLayers();
     m->liveSurfaces.reset();
     m->liveActor->VisibilityOff();
     if (!m->volume || m->volume->empty()) {
@@ -163,6 +170,8 @@ void Scene3D::setLabelVolume(std::shared_ptr<const LabelMap> labels, const Label
     m->labelProp->VisibilityOn();
 }
 
+bool Scene3D::labelVolumeShown() const { return m->labels && m->labelProp->GetVisibility(); }
+
 void Scene3D::setLabelTable(const LabelTable& table) {
     m->table = table;
     m->applyLabelTable();
@@ -174,11 +183,12 @@ void Scene3D::Impl::applyLabelTable() {
     // A point per value: the nearest-voxel samples are exact label values, so each gets its own.
     for (int v = 0; v < 256; ++v) {
         const auto c = table.colourOf(std::uint8_t(v));
-        const LabelInfo* info = v ? table.find(std::uint8_t(v)) : nullptr;
-        const double alpha = v == 0 || (info && !info->visible) ? 0.0 : (info ? info->opacity : 1.0);
-        colour->AddRGBPoint(v, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0);
+        const double alpha = labelAlpha(table, v);
+        const double r = c[0] / 255.0, g = c[1] / 255.0, b = c[2] / 255.0;
+        colour->AddRGBPoint(v, r, g, b);
         opacity->AddPoint(v, 0.9 * alpha);
-        surfaceColours->SetTableValue(v, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0, alpha);
+        solidSurfaces.colours->SetTableValue(v, r, g, b, alpha >= 1.0 ? 1.0 : 0.0);
+        translucentSurfaces.colours->SetTableValue(v, r, g, b, alpha < 1.0 ? alpha : 0.0);
     }
     labelProperty->SetColor(colour);
     labelProperty->SetScalarOpacity(opacity);
@@ -187,12 +197,26 @@ void Scene3D::Impl::applyLabelTable() {
     labelProperty->ShadeOn();
     labelProperty->SetAmbient(0.35);
     labelProperty->SetDiffuse(0.65);
-    surfaceColours->Modified();
+    solidSurfaces.colours->Modified();
+    translucentSurfaces.colours->Modified();
+    showSurfaceLayers();
     for (int v = 0; v < 256; ++v) {
         const auto c = table.colourOf(liveTargets[std::size_t(v)]);
         liveColours->SetTableValue(v, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0, v ? 1.0 : 0.0);
     }
     liveColours->Modified();
+}
+
+void Scene3D::Impl::showSurfaceLayers() {
+    bool solid = false, translucent = false;
+    if (surfaces)
+        for (std::uint8_t label : surfaces->figures.labels) {
+            const double alpha = labelAlpha(table, label);
+            solid = solid || alpha >= 1.0;
+            translucent = translucent || (alpha > 0.0 && alpha < 1.0);
+        }
+    solidSurfaces.actor->SetVisibility(solid);
+    translucentSurfaces.actor->SetVisibility(translucent);
 }
 
 void Scene3D::setLiveTargets(const std::array<std::uint8_t, 256>& targets) {
@@ -203,13 +227,10 @@ void Scene3D::setLiveTargets(const std::array<std::uint8_t, 256>& targets) {
 
 void Scene3D::setSurfaces(std::shared_ptr<const LabelSurfaces> surfaces) {
     m->surfaces = std::move(surfaces);
-    if (!m->surfaces || !m->surfaces->polygons) {
-        m->surfaces.reset();
-        m->surfaceActor->VisibilityOff();
-        return;
-    }
-    m->surfaceMapper->SetInputData(m->surfaces->polygons);
-    m->surfaceActor->VisibilityOn();
+    if (m->surfaces && !m->surfaces->polygons) m->surfaces.reset();
+    for (auto* layer : {&m->solidSurfaces, &m->translucentSurfaces})
+        layer->mapper->SetInputData(m->surfaces ? m->surfaces->polygons : nullptr);
+    m->showSurfaceLayers();
 }
 
 void Scene3D::setLiveSurfaces(std::shared_ptr<const LabelSurfaces> surfaces) {

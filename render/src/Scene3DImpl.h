@@ -29,6 +29,8 @@ struct Scene3D::Impl {
     void applyPreset();
     /// Label colours and opacities into the label volume's property and the surfaces' table.
     void applyLabelTable();
+    /// Shows each surface layer that has a label to draw (after the surfaces or the table change).
+    void showSurfaceLayers();
     /// Rebuilds the slice plane outlines and crosshair lines at the cursor.
     void updatePlanes();
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> window;
@@ -57,10 +59,21 @@ struct Scene3D::Impl {
     vtkSmartPointer<vtkVolume> labelProp;
     LabelTable table;
 
+    /// One drawing of the accepted labels' surfaces: its colour table, mapper and actor.
+    struct SurfaceLayer {
+        vtkSmartPointer<vtkLookupTable> colours;
+        vtkSmartPointer<vtkPolyDataMapper> mapper;
+        vtkSmartPointer<vtkActor> actor;
+    };
     std::shared_ptr<const LabelSurfaces> surfaces;
-    vtkSmartPointer<vtkLookupTable> surfaceColours;
-    vtkSmartPointer<vtkPolyDataMapper> surfaceMapper;
-    vtkSmartPointer<vtkActor> surfaceActor;
+    // The surfaces are drawn twice from one polygon set: VTK 9.1 judges an actor coloured through a
+    // table by the whole table, not by the values drawn, and sends it to the translucent pass, whose
+    // blending ignores depth, when any entry is below alpha 1 (the background's alone would do it):
+    // nested or interleaved labels (fuzzy C-means' classes) would show through each other like a
+    // translucent volume. So the opaque labels are solid geometry, and the labels given an opacity
+    // below 1 are drawn over them in the translucent pass; each table gives the other labels alpha 0,
+    // whose fragments VTK's shader discards (as it does a hidden label's).
+    SurfaceLayer solidSurfaces, translucentSurfaces;
 
     std::shared_ptr<const LabelSurfaces> liveSurfaces;  // a live run's result, from a coarse copy
     vtkSmartPointer<vtkLookupTable> liveColours;        // live value -> its target label's colour

@@ -3,6 +3,7 @@
 /// change the pixels; labels show in their colour (directly, then as surfaces); a live run's preview
 /// shows in 3D; rotating changes the image and reset restores it; screenshots are written whole.
 #include "EventLoopWait.h"
+#include "View3DPixels.h"
 #include "lucent/render/Preset3D.h"
 #include "lucent/render/Scene3D.h"
 #include "lucent/ui/LiveSegmentation.h"
@@ -28,6 +29,9 @@
 using namespace lucent;
 using namespace lucent::ui;
 using render::Preset3D;
+using lucent::testing::colourPixels;
+using lucent::testing::inMarker;
+using lucent::testing::middleOf;
 using lucent::testing::waitFor;
 
 namespace {
@@ -87,11 +91,6 @@ std::shared_ptr<LabelMap> ballLabels(const Geometry& g, std::uint8_t label) {
     return m;
 }
 
-/// In the orientation marker's corner (bottom left), which covers the scene there.
-bool inMarker(const QImage& img, int x, int y) {
-    return x < img.width() * render::Scene3D::kMarkerShare && y >= img.height() * (1 - render::Scene3D::kMarkerShare);
-}
-
 double luminance(QRgb c) { return 0.299 * qRed(c) + 0.587 * qGreen(c) + 0.114 * qBlue(c); }
 
 /// Centroid of the bright pixels (the rendered ball) relative to the image centre, in fractions of
@@ -109,22 +108,6 @@ QPointF brightCentroid(const QImage& img, int* count = nullptr, double threshold
     if (count) *count = n;
     if (!n) return {};
     return {(sx / n) / img.width() - 0.5, 0.5 - (sy / n) / img.height()};
-}
-
-int colourPixels(const QImage& img, std::array<std::uint8_t, 3> rgb, int tolerance) {
-    // Shading scales the colour: compare the hue (the channels' ratios), on pixels bright enough.
-    const double target = rgb[0] + rgb[1] + rgb[2];
-    int n = 0;
-    for (int y = 0; y < img.height(); ++y)
-        for (int x = 0; x < img.width(); ++x) {
-            const QRgb c = img.pixel(x, y);
-            const double sum = qRed(c) + qGreen(c) + qBlue(c);
-            if (sum < 120 || inMarker(img, x, y)) continue;
-            const double k = target / sum;
-            n += std::abs(qRed(c) * k - rgb[0]) < tolerance && std::abs(qGreen(c) * k - rgb[1]) < tolerance &&
-                 std::abs(qBlue(c) * k - rgb[2]) < tolerance;
-        }
-    return n;
 }
 
 /// Saves `img` as NAME.png in $LUCENT_VIEW3D_SHOTS when set, to look at by eye.
@@ -271,6 +254,56 @@ TEST_F(View3D, LabelsShowInTheirColourThenAsSurfaces) {
     EXPECT_GT(c.x(), 0.02) << "the surface is where the ball is";
     model.clearLabels();
     EXPECT_LT(colourPixels(frame(), green, 40), 20) << "closing the labels removes them in 3D";
+}
+
+// Accepted labels often nest or interleave (fuzzy C-means' classes, a shell around a core): their
+// surfaces are solid, so the outer label hides the inner one, as it did in the label volume. Drawn
+// in VTK's translucent pass (order-independent blending) they would show through each other. A hidden
+// label draws nothing; a label given an opacity below 1 shows what it encloses.
+TEST_F(View3D, NestedLabelSurfacesAreSolidAndOnlyATranslucentLabelShowsThrough) {
+    load(ballVolume(Mat3{}));
+    view()->setPreset(Preset3D::None);
+    const std::array<std::uint8_t, 3> red = LabelTable::defaultColour(1), green = LabelTable::defaultColour(2);
+    auto nested = std::make_shared<LabelMap>(model.volume()->geometry());
+    const Vec3 c{31.5, 31.5, 31.5};
+    for (int k = 0; k < kN; ++k)
+        for (int j = 0; j < kN; ++j)
+            for (int i = 0; i < kN; ++i) {
+                const double d = norm(Vec3{double(i), double(j), double(k)} - c);
+                nested->at(i, j, k) = d < 10 ? 2 : (d > 14 && d < 20) ? 1 : 0;
+            }
+    QString error;
+    ASSERT_TRUE(model.setLabels(nested, "test", error)) << error.toStdString();
+    ASSERT_TRUE(waitFor([&] { return view()->surfacesReady(); }, 30000));
+    EXPECT_FALSE(view()->labelVolumeShown()) << "the surfaces replace the label volume";
+    const QImage solid = frame();
+    shot(solid, "nested-surfaces");
+    EXPECT_GT(colourPixels(solid, red, 40), 3000);
+    EXPECT_GT(colourPixels(middleOf(solid), red, 40), 1500) << "the shell in its own colour, not blended with the core";
+    EXPECT_LT(colourPixels(solid, green, 40), 20) << "the core inside the shell is hidden";
+    // A hidden shell draws nothing, and hides nothing: the core shows, solid.
+    LabelTable table = model.labelTable();
+    table.ensure(1).visible = false;
+    model.setLabelTable(table);
+    const QImage core = frame();
+    shot(core, "nested-shell-hidden");
+    EXPECT_LT(colourPixels(core, red, 40), 20);
+    EXPECT_GT(colourPixels(middleOf(core), green, 40), 1500);
+    // A translucent shell lets the core through.
+    table.ensure(1).visible = true;
+    table.ensure(1).opacity = 0.4f;
+    model.setLabelTable(table);
+    const QImage through = frame();
+    shot(through, "nested-shell-translucent");
+    EXPECT_LT(colourPixels(middleOf(through), red, 40), 800) << "the core shows through the translucent shell";
+    // A translucent core inside the solid shell stays hidden: the translucent labels are drawn over
+    // the solid ones' depth.
+    table.ensure(1).opacity = 1.0f;
+    table.ensure(2).opacity = 0.5f;
+    model.setLabelTable(table);
+    const QImage hidden = frame();
+    EXPECT_GT(colourPixels(middleOf(hidden), red, 40), 1500);
+    EXPECT_LT(colourPixels(hidden, green, 40), 20);
 }
 
 // A brush writes the layer at every mouse move: the 3D pane shows its edits once they pause, not a

@@ -57,6 +57,8 @@ public:
     /// The map is read in place (no copy) when the next render uploads it: after changing its
     /// voxels, call this again before rendering.
     void setLabelVolume(std::shared_ptr<const LabelMap> labels, const LabelTable& table);
+    /// Whether the label volume is drawn (set, and not too large for this GL's 3D textures).
+    bool labelVolumeShown() const;
     /// Colours and opacities of the label volume and the surfaces.
     void setLabelTable(const LabelTable& table);
     /// Shows accepted labels as surfaces (built by buildLabelSurfaces); null hides them.

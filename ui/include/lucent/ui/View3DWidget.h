@@ -68,6 +68,8 @@ public:
     void followCursorNow();
     /// Whether the surfaces of the current labels are shown (the label volume is gone then).
     bool surfacesReady() const { return m_labelSerial > 0 && m_surfaceSerial == m_labelSerial; }
+    /// Whether the labels are drawn as a label volume (until their surfaces come, and after a brush's pause).
+    bool labelVolumeShown() const { return m_scene.labelVolumeShown(); }
     /// Triangles of the surfaces shown (0 without).
     std::size_t surfaceTriangles() const { return m_triangles; }
 
