@@ -9,7 +9,8 @@
 /// pane) the median and worst of its time per stroke; and the cost of one brush dab (the layer's
 /// edit as every view takes it) with the run going and without.
 /// usage: xvfb-run -a -s "-screen 0 1920x1080x24" lucent_bench_viewer_growcut [--size X,Y,Z] [--strokes N]
-///        [--backend auto|cpu|cuda] [--steps-per-frame N] [--no-peer]
+///        [--backend auto|cpu|cuda] [--steps-per-frame N] [--no-peer] [--dabs-only]
+/// (--dabs-only: the brush dabs with no run, then stop: where a dab's time goes, without the engine)
 #include "lucent/core/ParallelFor.h"
 #include "lucent/core/StageTimes.h"
 #include "lucent/core/seg/GrowCutCpu.h"
@@ -93,8 +94,8 @@ void addStages(StageRows& rows, int stroke) {
     stages::reset();
 }
 
-void printStages(StageRows& rows, int strokes) {
-    std::printf("  stages per stroke (all threads; nested stages overlap)      ms median     worst   times (median)\n");
+void printStages(StageRows& rows, int strokes, const char* per = "stroke") {
+    std::printf("  stages per %-6s (all threads; nested stages overlap)      ms median     worst   times (median)\n", per);
     for (auto& [name, row] : rows) {
         row.ms.resize(std::size_t(strokes), 0.0);
         row.count.resize(std::size_t(strokes), 0.0);
@@ -136,24 +137,36 @@ double dabMs(ui::MainWindow& window, std::uint8_t label, int i, int j, int k) {
     return t.nsecsElapsed() / 1e6;
 }
 
-/// Dabs along a short line, each its own event-loop pass; prints their median and worst.
+/// Dabs along a short line, each its own event-loop pass; prints their median and worst, and the
+/// stages of a dab (what a dab's time went to).
 void printDabs(ui::MainWindow& window, const char* when, std::uint8_t label, int i, int j, int k) {
     std::vector<double> ms;
-    for (int d = 0; d < 9; ++d) ms.push_back(dabMs(window, label, i + d, j, k));
+    const bool measuring = stages::enabled();
+    stages::setEnabled(true);
+    stages::reset();
+    StageRows rows;
+    constexpr int kDabs = 9;
+    for (int d = 0; d < kDabs; ++d) {
+        ms.push_back(dabMs(window, label, i + d, j, k));
+        addStages(rows, d);
+    }
+    stages::setEnabled(measuring);
     const Stats s = stats(ms);
     std::printf("a brush dab to every pane redrawn (2x2, the 3D pane's too), %s  median %7.2f ms   worst %7.2f ms   (%zu dabs)\n",
                 when, s.median, s.worst, ms.size());
+    printStages(rows, kDabs, "dab");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     int nx = 512, ny = 512, nz = 400, strokes = 20, stepsPerFrame = 0;
-    bool peer = true;
+    bool peer = true, dabsOnly = false;
     std::string backendName = "auto";
     for (int a = 1; a < argc; ++a) {
         const bool value = a + 1 < argc;
         if (!std::strcmp(argv[a], "--no-peer")) peer = false;
+        if (!std::strcmp(argv[a], "--dabs-only")) dabsOnly = true;
         if (!value) continue;
         if (!std::strcmp(argv[a], "--size")) std::sscanf(argv[a + 1], "%d,%d,%d", &nx, &ny, &nz);
         if (!std::strcmp(argv[a], "--strokes")) strokes = std::atoi(argv[a + 1]);
@@ -186,17 +199,21 @@ int main(int argc, char** argv) {
     seeds.setStrokeInProgress([&] { return stroking; });
     // Frames until the run has settled and its last changes are drawn in the three views.
     // Returns the frames drawn and, in `settledMs`, when the last one that still saw the run going ended
-    // (from `clock`): the rest is the frame that draws the settled result.
-    auto framesUntilSettled = [&](const QElapsedTimer& clock, double& settledMs) {
+    // (from `clock`): the rest is the frame that draws the settled result. `firstMs`: when the first
+    // frame that drew a step of the run taken after `stepsBefore` ended (the preview's first change
+    // on screen; the result may still move after it).
+    auto framesUntilSettled = [&](const QElapsedTimer& clock, double& settledMs, int stepsBefore = 0, double* firstMs = nullptr) {
         int frames = 0;
         auto frame = [&] {
             {
                 stages::Scope s("bench: frameNow (take, upload, HUD, 3D pane's copy)");
                 run.frameNow();
             }
+            const bool stepped = run.published().steps > stepsBefore;
             stages::Scope s("bench: three views drawn and read back");
             for (auto* v : views)
                 if (v->grabFramebuffer().isNull()) std::abort();
+            if (firstMs && stepped && *firstMs < 0) *firstMs = clock.nsecsElapsed() / 1e6;
         };
         do {
             frame();
@@ -221,6 +238,7 @@ int main(int argc, char** argv) {
     wait.start();
     while (pane3d && !pane3d->surfacesReady() && wait.elapsed() < 5000) QTest::qWait(20);
     printDabs(window, "no run", 3, 5, 8, ck);
+    if (dabsOnly) return std::printf("memory: peak host RSS %.0f MB\n", peakRssMb()), 0;
     QTest::qWait(500);
     QString error;
     stages::setEnabled(true);
@@ -241,7 +259,7 @@ int main(int argc, char** argv) {
         panel.model().setStepsPerFrame(stepsPerFrame);
         std::printf("steps per frame (rounds per engine step on CUDA) for the strokes: %d\n", stepsPerFrame);
     }
-    std::vector<double> update, dab;
+    std::vector<double> update, dab, firstShown;
     StageRows rows;
     int continued = 0;
     stages::setEnabled(true);
@@ -266,13 +284,15 @@ int main(int argc, char** argv) {
         t.start();
         if (!seeds.takeStrokes()) return std::fprintf(stderr, "stroke %d was not taken\n", s), 1;
         const double takenMs = t.nsecsElapsed() / 1e6;
-        const int frames = framesUntilSettled(t, settledMs);
+        double firstMs = -1;
+        const int frames = framesUntilSettled(t, settledMs, stepsBefore, &firstMs);
         update.push_back(t.nsecsElapsed() / 1e6);
+        if (firstMs >= 0) firstShown.push_back(firstMs);
         addStages(rows, s);
         const MethodFigures after = run.figures();
         std::printf("  stroke %d (label %d, slice %d): %.1f ms (taken into the run %.1f, the last frame that saw it going "
-                    "ended at %.1f, %d frames; engine %d steps",
-                    s + 1, label, k, update.back(), takenMs, settledMs, frames, run.published().steps - stepsBefore);
+                    "ended at %.1f, %d frames, the first step drawn at %.1f; engine %d steps",
+                    s + 1, label, k, update.back(), takenMs, settledMs, frames, firstMs, run.published().steps - stepsBefore);
         if (after.rounds && before.rounds) std::printf(", %d rounds", *after.rounds - *before.rounds);
         if (after.msDevice && before.msDevice) std::printf(", device %.2f ms", *after.msDevice - *before.msDevice);
         std::printf(")\n");
@@ -285,6 +305,9 @@ int main(int argc, char** argv) {
     std::printf("stroke to the updated result in the three views  median %7.1f ms   worst %7.1f ms   (%d strokes, %d went "
                 "on from the previous result)\n",
                 u.median, u.worst, strokes, continued);
+    const Stats f = stats(firstShown);
+    std::printf("stroke to the first step of its update drawn in the three views  median %7.1f ms   worst %7.1f ms   (%zu strokes)\n",
+                f.median, f.worst, firstShown.size());
     printStages(rows, strokes);
     const Stats d = stats(dab);
     std::printf("a stroke's edit as the views take it (labelsEdited alone)  median %7.2f ms   worst %7.2f ms\n", d.median, d.worst);

@@ -6,6 +6,7 @@
 #include "EventLoopWait.h"
 #include "MenuDriving.h"
 #include "ViewerWindowTest.h"
+#include "lucent/core/HostVolumeWork.h"
 #include "lucent/core/LabelStatistics.h"
 #include "lucent/core/LabelStroke.h"
 #include "lucent/ui/LabelFiles.h"
@@ -614,4 +615,29 @@ TEST_F(LabelEditing, EveryPanelShownTheWindowStillFitsALaptopScreen) {
         EXPECT_LE(window.height(), laptop.height()) << methodName(method);
         EXPECT_TRUE(window.segment().isVisible() && panel().isVisible()) << methodName(method);
     }
+}
+
+// A brush dab changes a box of the layer: the views take that box into their textures without
+// copying or reading the whole layer on the host (a copy per dab was most of a stroke's time at
+// 512 x 512 x 400, BENCHMARKS.md "Grow from seeds after a stroke, the label layer's copy").
+TEST_F(LabelEditing, ADabReachesTheViewsWithoutAWholeLayerOnTheHost) {
+    LabelMap& layer = window.model().labelLayer();
+    layer.at(20, 20, k) = 2;
+    window.model().labelsEdited(nullptr);  // a layer replaced: taken whole once
+    for (Orientation o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal})
+        ASSERT_FALSE(view(o)->grabFramebuffer().isNull());
+    const VoxelBox dab{{44, 38, k}, {46, 40, k}};
+    for (int j = dab.lo[1]; j <= dab.hi[1]; ++j)
+        for (int i = dab.lo[0]; i <= dab.hi[0]; ++i) layer.at(i, j, k) = 1;
+    hostwork::reset();
+    window.model().labelsEdited(&dab);
+    QImage shown;
+    for (Orientation o : {Orientation::Axial, Orientation::Coronal, Orientation::Sagittal}) {
+        const QImage img = view(o)->grabFramebuffer();  // paints: the views take the change here
+        ASSERT_FALSE(img.isNull());
+        if (o == Orientation::Axial) shown = img;
+    }
+    EXPECT_LT(hostwork::largest(), layer.voxelCount()) << "a view's update copied or read the whole layer";
+    EXPECT_EQ(hueOf(shown.pixel(devicePixel({45, 39, double(k)}))), Hue::Red) << "the dab is drawn";
+    EXPECT_EQ(hueOf(shown.pixel(devicePixel({20, 20, double(k)}))), Hue::Green) << "the earlier label stays";
 }

@@ -38,8 +38,11 @@ bool SharedTextures::syncTimed(const ViewerModel& model, QString& error) {
     if (model.labelGeneration() != m_labelGeneration) {
         // One change since the last upload with a known box: upload only that box.
         const auto box = m_labelGeneration >= 0 ? model.labelChangeSince(m_labelGeneration) : std::nullopt;
-        const bool boxOnly = box.has_value();
-        m_textures.uploadLabels(model.labels() ? *model.labels() : LabelMap(), boxOnly ? &*box : nullptr);
+        stages::Scope scope(box ? "textures: the labels' changed box into the 3D texture" : "textures: the labels whole into the 3D texture");
+        // The layer by reference: `labels ? *labels : LabelMap()` would be a copy of the whole layer
+        // at every brush dab (a prvalue), which cost more than the upload of its box.
+        if (const std::shared_ptr<const LabelMap> layer = model.labels()) m_textures.uploadLabels(*layer, box ? &*box : nullptr);
+        else m_textures.uploadLabels(LabelMap());
         m_labelGeneration = model.labelGeneration();
     }
     if (model.labelTableGeneration() != m_tableGeneration) {

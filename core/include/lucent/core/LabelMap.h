@@ -19,6 +19,19 @@ public:
     }
     /// Takes `labels` (one per voxel of `geometry`, else std::invalid_argument) without copying.
     LabelMap(const Geometry& geometry, std::vector<std::uint8_t>&& labels);
+    /// A copy is host work over the whole map: noted, so that tests see one made where none should be.
+    LabelMap(const LabelMap& other) : m_geometry(other.m_geometry), m_labels(other.m_labels) { hostwork::note(m_labels.size()); }
+    LabelMap& operator=(const LabelMap& other) {
+        if (this != &other) {
+            m_geometry = other.m_geometry;
+            m_labels = other.m_labels;
+            hostwork::note(m_labels.size());
+        }
+        return *this;
+    }
+    LabelMap(LabelMap&&) noexcept = default;
+    LabelMap& operator=(LabelMap&&) noexcept = default;
+    ~LabelMap() = default;
 
     const Geometry& geometry() const { return m_geometry; }
     std::size_t voxelCount() const { return m_labels.size(); }
