@@ -64,8 +64,15 @@ void requireUsable(const CommandLine& cl, Method method, const SegmentationReque
         throw UsageError(std::string(key) + " needs --seeds-mask SEEDS: a label file on the image's grid (0 = no seed)");
     // A row given out of its range is named by the option the user typed.
     for (const Parameter* p : parametersOf(method)) {
+        if (!cl.has(std::string(p->flag))) continue;
+        if (p->kind == ParameterKind::OptionalRange) {
+            if (const auto range = p->getRange(request); range && !p->allowsRange(*range))
+                throw UsageError(std::string(key) + ": " + std::string(p->flag) + " must be " + p->requirement() +
+                                 ", got '" + cl.value(std::string(p->flag)) + "'");
+            continue;
+        }
         const auto v = p->get(request);
-        if (cl.has(std::string(p->flag)) && v && !p->allows(*v))
+        if (v && !p->allows(*v))
             throw UsageError(std::string(key) + ": " + std::string(p->flag) + " must be " + p->requirement());
     }
     try {
@@ -122,6 +129,14 @@ void parametersFromOptions(const CommandLine& cl, SegmentationRequest& request) 
             case ParameterKind::Number:
             case ParameterKind::OptionalNumber: p.set(request, cl.number(flag, 0)); break;
             case ParameterKind::Flag: p.set(request, 1.0); break;
+            case ParameterKind::OptionalRange: {
+                const auto range = parseRange(cl.value(flag));
+                if (!range)
+                    throw UsageError(flag + " needs two numbers " + std::string(p.metavar) + ", got '" +
+                                     cl.value(flag) + "'");
+                p.setRange(request, range);
+                break;
+            }
         }
     }
 }

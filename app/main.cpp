@@ -76,8 +76,9 @@ std::string usage() {
            "                [--memberships OUT." + volumeOut + "]\n"
            "         snake: --slice k --rect i0,j0,i1,j1 " + parameterSynopsis(Method::Snake) + " [--polygon OUT.json]\n"
            "         snake3d: --box i0,j0,k0,i1,j1,k1 [--seed i,j,k --radius MM ...] [--seed-lps x,y,z | --seed-ras x,y,z]\n"
-           "                " + parameterSynopsis(Method::Snake3d) + "   (box and / or bubbles; the domain is --roi or\n"
-           "                the start grown by --margin; without --iterations it runs until the surface stops changing)\n"
+           "                " + parameterSynopsis(Method::Snake3d) + "\n"
+           "                (box and / or bubbles; the domain is --roi or the start grown by --margin; without\n"
+           "                --iterations it runs until the surface stops changing)\n"
            "         growcut: --seeds-mask SEEDS   (a label file on PATH's grid, 0 = no seed: each voxel takes the\n"
            "                label of the seed it reaches along the least summed intensity change)\n"
            "       parameters of segment and --live [default; accepted values; unit]:\n" +

@@ -40,6 +40,19 @@ void parametersFrom(Method method, const py::dict& p, SegmentationRequest& r) {
         const std::string key(row.key);
         if (!p.contains(key) || p[key.c_str()].is_none()) continue;
         const py::object v = p[key.c_str()];
+        if (row.kind == ParameterKind::OptionalRange) {  // (lower, upper): a sequence of two numbers
+            std::vector<double> pair;
+            try {
+                pair = v.cast<std::vector<double>>();
+            } catch (const py::cast_error&) {
+            }
+            if (pair.size() != 2)
+                throw std::invalid_argument(row.label() + " must be " + row.requirement() + ", as (lower, upper)");
+            const ValueRange range{pair[0], pair[1]};
+            checkRange(row, range);
+            row.setRange(r, range);
+            continue;
+        }
         const double value = row.kind == ParameterKind::Flag ? double(v.cast<bool>()) : v.cast<double>();
         checkParameter(row, value);  // before set(), which would truncate 2.5 clusters to 2
         row.set(r, value);
@@ -247,7 +260,7 @@ py::tuple segmentImage(const Image& image, const std::string& methodKey, const p
 /// The parameter table (MethodParameters.h) as Python dicts: what lucent.parameters() shows and what
 /// the package's keywords and lucent.batch's options are checked against.
 py::list parameterRows() {
-    static const char* const kinds[] = {"integer", "number", "optional", "flag"};
+    static const char* const kinds[] = {"integer", "number", "optional", "flag", "range"};
     py::list out;
     for (const Parameter& p : parameterTable()) {
         py::dict d;
@@ -255,7 +268,8 @@ py::list parameterRows() {
         d["key"] = std::string(p.key);
         d["flag"] = std::string(p.flag);
         d["kind"] = kinds[int(p.kind)];
-        d["default"] = p.kind == ParameterKind::OptionalNumber ? py::object(py::none()) : py::float_(p.limit.byDefault);
+        const bool absent = p.kind == ParameterKind::OptionalNumber || p.kind == ParameterKind::OptionalRange;
+        d["default"] = absent ? py::object(py::none()) : py::float_(p.limit.byDefault);
         d["min"] = p.limit.min;
         d["max"] = p.limit.max;
         d["min_open"] = p.limit.minOpen;

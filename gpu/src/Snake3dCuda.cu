@@ -28,15 +28,26 @@ namespace {
 using Word = unsigned long long;
 static_assert(sizeof(Word) == sizeof(std::uint64_t));
 
-/// The volume as the kernels see the domain: voxel (x, y, z) of the domain is voxel lo + (x, y, z).
+/// The volume as the kernels see the domain: voxel (x, y, z) of the domain is voxel lo + (x, y, z), its
+/// value clamped to the run's clip (Snake3dClamp, as the CPU engine's value()).
 struct DomainView {
     const std::int16_t* voxels;
     long long dimX, dimXY;
     int lo[3];
+    Snake3dClamp clamp;
     __device__ long long value(int x, int y, int z) const {
-        return voxels[(long long)(lo[0] + x) + dimX * (lo[1] + y) + dimXY * (lo[2] + z)];
+        return clamp((long long)voxels[(long long)(lo[0] + x) + dimX * (lo[1] + y) + dimXY * (lo[2] + z)]);
     }
 };
+
+DomainView domainView(const GpuContext& context, const SegmentationRequest& request, const VoxelBox& domain) {
+    const Geometry& g = request.volume->geometry();
+    return {static_cast<const std::int16_t*>(context.deviceVolume().devicePointer()),
+            g.dims[0],
+            (long long)g.dims[0] * g.dims[1],
+            {domain.lo[0], domain.lo[1], domain.lo[2]},
+            snake3dClamp(request.snake3d)};
+}
 
 __device__ inline void wordPosition(long long index, const Snake3dShape& s, int& w, int& y, int& z) {
     w = int(index % s.words);
@@ -238,9 +249,7 @@ void Snake3dCuda::start(const SegmentationRequest& request) {
     m_timer.begin(stream);
     cudaCheck(cudaMemcpyAsync(m_u.get(), start.data(), bytes, cudaMemcpyHostToDevice, stream), "3D snake start");
     cudaCheck(cudaMemcpyAsync(m_state.get(), m_host, sizeof(st), cudaMemcpyHostToDevice, stream), "3D snake state");
-    const Geometry& g = request.volume->geometry();
-    const DomainView d{static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()), g.dims[0],
-                       (long long)g.dims[0] * g.dims[1], {m_domain.lo[0], m_domain.lo[1], m_domain.lo[2]}};
+    const DomainView d = domainView(*m_context, request, m_domain);
     startSums<<<blocksFor(m_shape.wordCount(), 256), 256, 0, stream>>>(m_state.as<Snake3dDeviceState>(), m_u.as<Word>(),
                                                                        m_shape, d);
     launchCheck("3D snake start sums");
@@ -259,9 +268,7 @@ void Snake3dCuda::enqueueIteration(long long smoothedBefore) {
     const long long count = m_shape.wordCount();
     constexpr int kBlock = 256;
     const unsigned blocks = blocksFor(count, kBlock);
-    const Geometry& g = m_request.volume->geometry();
-    const DomainView d{static_cast<const std::int16_t*>(m_context->deviceVolume().devicePointer()), g.dims[0],
-                       (long long)g.dims[0] * g.dims[1], {m_domain.lo[0], m_domain.lo[1], m_domain.lo[2]}};
+    const DomainView d = domainView(*m_context, m_request, m_domain);
     Word *u = m_u.as<Word>(), *work = m_work.as<Word>();
     beginIteration<<<blocks, kBlock, 0, stream>>>(st, u, m_prev1.as<Word>(), m_prev2.as<Word>(), count);
     thresholdKernel<<<1, 1, 0, stream>>>(st);

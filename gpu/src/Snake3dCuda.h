@@ -2,7 +2,8 @@
 /// same packed words (Snake3dWords.h), one thread a word and one kernel a sub-step (the region term,
 /// each curvature operator, the settling pass that counts the changed voxels and their exact int64
 /// sums), the threshold and the convergence test in one-thread kernels, so a step of many
-/// iterations is enqueued at once and read back once. Equal to the CPU engine word for word.
+/// iterations is enqueued at once and read back once. The values are clamped to the request's clip as
+/// the CPU engine clamps them (Snake3dClamp). Equal to the CPU engine word for word.
 #pragma once
 
 #include "CudaEngineBase.h"

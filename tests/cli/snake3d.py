@@ -1,11 +1,12 @@
 """@brief The CLI contract of `lucent segment --method snake3d` (issue 40): the options as the issue writes them,
 the result on a phantom whose answer is known by construction, the stats JSON, usage errors (exit 2) and failures
-(exit 1, one line, nothing written). Standard library only."""
+(exit 1, one line, nothing written); --clip LO,HI on the real CT head (the ventricles, not the soft tissue against
+the bone). Standard library only."""
 import json
 import math
 import os
 
-from test_cli import check, read_nifti, run, world, write_nifti
+from test_cli import check, read_nifti, run, skip, world, write_nifti
 
 DIMS = (48, 40, 24)
 SPACING = (1.0, 1.0, 2.0)
@@ -66,12 +67,28 @@ def snake3d_contract(lucent, tmp):
     p = doc["parameters"]
     check(doc["method"] == "snake3d" and doc["backend"] == "cpu", "stats method and backend")
     check(p["box"] == [4, 6, 2, 44, 34, 21] and p["margin_mm"] is None and p["iterations"] == 0 and
-          p["smoothing"] == 1 and p["seeds"] == [] and p["roi"] is None, "stats parameters: %s" % p)
+          p["smoothing"] == 1 and p["seeds"] == [] and p["roi"] is None and p["clip"] is None,
+          "stats parameters: %s" % p)
     # No --margin: 10 % of the box's largest side (41 voxels: 4), clipped to the volume.
     check(p["domain"] == [0, 2, 0, 47, 38, 23], "the domain is the box grown by 4 voxels: %s" % p["domain"])
     check(doc["converged"] is True and doc["iterations"] > 2, "runs to convergence: %s" % doc["iterations"])
     check(abs(doc["mean_inside"] - 100) < 10 and abs(doc["mean_outside"]) < 10,
           "the means of the two regions: %.1f, %.1f" % (doc["mean_inside"], doc["mean_outside"]))
+
+    # --clip LO,HI: a range around both objects' values changes nothing (the noise is +-30), and the stats say it.
+    plain = labels
+    rc, _, err = run(lucent, "segment", src, "--method", "snake3d", "--box", "4,6,2,44,34,21", "--clip=-40,140",
+                     "-o", mask, "--stats", stats, "--backend", "cpu")
+    _, _, labels = read_nifti(mask)
+    doc = json.load(open(stats))
+    check(rc == 0 and labels == plain and doc["parameters"]["clip"] == [-40, 140],
+          "--clip -40,140 wider than the values: the same voxels, clip in the stats: " + err)
+    # A clip inside the noise: the values the snake sees are clamped, the means with them.
+    rc, _, err = run(lucent, "segment", src, "--method", "snake3d", "--box", "4,6,2,44,34,21", "--clip", "20,80",
+                     "-o", mask, "--stats", stats, "--backend", "cpu")
+    doc = json.load(open(stats))
+    check(rc == 0 and doc["parameters"]["clip"] == [20, 80] and 20 <= doc["mean_outside"] < doc["mean_inside"] <= 80,
+          "--clip 20,80: the means of the clamped values: %s %s" % (doc.get("mean_inside"), err))
 
     # --iterations N runs exactly N; --smoothing and --margin as given.
     rc, _, err = run(lucent, "segment", src, "--method", "snake3d", "--box", "4,6,2,44,34,21", "--iterations", "3",
@@ -119,6 +136,12 @@ def snake3d_contract(lucent, tmp):
                          "--radius", "2"], "two radii for three seeds")):
         rc, _, err = run(lucent, "segment", src, *args, "-o", never)
         check(rc == 2 and not os.path.exists(never), "%s is a usage error: exit %d, %r" % (what, rc, err))
+    # --clip LO,HI: two finite numbers, LO below HI; anything else is a usage error naming --clip.
+    for value in ("80,0", "5,5", "0", "0,80,100", "a,80", "0,", "nan,80", "0,inf", ""):
+        rc, _, err = run(lucent, "segment", src, "--method", "snake3d", "--box", "1,1,1,9,9,9", "--clip", value,
+                         "-o", never)
+        check(rc == 2 and "--clip" in err and not os.path.exists(never),
+              "--clip %r is a usage error naming --clip: exit %d, %r" % (value, rc, err))
     # Failures found once the volume is read: exit 1, one line naming the problem, nothing written.
     for args, what, words in ((["--box", "1,1,1,48,9,9"], "a box outside the volume", "outside the volume"),
                               (["--seed", "5,5,30"], "a seed outside the volume", "outside the volume"),
@@ -127,6 +150,42 @@ def snake3d_contract(lucent, tmp):
         rc, _, err = run(lucent, "segment", src, "--method", "snake3d", *args, "-o", never)
         check(rc == 1 and len(err.strip().splitlines()) == 1 and words in err and not os.path.exists(never),
               "%s: exit %d, %r" % (what, rc, err))
+
+
+# Issue 40: a box around both frontal horns of the CT head drawn on axial slice 60 with the viewer's default
+# depth (15 slices). Its domain reaches the bone of the anterior cranial fossa.
+FRONTAL_HORNS_BOX = "105,120,53,152,183,67"
+
+
+def snake3d_ct_contract(lucent, data, tmp):
+    """On the real CT head, the box across both frontal horns: without --clip the bone in the domain makes all
+    soft tissue the inside; with --clip 0,80 (the brain window W 80 L 40) it finds the ventricles (CSF, under
+    10 HU on average in the stored values)."""
+    ct = os.path.join(data, "cranium", "cranium.mhd")
+    if not os.path.exists(ct):
+        skip("snake3d_ct", "the real CT head is missing (tests/fetch-data.sh)")
+        return
+    volume = os.path.join(tmp, "snake3d_ct.nii")  # its voxels in the order the mask is written
+    rc, _, err = run(lucent, "convert", ct, "-o", volume)
+    check(rc == 0, "convert the CT head: " + err)
+    _, _, values = read_nifti(volume)
+    mask, stats = os.path.join(tmp, "snake3d_ct_mask.nii"), os.path.join(tmp, "snake3d_ct.json")
+
+    def segment(*extra):
+        rc, _, err = run(lucent, "segment", ct, "--method", "snake3d", "--box", FRONTAL_HORNS_BOX, *extra, "-o", mask,
+                         "--stats", stats, "--backend", "cpu")
+        check(rc == 0, "segment snake3d --box %s %s: %s" % (FRONTAL_HORNS_BOX, " ".join(extra), err))
+        _, _, labels = read_nifti(mask)
+        inside = [v for v, m in zip(values, labels) if m]
+        return len(inside), sum(inside) / max(1, len(inside)), json.load(open(stats))
+
+    n, mean, _ = segment()
+    check(n > 100000 and mean > 15, "without --clip the bone makes the soft tissue the inside: %d voxels, %.1f HU" %
+          (n, mean))
+    n, mean, doc = segment("--clip", "0,80")
+    check(15000 < n < 30000 and mean < 10, "--clip 0,80 finds the ventricles: %d voxels, %.1f HU" % (n, mean))
+    check(doc["parameters"]["clip"] == [0, 80] and doc["mean_inside"] < 10 and doc["converged"] is True,
+          "the stats: clip [0, 80], the clamped inside's mean %.1f HU" % doc["mean_inside"])
 
 
 def snake3d_live_contract(lucent, xvfb, tmp):
@@ -143,7 +202,7 @@ def snake3d_live_contract(lucent, xvfb, tmp):
     mask, shot = os.path.join(tmp, "snake3d_live_ref.nii.gz"), os.path.join(tmp, "snake3d_live.png")
     _, srow, _ = read_nifti(src)
     ras = ",".join("%g" % c for c in world(srow, (36, 20, 12)))
-    for start in (["--box", "4,6,2,44,34,21"],
+    for start in (["--box", "4,6,2,44,34,21"], ["--box", "4,6,2,44,34,21", "--clip", "20,80"],
                   ["--seed", "16,20,12", "--radius", "4", "--seed-ras", ras, "--radius", "3", "--margin", "10"]):
         rc, out, err = run(lucent, "segment", src, "--method", "snake3d", *start, "-o", mask, "--backend", "cpu")
         check(rc == 0, "reference segment snake3d %s: %s" % (start, err))

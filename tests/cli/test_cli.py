@@ -823,6 +823,7 @@ def contracts(a):
             ("roi", lambda t: seg.roi_contract(a.lucent, t)),
             ("snake_roi", lambda t: seg.snake_roi_contract(a.lucent, t)),
             ("snake3d", lambda t: snake3d.snake3d_contract(a.lucent, t)),
+            ("snake3d_ct", lambda t: snake3d.snake3d_ct_contract(a.lucent, a.data, t)),
             ("per_voxel", lambda t: seg.per_voxel_contract(a.lucent, t)),
             ("min_segment", lambda t: seg.min_segment_contract(a.lucent, t)),
             ("threads", lambda t: seg.threads_contract(a.lucent, t)),

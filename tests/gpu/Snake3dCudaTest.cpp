@@ -1,7 +1,8 @@
 /// @brief The CUDA 3D snake against the CPU engine on the same requests: the same labels, changed
 /// boxes, iteration counts and means after every step (steps of 1 and of 7 iterations), on noisy
 /// volumes of odd sizes (partial words, rows of one to four words), box and bubble starts, smoothing
-/// 0..3, an ROI and a mask, runs to convergence, the real CT head; float volumes and a refused
+/// 0..3, with and without a clip of the values, an ROI and a mask, runs to convergence, the real CT head
+/// (with the brain window's clip across both frontal horns too); float volumes and a refused
 /// allocation fall back to the CPU; the level set the viewer's scrubber copies after every step, and a
 /// scrubbed box uploaded into the context's labels. Skipped without a CUDA device.
 #include "lucent/core/Errors.h"
@@ -109,6 +110,9 @@ TEST(CudaSnake3d, EqualsTheCpuStepForStepOnOddSizesStartsAndSmoothings) {
             SCOPED_TRACE("size " + std::to_string(n) + ", smoothing " + std::to_string(smoothing));
             expectSameRun(r, 1);
             expectSameRun(r, 7);
+            // The values clamped (bounds rounded to 15 and 86 on int16): the same decisions on both.
+            r.snake3d.clip = ValueRange{15.4, 85.6};
+            expectSameRun(r, 3);
         }
     }
 }
@@ -126,6 +130,8 @@ TEST(CudaSnake3d, RoiMaskAndMarginLikeTheCpu) {
     expectSameRun(r, 3);
     r.roi.reset();
     r.snake3d.marginMm = 4.0;
+    expectSameRun(r, 3);
+    r.snake3d.clip = ValueRange{-10, 60};
     expectSameRun(r, 3);
 }
 
@@ -225,4 +231,11 @@ TEST(CudaSnake3d, RealCtHeadEqualsCpu) {
     r.snake3d.box = VoxelBox{{40, 40, 10}, {215, 215, 100}};  // most of the head: a large domain
     r.snake3d.iterations = 12;
     expectSameRun(r, 5);
+    r.snake3d.clip = ValueRange{-20.5, 100.4};  // a window's range: bounds between whole values
+    expectSameRun(r, 5);
+    // Issue 40's box across both frontal horns, clipped to the brain window: the ventricles, on both.
+    r.snake3d.box = VoxelBox{{105, 120, 53}, {152, 183, 67}};
+    r.snake3d.iterations = 0;
+    r.snake3d.clip = ValueRange{0, 80};
+    expectSameRun(r, 4);
 }

@@ -131,7 +131,7 @@ def test_batch_of_snake3d_and_growcut_on_a_scheduler_and_two_workers(tmp_path, d
     inputs = make_inputs(tmp_path / "in")[:3]
     # snake3d: the box and a bubble, the parameters `lucent segment --method snake3d` takes.
     options = ["--method", "snake3d", "--box", "3,4,5,9,13,14", "--seed", "6,8,9", "--radius", "2.5", "--margin", "6",
-               "--smoothing", "1"]
+               "--smoothing", "1", "--clip", "-100,500"]
     out = tmp_path / "out3d"
     p = batch(*options, "-o", out, "--scheduler", address, *inputs)
     assert p.returncode == 0, p.stderr

@@ -193,6 +193,9 @@ CASES = [
     # A box alone: its domain is the box grown by 10 % of its largest side, in voxels, as the CLI's.
     ("snake3d", ["--box", "130,85,50,160,150,68", "--iterations", "30"],
      lambda a: lucent.snake3d(a, box=(130, 85, 50, 160, 150, 68), iterations=30, backend="cpu")),
+    # Issue 40's box across both frontal horns, the values clamped to the brain window: --clip LO,HI is clip=.
+    ("snake3d", ["--box", "105,120,53,152,183,67", "--clip", "0,80"],
+     lambda a: lucent.snake3d(a, box=(105, 120, 53, 152, 183, 67), clip=(0, 80), backend="cpu")),
 ]
 
 
@@ -397,6 +400,27 @@ def test_a_parameter_out_of_its_range_is_a_value_error_naming_it():
         lucent.fuzzy_c_means(v, clusters=2.5, backend="cpu")
     with pytest.raises(ValueError, match="connectivity must be 6 or 26"):
         lucent.region_growing(v, seeds=[(1, 1, 1)], lower=0, upper=10, connectivity=8, backend="cpu")
+    for clip in [(80, 0), (5, 5), (0,), (0, 80, 100), 5, "0,80", (0, float("nan"))]:
+        with pytest.raises(ValueError, match="clip must be two numbers LO,HI, LO below HI"):
+            lucent.snake3d(v, box=(1, 1, 1, 5, 5, 5), clip=clip, backend="cpu")
+
+
+def test_snake3d_clip_clamps_the_values_the_snake_sees():
+    # A dark ball (5) in soft tissue (35) and a plate of bone (1000) in the domain's margin: the bone lifts
+    # the outside's mean, and the surface takes the soft tissue; clamped to 0..80 it finds the ball.
+    rng = np.random.default_rng(4)
+    i, j, k = np.indices((64, 64, 48))
+    ball = (i - 32) ** 2 + (j - 32) ** 2 + (k - 24) ** 2 <= 81
+    v = np.where(i >= 47, 1000, np.where(ball, 5, 35)) + rng.normal(0, 8, i.shape)
+    v = np.round(v).astype(np.int16)
+    box = (20, 20, 12, 44, 44, 36)
+    plain = lucent.snake3d(v, box=box, backend="cpu").astype(bool)
+    clipped = lucent.snake3d(v, box=box, clip=(0, 80), backend="cpu").astype(bool)
+    dice = 2 * (clipped & ball).sum() / (clipped.sum() + ball.sum())
+    assert dice >= 0.95, dice
+    assert plain.sum() > 5 * ball.sum(), "without the clip the soft tissue is the inside"
+    row = [r for r in lucent.parameters("snake3d") if r["key"] == "clip"]
+    assert row and row[0]["kind"] == "range" and row[0]["flag"] == "--clip" and row[0]["default"] is None
 
 
 class _DlpackOnly:

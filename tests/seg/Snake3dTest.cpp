@@ -2,8 +2,9 @@
 /// (Snake3dReference.h) on random volumes; on noisy phantoms with a known answer, an ellipsoid and a
 /// ball in one box come out as two objects and a torus keeps its hole (Dice >= 0.95); runs to
 /// convergence end on a fixed point or a period-2 cycle; the same voxels on any thread count; the
-/// start's and domain's rules and errors; on the real CT head and a real T1 MR a box around a lateral
-/// ventricle finds CSF.
+/// start's and domain's rules and errors; a clip clamps the values as the reference sees them, and keeps
+/// bone in the domain's margin from taking all soft tissue; on the real CT head and a real T1 MR a box
+/// around a lateral ventricle finds CSF (across both frontal horns of the CT, with the brain window's clip).
 #include "Snake3dReference.h"
 
 #include "lucent/core/seg/Snake3dCpu.h"
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -120,6 +122,15 @@ struct ReferenceInput {
     std::vector<std::uint8_t> start;
 };
 
+/// The value the run sees: clamped to the clip, whose bounds are rounded to whole values on int16 data
+/// (the documented rule, written here apart from the engine's Snake3dClamp).
+double seen(const SegmentationRequest& r, double v) {
+    if (!r.snake3d.clip) return v;
+    double lo = r.snake3d.clip->lower, hi = r.snake3d.clip->upper;
+    if (r.volume->pixelType() == PixelType::Int16) lo = double(std::lround(lo)), hi = double(std::lround(hi));
+    return std::clamp(v, lo, hi);
+}
+
 ReferenceInput referenceInput(const SegmentationRequest& r) {
     const VoxelBox d = snake3dDomain(r);
     ReferenceInput in{{d.hi[0] - d.lo[0] + 1, d.hi[1] - d.lo[1] + 1, d.hi[2] - d.lo[2] + 1}, {}, {}};
@@ -127,7 +138,7 @@ ReferenceInput referenceInput(const SegmentationRequest& r) {
     for (int k = d.lo[2]; k <= d.hi[2]; ++k)
         for (int j = d.lo[1]; j <= d.hi[1]; ++j)
             for (int i = d.lo[0]; i <= d.hi[0]; ++i) {
-                in.image.push_back(r.volume->value(i, j, k));
+                in.image.push_back(seen(r, r.volume->value(i, j, k)));
                 bool s = r.snake3d.box && r.snake3d.box->contains(i, j, k);
                 for (std::size_t n = 0; n < r.seeds.size(); ++n) {
                     const auto& c = r.seeds[n];
@@ -178,6 +189,94 @@ TEST(Snake3d, EqualsAnIndependentMorphologicalChanVeseStepForStep) {
             }
             EXPECT_TRUE(e.finished());
         }
+}
+
+TEST(Snake3d, AClipClampsTheValuesAsTheReferenceSeesThemStepForStep) {
+    // The blobs (0 and 100 in noise of 45) clamped to 10.4..70.6: int16 rounds the bounds to 10 and 71,
+    // float keeps them. The reference is given the clamped values: the same states, iteration by iteration.
+    const Shape blob = [](double i, double j, double k) {
+        return std::hypot(i - 30, j - 12, (k - 8) * 1.5) < 9 || std::hypot(i - 52, j - 10, k - 6) < 6;
+    };
+    for (PixelType type : {PixelType::Int16, PixelType::Float32}) {
+        const Volume iv = phantom({70, 24, 16}, blob, 45, 21);
+        Volume v(iv.geometry(), type);
+        for (std::size_t n = 0; n < iv.geometry().voxelCount(); ++n)
+            v.setValue(n, iv.value(n) + (type == PixelType::Float32 ? 0.25 : 0));
+        SegmentationRequest r;
+        r.volume = &v;
+        r.snake3d.box = VoxelBox{{8, 2, 1}, {66, 21, 14}};
+        r.snake3d.iterations = 12;
+        r.snake3d.clip = ValueRange{10.4, 70.6};
+        const ReferenceInput in = referenceInput(r);
+        const auto states = snake3dref::run(in.image, in.start, in.grid, r.snake3d.iterations, 1);
+        Snake3dCpu e;
+        e.start(r);
+        for (int it = 0; it < r.snake3d.iterations; ++it) {
+            e.step(1);
+            ASSERT_EQ(unpack(e), states[std::size_t(it)]) << "iteration " << it + 1 << ", type " << int(type);
+        }
+        // The means are the clamped values': within the clip.
+        const MethodFigures f = e.figures();
+        ASSERT_TRUE(f.meanInside && f.meanOutside);
+        EXPECT_GE(*f.meanInside, 10.0);
+        EXPECT_LE(*f.meanOutside, 71.0);
+        // A clip wider than the values changes nothing, word for word.
+        Snake3dCpu wide, none;
+        r.snake3d.clip = ValueRange{-40000, 40000};
+        wide.start(r);
+        wide.run();
+        r.snake3d.clip.reset();
+        none.start(r);
+        none.run();
+        EXPECT_EQ(wide.words(), none.words());
+        EXPECT_EQ(wide.figures().meanInside, none.figures().meanInside);
+    }
+}
+
+TEST(Snake3d, BoneInTheDomainsMarginTakesAllSoftTissueUnlessTheValuesAreClipped) {
+    // A dark ball (5) in soft tissue (35), noise of 8, and a plate of bone (1000) one voxel thick in the
+    // domain's margin (i 47; the box 20..44 grows by 3). The bone lifts the outside's mean: every soft voxel
+    // is nearer the inside's, so the surface takes the soft tissue. Clamped to 0..80 (a brain window) the
+    // bone weighs 80 and the ball is what differs.
+    const Shape ball = [](double i, double j, double k) { return std::hypot(i - 32, j - 32, k - 24) <= 9; };
+    Geometry g;
+    g.dims = {64, 64, 48};
+    Volume v(g, PixelType::Int16);
+    std::mt19937 rng(4);
+    std::normal_distribution<double> noise(0, 8);
+    for (int k = 0; k < 48; ++k)
+        for (int j = 0; j < 64; ++j)
+            for (int i = 0; i < 64; ++i)
+                v.int16Data()[g.index(i, j, k)] =
+                    std::int16_t(std::lround((i >= 47 ? 1000 : ball(i, j, k) ? 5 : 35) + noise(rng)));
+    SegmentationRequest r;
+    r.volume = &v;
+    r.snake3d.box = VoxelBox{{20, 20, 12}, {44, 44, 36}};
+    const VoxelBox domain = snake3dDomain(r);
+    ASSERT_EQ(domain.hi[0], 47) << "the bone lies in the domain's margin";
+    const Shape inDomain = [&](double i, double j, double k) { return domain.contains(int(i), int(j), int(k)); };
+    const auto soft = [&](int i, int j, int k) { return i < 47 && !ball(i, j, k); };
+    const LabelMap plain = run(r);
+    std::size_t softVoxels = 0, softInside = 0;
+    for (int k = domain.lo[2]; k <= domain.hi[2]; ++k)
+        for (int j = domain.lo[1]; j <= domain.hi[1]; ++j)
+            for (int i = domain.lo[0]; i <= domain.hi[0]; ++i) {
+                if (!soft(i, j, k)) continue;
+                ++softVoxels;
+                softInside += plain.at(i, j, k) != 0;
+            }
+    const double softTaken = double(softInside) / double(softVoxels), ballPlain = dice(plain, v, ball, inDomain);
+    r.snake3d.clip = ValueRange{0, 80};
+    Snake3dCpu e;
+    const LabelMap clipped = run(r, &e);
+    const double ballClipped = dice(clipped, v, ball, inDomain);
+    std::printf("bone in the margin: unclipped, %.1f %% of the soft tissue inside, the ball's Dice %.4f; clipped to "
+                "0..80: the ball's Dice %.4f\n", 100 * softTaken, ballPlain, ballClipped);
+    EXPECT_GT(softTaken, 0.9) << "without the clip the surface holds the soft tissue";
+    EXPECT_LT(ballPlain, 0.5);
+    EXPECT_GE(ballClipped, 0.95);
+    EXPECT_EQ(components(clipped), 1);
+    EXPECT_TRUE(e.converged());
 }
 
 TEST(Snake3d, AnEllipsoidAndABallInOneBoxComeOutAsTwoObjects) {
@@ -372,6 +471,35 @@ TEST(Snake3d, ABoxAroundALateralVentricleOfTheRealCtHeadFindsCsf) {
     std::printf("CT head ventricle: %zu voxels at %.1f HU after %d iterations\n", n, mean, e.iterations());
     EXPECT_LT(mean, 15.0);  // CSF: 0-15 HU; the brain around it is 20-40 HU
     EXPECT_GT(n, 2000u);
+}
+
+TEST(Snake3d, ABoxAcrossBothFrontalHornsOfTheRealCtHeadFindsTheVentriclesWhenClippedToTheBrainWindow) {
+    // Issue 40's box drawn on axial slice 60 with the viewer's default depth (15 slices): its domain (the
+    // box + 10 %) reaches the bone of the anterior cranial fossa, whose values make every soft voxel the
+    // inside. Clamped to the brain window W 80 L 40 (0..80 HU) the region term sees what the reader sees.
+    const char* env = std::getenv("LUCENT_DATA");
+    const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
+    if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    const Volume ct = io::readVolumeFile(path);
+    SegmentationRequest r;
+    r.volume = &ct;
+    r.snake3d.box = VoxelBox{{105, 120, 53}, {152, 183, 67}};
+    auto measure = [&](const LabelMap& m) {
+        double sum = 0;
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < m.voxelCount(); ++i)
+            if (m.data()[i]) sum += ct.value(i), ++n;
+        return std::pair{n, n ? sum / double(n) : 0.0};
+    };
+    const auto [plainVoxels, plainMean] = measure(run(r));
+    r.snake3d.clip = ValueRange{0, 80};
+    const auto [voxels, mean] = measure(run(r));
+    std::printf("CT head frontal horns: %zu voxels at %.1f HU unclipped, %zu at %.1f HU clipped to 0..80\n",
+                plainVoxels, plainMean, voxels, mean);
+    EXPECT_GT(plainVoxels, 100000u) << "unclipped: the soft tissue against the bone";
+    EXPECT_LT(mean, 10.0);  // CSF; the brain around it is 20-40 HU
+    EXPECT_GT(voxels, 15000u);
+    EXPECT_LT(voxels, 30000u);
 }
 
 TEST(Snake3d, ABoxAroundALateralVentricleOfARealMrFindsCsf) {

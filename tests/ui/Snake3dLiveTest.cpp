@@ -2,10 +2,12 @@
 /// on the GPU machine): a box dragged on the real CT head's axial view around a lateral ventricle and
 /// extruded through the page's depth runs live to the voxels of the engine run by itself, draws in the 3D
 /// pane, and accepts as one undo step; bubbles clicked on one view are circles on the others, shift-click
-/// removes one; the start and parameters survive the session file.
+/// removes one; the start and parameters survive the session file; a box across both frontal horns, its
+/// values clipped to the brain window, finds the ventricles as `lucent segment --clip 0,80` does.
 #include "EventLoopWait.h"
 #include "lucent/core/LabelReduction.h"
 #include "lucent/core/seg/Snake3dContrast.h"
+#include "lucent/core/seg/MethodParameters.h"
 #include "lucent/core/seg/Snake3dCpu.h"
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/io/VolumeFile.h"
@@ -16,6 +18,7 @@
 #include "lucent/ui/ViewGrid.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -333,8 +336,11 @@ TEST_F(Snake3dLive, ABoxInUniformBrainOrHeldWholeSaysItFoundNoEdge) {
         << window.statusBar()->currentMessage().toStdString();
     EXPECT_TRUE(window.statusBar()->currentMessage().endsWith("Draw the box across the structure's edge."))
         << window.statusBar()->currentMessage().toStdString();
-    // A box inside uniform brain whose domain reaches the skull: the surface fills the box and grows to the
-    // bone, a real edge but not the one wanted; the box held whole says so.
+    // A box inside uniform brain whose domain reaches the skull, on the values as stored (clamped to the
+    // window, the bone weighs no more than the window's top and no edge is found: "no contrast"): the
+    // surface fills the box and grows to the bone, a real edge but not the one wanted; the box held whole
+    // says so.
+    panel().model().setSnake3dClipToWindow(false);
     drawBox(67, 69, 98, 100, 59, 8);
     ASSERT_TRUE(waitFor([&] { return !live().running(); }));
     ASSERT_EQ(live().request().snake3d.box->lo, (std::array<int, 3>{67, 69, 56}));
@@ -477,3 +483,92 @@ TEST_F(Snake3dLive, TheStartAndParametersSurviveTheSessionFile) {
         EXPECT_NE(std::string(e.what()).find("bubble"), std::string::npos) << e.what();
     }
 }
+
+TEST_F(Snake3dLive, ABoxAcrossBothFrontalHornsInTheBrainWindowFindsTheVentriclesAsTheCliWithItsClip) {
+    // Issue 40: the box around both frontal horns on axial slice 60 at the default depth (15 slices). Its
+    // domain reaches the bone of the anterior cranial fossa; the run sees the values clamped to the window
+    // the reader reads them in (W 80 L 40: 0..80 HU), as `lucent segment ... --clip 0,80`.
+    window.setLayoutMode(Layout::Single);
+    window.model().setWindow({40, 80});
+    chooseSnake3d();
+    auto* clip = panel().findChild<QCheckBox*>("snake3dClip");
+    auto* values = panel().findChild<QLabel*>("snake3dValues");
+    ASSERT_TRUE(clip && values);
+    EXPECT_TRUE(clip->isChecked()) << "a run takes the window by default";
+    EXPECT_EQ(values->text(), "Values: clipped to the window, 0 .. 80 HU");
+    drawBox(105, 120, 152, 183, 60, kSnake3dDepth.byDefault);
+    ASSERT_TRUE(live().active());
+    const SegmentationRequest ran = live().request();
+    ASSERT_EQ(ran.snake3d.box->lo, (std::array<int, 3>{105, 120, 53}));
+    ASSERT_EQ(ran.snake3d.box->hi, (std::array<int, 3>{152, 183, 67}));
+    ASSERT_EQ(ran.snake3d.clip, (ValueRange{0, 80}));
+    // A window changed during the run is for the next start: the run goes on with the range it began with.
+    window.model().setWindow({40, 400});
+    EXPECT_EQ(live().request().snake3d.clip, (ValueRange{0, 80}));
+    EXPECT_TRUE(waitFor([&] { return values->text().contains("the next start takes -160 .. 240 HU"); }))
+        << values->text().toStdString();
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    ASSERT_EQ(live().published().state, SessionState::Finished) << live().lastError().toStdString();
+    EXPECT_EQ(live().request().snake3d.clip, (ValueRange{0, 80})) << "the run was not started again";
+    // `lucent segment --method snake3d --box 105,120,53,152,183,67 --clip 0,80`: the CLI's request, made apart
+    // from the viewer's (the command line's text read as the CLI reads it).
+    SegmentationRequest cli;
+    cli.snake3d.box = VoxelBox{{105, 120, 53}, {152, 183, 67}};
+    cli.snake3d.clip = parseRange("0,80");
+    const LabelMap expected = engineResult(cli);
+    EXPECT_EQ(live().voxels(), nonZero(expected));
+    LabelMap preview;
+    ASSERT_TRUE(live().copyPreviewReduced(volume->voxelCount(), preview));
+    EXPECT_EQ(differing(preview, expected), 0u) << "the viewer's voxels are the CLI's";
+    double sum = 0;
+    for (std::size_t i = 0; i < expected.voxelCount(); ++i)
+        if (expected[i]) sum += volume->value(i);
+    const double mean = sum / double(nonZero(expected));
+    std::printf("frontal horns in the brain window: %zu voxels at %.1f HU\n", nonZero(expected), mean);
+    EXPECT_LT(mean, 10.0) << "CSF: the ventricles";
+    EXPECT_GT(nonZero(expected), 15000u);
+    EXPECT_LT(nonZero(expected), 30000u);
+    EXPECT_FALSE(live().snake3dNoContrast());
+    EXPECT_FALSE(live().snake3dHoldsTheBox()) << "the surface found the ventricles' edge";
+    EXPECT_EQ(live().hudState().figure.find("no edge"), std::string::npos) << live().hudState().figure;
+    // The session keeps the range the run used and the choice to take the window.
+    SavedSession saved;
+    saved.grid = volume->geometry();
+    saved.segmentation = panel().settings();
+    const QByteArray json = SessionFile::toJson(saved, "/tmp/s.lucent");
+    const QJsonObject s3 = QJsonDocument::fromJson(json).object()["segmentation"].toObject()["snake3d"].toObject();
+    const QJsonArray kept = s3["clip"].toArray();
+    EXPECT_TRUE(kept.size() == 2 && kept[0].toDouble(-1) == 0 && kept[1].toDouble(-1) == 80) << json.toStdString();
+    EXPECT_EQ(s3["clipToWindow"].toBool(false), true);
+    // A session whose clip is not two numbers, the lower below the upper, is refused, naming the file.
+    for (const QJsonValue& bad : {QJsonValue(QJsonArray{80, 0}), QJsonValue(QJsonArray{0}), QJsonValue(40)}) {
+        QJsonObject doc = QJsonDocument::fromJson(json).object(), seg = doc["segmentation"].toObject();
+        QJsonObject block = seg["snake3d"].toObject();
+        block["clip"] = bad;
+        seg["snake3d"] = block;
+        doc["segmentation"] = seg;
+        try {
+            SessionFile::fromJson(QJsonDocument(doc).toJson(), "/tmp/s.lucent");
+            ADD_FAILURE() << "a clip of " << QJsonDocument(QJsonArray{bad}).toJson().toStdString() << " was read";
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find("/tmp/s.lucent"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("'clip' must be two numbers LO,HI, LO below HI"), std::string::npos)
+                << e.what();
+        }
+    }
+    // Unticked: the run starts again on the values as stored, and the bone makes the soft tissue the inside.
+    clip->click();
+    EXPECT_FALSE(panel().model().snake3dClipsToWindow());
+    ASSERT_TRUE(live().active());
+    EXPECT_FALSE(live().request().snake3d.clip.has_value());
+    EXPECT_TRUE(waitFor([&] { return values->text() == "Values: as stored, not clipped"; }))
+        << values->text().toStdString();
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    EXPECT_GT(live().voxels(), 100000u);
+    const SavedSession back = SessionFile::fromJson(json, "/tmp/s.lucent");
+    panel().restoreSettings(back.segmentation);
+    EXPECT_TRUE(panel().model().snake3dClipsToWindow());
+    EXPECT_EQ(panel().model().snake3d().clip, (ValueRange{0, 80}));
+    EXPECT_TRUE(clip->isChecked());
+}
+

@@ -96,20 +96,23 @@ def snake(array, slice, rect, step_max=None, min_segment=None, propagate=False, 
     return _run("snake", array, params, backend, roi=roi, mask=mask, threads=threads, keep_axes=True)
 
 
-def snake3d(array, box=None, seeds=None, radius=None, margin=None, iterations=None, smoothing=None,
+def snake3d(array, box=None, seeds=None, radius=None, margin=None, iterations=None, smoothing=None, clip=None,
             backend="auto", *, roi=None, mask=None, threads=0):
     """The 3D snake (a morphological region active contour) from a box (i0, j0, k0, i1, j1, k1,
     corners included) and / or bubbles: seeds with a radius (one for all, or one a seed). An array
     has 1 mm voxels, so radius and margin count voxels. The statistics come from `roi`, else the
     start grown by `margin` (else by 10 % of its largest side). Without iterations it runs until
-    the surface stops changing. As `lucent segment --method snake3d`."""
+    the surface stops changing. clip=(lower, upper) clamps the values to that range in the
+    statistics and the region term (a window such as (0, 80) HU keeps bone from making all soft
+    tissue the inside; on integer data the bounds are rounded to whole values). As `lucent segment
+    --method snake3d` (--clip LO,HI)."""
     if box is None and seeds is None:
         raise ValueError("snake3d needs a start: box=(i0, j0, k0, i1, j1, k1) and / or seeds with radius")
     radii = [] if radius is None else [float(r) for r in np.atleast_1d(radius)]
     if radii and seeds is None:
         raise ValueError("snake3d: radius needs seeds (the bubbles are around them)")
     params = {"radii_mm": radii, "margin_mm": None if margin is None else float(margin), "iterations": iterations,
-              "smoothing": smoothing}
+              "smoothing": smoothing, "clip": clip}
     return _run("snake3d", array, params, backend, seeds=seeds, roi=roi, mask=mask, threads=threads, box=box)
 
 

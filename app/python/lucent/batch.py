@@ -29,7 +29,7 @@ METHOD_OPTIONS = {
     "fc": ["seed", "threshold", "object_mean", "object_sigma", "diff_sigma"],
     "fcm": ["clusters", "fuzziness", "epsilon", "max_iterations", "per_voxel"],
     "snake": ["slice", "rect", "step_max", "min_segment", "propagate"],
-    "snake3d": ["seed", "box", "radius", "margin", "iterations", "smoothing"],
+    "snake3d": ["seed", "box", "radius", "margin", "iterations", "smoothing", "clip"],
     "growcut": ["seeds_mask"],
 }
 COMMON_OPTIONS = ["roi", "threads"]
@@ -45,6 +45,17 @@ def _integers(count):
             raise argparse.ArgumentTypeError(f"needs {count} comma-separated integers, got '{text}'")
         return values
     return parse
+
+
+def _range(text):
+    """LO,HI: two numbers (the engine checks LO < HI)."""
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 2:
+        raise argparse.ArgumentTypeError(f"needs two numbers LO,HI, got '{text}'")
+    return tuple(values)
 
 
 def parser():
@@ -82,6 +93,8 @@ def parser():
     p.add_argument("--margin", type=float, metavar="MM")
     p.add_argument("--iterations", type=int)
     p.add_argument("--smoothing", type=int)
+    p.add_argument("--clip", type=_range, metavar="LO,HI",
+                   help="snake3d: values clamped to LO..HI in the statistics and the region term")
     p.add_argument("--seeds-mask", metavar="SEEDS",
                    help="growcut: a label file on every input's grid, or a folder holding one a input: "
                         "FOLDER/<stem>.* (the input's output stem, any label file suffix)")
@@ -214,9 +227,21 @@ def cluster(args):
     return Client(local), local
 
 
+def _joined(argv):
+    """`--clip LO,HI` as `--clip=LO,HI`: argparse takes a value such as "-20,100" for an option, and
+    `lucent segment` reads it as the value."""
+    out = []
+    for arg in argv:
+        if out and out[-1] == "--clip":
+            out[-1] = "--clip=" + arg
+        else:
+            out.append(arg)
+    return out
+
+
 def main(argv=None):
     p = parser()
-    args = p.parse_args(argv)
+    args = p.parse_args(_joined(sys.argv[1:] if argv is None else argv))
     if args.gpus and args.scheduler:
         p.error("--gpus starts local workers: give it with --workers N, not --scheduler")
     if args.workers is not None and args.workers < 1:

@@ -52,6 +52,13 @@ void writeRows(JsonWriter& json, const SegmentRun& run) {
     std::vector<std::string> estimated;
     for (const Parameter* p : parametersOf(run.method)) {
         json.key(std::string(p->key));
+        if (p->kind == ParameterKind::OptionalRange) {  // [lower, upper], or null: none given
+            if (const auto range = p->getRange(ran))
+                json.array(numbers({range->lower, range->upper}));
+            else
+                json.null();
+            continue;
+        }
         const auto v = p->get(ran);
         if (!v) json.null();
         else if (p->kind == ParameterKind::Flag) json.value(*v != 0);

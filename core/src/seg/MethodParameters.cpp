@@ -4,6 +4,7 @@
 #include "lucent/core/seg/SegmentationRequest.h"
 
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -75,6 +76,10 @@ std::vector<Parameter> makeTable() {
          "iterations (0: until the surface stops changing)", LUCENT_FIELD(snake3d.iterations)},
         {Method::Snake3d, "smoothing", "--smoothing", "smoothing", K::Integer, wide(s3.smoothing), {}, "N", "",
          "curvature passes an iteration", LUCENT_FIELD(snake3d.smoothing)},
+        {Method::Snake3d, "clip", "--clip", "clip", K::OptionalRange, kAnyNumber, {}, "LO,HI", "stored units",
+         "its values clamped to LO..HI (a window)",
+         nullptr, nullptr, [](const R& r) { return r.snake3d.clip; },
+         [](R& r, std::optional<ValueRange> v) { r.snake3d.clip = v; }},
     };
 }
 
@@ -108,7 +113,13 @@ bool Parameter::allows(double value) const {
     return limit.allows(value);
 }
 
+bool Parameter::allowsRange(const ValueRange& range) const {
+    return std::isfinite(range.lower) && std::isfinite(range.upper) && range.lower < range.upper &&
+           limit.allows(range.lower) && limit.allows(range.upper);
+}
+
 std::string Parameter::rangeText() const {
+    if (kind == ParameterKind::OptionalRange) return "LO < HI";
     if (!choices.empty()) {
         std::string out;
         for (std::size_t i = 0; i < choices.size(); ++i)
@@ -124,6 +135,7 @@ std::string Parameter::rangeText() const {
 }
 
 std::string Parameter::requirement() const {
+    if (kind == ParameterKind::OptionalRange) return "two numbers LO,HI, LO below HI";
     const bool whole = kind == ParameterKind::Integer && choices.empty();
     return (whole ? "a whole number, " : "") + rangeText();
 }
@@ -131,6 +143,7 @@ std::string Parameter::requirement() const {
 std::string Parameter::defaultText() const {
     if (kind == ParameterKind::Flag) return "off";
     if (kind == ParameterKind::OptionalNumber) return method == Method::FuzzyConnectedness ? "estimated" : "by rule";
+    if (kind == ParameterKind::OptionalRange) return "none";
     return number(limit.byDefault);
 }
 
@@ -166,6 +179,38 @@ std::string_view sessionBlock(Method method) {
 
 void checkParameter(const Parameter& p, double value) {
     if (!p.allows(value)) throw std::invalid_argument(p.label() + " must be " + p.requirement());
+}
+
+void checkRange(const Parameter& p, const ValueRange& range) {
+    if (!p.allowsRange(range))
+        throw std::invalid_argument(p.label() + " must be " + p.requirement() + ", got " + rangeText(range));
+}
+
+std::string rangeText(const ValueRange& range) {
+    // The shortest text that reads back as the same double: the viewer's range typed on the command
+    // line runs the same clamp.
+    auto text = [](double v) {
+        char buffer[32];
+        const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+        return std::string(buffer, end);
+    };
+    return text(range.lower) + "," + text(range.upper);
+}
+
+std::optional<ValueRange> parseRange(std::string_view text) {
+    const std::size_t comma = text.find(',');
+    if (comma == std::string_view::npos) return std::nullopt;
+    auto read = [](std::string_view part) -> std::optional<double> {
+        if (!part.empty() && part.front() == '+') part.remove_prefix(1);
+        double v = 0;
+        const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), v);
+        if (part.empty() || error != std::errc() || end != part.data() + part.size() || !std::isfinite(v))
+            return std::nullopt;
+        return v;
+    };
+    const auto lower = read(text.substr(0, comma)), upper = read(text.substr(comma + 1));
+    if (!lower || !upper) return std::nullopt;
+    return ValueRange{*lower, *upper};
 }
 
 }  // namespace lucent

@@ -42,8 +42,13 @@ void checkLimit(const Limit<T>& limit, T value, const char* name) {
 }  // namespace
 
 void validateParameters(Method method, const SegmentationRequest& r) {
-    for (const Parameter* p : parametersOf(method))
-        if (const auto value = p->get(r)) checkParameter(*p, *value);
+    for (const Parameter* p : parametersOf(method)) {
+        if (p->kind == ParameterKind::OptionalRange) {
+            if (const auto range = p->getRange(r)) checkRange(*p, *range);
+        } else if (const auto value = p->get(r)) {
+            checkParameter(*p, *value);
+        }
+    }
     if (method == Method::RegionGrowing && r.regionGrowing.lower > r.regionGrowing.upper)
         throw std::invalid_argument("lower bound is above the upper bound");
     if (method == Method::Snake3d)  // one radius a bubble: a list, not a row of the table

@@ -54,13 +54,14 @@ unsigned Snake3dCpu::threads() const {
 double Snake3dCpu::value(int x, int y, int z) const {
     const Volume& v = *m_request.volume;
     const std::size_t idx = v.geometry().index(m_domain.lo[0] + x, m_domain.lo[1] + y, m_domain.lo[2] + z);
-    return m_integer ? double(v.int16Data()[idx]) : double(v.float32Data()[idx]);
+    return m_integer ? double(m_clamp((long long)v.int16Data()[idx])) : m_clamp(double(v.float32Data()[idx]));
 }
 
 void Snake3dCpu::start(const SegmentationRequest& request) {
     validateRequest(Method::Snake3d, request);
     m_request = request;
     m_integer = request.volume->pixelType() == PixelType::Int16;
+    m_clamp = snake3dClamp(request.snake3d);
     m_domain = snake3dDomain(request);
     m_shape = snake3dShape(m_domain);
     m_u = snake3dStartWords(request, m_domain);

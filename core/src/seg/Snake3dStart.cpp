@@ -160,4 +160,16 @@ std::vector<std::uint64_t> snake3dStartWords(const SegmentationRequest& r, const
     return u;
 }
 
+Snake3dClamp snake3dClamp(const Snake3dParams& params) {
+    Snake3dClamp c;
+    if (!params.clip) return c;
+    // Outside the int16 range a bound clamps nothing more than the range's end does.
+    const auto whole = [&](double v) { return std::llround(std::clamp(v, double(c.lo), double(c.hi))); };
+    c.lo = whole(params.clip->lower);
+    c.hi = whole(params.clip->upper);
+    c.lower = params.clip->lower;
+    c.upper = params.clip->upper;
+    return c;
+}
+
 }  // namespace lucent

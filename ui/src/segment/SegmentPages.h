@@ -82,15 +82,20 @@ private:
 };
 
 /// The 3D snake: how a box is drawn (its depth) and a bubble (its radius), the domain's margin, the
-/// iterations and smoothing, the start drawn and a button that clears it, the scrubber (Snake3dPage.cpp).
+/// iterations and smoothing, the values' clip (the window), the start drawn and a button that clears it, the
+/// scrubber (Snake3dPage.cpp).
 class Snake3dPage : public SegmentPage {
 public:
     Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidget* parent);
     void refresh() override;
 
 private:
+    /// "Values: clipped to the window, 0 .. 80 HU": the clip of the run, or the one the next start takes.
+    QString valuesText() const;
     QSpinBox *m_depth, *m_iterations, *m_smoothing;
     QDoubleSpinBox *m_radius, *m_margin;
+    QCheckBox* m_clip;  // the run takes the window as its clip
+    QLabel* m_values;   // which values the run sees
     QLabel* m_start;
     QPushButton* m_clear;
     /// Replay: the scrubber from the first state to the last at the run's pace.

@@ -27,6 +27,10 @@ SegmentationModel::SegmentationModel(ViewerModel* viewer, SegmentationRunner* ru
     m_snake3dTool.refused = [this](const std::string& why) { fail(QString::fromStdString(why)); };
     m_snake3dTool.setDepth(kSnake3dDepth.byDefault);
     m_snake3dTool.setRadius(kSnake3dLimits.radiusMm.byDefault);
+    // The 3D snake's page says which window the next start takes as its clip.
+    connect(viewer, &ViewerModel::windowChanged, this, [this] {
+        if (m_mode == Method::Snake3d) emit parametersChanged();
+    });
     connect(viewer, &ViewerModel::volumeChanged, this, [this] {
         m_seedTool.clear();
         m_snake3dTool.clear();  // its voxels are the last volume's

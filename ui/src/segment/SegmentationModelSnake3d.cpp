@@ -62,6 +62,24 @@ void SegmentationModel::setSnake3dRadius(double mm) {
     emit parametersChanged();  // for the bubble clicked next
 }
 
+void SegmentationModel::setSnake3dClipToWindow(bool on) {
+    if (on == m_snake3dClipToWindow) return;
+    m_snake3dClipToWindow = on;
+    emit parametersChanged();
+    restartSnake3d();
+}
+
+std::optional<ValueRange> SegmentationModel::windowRange() const {
+    if (!m_viewer->hasVolume()) return std::nullopt;
+    const render::WindowLevel w = m_viewer->window();  // its width is positive (ViewerModel::setWindow)
+    return ValueRange{w.level - w.width / 2, w.level + w.width / 2};
+}
+
+QString SegmentationModel::rangeText(const ValueRange& range) const {
+    const QString unit = m_viewer->hasVolume() && m_viewer->isCt() ? " HU" : "";
+    return QString("%1 .. %2%3").arg(range.lower, 0, 'g', 6).arg(range.upper, 0, 'g', 6).arg(unit);
+}
+
 void SegmentationModel::clearSnake3dStart() {
     m_snake3dTool.clear();
     if (m_runner->active() && m_runner->method() == Method::Snake3d) m_runner->cancel();
@@ -76,6 +94,8 @@ void SegmentationModel::restartSnake3d() {
         if (m_runner->active() && m_runner->method() == Method::Snake3d) m_runner->cancel();
         return;
     }
+    // The values as the reader sees them now: the window at this start (a later window, the next start's).
+    m_snake3d.clip = m_snake3dClipToWindow ? windowRange() : std::nullopt;
     emit parametersChanged();
     QString error;
     if (!m_runner->start(Method::Snake3d, snake3dRequest(), true, &error)) fail(error);
@@ -89,6 +109,7 @@ void SegmentationModel::takeSnake3d(const SegmentationRequest& request) {
                                              : p.radiiMm.size() == 1 ? p.radiiMm[0] : p.radiiMm.at(n)});
     m_snake3dTool.setStart(p.box, std::move(bubbles));
     m_snake3d = p;
+    m_snake3dClipToWindow = p.clip.has_value();  // a run as given: a later start keeps to its choice
 }
 
 void SegmentationModel::saveSnake3d(SegmentSettings& s) const {
@@ -97,6 +118,7 @@ void SegmentationModel::saveSnake3d(SegmentSettings& s) const {
     for (const auto& b : m_snake3dTool.bubbles()) s.snake3dSeeds.push_back(b.centre);
     s.snake3dDepth = m_snake3dTool.depth();
     s.snake3dRadius = m_snake3dTool.radius();
+    s.snake3dClipToWindow = m_snake3dClipToWindow;
 }
 
 void SegmentationModel::restoreSnake3d(const SegmentSettings& s) {
@@ -106,6 +128,7 @@ void SegmentationModel::restoreSnake3d(const SegmentSettings& s) {
     takeSnake3d(r);
     m_snake3dTool.setDepth(std::clamp(s.snake3dDepth, kSnake3dDepth.min, kSnake3dDepth.max));
     m_snake3dTool.setRadius(s.snake3dRadius);
+    m_snake3dClipToWindow = s.snake3dClipToWindow;
 }
 
 }  // namespace lucent::ui

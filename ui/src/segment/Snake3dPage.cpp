@@ -1,4 +1,5 @@
-/// @brief The 3D snake's page (SegmentPages.h): the start's gestures, the domain, iterations, smoothing.
+/// @brief The 3D snake's page (SegmentPages.h): the start's gestures, the domain, iterations, smoothing,
+/// the values' clip.
 #include "SegmentPages.h"
 
 #include "ParameterFields.h"
@@ -6,6 +7,7 @@
 #include "lucent/core/seg/ParameterLimits.h"
 #include "lucent/ui/SegmentSettings.h"
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -71,6 +73,17 @@ Snake3dPage::Snake3dPage(SegmentationModel* model, LiveSegmentation* live, QWidg
     m_smoothing = integerField(parameterRow(Method::Snake3d, "smoothing"), "snake3dSmoothing", this);
     connect(m_smoothing, &QSpinBox::valueChanged, this, [this](int v) { m_model->setSnake3dSmoothing(v); });
     form->addRow("Smoothing", m_smoothing);
+    m_clip = new QCheckBox("Clip the values to the window", this);
+    m_clip->setObjectName("snake3dClip");
+    m_clip->setToolTip("The statistics see each value clamped to the view's window at the run's start (level ± "
+                       "width / 2), as you see them: bone or air in the domain weighs no more than the window's ends. "
+                       "A window changed during a run applies to the next start.");
+    connect(m_clip, &QCheckBox::toggled, this, [this](bool on) { m_model->setSnake3dClipToWindow(on); });
+    form->addRow("Values", m_clip);
+    m_values = new QLabel(this);
+    m_values->setObjectName("snake3dValues");
+    m_values->setWordWrap(true);
+    form->addRow(m_values);
     m_start = new QLabel(this);
     m_start->setObjectName("snake3dStart");
     m_start->setWordWrap(true);
@@ -93,8 +106,23 @@ void Snake3dPage::replay() {
     m_steps->replay(Method::Snake3d, m_live->speed());
 }
 
+QString Snake3dPage::valuesText() const {
+    const QString asStored = "Values: as stored, not clipped";
+    const auto window = m_model->windowRange();
+    if (!running(Method::Snake3d)) {
+        const bool clips = m_model->snake3dClipsToWindow() && window;
+        return clips ? "Values: clipped to the window, " + m_model->rangeText(*window) : asStored;
+    }
+    const auto& clip = m_live->request().snake3d.clip;
+    if (!clip) return asStored;
+    if (window && *clip == *window) return "Values: clipped to the window, " + m_model->rangeText(*clip);
+    QString text = "Values: clipped to " + m_model->rangeText(*clip) + ", the window at the run's start";
+    if (m_model->snake3dClipsToWindow() && window) text += "; the next start takes " + m_model->rangeText(*window);
+    return text;
+}
+
 void Snake3dPage::refresh() {
-    const QSignalBlocker b1(m_depth), b2(m_radius), b3(m_margin), b4(m_iterations), b5(m_smoothing);
+    const QSignalBlocker b1(m_depth), b2(m_radius), b3(m_margin), b4(m_iterations), b5(m_smoothing), b6(m_clip);
     const Snake3dTool& tool = m_model->snake3dTool();
     const Snake3dParams p = m_model->snake3d();
     m_depth->setValue(tool.depth());
@@ -102,6 +130,8 @@ void Snake3dPage::refresh() {
     m_margin->setValue(p.marginMm.value_or(kMarginByRule));
     m_iterations->setValue(p.iterations);
     m_smoothing->setValue(p.smoothing);
+    m_clip->setChecked(m_model->snake3dClipsToWindow());
+    m_values->setText(valuesText());
     QStringList parts;
     if (p.box) parts << boxText(*p.box);
     if (const auto n = tool.bubbles().size()) parts << QString("%1 bubble%2").arg(n).arg(n == 1 ? "" : "s");

@@ -10,7 +10,11 @@
 namespace lucent::ui {
 
 Snake3dSteps::Snake3dSteps(const SegmentationRequest& request, std::size_t boundBytes)
-    : m_volume(request.volume), m_mask(request.mask), m_box(request.snake3d.box), m_bound(boundBytes),
+    : m_volume(request.volume),
+      m_mask(request.mask),
+      m_box(request.snake3d.box),
+      m_clamp(snake3dClamp(request.snake3d)),
+      m_bound(boundBytes),
       m_thread([this] { run(); }) {}
 
 Snake3dSteps::~Snake3dSteps() {
@@ -84,6 +88,11 @@ void Snake3dSteps::run() {
     }
 }
 
+double Snake3dSteps::value(std::size_t voxel, bool integer) const {
+    return integer ? double(m_clamp((long long)m_volume->int16Data()[voxel]))
+                   : m_clamp(double(m_volume->float32Data()[voxel]));
+}
+
 void Snake3dSteps::countAll(Snake3dState& s) {
     m_voxels = 0;
     m_contrast = {};
@@ -95,7 +104,7 @@ void Snake3dSteps::countAll(Snake3dState& s) {
             const std::size_t first = g.index(m_domain.lo[0], m_domain.lo[1] + y, m_domain.lo[2] + z);
             for (int x = 0; x < m_shape.nx; ++x) {
                 const std::size_t voxel = first + std::size_t(x);
-                const double v = integer ? double(m_volume->int16Data()[voxel]) : double(m_volume->float32Data()[voxel]);
+                const double v = value(voxel, integer);
                 const bool inside = row[x / 64] >> (x % 64) & 1u;
                 m_contrast.domainVoxels += 1;
                 m_contrast.domainSum += v;
@@ -129,7 +138,7 @@ void Snake3dSteps::countFlips(Snake3dState& s) {
                     const int b = std::countr_zero(d);
                     s.flips.push_back(std::uint64_t(row + std::size_t(w)) * 64 + std::uint64_t(b));
                     const std::size_t voxel = first + std::size_t(w * 64 + b);
-                    const double v = integer ? double(m_volume->int16Data()[voxel]) : double(m_volume->float32Data()[voxel]);
+                    const double v = value(voxel, integer);
                     const double sign = now >> b & 1u ? 1.0 : -1.0;
                     m_contrast.insideVoxels += sign;
                     m_contrast.insideSum += sign * v;

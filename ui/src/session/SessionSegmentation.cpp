@@ -11,11 +11,16 @@ namespace {
 
 QString qtext(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-/// A method's rows as one JSON object: a number, a whole number, a boolean, or null for an absent
-/// optional number.
+/// A method's rows as one JSON object: a number, a whole number, a boolean, a pair [lower, upper] for a
+/// range, or null for an absent optional number or range.
 QJsonObject parametersJson(Method method, const SegmentationRequest& q) {
     QJsonObject o;
     for (const Parameter* p : parametersOf(method)) {
+        if (p->kind == ParameterKind::OptionalRange) {
+            const auto range = p->getRange(q);
+            o.insert(qtext(p->sessionKey), range ? QJsonValue(QJsonArray{range->lower, range->upper}) : QJsonValue());
+            continue;
+        }
         const auto v = p->get(q);
         QJsonValue j(QJsonValue::Null);
         if (v && p->kind == ParameterKind::Flag) j = *v != 0;
@@ -26,12 +31,29 @@ QJsonObject parametersJson(Method method, const SegmentationRequest& q) {
     return o;
 }
 
+/// A range row's pair [lower, upper] (null: none), as the row allows it.
+std::optional<ValueRange> readRange(const Reader& r, const QJsonObject& block, Method method, const Parameter& p) {
+    const QJsonValue v = block.value(qtext(p.sessionKey));
+    if (v.isNull()) return std::nullopt;
+    const QJsonArray a = v.toArray();
+    const ValueRange range{a.size() == 2 ? a[0].toDouble(NAN) : NAN, a.size() == 2 ? a[1].toDouble(NAN) : NAN};
+    if (!v.isArray() || !p.allowsRange(range))
+        r.fail(QString("%1: '%2' must be %3, as [lower, upper]")
+                   .arg(qtext(methodInfo(method).lowerTitle), qtext(p.sessionKey),
+                        QString::fromStdString(p.requirement())));
+    return range;
+}
+
 /// A missing key keeps the request's default; a present one must be what the row allows.
 void readParameters(const Reader& r, const QJsonObject& block, Method method, SegmentationRequest& q) {
     for (const Parameter* p : parametersOf(method)) {
         const QString key = qtext(p->sessionKey);
         const QByteArray name = key.toUtf8();
         if (!block.contains(key)) continue;
+        if (p->kind == ParameterKind::OptionalRange) {
+            p->setRange(q, readRange(r, block, method, *p));
+            continue;
+        }
         std::optional<double> v;
         if (p->kind == ParameterKind::Flag) v = r.boolean(block, name.constData(), false) ? 1.0 : 0.0;
         else if (p->kind == ParameterKind::OptionalNumber) v = r.optionalNumber(block, name.constData());
@@ -70,7 +92,7 @@ void readSnakeStart(const Reader& r, const QJsonObject& sn, SegmentSettings& s) 
 }
 
 /// The 3D snake's structure beside its rows: the box, the bubbles (centre and radius in mm), the depth of
-/// the next box and the radius of the next bubble.
+/// the next box, the radius of the next bubble and whether a run takes the window as its clip.
 void writeSnake3dStart(const SegmentSettings& s, QJsonObject& o) {
     const Snake3dParams& p = s.request.snake3d;
     QJsonArray bubbles;
@@ -82,6 +104,7 @@ void writeSnake3dStart(const SegmentSettings& s, QJsonObject& o) {
     if (const auto& b = p.box) o.insert("box", QJsonArray{b->lo[0], b->lo[1], b->lo[2], b->hi[0], b->hi[1], b->hi[2]});
     o.insert("depth", s.snake3dDepth);
     o.insert("radiusMm", s.snake3dRadius);
+    o.insert("clipToWindow", s.snake3dClipToWindow);  // the range the last run used is the row "clip"
 }
 
 /// Whole numbers of a JSON array: `count` of them or none; `what` names it in the message.
@@ -112,6 +135,7 @@ void readSnake3dStart(const Reader& r, const QJsonObject& o, SegmentSettings& s)
     }
     s.snake3dDepth = r.integer(o, "depth", kSnake3dDepth);
     s.snake3dRadius = r.bounded(o, "radiusMm", kSnake3dLimits.radiusMm);
+    s.snake3dClipToWindow = r.boolean(o, "clipToWindow", s.snake3dClipToWindow);
 }
 
 /// The methods whose blocks the file holds: those with a page in the Segment panel.

@@ -39,6 +39,9 @@ struct SegmentSettings {
     std::vector<VoxelIndex> snake3dSeeds;
     int snake3dDepth = kSnake3dDepth.byDefault;
     double snake3dRadius = kSnake3dLimits.radiusMm.byDefault;
+    /// A 3D snake run takes the view's window at its start as its clip (request.snake3d.clip keeps the
+    /// range the last run used); off: the values as stored.
+    bool snake3dClipToWindow = true;
 };
 
 }  // namespace lucent::ui

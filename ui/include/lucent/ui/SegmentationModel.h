@@ -110,6 +110,16 @@ public:
     /// Slices a box drawn next reaches through (kSnake3dDepth), and the radius of the next bubble (mm).
     void setSnake3dDepth(int slices);
     void setSnake3dRadius(double mm);
+    /// Whether a run takes the view's window at its start as its clip (Snake3dParams::clip: bone and air
+    /// weigh no more than the window's ends, as the reader sees them); a window changed during a run
+    /// applies to the next start. On by default; a run started as given (startWith, a session) sets it
+    /// by whether its request has a clip. Switching it starts the run again.
+    bool snake3dClipsToWindow() const { return m_snake3dClipToWindow; }
+    void setSnake3dClipToWindow(bool on);
+    /// The view's window as a range, level ± width / 2 (what the next start takes); none without a volume.
+    std::optional<ValueRange> windowRange() const;
+    /// "0 .. 80 HU" (no unit unless the volume is a CT): a range as the page shows it.
+    QString rangeText(const ValueRange& range) const;
     /// Removes the box and every bubble, and ends a run of the 3D snake.
     void clearSnake3dStart();
     /// A 3D snake run's request: the drawn box, the bubbles as seeds with their radii, the parameters.
@@ -210,7 +220,8 @@ private:
     FuzzyCMeansParams m_fcm;
     SnakeParams m_snake;  // the last rectangle and the step rules
     Snake3dTool m_snake3dTool;
-    Snake3dParams m_snake3d;  // iterations, smoothing, margin (the start is the tool's)
+    Snake3dParams m_snake3d;  // iterations, smoothing, margin, the last start's clip (the start is the tool's)
+    bool m_snake3dClipToWindow = true;
     gpu::Backend m_backend = gpu::Backend::Auto;
     int m_stepsPerFrame = kStepsPerFrame.byDefault;
     int m_snakeMargin = kSnakeDomainMargin.byDefault;

@@ -1,13 +1,15 @@
 /// @brief The 3D snake's states on their way from the worker to the scrubber (Snake3dHistory): after the
 /// engine's start and after each step the worker copies the level set (Segmenter::copyLevelSet, a download
 /// for CUDA), and a thread of this object's own turns the copy into a state: the bits that changed since
-/// the state before, the state's labelled voxels and its inside / outside statistics, kept up to date by
-/// the flips. The GUI takes the states every frame. Neither a frame nor the engine's lock waits for the
-/// state's pass over the domain; the worker waits only when it would copy a level set before the thread
-/// has taken the last one (steps faster than states: every step is kept). Qt-free.
+/// the state before, the state's labelled voxels and its inside / outside statistics (of the values the run
+/// saw: clamped to its clip), kept up to date by the flips. The GUI takes the states every frame. Neither a
+/// frame nor the engine's lock waits for the state's pass over the domain; the worker waits only when it
+/// would copy a level set before the thread has taken the last one (steps faster than states: every step
+/// is kept). Qt-free.
 #pragma once
 
 #include "lucent/core/seg/Segmenter.h"
+#include "lucent/core/seg/Snake3dWords.h"
 #include "lucent/ui/Snake3dHistory.h"
 
 #include <condition_variable>
@@ -46,10 +48,13 @@ private:
     /// A next state: the flips from the last one, and the voxels and statistics they change.
     void countFlips(Snake3dState& s);
     void enqueue(Snake3dState s);
+    /// A voxel's value as the run sees it (clamped to its clip, Snake3dClamp).
+    double value(std::size_t voxel, bool integer) const;
 
     const Volume* m_volume;
     const LabelMap* m_mask;
     std::optional<VoxelBox> m_box;  // the start box (Snake3dContrast's box share)
+    Snake3dClamp m_clamp;           // the run's clip: the contrast compares the values the run compared
     std::size_t m_bound;
     // The hand-over from the worker to the thread: one copy at a time.
     std::mutex m_handOver;

@@ -37,6 +37,8 @@ public:
     std::shared_ptr<const Volume> volume() const { return m_volume; }
     const SeriesInfo& series() const { return m_series; }
     bool hasVolume() const { return m_volume != nullptr; }
+    /// The volume is a CT (its modality, or its values when the file names none): its values are HU.
+    bool isCt() const { return m_isCt; }
     /// A 4D file's volumes on one grid, frame 0 being the volume just set (call after setVolume,
     /// which forgets the frames of the previous volume). Empty or one: a single volume.
     void setFrames(std::vector<std::shared_ptr<const Volume>> frames);

@@ -25,6 +25,7 @@ enum class ParameterKind {
     Number,          ///< a real number within its limits
     OptionalNumber,  ///< a real number, or absent (the engine estimates it or applies a rule)
     Flag,            ///< on or off (a command-line switch, a JSON boolean)
+    OptionalRange,   ///< two numbers lower < upper ("LO,HI", a JSON pair), or absent; each bound within the limit
 };
 
 struct Parameter {
@@ -38,20 +39,27 @@ struct Parameter {
     std::string_view metavar;     ///< the value's name in --help ("T" in "--threshold T"); empty for a flag
     std::string_view unit;        ///< "mm", "stored units", ... ; empty when none
     std::string_view help;        ///< one line for --help and the panel's tool tip
-    /// The request's value; nullopt for an absent optional number. A flag reads 0 or 1.
+    /// The request's value; nullopt for an absent optional number. A flag reads 0 or 1. Null for a range.
     std::optional<double> (*get)(const SegmentationRequest&);
-    /// Sets the request's value (nullopt: absent, for optional numbers only).
+    /// Sets the request's value (nullopt: absent, for optional numbers only). Null for a range.
     void (*set)(SegmentationRequest&, std::optional<double>);
+    /// An OptionalRange row's value and setter (nullopt: absent); null for every other kind.
+    std::optional<ValueRange> (*getRange)(const SegmentationRequest&) = nullptr;
+    void (*setRange)(SegmentationRequest&, std::optional<ValueRange>) = nullptr;
 
     /// "estimate radius": the key as a message names it.
     std::string label() const;
     /// Whether `value` is allowed (whole for an integer; within the limit or one of the choices).
     bool allows(double value) const;
-    /// "within 0..1", "at least 1", "greater than 0", "6 or 26": what allows() accepts.
+    /// A range row: both bounds finite and within the limit, the lower below the upper.
+    bool allowsRange(const ValueRange& range) const;
+    /// "within 0..1", "at least 1", "greater than 0", "6 or 26": what allows() accepts; "LO < HI" for a range.
     std::string rangeText() const;
-    /// What a message asks for: rangeText(), "a whole number, " first for an integer.
+    /// What a message asks for: rangeText(), "a whole number, " first for an integer; "two numbers LO,HI, LO
+    /// below HI" for a range.
     std::string requirement() const;
-    /// "2" or "0.005": the default as a user types it; "estimated" / "none" for an optional number.
+    /// "2" or "0.005": the default as a user types it; "estimated" / "by rule" for an optional number,
+    /// "none" for a range.
     std::string defaultText() const;
 };
 
@@ -66,5 +74,12 @@ std::string_view sessionBlock(Method method);
 
 /// Throws std::invalid_argument "threshold must be within 0..1" when the value is not allowed.
 void checkParameter(const Parameter& p, double value);
+/// The same for a range row ("clip must be two numbers LO,HI, LO below HI").
+void checkRange(const Parameter& p, const ValueRange& range);
+/// "0,80": a range as the command line takes it (and --help, messages and the viewer show it).
+std::string rangeText(const ValueRange& range);
+/// The range "LO,HI" (two finite numbers, nothing else); nullopt when the text is not one. The row's
+/// allowsRange() is not checked here.
+std::optional<ValueRange> parseRange(std::string_view text);
 
 }  // namespace lucent

@@ -15,6 +15,13 @@ struct Limit {
     constexpr bool allows(T v) const { return (minOpen ? v > min : v >= min) && v <= max; }  // NaN: false
 };
 
+/// A closed range of voxel values [lower, upper] in stored units (HU for CT), lower below upper: the
+/// 3D snake's clip (Snake3dParams::clip).
+struct ValueRange {
+    double lower = 0, upper = 0;
+    friend bool operator==(const ValueRange&, const ValueRange&) = default;
+};
+
 /// No upper limit a run checks for an integer parameter (a session file still refuses more).
 inline constexpr int kNoIntLimit = 1 << 30;
 inline constexpr double kNoLimit = std::numeric_limits<double>::infinity();

@@ -112,6 +112,10 @@ struct Snake3dParams {
     std::optional<double> marginMm;
     int iterations = kSnake3dLimits.iterations.byDefault;  ///< 0: until convergence
     int smoothing = kSnake3dLimits.smoothing.byDefault;    ///< curvature operators an iteration
+    /// The values the run sees: each voxel's value clamped to [lower, upper] in the statistics and the
+    /// region term (on int16 data the bounds rounded to whole values: Snake3dClamp), so that bone or air
+    /// in the domain weighs no more than the range's end (the viewer passes its window); none: as stored.
+    std::optional<ValueRange> clip;
 };
 
 /// Grow from seeds: every voxel takes the label of the seed it reaches along the least summed change.

@@ -6,7 +6,8 @@
 /// curvature operators, SIoIS and ISoSI in turn (counted from the start, as scikit-image counts
 /// them in a fresh process). Means come from exact int64 sums kept up to date by the voxels that
 /// changed (float data: double sums per slice, added in slice order), so the result is the same
-/// on any thread count and the CUDA engine (Snake3dCuda) takes the same decisions.
+/// on any thread count and the CUDA engine (Snake3dCuda) takes the same decisions. Every value is
+/// clamped to the request's clip first (Snake3dClamp): the sums, the means and the region term see it.
 /// Without an iteration count it runs until the level set repeats itself: the same as one
 /// iteration before (with an even smoothing count) or two before (the period-2 cycle the
 /// alternating operators are known for).
@@ -59,6 +60,7 @@ private:
     long long m_s1 = 0, m_sAll = 0;         // int16: exact
     double m_s1f = 0, m_sAllf = 0;          // float32
     bool m_integer = true;
+    Snake3dClamp m_clamp;                   // the values the run sees (value())
     long long m_smoothed = 0;               // curvature operators applied since start
     int m_iterations = 0;
     long long m_lastChanged = 0;

@@ -2,7 +2,7 @@
 /// level set of the domain packed 64 voxels a word along i, the morphological curvature operators
 /// SI and IS on those words, the gradient test of the region term, and the exact threshold the
 /// region term compares each voxel with. Integer operations only, so both engines take the same
-/// decisions bit for bit.
+/// decisions bit for bit. The values are clamped to the run's clip (Snake3dClamp) before any of it.
 #pragma once
 
 #include "lucent/core/seg/HostDevice.h"
@@ -115,6 +115,18 @@ LUCENT_HD inline std::uint64_t snake3dGradient(const std::uint64_t n[27], const 
     g |= k == 0 ? (kp ^ c) : k == s.nz - 1 ? (c ^ km) : (kp ^ km);
     return g & s.validBits(w);
 }
+
+/// The values the run sees (Snake3dParams::clip): every value the sums add and the region term compares
+/// is clamped to [lo, hi] first. On int16 data the bounds are whole numbers (snake3dClamp rounds them) so
+/// that the sums stay exact int64 ones; without a clip they are the int16 range, where the clamp changes
+/// nothing. Float data (CPU only) clamps to the range's own bounds (infinite without a clip).
+struct Snake3dClamp {
+    long long lo = -32768, hi = 32767;
+    double lower = -__builtin_huge_val(), upper = __builtin_huge_val();
+    LUCENT_HD long long operator()(long long v) const { return v < lo ? lo : v > hi ? hi : v; }
+    /// Float data: NaN stays NaN (no comparison holds), as the engine without a clip sees it.
+    LUCENT_HD double operator()(double v) const { return v < lower ? lower : v > upper ? upper : v; }
+};
 
 /// The region term's rule for one iteration, from the exact region sums: c1 = S1 / N1 inside, c0 =
 /// S0 / N0 outside (0 for an empty region, as scikit-image's 1e-8 gives). A voxel of value v with a
