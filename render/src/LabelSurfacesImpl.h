@@ -13,4 +13,8 @@ struct LabelSurfaces {
     SurfaceFigures figures;
 };
 
+/// One triangle of no area at `at` (patient mm) with the point data built surfaces have (normals, label
+/// values): drawn, it makes the GL programs that drawing surfaces needs, and no pixel.
+vtkSmartPointer<vtkPolyData> emptyTriangleLikeSurfaces(const double at[3]);
+
 }  // namespace lucent::render
