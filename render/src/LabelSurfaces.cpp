@@ -65,7 +65,7 @@ std::shared_ptr<const LabelSurfaces> buildLabelSurfaces(const LabelMap& labels, 
 
 SurfaceFigures surfaceFigures(const LabelSurfaces& surfaces) { return surfaces.figures; }
 
-vtkSmartPointer<vtkPolyData> emptyTriangleLikeSurfaces(const double at[3]) {
+vtkSmartPointer<vtkPolyData> unseenTriangleLikeSurfaces(const double at[3], double size) {
     auto points = vtkSmartPointer<vtkPoints>::New();
     points->SetDataTypeToFloat();
     auto normals = vtkSmartPointer<vtkFloatArray>::New();
@@ -75,9 +75,9 @@ vtkSmartPointer<vtkPolyData> emptyTriangleLikeSurfaces(const double at[3]) {
     values->SetName("label");
     const float normal[3] = {0, 0, 1};
     for (int p = 0; p < 3; ++p) {
-        points->InsertNextPoint(at);
+        points->InsertNextPoint(at[0] + (p == 1 ? size : 0.0), at[1] + (p == 2 ? size : 0.0), at[2]);
         normals->InsertNextTypedTuple(normal);
-        values->InsertNextValue(1);
+        values->InsertNextValue(0);  // label 0: no colour, transparent in every surface colour table
     }
     auto triangles = vtkSmartPointer<vtkCellArray>::New();
     const vtkIdType ids[3] = {0, 1, 2};

@@ -13,8 +13,10 @@ struct LabelSurfaces {
     SurfaceFigures figures;
 };
 
-/// One triangle of no area at `at` (patient mm) with the point data built surfaces have (normals, label
-/// values): drawn, it makes the GL programs that drawing surfaces needs, and no pixel.
-vtkSmartPointer<vtkPolyData> emptyTriangleLikeSurfaces(const double at[3]);
+/// One triangle at `at` (patient mm, sides `size`) with the point data built surfaces have (normals,
+/// label values), of label 0, which the surfaces' colour tables make fully transparent: drawn, it makes
+/// the GL programs drawing surfaces needs (a software GL makes them only for fragments drawn), and
+/// changes no pixel.
+vtkSmartPointer<vtkPolyData> unseenTriangleLikeSurfaces(const double at[3], double size);
 
 }  // namespace lucent::render

@@ -130,13 +130,14 @@ void Scene3D::render(int width, int height) {
     m->marker->follow(*m->renderer->GetActiveCamera());
     // The first translucent surfaces in a context make GL programs (the translucent pass's, the mapper's
     // for surfaces with normals and label colours): a live run's first surfaces would pay for them inside
-    // a live frame. The pane's first paint (which uploads the volume) makes them instead, drawing a
-    // triangle of no area in the live surfaces' place, at the focal point (inside the view: not culled).
+    // a live frame. The pane's first paint (which uploads the volume) makes them instead, drawing an
+    // unseen triangle in the live surfaces' place, at the focal point (in view: drawn, not culled).
     const bool makePrograms = !m->liveProgramsMade && m->volume && !m->liveSurfaces;
     if (makePrograms) {
+        vtkCamera* camera = m->renderer->GetActiveCamera();
         double focal[3];
-        m->renderer->GetActiveCamera()->GetFocalPoint(focal);
-        m->liveMapper->SetInputData(emptyTriangleLikeSurfaces(focal));
+        camera->GetFocalPoint(focal);
+        m->liveMapper->SetInputData(unseenTriangleLikeSurfaces(focal, 0.05 * camera->GetDistance()));
         m->liveActor->VisibilityOn();
     }
     // VTK caches GL state; the caller (Qt) changed it behind VTK's back since the last frame.
