@@ -8,6 +8,8 @@
 #include "DeviceBuffer.h"
 #include "LabelCount.h"
 #include "LabelReductionCuda.h"
+#include "LabelScatter.h"
+#include "Staging.h"
 #include "lucent/gpu/DeviceVolume.h"
 
 #include <cuda_runtime.h>
@@ -25,6 +27,7 @@ struct GpuContext::Impl {
     DeviceBuffer labels;
     DeviceBuffer counter;
     DeviceBuffer cells;  // the 3D pane's coarse label copy
+    DeviceBuffer voxels;  // setLabelsAt's packed voxels
     std::map<int, DeviceBuffer> scratch;
     int nextSlot = kEngineScratchSlot + 1;
     double uploadMs = 0;
@@ -153,6 +156,18 @@ void GpuContext::uploadLabels(const std::uint8_t* labels, const VoxelBox& box) {
     p.kind = cudaMemcpyHostToDevice;
     cudaCheck(cudaMemcpy3DAsync(&p, m_impl->stream), "label upload");
     cudaCheck(cudaStreamSynchronize(m_impl->stream), "label upload");
+}
+
+void GpuContext::setLabelsAt(const std::uint64_t* voxels, std::size_t count) {
+    if (count == 0) return;
+    const LabelSink sink = labelSink();
+    for (std::size_t i = 0; i < count; ++i)  // an index past the buffer would write outside it
+        if ((voxels[i] & ~kLabelBit) >= sink.voxels) throw GpuError("label scatter: a voxel is outside the volume");
+    m_impl->voxels.reserve(count * sizeof(std::uint64_t), "the labels' scattered voxels");
+    // Through the pinned staging buffers, filled on several threads: a pageable copy runs on one.
+    uploadStaged(m_impl->voxels.get(), voxels, count * sizeof(std::uint64_t), m_impl->stream);
+    setLabelsAtOnDevice(sink.data, m_impl->voxels.as<std::uint64_t>(), count, m_impl->stream);
+    cudaCheck(cudaStreamSynchronize(m_impl->stream), "label scatter");
 }
 
 void* GpuContext::scratch(int slot, std::size_t bytes) {

@@ -27,6 +27,7 @@ void GpuContext::downloadReducedLabels(const LabelReduction&, LabelMap&) { throw
 std::size_t GpuContext::countLabels() { throw GpuError("no CUDA"); }
 void GpuContext::uploadLabels(const LabelMap&) { throw GpuError("no CUDA"); }
 void GpuContext::uploadLabels(const std::uint8_t*, const VoxelBox&) { throw GpuError("no CUDA"); }
+void GpuContext::setLabelsAt(const std::uint64_t*, std::size_t) { throw GpuError("no CUDA"); }
 void GpuContext::download(void*, const void*, std::size_t) const { throw GpuError("no CUDA"); }
 void* GpuContext::scratch(int, std::size_t) { throw GpuError("no CUDA"); }
 int GpuContext::reserveScratch() { throw GpuError("no CUDA"); }

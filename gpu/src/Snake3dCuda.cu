@@ -2,6 +2,7 @@
 #include "Snake3dCuda.h"
 
 #include "CudaCheck.h"
+#include "Staging.h"
 
 #include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/gpu/DeviceVolume.h"
@@ -340,8 +341,10 @@ void Snake3dCuda::writeLabels(const LabelSink& sink, const VoxelBox* box) const 
 bool Snake3dCuda::copyLevelSet(std::vector<std::uint64_t>& words, VoxelBox& domain) const {
     if (!m_host) return false;
     words.resize(std::size_t(m_shape.wordCount()));
-    // In stream order: after the step's kernels (step() has waited for them already).
-    m_context->download(words.data(), m_u.get(), words.size() * sizeof(Word));
+    // In stream order: after the step's kernels (step() has waited for them already). Through the pinned
+    // staging buffers: a pageable copy runs on one thread at a fraction of PCIe speed, and at 1024^3 it
+    // held the worker (and every command waiting for it) longer than a frame at every step.
+    downloadStaged(words.data(), m_u.get(), words.size() * sizeof(Word), m_context->stream());
     domain = m_domain;
     return true;
 }

@@ -65,6 +65,31 @@ std::shared_ptr<const LabelSurfaces> buildLabelSurfaces(const LabelMap& labels, 
 
 SurfaceFigures surfaceFigures(const LabelSurfaces& surfaces) { return surfaces.figures; }
 
+vtkSmartPointer<vtkPolyData> unseenTriangleLikeSurfaces(const double at[3], double size) {
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    points->SetDataTypeToFloat();
+    auto normals = vtkSmartPointer<vtkFloatArray>::New();
+    normals->SetNumberOfComponents(3);
+    normals->SetName("Normals");
+    auto values = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    values->SetName("label");
+    const float normal[3] = {0, 0, 1};
+    for (int p = 0; p < 3; ++p) {
+        points->InsertNextPoint(at[0] + (p == 1 ? size : 0.0), at[1] + (p == 2 ? size : 0.0), at[2]);
+        normals->InsertNextTypedTuple(normal);
+        values->InsertNextValue(0);  // label 0: no colour, transparent in every surface colour table
+    }
+    auto triangles = vtkSmartPointer<vtkCellArray>::New();
+    const vtkIdType ids[3] = {0, 1, 2};
+    triangles->InsertNextCell(3, ids);
+    auto out = vtkSmartPointer<vtkPolyData>::New();
+    out->SetPoints(points);
+    out->SetPolys(triangles);
+    out->GetPointData()->SetScalars(values);
+    out->GetPointData()->SetNormals(normals);
+    return out;
+}
+
 std::shared_ptr<const LabelSurfaces> buildLabelSurfacesWithin(const LabelMap& labels, std::size_t maxTriangles,
                                                               const std::atomic<bool>* cancel) {
     auto surfaces = buildLabelSurfaces(labels, cancel);

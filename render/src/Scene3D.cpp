@@ -1,7 +1,11 @@
 /// @brief Scene3D's GL life cycle (VTK adopting the caller's context, as DESIGN.md section 3 says)
 /// and its camera: anterior by default, rotate / zoom / pan about the focal point.
 #include "Gl.h"
+#include "LabelSurfacesImpl.h"
 #include "Scene3DImpl.h"
+#include "TimedSurfaceMapper.h"
+
+#include "lucent/core/StageTimes.h"
 
 #include <vtkCamera.h>
 #include <vtkOpenGLState.h>
@@ -73,7 +77,7 @@ Scene3D::Scene3D() : m(std::make_unique<Impl>()) {
     m->liveColours = vtkSmartPointer<vtkLookupTable>::New();
     m->liveColours->SetNumberOfTableValues(256);
     m->liveColours->SetTableRange(0, 255);
-    m->liveMapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    m->liveMapper = vtkSmartPointer<TimedSurfaceMapper>::New();
     m->liveMapper->SetLookupTable(m->liveColours);
     m->liveMapper->SetScalarRange(0, 255);
     m->liveMapper->SetScalarModeToUsePointData();
@@ -128,17 +132,39 @@ void Scene3D::render(int width, int height) {
     }
     m->renderer->ResetCameraClippingRange();
     m->marker->follow(*m->renderer->GetActiveCamera());
+    // The first translucent surfaces in a context make GL programs (the translucent pass's, the mapper's
+    // for surfaces with normals and label colours): a live run's first surfaces would pay for them inside
+    // a live frame. The pane's first paint (which uploads the volume) makes them instead, drawing an
+    // unseen triangle in the live surfaces' place, at the focal point (in view: drawn, not culled).
+    const bool makePrograms = !m->liveProgramsMade && m->volume && !m->liveSurfaces;
+    if (makePrograms) {
+        vtkCamera* camera = m->renderer->GetActiveCamera();
+        double focal[3];
+        camera->GetFocalPoint(focal);
+        m->liveMapper->SetInputData(unseenTriangleLikeSurfaces(focal, 0.05 * camera->GetDistance()));
+        m->liveActor->VisibilityOn();
+    }
     // VTK caches GL state; the caller (Qt) changed it behind VTK's back since the last frame.
     w->GetState()->Reset();
     w->GetState()->Push();
     w->Render();
     w->GetState()->Pop();
+    if (makePrograms) {
+        m->liveActor->VisibilityOff();
+        m->liveMapper->SetInputData(nullptr);
+    }
+    m->liveProgramsMade = m->liveProgramsMade || m->volume != nullptr;
+    if (stages::enabled()) {  // where a paint's time went (the benchmarks)
+        stages::record("3D pane: paint: the volume's renderer (VTK)", 1000.0 * m->renderer->GetLastRenderTimeInSeconds());
+        stages::record("3D pane: paint: the labels' renderer (VTK)", 1000.0 * m->overlay->GetLastRenderTimeInSeconds());
+    }
 }
 
 void Scene3D::releaseGl() {
     if (!m->glReady) return;
     m->window->ReleaseGraphicsResources(m->window);
     m->glReady = false;
+    m->liveProgramsMade = false;
 }
 
 bool Scene3D::glReady() const { return m->glReady; }

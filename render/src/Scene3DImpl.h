@@ -80,6 +80,7 @@ struct Scene3D::Impl {
     std::array<std::uint8_t, 256> liveTargets{};        // set in Impl() to the identity
     vtkSmartPointer<vtkPolyDataMapper> liveMapper;
     vtkSmartPointer<vtkActor> liveActor;
+    bool liveProgramsMade = false;  // this GL context drew translucent surfaces once (Scene3D::render)
 
     Vec3 cursor;
     bool planesVisible = true;

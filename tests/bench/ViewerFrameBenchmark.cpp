@@ -1,10 +1,11 @@
 /// @brief Viewer frame times on a 512 x 512 x 400 int16 volume: scrolling and window/level in the 2x2
 /// layout, then methods evolving live (region growing with its interval moving every frame, fuzzy
 /// connectedness threshold scrubbing, the snake on a 512 x 512 slice and on a 15 MP image, the 3D snake
-/// from a box), each
+/// from a box, then its scrubber), each
 /// frame taking the run's changes into the preview texture and rendering the three views (and
-/// reading them back). Run it under Xvfb or any X display; prints median and worst frame in ms,
-/// steps per second, the one-off texture upload, and whether frames went through CUDA-GL interop.
+/// reading them back). Run it under Xvfb or any X display; prints median and worst frame in ms (and
+/// what ran during the worst frame), steps per second, the one-off texture upload, and whether frames
+/// went through CUDA-GL interop.
 /// usage: xvfb-run -a -s "-screen 0 1920x1080x24" lucent_bench_viewer [--frames N] [--live-frames N]
 ///        [--size X,Y,Z] [--backend auto|cpu|cuda] [--snake-side N] [--no-live] [--rows srg,fc,fcm,snake,snake3d,image]
 /// (--rows: the live rows to run, all by default; image is the snake's --snake-side image)
@@ -127,6 +128,30 @@ void printStages() {
     stages::reset();
 }
 
+/// What each stage took between two snapshots (ms and occurrences), by name.
+std::vector<stages::Figure> stagesBetween(const std::vector<stages::Figure>& before, const std::vector<stages::Figure>& after) {
+    std::vector<stages::Figure> out;
+    for (const auto& a : after) {
+        stages::Figure d = a;
+        for (const auto& b : before)
+            if (b.name == a.name) d.totalMs -= b.totalMs, d.count -= b.count;
+        if (d.count > 0) out.push_back(d);
+    }
+    std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.totalMs > y.totalMs; });
+    return out;
+}
+
+/// "the worst frame (38.2 ms, frame 12 of 60): what ran meanwhile, on every thread": its stages, longest first.
+void printWorstFrame(double ms, int frame, int frames, const std::vector<stages::Figure>& during) {
+    std::printf("  the worst frame (%.2f ms, frame %d of %d), the stages in it on every thread (ms, occurrences):\n", ms,
+                frame + 1, frames);
+    int shown = 0;
+    for (const auto& f : during) {
+        if (f.totalMs < 0.2 || ++shown > 14) break;
+        std::printf("    %-56s %8.2f ms %4lld x\n", f.name.c_str(), f.totalMs, f.count);
+    }
+}
+
 Stats stats(std::vector<double> t) {
     std::sort(t.begin(), t.end());
     return {t[t.size() / 2], t.back()};
@@ -171,6 +196,8 @@ void snake3dFigures(const ui::LiveSegmentation& run) {
 
 struct LiveFigures {
     Stats frame;
+    int worstFrame = 0;
+    std::vector<stages::Figure> worstStages;  // what ran during the worst frame
     Stats work;  // the frame without the window's composition and present
     int frames = 0;
     double stepsPerSecond = 0;
@@ -333,6 +360,7 @@ int main(int argc, char** argv) {
                     c.median, c.worst, k.median, k.worst, v.median, v.worst, d.median, d.worst,
                     pane3d ? pane3d->liveCopyShown() : 0, pane3d ? pane3d->liveCopiesTaken() : 0,
                     pane3d ? pane3d->liveTriangles() : std::size_t(0));
+        printWorstFrame(f.frame.worst, f.worstFrame, f.frames, f.worstStages);
         printMemory(what);
         printStages();
     };
@@ -347,7 +375,10 @@ int main(int argc, char** argv) {
         std::string backend = run.published().backend;
         stageCommand.clear(), stageTake.clear(), stageViews.clear(), stage3d.clear(), stagePresent.clear();
         stages::reset();
+        int worstFrame = 0;
+        std::vector<stages::Figure> worstStages;
         for (int f = 0; f < liveFrames; ++f) {
+            const std::vector<stages::Figure> stagesBefore = stages::snapshot();
             QElapsedTimer c;
             c.start();
             if (each) each(f);
@@ -355,6 +386,10 @@ int main(int argc, char** argv) {
             stageCommand.push_back(command);
             t.push_back(command + liveFrame());
             work.push_back(t.back() - stagePresent.back());
+            if (t.back() >= *std::max_element(t.begin(), t.end())) {
+                worstFrame = f;
+                worstStages = stagesBetween(stagesBefore, stages::snapshot());
+            }
             if (paced && t.back() < kDisplayFrameMs) QThread::usleep((unsigned long)((kDisplayFrameMs - t.back()) * 1000));
             const int done = run.published().steps;  // before a restart resets them
             if (!run.published().backend.empty()) backend = run.published().backend;
@@ -365,6 +400,8 @@ int main(int argc, char** argv) {
         }
         steps += run.published().steps - before;
         LiveFigures out;
+        out.worstFrame = worstFrame;
+        out.worstStages = std::move(worstStages);
         out.frame = stats(t);
         out.work = stats(work);
         out.frames = liveFrames;
@@ -414,7 +451,7 @@ int main(int argc, char** argv) {
     // A method evolving at the pace a viewer shows it at (the fc row ran unpaced), restarted
     // whenever it converges so that every measured frame shows a run in progress.
     auto evolvingRun = [&](const char* what, Method method, const SegmentationRequest& r,
-                           const std::function<void()>& before = {}) {
+                           const std::function<void()>& before = {}, const std::function<void()>& after = {}) {
         if (!gpu::hasCudaEngine(method)) run.setBackend(gpu::Backend::Auto);  // the CPU engine, said in the report
         run.setSpeed(watchableSpeed(method));
         if (!panel.startWith(method, r, true, &error)) return std::fprintf(stderr, "%s\n", qPrintable(error)), 1;
@@ -433,6 +470,7 @@ int main(int argc, char** argv) {
         if (before) before();  // figures of the run, before report() resets the stages
         report(what, f);
         if (!run.lastError().isEmpty()) std::printf("  (the run failed: %s)\n", qPrintable(run.lastError()));
+        if (after) after();  // more of the run (the 3D snake's scrubber), before it goes
         run.cancel();
         return 0;
     };
@@ -448,6 +486,45 @@ int main(int argc, char** argv) {
         if (evolvingRun("fuzzy C-means, 3 clusters", Method::FuzzyCMeans, r)) return 1;
     }
     if (want("snake") && snakeRun("snake, 512 x 512 slice", ck, {nx / 8, ny / 8, nx - nx / 8, ny - ny / 8})) return 1;
+    // The 3D snake's scrubber on the finished run, as a user drags it back a step at a time and forward
+    // again, then jumps (Replay's start, and back to the latest): each step's time on the GUI thread (the
+    // state into the preview) and the frame that draws it (the slice views, then the events: the 3D pane).
+    auto scrubSnake3d = [&] {
+        while (run.published().starting || run.running()) {
+            run.frameNow();
+            QTest::qWait(1);
+        }
+        QApplication::processEvents();
+        const int count = run.snake3dHistory().count();
+        if (count < 3) return;
+        stages::reset();
+        std::vector<double> shows, frames;
+        auto scrubTo = [&](int index) {
+            QElapsedTimer t;
+            t.start();
+            run.showSnake3dState(index);
+            shows.push_back(t.nsecsElapsed() / 1e6);
+            for (auto* v : views)
+                if (v->isVisible() && v->grabFramebuffer().isNull()) std::abort();
+            QApplication::processEvents();
+            frames.push_back(t.nsecsElapsed() / 1e6);
+            if (frames.back() < kDisplayFrameMs) QThread::usleep((unsigned long)((kDisplayFrameMs - frames.back()) * 1000));
+        };
+        for (int i = count - 2; i >= 0; --i) scrubTo(i);
+        for (int i = 1; i < count; ++i) scrubTo(i);
+        const Stats show = stats(shows), step = stats(frames);
+        const int steps = int(shows.size());
+        shows.clear(), frames.clear();
+        scrubTo(0);
+        const double jumpBack = shows.back(), jumpBackFrame = frames.back();
+        scrubTo(-1);
+        std::printf("3D snake scrubber, %d states     a step median %6.2f ms   worst %6.2f ms (the state into the preview: "
+                    "median %.2f, worst %.2f ms; %d steps back and forth); from the latest to the start %.2f ms (state "
+                    "%.2f), back to the latest %.2f ms (state %.2f)\n",
+                    count, step.median, step.worst, show.median, show.worst, steps, jumpBackFrame, jumpBack, frames.back(),
+                    shows.back());
+        printStages();
+    };
     if (want("snake3d")) {
         // The 3D snake from a box around the phantom's soft-tissue cylinder (radius 0.2 nx, 60 HU in 30 HU),
         // a quarter of the slices deep: the surface shrinks onto the cylinder across the box and grows
@@ -455,7 +532,13 @@ int main(int argc, char** argv) {
         SegmentationRequest r;
         r.snake3d.box = VoxelBox{{ci - nx / 4, cj - ny / 4, ck - nz / 8}, {ci + nx / 4 - 1, cj + ny / 4 - 1, ck + nz / 8 - 1}};
         stages::reset();
-        if (evolvingRun("3D snake, box around a cylinder", Method::Snake3d, r, [&] { snake3dFigures(run); })) return 1;
+        auto figures = [&] {
+            snake3dFigures(run);
+            // The 3D pane's paint with nothing new, beside the paints with new surfaces in the stages below.
+            if (pane3d && pane3d->isVisible())
+                for (int p = 0; p < 10; ++p) pane3d->grabFramebuffer();
+        };
+        if (evolvingRun("3D snake, box around a cylinder", Method::Snake3d, r, figures, [&] { scrubSnake3d(); })) return 1;
     }
     if (snakeSide > 0 && want("image")) {
         window.model().setVolume(snakeImage(snakeSide), info, "auto");

@@ -185,6 +185,37 @@ TEST(CudaSnake3d, AScrubbedBoxUploadsIntoTheLabelBufferAndNothingElse) {
     EXPECT_THROW(context->uploadLabels(bytes.data(), VoxelBox{{0, 0, 0}, {70, 0, 0}}), GpuError) << "a box past the volume";
 }
 
+TEST(CudaSnake3d, ScatteredVoxelsSetTheirLabelsAndNothingElse) {
+    // A scrub step of a CUDA run sets the voxels its steps flipped, packed as index | label << 63; a voxel
+    // named twice (flipped back and forth) carries one label both times.
+    REQUIRE_DEVICE();
+    const Volume v = blobs({70, 50, 30}, PixelType::Int16, 6);
+    auto context = std::make_shared<gpu::GpuContext>(v);
+    LabelMap before(v.geometry());
+    std::mt19937 rng(11);
+    for (std::size_t i = 0; i < before.voxelCount(); ++i) before.data()[i] = std::uint8_t(rng() % 2);
+    context->uploadLabels(before);
+    LabelMap want = before;
+    std::vector<std::uint64_t> voxels;
+    for (int n = 0; n < 20000; ++n) {
+        const std::uint64_t at = rng() % before.voxelCount();
+        const bool label = rng() % 2;
+        voxels.push_back(at | (label ? gpu::GpuContext::kLabelBit : 0));
+        if (n % 7 == 0) voxels.push_back(at | (label ? gpu::GpuContext::kLabelBit : 0));  // named twice
+        want.data()[at] = std::uint8_t(label);
+    }
+    // A voxel named again later with the other label would be a caller's error: every name here is its last.
+    for (auto& p : voxels) p = (p & ~gpu::GpuContext::kLabelBit) | (want.data()[p & ~gpu::GpuContext::kLabelBit] ? gpu::GpuContext::kLabelBit : 0);
+    context->setLabelsAt(voxels.data(), voxels.size());
+    LabelMap after;
+    context->downloadLabels(after);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < want.voxelCount(); ++i) wrong += after.data()[i] != want.data()[i];
+    EXPECT_EQ(wrong, 0u);
+    const std::uint64_t outside = before.voxelCount();
+    EXPECT_THROW(context->setLabelsAt(&outside, 1), GpuError) << "a voxel past the volume";
+}
+
 TEST(CudaSnake3d, FloatVolumesAndARefusedAllocationRunOnTheCpu) {
     REQUIRE_DEVICE();
     const Volume f = blobs({40, 40, 20}, PixelType::Float32, 2);

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <random>
 
 using namespace lucent;
@@ -129,6 +130,51 @@ TEST(Snake3dHistory, EveryStateOfTheRunComesBackExactlyInAnyOrder) {
     EXPECT_EQ(c.boxInside, double(inBox));
     EXPECT_LT(c.boxShare(), 0.2);
     EXPECT_FALSE(c.holdsTheBox());
+}
+
+TEST(Snake3dHistory, AStepWritesTheVoxelsItFlippedAllInsideTheBoxItReturns) {
+    // What the viewer writes into its preview for a scrub: the flipped voxels with their new labels (the
+    // mask applied), or the box around them. Either, applied to the state shown before, gives the new one.
+    const Volume v = ballVolume();
+    LabelMap mask(v.geometry());
+    for (std::size_t i = 0; i < mask.voxelCount(); ++i) mask[i] = std::uint8_t(i % 5 != 0);
+    const SegmentationRequest r = boxRequest(v, &mask);
+    Snake3dSteps steps(r, kSnake3dHistoryBytes);
+    Snake3dHistory h;
+    const int n = observeRun(r, steps, &h);
+    ASSERT_GT(n, 4);
+    const Geometry& g = v.geometry();
+    LabelMap shown = after(r, n);
+    for (std::size_t i = 0; i < shown.voxelCount(); ++i) shown[i] = std::uint8_t(shown[i] && mask[i]);
+    for (int index : {n - 1, n - 2, 0, n / 2, n / 2 + 1, -1, 1}) {
+        const std::optional<VoxelBox> box = h.show(index, latestOf(steps));
+        const int state = index < 0 ? n : index;
+        LabelMap want = after(r, state);
+        for (std::size_t i = 0; i < want.voxelCount(); ++i) want[i] = std::uint8_t(want[i] && mask[i]);
+        const std::vector<std::uint64_t> voxels = h.changedVoxels(g, &mask);
+        EXPECT_EQ(voxels.size(), h.changedCount());
+        LabelMap scattered = shown;
+        std::size_t outside = 0;
+        for (const std::uint64_t p : voxels) {
+            const std::size_t at = std::size_t(p & ~Snake3dHistory::kLabelBit);
+            scattered[at] = std::uint8_t(p >> 63);
+            const int i = int(at % std::size_t(g.dims[0])), j = int(at / std::size_t(g.dims[0]) % std::size_t(g.dims[1])),
+                      k = int(at / (std::size_t(g.dims[0]) * std::size_t(g.dims[1])));
+            outside += !box || !box->contains(i, j, k);
+        }
+        EXPECT_EQ(outside, 0u) << "state " << state << ": every flipped voxel lies in the box returned";
+        std::size_t differ = 0, differOutsideBox = 0;
+        for (int k = 0; k < g.dims[2]; ++k)
+            for (int j = 0; j < g.dims[1]; ++j)
+                for (int i = 0; i < g.dims[0]; ++i) {
+                    const std::size_t at = g.index(i, j, k);
+                    differ += scattered[at] != want[at];
+                    differOutsideBox += shown[at] != want[at] && (!box || !box->contains(i, j, k));
+                }
+        EXPECT_EQ(differ, 0u) << "state " << state << ": the flipped voxels lead from the last state shown to it";
+        EXPECT_EQ(differOutsideBox, 0u) << "state " << state << ": nothing changed outside the box";
+        shown = want;
+    }
 }
 
 TEST(Snake3dHistory, ABoxInsideTheBallIsHeldWhole) {

@@ -266,6 +266,34 @@ TEST_F(Snake3dLive, ReplayShowsEveryStateFromTheStartAtTheRunsPace) {
     EXPECT_EQ(differing(preview, last), 0u) << "the replay ends on the run's result";
 }
 
+TEST_F(Snake3dLive, AcceptAfterScrubbingBackTakesTheStateShownNotTheLatest) {
+    window.setLayoutMode(Layout::Single);
+    chooseSnake3d();
+    drawBox(130, 85, 160, 150, 59, 19);
+    ASSERT_TRUE(live().active());
+    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    const Snake3dHistory& history = live().snake3dHistory();
+    ASSERT_GT(history.count(), 3);
+    const LabelMap last = engineResult(live().request());
+    auto* scrubber = panel().findChild<QSlider*>("snake3dScrubber");
+    ASSERT_NE(scrubber, nullptr);
+    ASSERT_TRUE(waitFor([&] { return scrubber->isEnabled() && scrubber->maximum() == history.count() - 1; }));
+    const int mid = history.count() / 2;
+    scrubber->setValue(mid);  // as a user drags it back
+    ASSERT_EQ(history.shown(), mid);
+    const int step = history.iteration(mid);  // the history goes with the run on Accept
+    SegmentationRequest partial = live().request();
+    partial.snake3d.iterations = step;
+    const LabelMap then = engineResult(partial);
+    ASSERT_GT(differing(then, last), 0u) << "the state scrubbed to differs from the run's latest";
+    ASSERT_TRUE(panel().acceptResult());
+    EXPECT_EQ(differing(window.model().labelLayer(), then), 0u)
+        << "Accept takes the state the views show (step " << step << "), not the latest";
+    EXPECT_EQ(window.model().history().undoText(), "Accept 3D snake");
+    window.model().undo();
+    EXPECT_EQ(nonZero(window.model().labelLayer()), 0u) << "one undo step";
+}
+
 TEST_F(Snake3dLive, TheBoundKeepsTheNewestStatesAndTheScrubberSaysSo) {
     window.setLayoutMode(Layout::Single);
     live().setSnake3dHistoryBytes(std::size_t(64) << 10);  // a fraction of what this run flips

@@ -137,12 +137,16 @@ std::optional<VoxelBox> SegmentationSession::takeChanges() {
 }
 
 bool SegmentationSession::accept(LabelMap& layer, LabelHistory& history, const std::array<std::uint8_t, 256>& labelFor,
-                                 const std::string& description, const std::array<bool, 256>& locked) {
+                                 const std::string& description, const std::array<bool, 256>& locked,
+                                 const LabelMap* shown) {
     if (!m_engine) return false;
     if (layer.voxelCount() != m_request.volume->voxelCount())
         throw std::invalid_argument("the label layer is not on the volume's grid");
-    LabelMap result;
-    m_engine->result(result);
+    if (shown && shown->voxelCount() != layer.voxelCount())
+        throw std::invalid_argument("the state shown is not on the volume's grid");
+    LabelMap engineResult;
+    if (!shown) m_engine->result(engineResult);
+    const LabelMap& result = shown ? *shown : engineResult;
     LabelMap after = layer;
     for (std::size_t i = 0; i < result.voxelCount(); ++i)
         if (result[i] && labelFor[result[i]] && !locked[labelFor[result[i]]] && !locked[after[i]])

@@ -325,9 +325,11 @@ bool LiveSegmentation::accept(const std::array<std::uint8_t, 256>& labelFor, con
     LabelMap& layer = m_model->labelLayer();
     std::array<bool, 256> locked{};  // the label table's locks: accepted results leave those labels alone
     for (const auto& l : m_model->labelTable().labels()) locked[l.value] = l.locked;
+    // What the views show is what goes in: a 3D snake's scrubbed state, not the run's latest.
+    const std::optional<LabelMap> shown = shownSnake3dLabels();
     m_worker->command([&](SegmentationSession& s) {
         try {
-            changed = s.accept(layer, m_model->history(), labelFor, description.toStdString(), locked);
+            changed = s.accept(layer, m_model->history(), labelFor, description.toStdString(), locked, shown ? &*shown : nullptr);
         } catch (const std::exception& e) {
             why = e.what();
         }
@@ -357,25 +359,28 @@ void LiveSegmentation::cancel() {
 }
 
 bool LiveSegmentation::copyPreviewReduced(std::size_t maxCells, LabelMap& out) {
-    // Not while starting: the engine lock is held through start(), which may be long.
+    // Not while starting: the preview holds nothing of the new run yet.
     if (!m_worker || !m_volume || !active() || m_published.starting) return false;
     const LabelReduction plan = planLabelReduction(m_volume->geometry().dims, maxCells);
     bool made = false;
-    // Between two advances nothing writes the preview (host map or device buffer).
-    m_worker->command([&](SegmentationSession&) {
+    // The worker writes the preview (host map or device buffer) only with the published state locked:
+    // read under that lock, not the engine's, so the copy never waits for an advance (a 3D snake's
+    // step holds the engine while the scrubber takes its level set).
+    stages::Scope scope("live: the preview's coarse copy");
+    m_worker->read([&] {
         try {
             if (m_lastOnDevice && m_context) m_context->downloadReducedLabels(plan, out);
             else if (m_preview.voxelCount() == m_volume->voxelCount()) reduceLabels(m_preview, plan, out);
             else return;
-            // Values unticked in the panel leave the 3D pane as they leave the slice views.
-            if (m_hiddenValues != std::array<std::uint32_t, 8>{})
-                for (std::size_t i = 0; i < out.voxelCount(); ++i)
-                    if (m_hiddenValues[out[i] / 32] & (1u << (out[i] % 32))) out[i] = 0;
             made = true;
         } catch (const std::exception&) {
             made = false;  // the device could not make the copy: the 3D pane keeps what it shows
         }
     });
+    // Values unticked in the panel leave the 3D pane as they leave the slice views.
+    if (made && m_hiddenValues != std::array<std::uint32_t, 8>{})
+        for (std::size_t i = 0; i < out.voxelCount(); ++i)
+            if (m_hiddenValues[out[i] / 32] & (1u << (out[i] % 32))) out[i] = 0;
     return made;
 }
 

@@ -4,6 +4,7 @@
 /// pane and the HUD. A finished run whose surface found no edge says so.
 #include "lucent/ui/LiveSegmentation.h"
 
+#include "lucent/core/StageTimes.h"
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/ui/ViewerModel.h"
@@ -12,6 +13,8 @@
 #include <cstring>
 
 namespace lucent::ui {
+
+static_assert(Snake3dHistory::kLabelBit == gpu::GpuContext::kLabelBit, "one packing of a voxel and its label");
 
 SegmentationSession::StepObserver LiveSegmentation::snake3dObserver(const SegmentationRequest& request) {
     m_history = Snake3dHistory(m_snake3dBytes);
@@ -31,16 +34,31 @@ void LiveSegmentation::takeSnake3dSteps() {
 }
 
 void LiveSegmentation::writeSnake3dState(const VoxelBox& box) {
+    stages::Scope scope("3D snake: a scrubbed state into the preview");
     const Geometry& g = m_volume->geometry();
-    std::vector<std::uint8_t> labels(box.voxelCount());
-    m_history.labels(box, m_request.mask, labels.data());
     const bool onDevice = m_lastOnDevice && m_context;
+    // The voxels the steps flipped (8 bytes each), or the box around them (a byte a voxel), whichever is
+    // less: a step or a few flip the surface's voxels, far fewer than their box (most of the domain at
+    // 1024^3); a jump over many steps flips more than the box holds.
+    const bool scattered = m_history.changedCount() * sizeof(std::uint64_t) < box.voxelCount();
+    std::vector<std::uint64_t> voxels;
+    std::vector<std::uint8_t> labels;
+    if (scattered) voxels = m_history.changedVoxels(g, m_request.mask);
+    else {
+        labels.resize(box.voxelCount());
+        m_history.labels(box, m_request.mask, labels.data());
+    }
     const std::size_t rowBytes = std::size_t(box.hi[0] - box.lo[0] + 1);
     try {
         // Between the worker's writes (it is paused here, or about to play on from the state written).
         m_worker->read([&] {
+            if (onDevice && scattered) return m_context->setLabelsAt(voxels.data(), voxels.size());
             if (onDevice) return m_context->uploadLabels(labels.data(), box);
             if (m_preview.voxelCount() != g.voxelCount()) return;
+            if (scattered) {
+                for (const std::uint64_t v : voxels) m_preview[v & ~Snake3dHistory::kLabelBit] = std::uint8_t(v >> 63);
+                return;
+            }
             const std::uint8_t* from = labels.data();
             for (int k = box.lo[2]; k <= box.hi[2]; ++k)
                 for (int j = box.lo[1]; j <= box.hi[1]; ++j, from += rowBytes)
@@ -54,16 +72,26 @@ void LiveSegmentation::writeSnake3dState(const VoxelBox& box) {
     uploadChanges(m_published);
 }
 
+std::optional<LabelMap> LiveSegmentation::shownSnake3dLabels() const {
+    if (m_method != Method::Snake3d || m_history.shown() < 0 || !m_volume) return std::nullopt;
+    LabelMap shown(m_volume->geometry());
+    m_history.labels(wholeBox(m_volume->geometry()), m_request.mask, shown.data());
+    return shown;
+}
+
 void LiveSegmentation::showSnake3dState(int index) {
     if (m_method != Method::Snake3d || !m_worker || !m_volume) return;
+    stages::Scope scope("3D snake: a state shown (scrubber)");
     if (index >= 0 && index < m_history.count() - 1) {
         pause();
         if (m_snake3dSteps) m_snake3dSteps->flush();  // the last step's state, before the history is shown
     }
     takeSnake3dSteps();
+    std::optional<stages::Scope> flipping(std::in_place, "3D snake: the history flipped to the state");
     const std::optional<VoxelBox> box = m_history.show(index, [&](auto& words, auto& domain, auto& serial) {
         m_snake3dSteps->latest(words, domain, serial);
     });
+    flipping.reset();
     if (box) writeSnake3dState(*box);
     m_grid->updateViews();
     emit framed();

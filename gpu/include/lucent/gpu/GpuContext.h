@@ -65,6 +65,11 @@ public:
     void uploadLabels(const LabelMap& labels);
     /// Replaces `box` of the label buffer with `labels`, box-sized, x fastest (a scrubbed 3D snake state).
     void uploadLabels(const std::uint8_t* labels, const VoxelBox& box);
+    /// Sets single voxels of the label buffer: each of `voxels` holds a voxel's index in its low 63 bits
+    /// and its label (0 or 1) in the top bit (kLabelBit); a voxel named twice must get the same label. A
+    /// scrubbed 3D snake state changes the voxels its steps flipped: far fewer than their box.
+    void setLabelsAt(const std::uint64_t* voxels, std::size_t count);
+    static constexpr std::uint64_t kLabelBit = std::uint64_t(1) << 63;
 
     /// Scratch memory, slot by slot (grow-only; contents are not kept across a grow). The engines
     /// share kEngineScratchSlot (one run at a time on a context); any other user takes a slot of

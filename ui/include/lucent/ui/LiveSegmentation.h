@@ -73,7 +73,8 @@ public:
     /// A method was chosen (no run yet): the Speed box shows the pace its run will start at, not
     /// the last run's (unless a pace was chosen, which every run keeps).
     void showSpeedFor(Method method);
-    /// Writes the result into the label layer (non-zero result -> `label`) as one undoable step.
+    /// Writes the result into the label layer (non-zero result -> `label`) as one undoable step: the
+    /// result shown, so a 3D snake scrubbed back to an earlier state accepts that state.
     bool accept(std::uint8_t label, const QString& description) override;
     /// FCM: result label r -> labelFor[r] (0 leaves the voxel).
     bool accept(const std::array<std::uint8_t, 256>& labelFor, const QString& description) override;
@@ -196,6 +197,7 @@ private:
     SegmentationSession::StepObserver snake3dObserver(const SegmentationRequest& request);  // a new run's queue
     void takeSnake3dSteps();        // the states the worker queued, into the history
     void writeSnake3dState(const VoxelBox& box);  // the shown state's labels of box into the preview
+    std::optional<LabelMap> shownSnake3dLabels() const;  // a scrubbed state's labels (what Accept takes), else none
     void followSnake3d();           // the views back at the run's latest state
     void snake3dHud(render::HudState& h) const;
     void noteSnake3dFinished();     // a run that found no edge says so, once

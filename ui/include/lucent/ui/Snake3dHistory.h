@@ -67,6 +67,15 @@ public:
     /// The shown state's labels of `box` (volume coordinates; 0 outside the domain and where `mask` is
     /// 0), box-sized, x fastest, as of the last show() (all 0 before one).
     void labels(const VoxelBox& box, const LabelMap* mask, std::uint8_t* out) const;
+    /// Flips the last show() went through (a voxel flipped back and forth counts each time): what
+    /// changedVoxels() holds.
+    std::size_t changedCount() const;
+    /// The voxels the last show() flipped, each as its volume index with the shown state's label (0 where
+    /// `mask` is 0) in the top bit (gpu::GpuContext::setLabelsAt's packing): a scrub step changes the
+    /// surface's voxels, far fewer than the box around them. A voxel may come twice, with one label.
+    std::vector<std::uint64_t> changedVoxels(const Geometry& volume, const LabelMap* mask) const;
+    /// The top bit of changedVoxels()' entries: the label.
+    static constexpr std::uint64_t kLabelBit = std::uint64_t(1) << 63;
 
 private:
     void flip(std::size_t state, std::optional<VoxelBox>& changed);
@@ -77,6 +86,7 @@ private:
     std::size_t m_flipBytes = 0;
     int m_shown = -1;
     int m_dropped = 0;
+    int m_flippedFrom = 0, m_flippedTo = -1;  // the states whose flips the last show() applied
     // The shown state's level set (taken from the run when scrubbing begins)
     std::vector<std::uint64_t> m_words;
     VoxelBox m_domain;

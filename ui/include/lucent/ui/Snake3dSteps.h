@@ -69,7 +69,7 @@ private:
     VoxelBox m_domain;
     Snake3dShape m_shape;
     bool m_restart = true;  // the next state is a first one
-    std::size_t m_voxels = 0, m_lastFlips = 0;
+    std::size_t m_voxels = 0;
     Snake3dContrast m_contrast;
     // The queue to the GUI, and the latest state's domain
     mutable std::mutex m_mutex;

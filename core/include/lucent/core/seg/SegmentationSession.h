@@ -71,9 +71,11 @@ public:
     /// (0 leaves the voxel as it is), as one step of `history` named `description`. Ends the
     /// session (idle). Returns false, changing nothing, when the result adds nothing. Voxels of a
     /// label marked in `locked` stay as they are, and nothing is written as a locked label (the
-    /// label table's lock).
+    /// label table's lock). `shown`, when given, is taken instead of the engine's result: the state
+    /// the views show (a 3D snake's scrubbed step), on the volume's grid.
     bool accept(LabelMap& layer, LabelHistory& history, const std::array<std::uint8_t, 256>& labelFor,
-                const std::string& description, const std::array<bool, 256>& locked = {});
+                const std::string& description, const std::array<bool, 256>& locked = {},
+                const LabelMap* shown = nullptr);
     /// The usual case: every non-zero result voxel gets `label`.
     bool accept(LabelMap& layer, LabelHistory& history, std::uint8_t label, const std::string& description);
     /// Drops the run and its result (idle).
