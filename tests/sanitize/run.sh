@@ -69,7 +69,7 @@ thread_pass() {
   export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$here/tsan.supp"
   for t in lucent_seg_tests lucent_autosave_tests lucent_pacs_tests lucent_pacs_model_tests; do gtest build-tsan $t; done
   echo "sanitizers: the live, loader, 3D view and PACS viewer tests"
-  (cd build-tsan && ctest -R '^(live_ui|loader_ui|view3d_ui|pacs_ui)$' --no-tests=error --output-on-failure \
+  (cd build-tsan && ctest -R '^(live_ui|loader_ui|view3d_ui|pacs_ui)$' -j"$(nproc)" --no-tests=error --output-on-failure \
     --timeout 900 --output-junit "$PWD/test-results/ctest.xml")
   check_skips build-tsan lucent_seg_tests lucent_autosave_tests lucent_pacs_tests lucent_pacs_model_tests
   echo "sanitizers: thread passed in $((SECONDS - started)) s"
