@@ -151,25 +151,11 @@ __global__ void __launch_bounds__(TX * TY) relaxRound(FcGrid g, const T* volume,
         for (int z = 0; z < TZ; ++z) {
             if (now[z] == first[z]) continue;  // only voxels inside the grid can rise
             connectivity[(std::size_t(z0 + z) * g.ny + (y0 + y)) * g.nx + (x0 + x)] = now[z];
-            faces |= 64;
-            if (x == 0) faces |= 1;
-            if (x == TX - 1) faces |= 2;
-            if (y == 0) faces |= 4;
-            if (y == TY - 1) faces |= 8;
-            if (z == 0) faces |= 16;
-            if (z == TZ - 1) faces |= 32;
+            faces |= changedFaces<TX, TY, TZ>(x, y, z);
         }
         if (faces) atomicOr(&sFaces, faces);
         __syncthreads();
-        const std::uint32_t rose = sFaces;
-        if (rose && tid < 6) {
-            const int axis = tid / 2, dir = tid % 2 ? 1 : -1;
-            const int nx = bx + (axis == 0 ? dir : 0), ny = by + (axis == 1 ? dir : 0), nz = bz + (axis == 2 ? dir : 0);
-            if ((rose & (1u << tid)) && nx >= 0 && ny >= 0 && nz >= 0 && nx < g.tx && ny < g.ty && nz < g.tz)
-                queue.activate((std::uint32_t(nz) * g.ty + std::uint32_t(ny)) * g.tx + std::uint32_t(nx));
-        }
-        if (rose && tid == 6)
-            addChangedBox(figures, x0, y0, z0, min(g.nx - 1, x0 + TX - 1), min(g.ny - 1, y0 + TY - 1), min(g.nz - 1, z0 + TZ - 1));
+        spreadFromTile<TX, TY, TZ>(queue, figures, g, sFaces, tid, bx, by, bz);
         __syncthreads();  // shared memory is reused by the next tile
     }
 }
@@ -275,14 +261,12 @@ void FuzzyConnectednessCuda::start(const SegmentationRequest& request) {
                                                               m_connectivity.as<std::uint16_t>(), m_queue.view());
     launchCheck("fuzzy connectedness seeds");
     m_timer.end(stream);
-    m_rounds = 0;
-    m_visits = 0;
-    m_finished = false;
+    m_tally.restart();
 }
 
 StepReport FuzzyConnectednessCuda::step(int maxIterations) {
     StepReport report;
-    if (!m_finished) {
+    if (!m_tally.finished) {
         auto stream = static_cast<cudaStream_t>(m_context->stream());
         int device = 0, sms = 0, perSm = 0;
         cudaGetDevice(&device);
@@ -310,15 +294,9 @@ StepReport FuzzyConnectednessCuda::step(int maxIterations) {
                                                                       m_connectivity.as<std::uint16_t>(), view, m_figures.device());
         });
         m_timer.end(stream);
-        m_rounds += done.rounds;
-        m_visits += done.visits;
-        m_finished = done.tilesLeft == 0;
-        report.convergence = double(done.tilesLeft);
-        report.changed = done.changed;
+        m_tally.add(done, report);
     }
-    report.iterations = m_rounds;
-    report.finished = m_finished;
-    report.progress = m_finished ? 1.0 : double(m_rounds) / double(m_rounds + 16);
+    m_tally.fill(report, 16);
     return report;
 }
 
@@ -379,8 +357,8 @@ MethodFigures FuzzyConnectednessCuda::figures() const {
     f.threshold = m_request.fuzzyConnectedness.threshold;
     f.msDevice = m_timer.totalMs();
     if (m_msUpload > 0) f.msUpload = m_msUpload;
-    f.rounds = m_rounds;
-    f.tileVisits = m_visits;
+    f.rounds = m_tally.rounds;
+    f.tileVisits = m_tally.visits;
     return f;
 }
 

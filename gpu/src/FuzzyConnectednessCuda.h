@@ -19,8 +19,8 @@ public:
     const char* backend() const override { return backendKey(Backend::Cuda); }
     void start(const SegmentationRequest& request) override;
     StepReport step(int maxIterations) override;
-    bool finished() const override { return m_finished; }
-    void cancel() override { m_finished = true; }
+    bool finished() const override { return m_tally.finished; }
+    void cancel() override { m_tally.finished = true; }
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     std::vector<Volume> softMaps() const override;
     bool writeSoftMap(int index, const LabelSink& sink) const override;
@@ -40,9 +40,7 @@ private:
     TileQueue m_queue;
     RoundFigures m_figures;
     mutable DeviceTimer m_timer;
-    bool m_finished = true;
-    int m_rounds = 0;
-    long long m_visits = 0;
+    RoundTally m_tally;
     double m_msUpload = 0;
 };
 

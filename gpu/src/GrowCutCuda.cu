@@ -177,25 +177,11 @@ __global__ void __launch_bounds__(TX * TY) relaxRound(GcGrid g, const std::int16
         for (int z = 0; z < TZ; ++z) {
             if (now[z] == first[z]) continue;  // only free voxels inside the grid can fall
             keys[(std::size_t(z0 + z) * g.ny + gy) * g.nx + gx] = now[z];
-            faces |= 64;
-            if (x == 0) faces |= 1;
-            if (x == TX - 1) faces |= 2;
-            if (y == 0) faces |= 4;
-            if (y == TY - 1) faces |= 8;
-            if (z == 0) faces |= 16;
-            if (z == TZ - 1) faces |= 32;
+            faces |= changedFaces<TX, TY, TZ>(x, y, z);
         }
         if (faces) atomicOr(&sFaces, faces);
         __syncthreads();
-        const std::uint32_t fell = sFaces;
-        if (fell && tid < 6) {
-            const int axis = tid / 2, dir = tid % 2 ? 1 : -1;
-            const int nx = bx + (axis == 0 ? dir : 0), ny = by + (axis == 1 ? dir : 0), nz = bz + (axis == 2 ? dir : 0);
-            if ((fell & (1u << tid)) && nx >= 0 && ny >= 0 && nz >= 0 && nx < g.tx && ny < g.ty && nz < g.tz)
-                queue.activate((std::uint32_t(nz) * g.ty + std::uint32_t(ny)) * g.tx + std::uint32_t(nx));
-        }
-        if (fell && tid == 6)
-            addChangedBox(figures, x0, y0, z0, min(g.nx - 1, x0 + TX - 1), min(g.ny - 1, y0 + TY - 1), min(g.nz - 1, z0 + TZ - 1));
+        spreadFromTile<TX, TY, TZ>(queue, figures, g, sFaces, tid, bx, by, bz);
         __syncthreads();  // shared memory is reused by the next tile
     }
 }
@@ -257,12 +243,12 @@ void GrowCutCuda::start(const SegmentationRequest& request) {
     m_timer.end(stream);
     m_seeded = {};
     m_planted = VoxelBox::none();
-    m_rounds = 0;
-    m_visits = 0;
+    m_tally.rounds = 0;
+    m_tally.visits = 0;
     m_cancelled = false;
     plantSeeds(*request.growCut.seeds, wholeBox(geo), false);  // nothing planted before: no conflict
     if (m_planted.empty()) throw std::invalid_argument("every seed lies outside the ROI/mask");
-    m_finished = false;
+    m_tally.finished = false;
 }
 
 bool GrowCutCuda::plantSeeds(const LabelMap& seeds, const VoxelBox& within, bool compare) {
@@ -302,7 +288,7 @@ bool GrowCutCuda::plantSeeds(const LabelMap& seeds, const VoxelBox& within, bool
 
 StepReport GrowCutCuda::step(int maxIterations) {
     StepReport report;
-    if (!m_finished) {
+    if (!m_tally.finished) {
         const stages::Scope stage("grow from seeds: a step (rounds on the device)");
         auto stream = static_cast<cudaStream_t>(m_context->stream());
         const int blocks = m_blocks;  // as many as fit at once: each loops over the active tiles
@@ -314,16 +300,11 @@ StepReport GrowCutCuda::step(int maxIterations) {
                                                            m_figures.device());
         });
         m_timer.end(stream);
-        m_rounds += done.rounds;
-        m_visits += done.visits;
-        m_finished = done.tilesLeft == 0;
-        report.convergence = double(done.tilesLeft);
+        m_tally.add(done, report);
         report.changed = merge(done.changed, m_planted);
         m_planted = VoxelBox::none();
     }
-    report.iterations = m_rounds;
-    report.finished = m_finished;
-    report.progress = m_finished ? 1.0 : double(m_rounds) / double(m_rounds + 16);
+    m_tally.fill(report, 16);
     return report;
 }
 
@@ -351,8 +332,8 @@ MethodFigures GrowCutCuda::figures() const {
     MethodFigures f;
     f.msDevice = m_timer.totalMs();
     if (m_msUpload > 0) f.msUpload = m_msUpload;
-    f.rounds = m_rounds;
-    f.tileVisits = m_visits;
+    f.rounds = m_tally.rounds;
+    f.tileVisits = m_tally.visits;
     if (!m_context) return f;
     auto stream = static_cast<cudaStream_t>(m_context->stream());
     DeviceBuffer& counts = m_counts;
@@ -371,7 +352,7 @@ MethodFigures GrowCutCuda::figures() const {
 
 UpdateOutcome GrowCutCuda::update(const SegmentationRequest& request) {
     const LabelMap* seeds = request.growCut.seeds;
-    const bool goesOn = m_context && m_finished && !m_cancelled && request.volume && request.volume->pixelType() == PixelType::Int16 &&
+    const bool goesOn = m_context && m_tally.finished && !m_cancelled && request.volume && request.volume->pixelType() == PixelType::Int16 &&
                         seeds && sameScope(m_request, request) && seeds->geometry().dims == grid().dims;
     if (!goesOn) {
         start(request);
@@ -386,7 +367,7 @@ UpdateOutcome GrowCutCuda::update(const SegmentationRequest& request) {
         start(request);
         return UpdateOutcome::Restarted;
     }
-    m_finished = m_planted.empty();
+    m_tally.finished = m_planted.empty();
     return UpdateOutcome::Continued;
 }
 

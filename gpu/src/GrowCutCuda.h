@@ -26,10 +26,10 @@ public:
     const char* backend() const override { return backendKey(Backend::Cuda); }
     void start(const SegmentationRequest& request) override;
     StepReport step(int maxIterations) override;
-    bool finished() const override { return m_finished; }
+    bool finished() const override { return m_tally.finished; }
     void cancel() override {
-        m_cancelled = !m_finished;
-        m_finished = true;
+        m_cancelled = !m_tally.finished;
+        m_tally.finished = true;
     }
     void writeLabels(const LabelSink& sink, const VoxelBox* box = nullptr) const override;
     /// Voxels per label, counted on the device from the keys.
@@ -63,10 +63,8 @@ private:
     RoundFigures m_figures;
     mutable DeviceTimer m_timer;
     VoxelBox m_planted = VoxelBox::none();
-    bool m_finished = true;
     bool m_cancelled = false;  // the worklist was dropped: the keys are no fixed point to go on from
-    int m_rounds = 0;
-    long long m_visits = 0;
+    RoundTally m_tally;
     double m_msUpload = 0;
 };
 

@@ -305,9 +305,7 @@ void RegionGrowingCuda::start(const SegmentationRequest& request) {
     m_timer.end(stream);
     if (planted == 0)
         throw std::invalid_argument(noSeedWithin(request.regionGrowing, rejected));
-    m_rounds = 0;
-    m_visits = 0;
-    m_finished = false;
+    m_tally.restart();
 }
 
 template <typename T>
@@ -357,7 +355,7 @@ std::size_t RegionGrowingCuda::plantSeeds(const std::vector<VoxelIndex>& seeds, 
 
 StepReport RegionGrowingCuda::step(int maxIterations) {
     StepReport report;
-    if (!m_finished) {
+    if (!m_tally.finished) {
         auto stream = static_cast<cudaStream_t>(m_context->stream());
         int device = 0, sms = 0;
         cudaGetDevice(&device);
@@ -374,15 +372,9 @@ StepReport RegionGrowingCuda::step(int maxIterations) {
             else growRound<false><<<grid, block, 0, stream>>>(m_grid, tileMask<float>(), region, view, m_figures.device());
         });
         m_timer.end(stream);
-        m_rounds += done.rounds;
-        m_visits += done.visits;
-        m_finished = done.tilesLeft == 0;
-        report.convergence = double(done.tilesLeft);
-        report.changed = done.changed;
+        m_tally.add(done, report);
     }
-    report.iterations = m_rounds;
-    report.finished = m_finished;
-    report.progress = m_finished ? 1.0 : double(m_rounds) / double(m_rounds + 8);
+    m_tally.fill(report, 8);
     return report;
 }
 
@@ -411,8 +403,8 @@ MethodFigures RegionGrowingCuda::figures() const {
     MethodFigures f;
     f.msDevice = m_timer.totalMs();
     if (m_msUpload > 0) f.msUpload = m_msUpload;
-    f.rounds = m_rounds;
-    f.tileVisits = m_visits;
+    f.rounds = m_tally.rounds;
+    f.tileVisits = m_tally.visits;
     return f;
 }
 
@@ -440,7 +432,7 @@ UpdateOutcome RegionGrowingCuda::update(const SegmentationRequest& request) {
     requeueRegion();
     plantSeeds(request.seeds, nullptr);
     m_timer.end(stream);
-    m_finished = false;
+    m_tally.finished = false;
     return UpdateOutcome::Continued;
 }
 

@@ -50,6 +50,34 @@ __device__ inline void addChangedBox(std::uint32_t* figures, int x0, int y0, int
     atomicMax(&figures[5], std::uint32_t(z1));
 }
 
+/// The faces of a TX x TY x TZ tile that a changed voxel at (x, y, z) of it lies on (bits 0-5: -x, +x,
+/// -y, +y, -z, +z), with bit 6 set: the tile changed. A block ORs its threads' bits for spreadFromTile.
+template <int TX, int TY, int TZ>
+__device__ inline std::uint32_t changedFaces(int x, int y, int z) {
+    return 64u | (x == 0 ? 1u : 0u) | (x == TX - 1 ? 2u : 0u) | (y == 0 ? 4u : 0u) | (y == TY - 1 ? 8u : 0u) |
+           (z == 0 ? 16u : 0u) | (z == TZ - 1 ? 32u : 0u);
+}
+
+/// After tile (bx, by, bz) of a grid of g.tx x g.ty x g.tz tiles changed (`faces`: its changedFaces, ORed):
+/// threads 0-5 queue the neighbour across each face that changed, thread 6 widens the changed box by the
+/// tile. Voxels on a face are in the neighbour's halo, so only those neighbours can gain.
+template <int TX, int TY, int TZ, class Grid>
+__device__ inline void spreadFromTile(const TileQueueView& queue, std::uint32_t* figures, const Grid& g,
+                                      std::uint32_t faces, int tid, int bx, int by, int bz) {
+    if (!faces) return;
+    if (tid < 6) {
+        const int axis = tid / 2, dir = tid % 2 ? 1 : -1;
+        const int nx = bx + (axis == 0 ? dir : 0), ny = by + (axis == 1 ? dir : 0), nz = bz + (axis == 2 ? dir : 0);
+        if ((faces & (1u << tid)) && nx >= 0 && ny >= 0 && nz >= 0 && nx < g.tx && ny < g.ty && nz < g.tz)
+            queue.activate((std::uint32_t(nz) * g.ty + std::uint32_t(ny)) * g.tx + std::uint32_t(nx));
+    }
+    if (tid == 6) {
+        const int x0 = bx * TX, y0 = by * TY, z0 = bz * TZ;
+        addChangedBox(figures, x0, y0, z0, min(g.nx - 1, x0 + TX - 1), min(g.ny - 1, y0 + TY - 1),
+                      min(g.nz - 1, z0 + TZ - 1));
+    }
+}
+
 /// Called by one thread per tile a block works on: counts the visits (figures[6]).
 __device__ inline void countVisit(std::uint32_t* figures) { atomicAdd(&figures[6], 1u); }
 

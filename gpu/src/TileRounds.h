@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lucent/core/seg/SegmentationRequest.h"
+#include "lucent/core/seg/Segmenter.h"
 
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,31 @@ struct RoundsDone {
     std::uint32_t tilesLeft = 0;  ///< tiles queued for the next round (0: converged)
     std::uint32_t visits = 0;     ///< tiles worked on, all rounds together
     std::optional<VoxelBox> changed;
+};
+
+/// A tile-propagation engine's rounds since its start, and what its steps report of them.
+struct RoundTally {
+    bool finished = true;  ///< no run, or the run converged or was cancelled
+    int rounds = 0;        ///< rounds that had tiles to work on
+    long long visits = 0;  ///< tiles worked on
+
+    /// A new run: nothing done yet.
+    void restart() { *this = RoundTally{false, 0, 0}; }
+    /// Adds a batch of rounds: finished when no tile is left; the report's convergence (tiles left)
+    /// and changed box.
+    void add(const RoundsDone& done, StepReport& report) {
+        rounds += done.rounds;
+        visits += done.visits;
+        finished = done.tilesLeft == 0;
+        report.convergence = double(done.tilesLeft);
+        report.changed = done.changed;
+    }
+    /// The report's iterations and end; its progress an estimate that nears 1 over about `pace` rounds.
+    void fill(StepReport& report, int pace) const {
+        report.iterations = rounds;
+        report.finished = finished;
+        report.progress = finished ? 1.0 : double(rounds) / double(rounds + pace);
+    }
 };
 
 /// Pinned host memory and a device buffer for the figures of a round (a changed box, a count).
