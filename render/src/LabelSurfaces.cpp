@@ -17,6 +17,36 @@
 
 namespace lucent::render {
 
+namespace {
+
+/// The arrays of a surface polygon set as the 3D view's mappers read them: float points, per-point
+/// normals ("Normals") and label values ("label", the colour table's index), triangles.
+struct SurfaceArrays {
+    vtkSmartPointer<vtkPoints> points = vtkSmartPointer<vtkPoints>::New();
+    vtkSmartPointer<vtkFloatArray> normals = vtkSmartPointer<vtkFloatArray>::New();
+    vtkSmartPointer<vtkUnsignedCharArray> values = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    vtkSmartPointer<vtkCellArray> triangles = vtkSmartPointer<vtkCellArray>::New();
+
+    SurfaceArrays() {
+        points->SetDataTypeToFloat();
+        normals->SetNumberOfComponents(3);
+        normals->SetName("Normals");
+        values->SetName("label");
+    }
+
+    /// The polygon set; the normals only where every point has one.
+    vtkSmartPointer<vtkPolyData> polygons() const {
+        auto out = vtkSmartPointer<vtkPolyData>::New();
+        out->SetPoints(points);
+        out->SetPolys(triangles);
+        out->GetPointData()->SetScalars(values);
+        if (normals->GetNumberOfTuples() == points->GetNumberOfPoints()) out->GetPointData()->SetNormals(normals);
+        return out;
+    }
+};
+
+}  // namespace
+
 std::shared_ptr<const LabelSurfaces> buildLabelSurfaces(const LabelMap& labels, const std::atomic<bool>* cancel) {
     std::vector<io::NamedSurface> named;
     try {
@@ -27,38 +57,28 @@ std::shared_ptr<const LabelSurfaces> buildLabelSurfaces(const LabelMap& labels, 
     }
     if (named.empty() || (cancel && cancel->load())) return nullptr;
 
-    auto points = vtkSmartPointer<vtkPoints>::New();
-    points->SetDataTypeToFloat();
-    auto normals = vtkSmartPointer<vtkFloatArray>::New();
-    normals->SetNumberOfComponents(3);
-    normals->SetName("Normals");
-    auto values = vtkSmartPointer<vtkUnsignedCharArray>::New();
-    values->SetName("label");
-    auto triangles = vtkSmartPointer<vtkCellArray>::New();
+    SurfaceArrays a;
     auto out = std::make_shared<LabelSurfaces>();
     for (const auto& s : named) {
         if (s.mesh.empty()) continue;
-        const vtkIdType first = points->GetNumberOfPoints();
+        const vtkIdType first = a.points->GetNumberOfPoints();
+        const bool withNormals = s.mesh.normals.size() == s.mesh.points.size();
         for (std::size_t p = 0; p < s.mesh.pointCount(); ++p) {
-            points->InsertNextPoint(s.mesh.points.data() + 3 * p);
-            if (s.mesh.normals.size() == s.mesh.points.size()) normals->InsertNextTypedTuple(s.mesh.normals.data() + 3 * p);
-            values->InsertNextValue(s.label);
+            a.points->InsertNextPoint(s.mesh.points.data() + 3 * p);
+            if (withNormals) a.normals->InsertNextTypedTuple(s.mesh.normals.data() + 3 * p);
+            a.values->InsertNextValue(s.label);
         }
         for (std::size_t t = 0; t < s.mesh.triangleCount(); ++t) {
             const vtkIdType ids[3] = {first + s.mesh.triangles[3 * t], first + s.mesh.triangles[3 * t + 1],
                                       first + s.mesh.triangles[3 * t + 2]};
-            triangles->InsertNextCell(3, ids);
+            a.triangles->InsertNextCell(3, ids);
         }
         out->figures.labels.push_back(s.label);
     }
     if (out->figures.labels.empty()) return nullptr;
-    out->polygons = vtkSmartPointer<vtkPolyData>::New();
-    out->polygons->SetPoints(points);
-    out->polygons->SetPolys(triangles);
-    out->polygons->GetPointData()->SetScalars(values);
-    if (normals->GetNumberOfTuples() == points->GetNumberOfPoints()) out->polygons->GetPointData()->SetNormals(normals);
-    out->figures.points = std::size_t(points->GetNumberOfPoints());
-    out->figures.triangles = std::size_t(triangles->GetNumberOfCells());
+    out->polygons = a.polygons();
+    out->figures.points = std::size_t(a.points->GetNumberOfPoints());
+    out->figures.triangles = std::size_t(a.triangles->GetNumberOfCells());
     out->polygons->GetBounds(out->figures.bounds);
     return out;
 }
@@ -66,28 +86,16 @@ std::shared_ptr<const LabelSurfaces> buildLabelSurfaces(const LabelMap& labels, 
 SurfaceFigures surfaceFigures(const LabelSurfaces& surfaces) { return surfaces.figures; }
 
 vtkSmartPointer<vtkPolyData> unseenTriangleLikeSurfaces(const double at[3], double size) {
-    auto points = vtkSmartPointer<vtkPoints>::New();
-    points->SetDataTypeToFloat();
-    auto normals = vtkSmartPointer<vtkFloatArray>::New();
-    normals->SetNumberOfComponents(3);
-    normals->SetName("Normals");
-    auto values = vtkSmartPointer<vtkUnsignedCharArray>::New();
-    values->SetName("label");
+    SurfaceArrays a;
     const float normal[3] = {0, 0, 1};
     for (int p = 0; p < 3; ++p) {
-        points->InsertNextPoint(at[0] + (p == 1 ? size : 0.0), at[1] + (p == 2 ? size : 0.0), at[2]);
-        normals->InsertNextTypedTuple(normal);
-        values->InsertNextValue(0);  // label 0: no colour, transparent in every surface colour table
+        a.points->InsertNextPoint(at[0] + (p == 1 ? size : 0.0), at[1] + (p == 2 ? size : 0.0), at[2]);
+        a.normals->InsertNextTypedTuple(normal);
+        a.values->InsertNextValue(0);  // label 0: no colour, transparent in every surface colour table
     }
-    auto triangles = vtkSmartPointer<vtkCellArray>::New();
     const vtkIdType ids[3] = {0, 1, 2};
-    triangles->InsertNextCell(3, ids);
-    auto out = vtkSmartPointer<vtkPolyData>::New();
-    out->SetPoints(points);
-    out->SetPolys(triangles);
-    out->GetPointData()->SetScalars(values);
-    out->GetPointData()->SetNormals(normals);
-    return out;
+    a.triangles->InsertNextCell(3, ids);
+    return a.polygons();
 }
 
 std::shared_ptr<const LabelSurfaces> buildLabelSurfacesWithin(const LabelMap& labels, std::size_t maxTriangles,
@@ -96,7 +104,8 @@ std::shared_ptr<const LabelSurfaces> buildLabelSurfacesWithin(const LabelMap& la
     LabelMap coarser;
     while (surfaces && maxTriangles > 0 && surfaces->figures.triangles > maxTriangles) {
         const LabelMap& from = coarser.voxelCount() ? coarser : labels;
-        const LabelReduction plan = planLabelReduction(from.geometry().dims, std::max<std::size_t>(1, from.voxelCount() / 8));
+        const LabelReduction plan =
+            planLabelReduction(from.geometry().dims, std::max<std::size_t>(1, from.voxelCount() / 8));
         if (plan.factor < 2) break;  // a single cell: nothing coarser to build
         LabelMap next;
         reduceLabels(from, plan, next);

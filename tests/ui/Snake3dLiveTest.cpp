@@ -117,6 +117,16 @@ protected:
         QTest::qWait(30);
         drag(view(Orientation::Axial), {double(i0), double(j0), double(k)}, {double(i1), double(j1), double(k)});
     }
+    /// The single view, the 3D snake's page, the box over the ventricles drawn and its run ended with
+    /// more than three states kept (call through ASSERT_NO_FATAL_FAILURE).
+    void runTheVentricleBox() {
+        window.setLayoutMode(Layout::Single);
+        chooseSnake3d();
+        drawBox(130, 85, 160, 150, 59, 19);
+        ASSERT_TRUE(live().active());
+        ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+        ASSERT_GT(live().snake3dHistory().count(), 3);
+    }
 
     MainWindow window;
     std::shared_ptr<Volume> volume;
@@ -238,13 +248,8 @@ TEST_F(Snake3dLive, ABoxOnTheCtHeadRunsToTheEnginesVoxelsAcceptsAsOneUndoStep) {
 }
 
 TEST_F(Snake3dLive, ReplayShowsEveryStateFromTheStartAtTheRunsPace) {
-    window.setLayoutMode(Layout::Single);
-    chooseSnake3d();
-    drawBox(130, 85, 160, 150, 59, 19);
-    ASSERT_TRUE(live().active());
-    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    ASSERT_NO_FATAL_FAILURE(runTheVentricleBox());
     const Snake3dHistory& history = live().snake3dHistory();
-    ASSERT_GT(history.count(), 3);
     const LabelMap last = engineResult(live().request());
     auto* scrubber = panel().findChild<QSlider*>("snake3dScrubber");
     auto* replay = panel().findChild<QPushButton*>("snake3dReplay");
@@ -267,13 +272,8 @@ TEST_F(Snake3dLive, ReplayShowsEveryStateFromTheStartAtTheRunsPace) {
 }
 
 TEST_F(Snake3dLive, AcceptAfterScrubbingBackTakesTheStateShownNotTheLatest) {
-    window.setLayoutMode(Layout::Single);
-    chooseSnake3d();
-    drawBox(130, 85, 160, 150, 59, 19);
-    ASSERT_TRUE(live().active());
-    ASSERT_TRUE(waitFor([&] { return !live().running(); }));
+    ASSERT_NO_FATAL_FAILURE(runTheVentricleBox());
     const Snake3dHistory& history = live().snake3dHistory();
-    ASSERT_GT(history.count(), 3);
     const LabelMap last = engineResult(live().request());
     auto* scrubber = panel().findChild<QSlider*>("snake3dScrubber");
     ASSERT_NE(scrubber, nullptr);

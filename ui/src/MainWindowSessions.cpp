@@ -5,6 +5,7 @@
 #include "lucent/ui/SessionActions.h"
 #include "lucent/ui/SessionBinding.h"
 #include "lucent/ui/SessionFile.h"
+#include "lucent/ui/ViewerModel.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -51,7 +52,7 @@ bool MainWindow::openSession(const QString& path, bool synchronous, QString* err
 bool MainWindow::saveSession(const QString& path, QString* error) {
     if (!m_model.hasVolume() || m_currentPath.isEmpty()) {
         if (error) *error = m_model.hasVolume() ? "The volume was not opened from a file: a session needs its data's path."
-                                                : "Open a volume first.";
+                                                : ViewerModel::noVolumeMessage;
         return false;
     }
     if (!SessionFile::write(path, m_session->capture(m_currentPath), error)) return false;
@@ -78,7 +79,7 @@ QString MainWindow::defaultSessionPath() const {
 
 bool MainWindow::saveSessionInteractive(bool ask) {
     if (!m_model.hasVolume()) {
-        showError("Save session", "Open a volume first.");
+        showError("Save session", ViewerModel::noVolumeMessage);
         return false;
     }
     QString path = m_sessionPath;

@@ -67,7 +67,7 @@ BrushRange::BrushRange(ViewerModel* model, BrushTool* brush, QWidget* parent)
 
 bool BrushRange::pickAtCursor() {
     if (!m_model->hasVolume()) {
-        emit message("Open a volume first");
+        emit message(ViewerModel::noVolumeMessage);
         return false;
     }
     const Volume& volume = *m_model->volume();

@@ -49,7 +49,7 @@ bool SliceFillModel::start(int axis, const std::vector<std::uint8_t>& labels, QS
     };
     if (m_running) return refuse("A fill between slices is running already");
     if (m_previewing) accept();  // a second fill keeps the first
-    if (!m_model->hasVolume()) return refuse("Open a volume first");
+    if (!m_model->hasVolume()) return refuse(ViewerModel::noVolumeMessage);
     if (labels.empty()) return refuse("No label chosen to fill");
     const std::shared_ptr<const LabelMap> layer = m_model->labels();
     for (std::uint8_t v : labels) {

@@ -49,7 +49,7 @@ std::size_t paintedLabels(const ViewerModel& viewer) {
 }  // namespace
 
 QString GrowCutSeeds::blocker() const {
-    if (!m_viewer->hasVolume()) return "Open a volume first.";
+    if (!m_viewer->hasVolume()) return ViewerModel::noVolumeMessage;
     const std::size_t labels = paintedLabels(*m_viewer);
     if (labels >= std::size_t(kMinSeedLabels)) return {};
     return QString("Grow from seeds needs strokes of at least %1 labels (%2 painted): paint a few in each structure and "
@@ -60,7 +60,7 @@ QString GrowCutSeeds::blocker() const {
 }
 
 QString GrowCutSeeds::readiness() const {
-    if (!m_viewer->hasVolume()) return "Open a volume first.";
+    if (!m_viewer->hasVolume()) return ViewerModel::noVolumeMessage;
     const std::size_t labels = paintedLabels(*m_viewer);
     if (labels >= std::size_t(kMinSeedLabels)) return "Ready: Start grows the painted labels.";
     return QString("Seeds painted for %1 of the %2 labels needed.").arg(labels).arg(kMinSeedLabels);

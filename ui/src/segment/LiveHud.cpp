@@ -25,7 +25,7 @@ void figureLine(const LiveFacts& f, render::HudState& h) {
         h.iteration = f.shownStep;
         // Two short lines: one long line ran past a 2x2 view's edge in recordings, cut at "1447.(".
         std::string step = f.shownStepText;
-        if (const auto at = step.find(": "); at != std::string::npos) step.replace(at, 2, "\n");
+        if (const auto at = step.find(": "); at != std::string::npos) step.erase(at + 1, 1)[at] = '\n';
         std::snprintf(text, sizeof text, "scrubbed: %s", step.c_str());
     } else if (f.method == Method::Snake) {
         std::snprintf(text, sizeof text, "GL %.4g  %zu nodes  %zu px", p.last.convergence, p.last.polygon.size(),

@@ -85,7 +85,7 @@ bool LiveSegmentation::start(Method method, SegmentationRequest request, bool pl
         if (error) *error = why;
         return false;
     };
-    if (!m_model->hasVolume()) return fail("Open a volume first.");
+    if (!m_model->hasVolume()) return fail(ViewerModel::noVolumeMessage);
     if (m_model->volume() != m_volume) {
         resetForVolume();
         m_volume = m_model->volume();

@@ -284,14 +284,14 @@ bool SegmentationModel::startFuzzyConnectedness(const FuzzyConnectednessParams& 
 }
 
 QString SegmentationModel::fuzzyConnectednessBlocker() const {
-    if (!m_viewer->hasVolume()) return "Open a volume first.";
+    if (!m_viewer->hasVolume()) return ViewerModel::noVolumeMessage;
     if (m_seedTool.seeds().empty())
         return "Click one or more seeds inside the object on the views, then choose Fuzzy connectedness again.";
     return {};
 }
 
 QString SegmentationModel::fuzzyCMeansBlocker() const {
-    return m_viewer->hasVolume() ? QString() : QString("Open a volume first.");
+    return m_viewer->hasVolume() ? QString() : QString(ViewerModel::noVolumeMessage);
 }
 
 bool SegmentationModel::layerCanMask() const {

@@ -73,7 +73,8 @@ void Snake3dSteps::run() {
         m_changed.notify_all();  // the worker may copy the next level set meanwhile
         {
             stages::Scope scope("3D snake: a state for the scrubber (own thread)");
-            if (s.lost || m_restart || m_next.size() != m_words.size() || domain.lo != m_domain.lo || domain.hi != m_domain.hi) {
+            const bool newDomain = domain.lo != m_domain.lo || domain.hi != m_domain.hi;
+            if (s.lost || m_restart || m_next.size() != m_words.size() || newDomain) {
                 m_domain = domain;
                 m_shape = snake3dShape(domain);
                 countAll(s);
@@ -104,93 +105,102 @@ struct SliceCount {
     Snake3dContrast contrast;
 };
 
+/// One row of the domain: its first voxel in the volume, and whether the start box crosses it.
+struct DomainRow {
+    int y, z;
+    std::size_t first;
+    bool boxRow;
+};
+
+/// Calls `count(slice's SliceCount, row)` for every row of the domain, a slice a task on all cores.
+template <typename Count>
+std::vector<SliceCount> countSlices(const Geometry& g, const VoxelBox& domain, const Snake3dShape& shape,
+                                    const std::optional<VoxelBox>& box, Count&& count) {
+    std::vector<SliceCount> slices(std::size_t(shape.nz));
+    parallelFor(slices.size(), 0, [&](std::size_t zi) {
+        const int z = int(zi);
+        for (int y = 0; y < shape.ny; ++y) {
+            const int j = domain.lo[1] + y, k = domain.lo[2] + z;
+            count(slices[zi], DomainRow{y, z, g.index(domain.lo[0], j, k), box && box->contains(box->lo[0], j, k)});
+        }
+    });
+    return slices;
+}
+
 void add(Snake3dContrast& to, const Snake3dContrast& d) {
     to.insideVoxels += d.insideVoxels, to.insideSum += d.insideSum, to.insideSquares += d.insideSquares;
     to.domainVoxels += d.domainVoxels, to.domainSum += d.domainSum, to.domainSquares += d.domainSquares;
     to.boxVoxels += d.boxVoxels, to.boxInside += d.boxInside;
 }
 
+/// Adds the slices to the sums in slice order; their flips are appended to `flips`.
+void addSlices(const std::vector<SliceCount>& slices, std::size_t& voxels, Snake3dContrast& contrast,
+               std::vector<std::uint64_t>& flips) {
+    std::size_t total = 0;
+    for (const SliceCount& c : slices) total += c.flips.size();
+    flips.reserve(flips.size() + total);
+    for (const SliceCount& c : slices) {
+        flips.insert(flips.end(), c.flips.begin(), c.flips.end());
+        voxels = std::size_t((long long)voxels + c.voxels);
+        add(contrast, c.contrast);
+    }
+}
+
 }  // namespace
 
 void Snake3dSteps::countAll(Snake3dState& s) {
-    const Geometry& g = m_volume->geometry();
     const bool integer = m_volume->pixelType() == PixelType::Int16;
-    std::vector<SliceCount> slices(std::size_t(m_shape.nz));
-    parallelFor(slices.size(), 0, [&](std::size_t zi) {
-        const int z = int(zi);
-        SliceCount& c = slices[zi];
-        for (int y = 0; y < m_shape.ny; ++y) {
-            const std::uint64_t* row = m_next.data() + m_shape.rowOf(y, z);
-            const std::size_t first = g.index(m_domain.lo[0], m_domain.lo[1] + y, m_domain.lo[2] + z);
-            const bool boxRow = m_box && m_box->contains(m_box->lo[0], m_domain.lo[1] + y, m_domain.lo[2] + z);
-            for (int x = 0; x < m_shape.nx; ++x) {
-                const std::size_t voxel = first + std::size_t(x);
-                const double v = value(voxel, integer);
-                const bool inside = row[x / 64] >> (x % 64) & 1u;
-                c.contrast.domainVoxels += 1;
-                c.contrast.domainSum += v;
-                c.contrast.domainSquares += v * v;
-                const int i = m_domain.lo[0] + x;
-                if (boxRow && i >= m_box->lo[0] && i <= m_box->hi[0]) {
-                    c.contrast.boxVoxels += 1;
-                    c.contrast.boxInside += inside;
-                }
-                if (!inside) continue;
-                c.contrast.insideVoxels += 1;
-                c.contrast.insideSum += v;
-                c.contrast.insideSquares += v * v;
-                c.voxels += !m_mask || (*m_mask)[voxel];
+    const auto slices = countSlices(m_volume->geometry(), m_domain, m_shape, m_box, [&](SliceCount& c, DomainRow r) {
+        const std::uint64_t* row = m_next.data() + m_shape.rowOf(r.y, r.z);
+        for (int x = 0; x < m_shape.nx; ++x) {
+            const std::size_t voxel = r.first + std::size_t(x);
+            const double v = value(voxel, integer);
+            const bool inside = row[x / 64] >> (x % 64) & 1u;
+            c.contrast.domainVoxels += 1;
+            c.contrast.domainSum += v;
+            c.contrast.domainSquares += v * v;
+            const int i = m_domain.lo[0] + x;
+            if (r.boxRow && i >= m_box->lo[0] && i <= m_box->hi[0]) {
+                c.contrast.boxVoxels += 1;
+                c.contrast.boxInside += inside;
             }
+            if (!inside) continue;
+            c.contrast.insideVoxels += 1;
+            c.contrast.insideSum += v;
+            c.contrast.insideSquares += v * v;
+            c.voxels += !m_mask || (*m_mask)[voxel];
         }
     });
     m_voxels = 0;
     m_contrast = {};
-    for (const SliceCount& c : slices) {
-        m_voxels += std::size_t(c.voxels);
-        add(m_contrast, c.contrast);
-    }
+    addSlices(slices, m_voxels, m_contrast, s.flips);
     s.first = true;
 }
 
 void Snake3dSteps::countFlips(Snake3dState& s) {
     // Row by row, in the volume's order (no division a flip, the voxels read as they lie in memory), a
     // slice a task on all cores: at 1024^3 a step flips about a million voxels.
-    const Geometry& g = m_volume->geometry();
     const bool integer = m_volume->pixelType() == PixelType::Int16;
-    std::vector<SliceCount> slices(std::size_t(m_shape.nz));
-    parallelFor(slices.size(), 0, [&](std::size_t zi) {
-        const int z = int(zi);
-        SliceCount& c = slices[zi];
-        for (int y = 0; y < m_shape.ny; ++y) {
-            const std::size_t row = std::size_t(m_shape.rowOf(y, z));
-            const std::size_t first = g.index(m_domain.lo[0], m_domain.lo[1] + y, m_domain.lo[2] + z);
-            const bool boxRow = m_box && m_box->contains(m_box->lo[0], m_domain.lo[1] + y, m_domain.lo[2] + z);
-            for (int w = 0; w < m_shape.words; ++w) {
-                const std::uint64_t now = m_next[row + std::size_t(w)];
-                for (std::uint64_t d = now ^ m_words[row + std::size_t(w)]; d; d &= d - 1) {
-                    const int b = std::countr_zero(d);
-                    c.flips.push_back(std::uint64_t(row + std::size_t(w)) * 64 + std::uint64_t(b));
-                    const std::size_t voxel = first + std::size_t(w * 64 + b);
-                    const double v = value(voxel, integer);
-                    const double sign = now >> b & 1u ? 1.0 : -1.0;
-                    c.contrast.insideVoxels += sign;
-                    c.contrast.insideSum += sign * v;
-                    c.contrast.insideSquares += sign * v * v;
-                    const int i = m_domain.lo[0] + w * 64 + b;
-                    if (boxRow && i >= m_box->lo[0] && i <= m_box->hi[0]) c.contrast.boxInside += sign;
-                    if (!m_mask || (*m_mask)[voxel]) c.voxels += sign > 0 ? 1 : -1;
-                }
+    const auto slices = countSlices(m_volume->geometry(), m_domain, m_shape, m_box, [&](SliceCount& c, DomainRow r) {
+        const std::size_t row = std::size_t(m_shape.rowOf(r.y, r.z));
+        for (int w = 0; w < m_shape.words; ++w) {
+            const std::uint64_t now = m_next[row + std::size_t(w)];
+            for (std::uint64_t d = now ^ m_words[row + std::size_t(w)]; d; d &= d - 1) {
+                const int b = std::countr_zero(d);
+                c.flips.push_back(std::uint64_t(row + std::size_t(w)) * 64 + std::uint64_t(b));
+                const std::size_t voxel = r.first + std::size_t(w * 64 + b);
+                const double v = value(voxel, integer);
+                const double sign = now >> b & 1u ? 1.0 : -1.0;
+                c.contrast.insideVoxels += sign;
+                c.contrast.insideSum += sign * v;
+                c.contrast.insideSquares += sign * v * v;
+                const int i = m_domain.lo[0] + w * 64 + b;
+                if (r.boxRow && i >= m_box->lo[0] && i <= m_box->hi[0]) c.contrast.boxInside += sign;
+                if (!m_mask || (*m_mask)[voxel]) c.voxels += sign > 0 ? 1 : -1;
             }
         }
     });
-    std::size_t total = 0;
-    for (const SliceCount& c : slices) total += c.flips.size();
-    s.flips.reserve(total);
-    for (const SliceCount& c : slices) {
-        s.flips.insert(s.flips.end(), c.flips.begin(), c.flips.end());
-        m_voxels = std::size_t((long long)m_voxels + c.voxels);
-        add(m_contrast, c.contrast);
-    }
+    addSlices(slices, m_voxels, m_contrast, s.flips);
 }
 
 void Snake3dSteps::enqueue(Snake3dState s) {

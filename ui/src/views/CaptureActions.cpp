@@ -26,7 +26,7 @@ CaptureActions::CaptureActions(ViewerModel* model, ViewGrid* grid, QWidget* wind
     : QObject(parent), m_model(model), m_grid(grid), m_window(window) {
     m_copyView = makeAction(this, "&Copy view", {QKeySequence(QKeySequence::Copy)}, "copyView");
     connect(m_copyView, &QAction::triggered, this, [this] {
-        if (!m_model->hasVolume()) return emit message("Open a volume first.", 4000);
+        if (!m_model->hasVolume()) return emit message(ViewerModel::noVolumeMessage, 4000);
         copyToClipboard(captureView(capturedView(*m_grid)));
         emit message("The view is on the clipboard.", 4000);
     });
@@ -48,7 +48,7 @@ void CaptureActions::addSaveTo(QMenu* file) { file->addAction(m_saveView); }
 
 bool CaptureActions::saveViewPng(const QString& path, QString* error) {
     if (!m_model->hasVolume()) {
-        if (error) *error = "Open a volume first.";
+        if (error) *error = ViewerModel::noVolumeMessage;
         return false;
     }
     return saveImagePng(captureView(capturedView(*m_grid)), path, error);

@@ -20,7 +20,7 @@ CineActions::CineActions(ViewerModel* model, CinePlayer* cine, QObject* parent)
     connect(m_play, &QAction::triggered, m_cine, [this](bool on) {
         if (m_cine->setPlaying(on)) return;
         checkQuietly(m_play, false);  // checked only while the player plays
-        emit message("Open a volume first.", 4000);
+        emit message(ViewerModel::noVolumeMessage, 4000);
     });
     connect(m_cine, &CinePlayer::playingChanged, m_play, &QAction::setChecked);
     m_bounce = makeAction(this, "Cine &bounces (else loops)", {}, "cineBounce");

@@ -24,7 +24,7 @@ WindowActions::WindowActions(ViewerModel* model, QWidget* window, QObject* paren
         a->setData(name);
         a->setCheckable(true);
         connect(a, &QAction::triggered, this, [this, name] {
-            if (!applyPreset(name)) QMessageBox::critical(m_window, "Window preset", "Open a volume first.");
+            if (!applyPreset(name)) QMessageBox::critical(m_window, "Window preset", ViewerModel::noVolumeMessage);
         });
         m_presets.push_back(a);
     }

@@ -30,6 +30,9 @@ class ViewerModel : public QObject {
 public:
     explicit ViewerModel(QObject* parent = nullptr);
 
+    /// What an action that needs a volume says when none is open (menus, panels, tools, status bar).
+    static constexpr const char* noVolumeMessage = "Open a volume first.";
+
     /// Takes the volume; resets the cursor to the centre, labels to none, the window to the scan's
     /// own first window when it has one ("file1"), else the remembered preset when it suits the
     /// modality (CT presets for CT), else auto.
