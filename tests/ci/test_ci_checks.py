@@ -221,6 +221,14 @@ def fuzz_missing_target(tmp):
     p = fuzz("nifti nrrd")
     check(p.returncode != 0 and "nrrd: FAILED: not built" in p.stderr, "fuzz/run.sh: a target not built fails: %s %s"
           % (p.stdout, p.stderr[-300:]))
+    # Targets run side by side: a report from one of them, whichever finishes first, fails the run.
+    for name, text in (("metaimage", "ERROR: AddressSanitizer: heap-buffer-overflow"), ("dicom_header", "")):
+        f = os.path.join(d, "build", "bin", "lucent_fuzz_" + name)
+        open(f, "w").write("#!/bin/sh\necho 'stat::number_of_executed_units: 3'\necho '%s'\n" % text)
+        os.chmod(f, 0o755)
+    p = fuzz("nifti metaimage dicom_header")
+    check(p.returncode != 0 and "metaimage: FINDING" in p.stderr and "fuzz dicom_header: 3 runs" in p.stdout,
+          "fuzz/run.sh: a finding in one of the targets run at once fails: %s %s" % (p.stdout, p.stderr[-300:]))
 
 
 def real_build(build):

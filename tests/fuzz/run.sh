@@ -42,34 +42,47 @@ mkdir -p "$out/findings"
 # that prints a report and carries on can pass.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-failed=0
-for target in ${LUCENT_FUZZ_TARGETS:-nifti nrrd metaimage dicom_header dicom_pixels}; do
-  bin=$build/bin/lucent_fuzz_$target
-  # A target that was not built fails the run (never a quiet skip): the DICOM ones need DCMTK, which
-  # CI has; LUCENT_FUZZ_TARGETS names fewer targets on purpose.
-  [[ -x $bin ]] || { echo "fuzz $target: FAILED: not built ($bin; the DICOM targets need DCMTK)" >&2; failed=1; continue; }
-  seeds=$out/seeds/${target%_*}
+# One target a job, as many at once as there are cores: each still has a core for its SECONDS.
+fuzz_target() {  # TARGET: runs it; prints its summary line; writes TARGET.failed on a finding
+  local target=$1 bin=$build/bin/lucent_fuzz_$1
+  local seeds=$out/seeds/${target%_*} corpus=$out/corpus/$target log=$out/$target.log max_len=16384 status=0
   [[ $target == dicom_* ]] && seeds=$out/seeds/dicom
-  corpus=$out/corpus/$target
   mkdir -p "$corpus"
   # DICOM seeds include real 130-150 KB images; the volume formats' seeds are under 3 KB.
-  max_len=16384
   [[ $target == dicom_* ]] && max_len=155000
-  log=$out/$target.log
-  status=0
   (cd "$out" && "$bin" -max_total_time="$seconds" -runs="${LUCENT_FUZZ_RUNS:--1}" -max_len=$max_len \
     -timeout=30 -rss_limit_mb=2048 -malloc_limit_mb=4200 -print_final_stats=1 \
     -artifact_prefix="$out/findings/$target-" "$corpus" "$seeds" >"$log" 2>&1) || status=$?
+  local runs rate rss secs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log")
   secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log")
   echo "fuzz $target: ${runs:-?} runs in ${secs:-?} s (${rate:-?}/s), corpus $(ls "$corpus" | wc -l) inputs, peak ${rss:-?} MB"
   if [[ $status -ne 0 ]] || grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|SUMMARY: ' "$log"; then
-    echo "fuzz $target: FINDING (exit $status), log $log:" >&2
-    { grep -E -A30 'ERROR: |runtime error:' "$log" || tail -40 "$log"; } | head -60 >&2
-    grep -E 'Test unit written to' "$log" >&2 || true
-    failed=1
+    echo "fuzz $target: FINDING (exit $status), log $log:"
+    { grep -E -A30 'ERROR: |runtime error:' "$log" || tail -40 "$log"; } | head -60
+    grep -E 'Test unit written to' "$log" || true
+    touch "$out/$target.failed"
   fi
+}
+
+failed=0
+targets=()
+for target in ${LUCENT_FUZZ_TARGETS:-nifti nrrd metaimage dicom_header dicom_pixels}; do
+  # A target that was not built fails the run (never a quiet skip): the DICOM ones need DCMTK, which
+  # CI has; LUCENT_FUZZ_TARGETS names fewer targets on purpose.
+  bin=$build/bin/lucent_fuzz_$target
+  [[ -x $bin ]] || { echo "fuzz $target: FAILED: not built ($bin; the DICOM targets need DCMTK)" >&2; failed=1; continue; }
+  targets+=("$target")
+done
+for target in "${targets[@]}"; do
+  while [[ $(jobs -rp | wc -l) -ge $(nproc) ]]; do wait -n || true; done
+  rm -f "$out/$target.failed"
+  fuzz_target "$target" >"$out/$target.summary" 2>&1 &
+done
+wait
+for target in "${targets[@]}"; do
+  if [[ -e $out/$target.failed ]]; then cat "$out/$target.summary" >&2; failed=1; else cat "$out/$target.summary"; fi
 done
 exit $failed
