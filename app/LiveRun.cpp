@@ -33,6 +33,22 @@ void acceptWhenFinished(ui::SegmentPanel& panel) {
     });
 }
 
+/// The summary line of a scripted run: method, backend, steps, voxels, state, wall time (and grow from
+/// seeds' voxels per label, as lucent segment's stats name them).
+std::string summaryLine(Method method, const ui::LiveSegmentation& live, const QElapsedTimer& wall) {
+    const auto& p = live.published();
+    std::string line = "live " + std::string(methodName(method)) + " (" + p.backend + "): " + std::to_string(p.steps) +
+                       " steps, " + std::to_string(live.voxels()) + " voxels, " + sessionStateName(p.state) + ", " +
+                       QString::number(double(wall.elapsed()) / 1000.0, 'f', 2).toStdString() + " s";
+    if (method == Method::GrowCut) {
+        std::string labels;
+        for (const auto& [label, voxels] : live.figures().labelVoxels)
+            labels += (labels.empty() ? "" : ", ") + std::to_string(label) + ": " + std::to_string(voxels);
+        line += " (labels " + labels + ")";
+    }
+    return line;
+}
+
 /// The run held at its start plays after `seconds`, unless another run took its place meanwhile.
 void playAfterHold(ui::LiveSegmentation& live, double seconds) {
     const int run = live.hudState().run;
@@ -135,18 +151,10 @@ QString runLive(ui::MainWindow& window, const LiveOptions& live, bool script, ui
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
+    // The line is the run's, so it is made before Accept hands the result to the layer and ends the run.
+    const std::string summary = summaryLine(live.method, panel.live(), wall);
     if (live.accept && !panel.acceptResult()) return "the result could not be accepted: " + panel.live().lastError();
-    const auto& p = panel.live().published();
-    std::cout << "live " << methodName(live.method) << " (" << p.backend << "): " << p.steps << " steps, "
-              << panel.live().voxels() << " voxels, " << sessionStateName(p.state) << ", "
-              << QString::number(double(wall.elapsed()) / 1000.0, 'f', 2).toStdString() << " s";
-    if (live.method == Method::GrowCut) {  // each label's voxels, as lucent segment's stats name them
-        std::string labels;
-        for (const auto& [label, voxels] : panel.live().figures().labelVoxels)
-            labels += (labels.empty() ? "" : ", ") + std::to_string(label) + ": " + std::to_string(voxels);
-        std::cout << " (labels " << labels << ")";
-    }
-    std::cout << "\n";
+    std::cout << summary << (live.accept ? ", accepted" : "") << "\n";
     return {};
 }
 

@@ -749,6 +749,10 @@ def live_contract(lucent, xvfb, tmp):
     rc, out, err = live(src, "--live", "srg", *seg, "--backend", "cpu", "--screenshot", shot)
     check(rc == 0 and png_size(shot) is not None, "--live srg --screenshot: %r" % err[-300:])
     check(("%d voxels" % ref) in out and "finished" in out, "--live srg reaches the segment's voxels: %r" % out)
+    # --accept: the summary is the run's (not the emptied session's after Accept), and says it was accepted.
+    rc, out, err = live(src, "--live", "srg", *seg, "--backend", "cpu", "--accept", "--screenshot", shot)
+    check(rc == 0 and "(cpu): " in out and ("%d voxels, finished" % ref) in out and out.strip().endswith("accepted"),
+          "--live srg --accept: the run's summary, then accepted: %r %r" % (out, err[-300:]))
     # The same seed in millimetres (RAS: the file's affine puts voxel i,j,k at 10+i, 20+j, 30+2k).
     rc, out, err = live(src, "--live", "srg", "--seed-ras", "30,38,54", "--lower", "500", "--upper", "2000",
                         "--backend", "cpu", "--screenshot", shot)
