@@ -3,33 +3,16 @@
 #include "Commands.h"
 #include "SegmentOptions.h"
 #include "StageReport.h"
-#include "lucent/pacs/DicomWebClient.h"
-#include "lucent/pacs/StudyDatabase.h"
 
 #include "lucent/core/Errors.h"
-#include "lucent/core/Version.h"
 #include "lucent/core/seg/Backend.h"
 #include "lucent/core/seg/Methods.h"
-#include "lucent/gpu/DeviceInfo.h"
-#include "lucent/io/DicomReader.h"
 #include "lucent/io/FileSuffixes.h"
-#include "lucent/io/LabelSurface.h"
 #include "lucent/io/FileUtil.h"
 
 #include <iostream>
 
 namespace lucent::app {
-
-int runVersion() {
-    std::cout << "lucent " << kVersion << "\nDICOM: " << (io::DicomReader::available() ? "DCMTK" : "not built (no DCMTK)") << "\n"
-              << "Surfaces: " << (io::surfacesAvailable() ? "VTK" : "not built (no VTK)") << "\n"
-              << "DICOMweb and study database: "
-              << (pacs::DicomWebClient::available() && pacs::StudyDatabase::available() ? "Qt Network and Qt SQL"
-                                                                            : "not built (no Qt 6 Network and SQL)")
-              << "\n"
-              << gpu::describeBackends() << "\n";
-    return 0;
-}
 
 namespace {
 

@@ -810,10 +810,12 @@ def contracts(a):
     import segment_results as seg
     import series_all
     import snake3d
+    import two_programs
     import world_seeds
     out = [("volume_file", lambda t: volume_file_contract(a.lucent, t)),
            ("hostile_input", lambda t: hostile_input_contract(a.lucent, t)),
            ("help", lambda t: help_options.help_contract(a.lucent)),
+           ("two_programs", lambda t: two_programs.two_programs_contract(a.lucent, t)),
            ("conventions", lambda t: conventions.conventions_contract(a.lucent, a.make_series, t)),
            ("islands", lambda t: islands.islands_contract(a.lucent, t)),
            ("interpolate", lambda t: interpolate.interpolate_contract(a.lucent, t))]

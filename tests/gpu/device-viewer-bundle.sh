@@ -17,6 +17,8 @@ programs=(lucent lucent_live_tests lucent_snake3d_live_tests lucent_growcut_test
 cmake --build "$build" -j"$(nproc)" --target "${programs[@]}" >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for p in "${programs[@]}"; do cp "$build/bin/$p" "$tmp/"; done
+# lucent hands the viewer to lucent-viewer (app/CMakeLists.txt): viewer-bundle-small.sh puts it where lucent looks
+cp "$build/libexec/lucent/lucent-viewer" "$tmp/"
 mkdir -p "$out"
 bash tests/gpu/viewer-bundle-small.sh "$tmp" "$out/viewer.tar.xz"
 cp "$run" "$out/viewer-run.sh"

@@ -11,6 +11,10 @@ bundle=${LUCENT_VIEWER_BUNDLE:-$(dirname "$0")/../../../shared/device/viewer-bun
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 bash "$bundle" "$bin" "$tmp/full.tar.xz"
 mkdir "$tmp/root" && xz -dc "$tmp/full.tar.xz" | tar -C "$tmp/root" -xf -
+# lucent-viewer where lucent looks for it, as installed: ../libexec/lucent/ from bin/ (app/CMakeLists.txt)
+if [[ -f $tmp/root/bin/lucent-viewer ]]; then
+  mkdir -p "$tmp/root/libexec/lucent" && mv "$tmp/root/bin/lucent-viewer" "$tmp/root/libexec/lucent/"
+fi
 # fonts: the HUD's two faces and Qt's fixed-width one; the other eleven DejaVu cuts (~2.5 MB packed)
 # are what pushed the bundle plus the tree past the 64 MiB carry
 find "$tmp/root/share/fonts" -name '*.ttf' ! -name DejaVuSans.ttf ! -name DejaVuSans-Bold.ttf \

@@ -67,6 +67,10 @@ grep -q '^DICOM: DCMTK' "$out/version" || fail "DICOM is not built in"
 grep -q '^CUDA' "$out/version" || fail "no CUDA line"
 # The CUDA runtime is linked statically: no libcudart to load, and no driver needed to start.
 ldd /usr/bin/lucent | grep -q libcudart && fail "lucent loads libcudart dynamically"
+# The headless commands load none of the viewer's libraries; the viewer and pacs, db and version are
+# lucent-viewer's (app/CMakeLists.txt), where lucent looks for it.
+ldd /usr/bin/lucent | grep -E 'libQt6|libvtkRendering|libGL' && fail "lucent loads the viewer's libraries"
+[[ -x /usr/libexec/lucent/lucent-viewer ]] || fail "no /usr/libexec/lucent/lucent-viewer"
 if [[ ! -e /dev/nvidiactl ]] && grep -q '^CUDA: compiled in' "$out/version"; then
   grep -q 'no usable device or driver (the CPU engines run)' "$out/version" || fail "no-driver case not reported"
 fi
