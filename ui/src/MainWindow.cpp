@@ -10,6 +10,7 @@
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/PacsActions.h"
+#include "lucent/ui/PanelArea.h"
 #include "lucent/ui/SegmentPanel.h"
 #include "lucent/ui/SeriesChooser.h"
 #include "lucent/ui/SessionActions.h"
@@ -83,6 +84,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDockWidget(Qt::RightDockWidgetArea, m_measure);
     m_measure->hide();
     connect(m_measure, &MeasurementPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    // One tabbed area beside the views; choosing a method widens the window rather than the views' room.
+    new PanelArea(this, m_grid, {m_segment, m_labels, m_measure});
     buildPanelMenus();
     bindSession();
     bindWork();
