@@ -72,6 +72,12 @@ TEST_F(PanelRoom, ChoosingAMethodWidensTheWindowAndTheViewsKeepTheirSize) {
         << "the panels share one tabbed area";
     EXPECT_GE(window->width(), widened);
     EXPECT_EQ(window->grid().width(), viewsWidth);
+    // A method chosen while another panel is in front brings the Segment panel's tab forward.
+    window->measurementPanel().raise();
+    ASSERT_TRUE(waitFor([&] { return window->segment().visibleRegion().isEmpty(); }));
+    trigger("Segment", "Region snake in 3D (drag a box, click bubbles)");
+    EXPECT_TRUE(waitFor([&] { return !window->segment().visibleRegion().isEmpty(); })) << "the Segment tab in front";
+    EXPECT_TRUE(window->measurementPanel().visibleRegion().isEmpty());
 
     // Closed one by one: the views as they were; the last one gives back the window's width.
     window->segment().close();

@@ -329,6 +329,7 @@ std::uint8_t LabelPanel::addLabel() {
     }
     m_model->setActiveLabel(value);  // made with its default name and colour
     show();
+    raise();
     return value;
 }
 

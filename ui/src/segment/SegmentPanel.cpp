@@ -236,6 +236,7 @@ void SegmentPanel::applyMode() {
         held == &m_segmentation->rectangleTool() || held == &m_segmentation->snake3dTool())
         setTool(m_segmentation->tool());
     show();
+    raise();  // the panels share one tabbed area: the chosen method's page in front
     refresh();
 }
 
