@@ -5,6 +5,7 @@
 
 #include "lucent/io/DicomReader.h"
 #include "lucent/io/ImageSource.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -19,11 +20,7 @@ using lucent::testing::TempDir;
 
 namespace {
 
-std::string realData(const std::string& relative) {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/" + relative;
-    return env && std::filesystem::exists(path) ? path : std::string();
-}
+using lucent::testing::realData;
 
 }  // namespace
 

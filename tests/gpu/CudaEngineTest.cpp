@@ -11,6 +11,7 @@
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -564,9 +565,7 @@ TEST(CudaEngines, SmallCasesForTheSanitizers) {
 
 TEST(CudaEngines, RealCtHeadEqualsCpu) {
     REQUIRE_DEVICE();
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume v = io::readVolumeFile(path);
     expectSameRegion(srg(v, {{66, 128, 54}}, 300, 3100, 6), "CT bone (6)");  // in the skull, 1045 HU
     expectSameRegion(srg(v, {{66, 128, 54}}, 300, 3100, 26), "CT bone (26)");
@@ -576,9 +575,9 @@ TEST(CudaEngines, RealCtHeadEqualsCpu) {
     auto perVoxel = fcmRequest(v, 4);
     perVoxel.fuzzyCMeans.perVoxel = true;
     expectSameFcm(perVoxel, "CT fcm per voxel");
-    const std::string t1 = std::string(data) + "/itk/KmeansTest_T1UCharRaw.nii.gz";
-    const std::string strip = std::string(data) + "/itk/KmeansTest_T1RawSkullStrip.nii.gz";
-    if (std::filesystem::exists(t1) && std::filesystem::exists(strip)) {
+    const std::string t1 = lucent::testing::realData("itk/KmeansTest_T1UCharRaw.nii.gz");
+    const std::string strip = lucent::testing::realData("itk/KmeansTest_T1RawSkullStrip.nii.gz");
+    if (!t1.empty() && !strip.empty()) {
         const Volume brain = io::readVolumeFile(t1);
         const LabelMap mask = io::readLabelMapFile(strip);
         auto r = fcmRequest(brain, 3);

@@ -8,6 +8,7 @@
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -190,9 +191,7 @@ TEST(CudaGrowCut, FloatVolumesRunOnTheCpuEngine) {
 
 TEST(CudaGrowCut, RealCtHeadEqualsCpu) {
     REQUIRE_DEVICE();
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !std::filesystem::exists(path)) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume ct = io::readVolumeFile(path);
     const Geometry& g = ct.geometry();
     LabelMap seeds(g);

@@ -10,6 +10,7 @@
 #include "lucent/gpu/DeviceInfo.h"
 #include "lucent/gpu/SliceFillBackend.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -98,9 +99,8 @@ LabelMap synthetic(int axis) {
 /// them, on every 7th slice of `axis`: ragged shapes with holes, many regions, ones that end between
 /// slices, sets that do not meet even moved onto each other's centroid. Empty without the data.
 LabelMap drawnOnCt(int axis) {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !std::filesystem::exists(path)) return LabelMap();
+    const std::string path = lucent::testing::realData(lucent::testing::kRealCtHead);
+    if (path.empty()) return LabelMap();
     const Volume ct = io::readVolumeFile(path);
     const Geometry& g = ct.geometry();
     LabelMap drawn(g);

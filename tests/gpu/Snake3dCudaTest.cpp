@@ -10,6 +10,7 @@
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -251,9 +252,7 @@ TEST(CudaSnake3d, FloatVolumesAndARefusedAllocationRunOnTheCpu) {
 
 TEST(CudaSnake3d, RealCtHeadEqualsCpu) {
     REQUIRE_DEVICE();
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
-    if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume ct = io::readVolumeFile(path);
     SegmentationRequest r;
     r.volume = &ct;

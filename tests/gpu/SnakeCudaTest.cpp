@@ -12,6 +12,7 @@
 #include "lucent/gpu/GpuContext.h"
 #include "lucent/gpu/SegmenterFactory.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -208,9 +209,8 @@ SegmentationRequest randomDomainCase(unsigned seed, Volume& v) {
 /// The lateral ventricles' box on axial slice 64 of the real CT head (SnakeDomainTest.cpp says how
 /// it was chosen) as rectangle and domain; nullopt when the head was not fetched.
 std::optional<Volume> realCtHead() {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !std::filesystem::exists(path)) return std::nullopt;
+    const std::string path = lucent::testing::realData(lucent::testing::kRealCtHead);
+    if (path.empty()) return std::nullopt;
     return io::readVolumeFile(path);
 }
 SegmentationRequest ventricles(const Volume& ct) {
@@ -276,9 +276,7 @@ TEST(SnakeProgram, OnTheHostEqualsSnakeCpuOnRandomImages) {
 }
 
 TEST(SnakeProgram, OnTheHostEqualsSnakeCpuOnTheRealCtHead) {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume v = io::readVolumeFile(path);
     expectProgramEqualsCpu(snakeRequest(v, {30, 30, 225, 225}, 16, 8, 54), 64, Order::Shuffled, 1, "CT head slice 54");
     expectProgramEqualsCpu(snakeRequest(v, {60, 40, 200, 230}, 32, 6, 20), 4096, Order::Forward, 9, "CT head slice 20");
@@ -326,9 +324,7 @@ TEST(SnakeReplica, TheCandidateCacheSumsOnlyNodesThatWentStale) {
 }
 
 TEST(SnakeReplica, OnTheHostEqualsSnakeCpuOnTheRealCtHead) {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume v = io::readVolumeFile(path);
     expectReplicaEqualsCpu(snakeRequest(v, {30, 30, 225, 225}, 16, 8, 54), Order::Shuffled, 1, "CT head slice 54");
 }
@@ -480,9 +476,7 @@ TEST(CudaSnake, RoiMaskAndTheContextLabelBuffer) {
 TEST(CudaSnake, RealCtHeadEqualsCpu) {
     // Real int16 CT values (-1024..3071 HU): the head's outline on two slices.
     REQUIRE_DEVICE();
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume v = io::readVolumeFile(path);
     expectSameSnake(snakeRequest(v, {30, 30, 225, 225}, 16, 8, 54), 1, "CT head slice 54");
     expectSameSnake(snakeRequest(v, {60, 40, 200, 230}, 32, 6, 20), 9, "CT head slice 20");

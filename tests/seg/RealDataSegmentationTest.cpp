@@ -6,6 +6,7 @@
 #include "lucent/core/seg/FuzzyConnectednessCpu.h"
 #include "lucent/core/seg/RegionGrowingCpu.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -16,11 +17,7 @@ using namespace lucent;
 
 namespace {
 
-std::string data(const std::string& sub) {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/" + sub;
-    return env && std::filesystem::exists(path) ? path : std::string();
-}
+std::string data(const std::string& sub) { return lucent::testing::realData(sub); }
 
 LabelMap run(Segmenter& engine, const SegmentationRequest& r) {
     engine.start(r);

@@ -5,6 +5,7 @@
 #include "lucent/core/seg/RegionGrowingCpu.h"
 #include "lucent/core/seg/SeedInterval.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -133,9 +134,7 @@ LabelMap componentOf(const LabelMap& mask, const VoxelIndex& seed) {
 }
 
 TEST(SeedInterval, OnTheCtHeadABoneSeedGivesTheSkullAndABrainSeedTheBrainNotTheFat) {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
-    if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume ct = io::readVolumeFile(path);
     // The first voxel of at least 1200 HU along row 128 of slice 64, from the left: the skull's outer table.
     VoxelIndex seed{-1, 128, 64};

@@ -10,6 +10,7 @@
 #include "lucent/core/seg/Snake3dCpu.h"
 #include "lucent/core/seg/Snake3dStart.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -451,9 +452,7 @@ TEST(Snake3d, RefusesRequestsItCannotRun) {
 }
 
 TEST(Snake3d, ABoxAroundALateralVentricleOfTheRealCtHeadFindsCsf) {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
-    if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume ct = io::readVolumeFile(path);
     SegmentationRequest r;
     r.volume = &ct;
@@ -477,9 +476,7 @@ TEST(Snake3d, ABoxAcrossBothFrontalHornsOfTheRealCtHeadFindsTheVentriclesWhenCli
     // Issue 40's box drawn on axial slice 60 with the viewer's default depth (15 slices): its domain (the
     // box + 10 %) reaches the bone of the anterior cranial fossa, whose values make every soft voxel the
     // inside. Clamped to the brain window W 80 L 40 (0..80 HU) the region term sees what the reader sees.
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
-    if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume ct = io::readVolumeFile(path);
     SegmentationRequest r;
     r.volume = &ct;
@@ -506,11 +503,10 @@ TEST(Snake3d, ABoxAroundALateralVentricleOfARealMrFindsCsf) {
     // ITK's T1 brain (128 x 128 x 62, 2 x 2 x 3 mm) and its k-means label map (4 CSF, 5 grey matter,
     // 6 white matter; T1 means 47.7, 75.7, 101.4). The box: the bounding box of the CSF component
     // that lies against white matter (a lateral ventricle; the map's largest CSF components are sulci).
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string dir = std::string(env ? env : "") + "/itk/";
-    if (!env || !std::filesystem::exists(dir + "KmeansTest_T1UCharRaw.nii.gz")) GTEST_SKIP() << "ITK's T1 not fetched (" << dir << ")";
-    const Volume t1 = io::readVolumeFile(dir + "KmeansTest_T1UCharRaw.nii.gz");
-    const Volume classes = io::readVolumeFile(dir + "KmeansTest_T1KmeansPrelimSegmentation.nii.gz");
+    LUCENT_REAL_DATA_OR_SKIP(t1Path, "itk/KmeansTest_T1UCharRaw.nii.gz");
+    LUCENT_REAL_DATA_OR_SKIP(classesPath, "itk/KmeansTest_T1KmeansPrelimSegmentation.nii.gz");
+    const Volume t1 = io::readVolumeFile(t1Path);
+    const Volume classes = io::readVolumeFile(classesPath);
     SegmentationRequest r;
     r.volume = &t1;
     r.snake3d.box = VoxelBox{{55, 52, 16}, {74, 70, 42}};

