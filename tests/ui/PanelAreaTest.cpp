@@ -79,6 +79,15 @@ TEST_F(PanelRoom, ChoosingAMethodWidensTheWindowAndTheViewsKeepTheirSize) {
     EXPECT_TRUE(waitFor([&] { return !window->segment().visibleRegion().isEmpty(); })) << "the Segment tab in front";
     EXPECT_TRUE(window->measurementPanel().visibleRegion().isEmpty());
 
+    // Labels > Label panel on the panel open behind another tab brings it forward; chosen again, closes it.
+    trigger("Labels", "Label panel");
+    EXPECT_TRUE(waitFor([&] { return !window->labelPanel().visibleRegion().isEmpty(); })) << "the Labels tab in front";
+    EXPECT_FALSE(window->labelPanel().isHidden());
+    trigger("Labels", "Label panel");
+    EXPECT_TRUE(window->labelPanel().isHidden());
+    trigger("Labels", "Label panel");
+    EXPECT_TRUE(waitFor([&] { return !window->labelPanel().visibleRegion().isEmpty(); })) << "opened in front";
+
     // Closed one by one: the views as they were; the last one gives back the window's width.
     window->segment().close();
     window->labelPanel().close();

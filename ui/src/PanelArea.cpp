@@ -13,13 +13,27 @@ namespace lucent::ui {
 PanelArea::PanelArea(QMainWindow* window, QWidget* views, std::vector<QDockWidget*> panels)
     : QObject(window), m_window(window), m_views(views), m_panels(std::move(panels)) {
     for (std::size_t i = 1; i < m_panels.size(); ++i) m_window->tabifyDockWidget(m_panels.front(), m_panels[i]);
-    for (QDockWidget* panel : m_panels) {
+    m_inFront.assign(m_panels.size(), false);
+    for (std::size_t i = 0; i < m_panels.size(); ++i) {
+        QDockWidget* panel = m_panels[i];
         connect(panel->toggleViewAction(), &QAction::toggled, this, &PanelArea::panelsChanged);
         connect(panel, &QDockWidget::topLevelChanged, this, &PanelArea::panelsChanged);
+        // Closing makes it invisible too: only an open panel's changes say whether its tab is in front.
+        connect(panel, &QDockWidget::visibilityChanged, this, [this, panel, i](bool visible) {
+            if (!panel->isHidden()) m_inFront[i] = visible;
+        });
+        connect(panel->toggleViewAction(), &QAction::triggered, this, [this, panel](bool on) { chosenFromMenu(panel, on); });
     }
     m_views->installEventFilter(this);
     m_window->installEventFilter(this);
     m_windowWidth = m_window->width();
+}
+
+void PanelArea::chosenFromMenu(QDockWidget* panel, bool on) {
+    const auto i = std::size_t(std::find(m_panels.begin(), m_panels.end(), panel) - m_panels.begin());
+    // Qt's toggle has closed a panel that was open behind another tab: the reader asked to see it.
+    if (!on && !m_inFront[i]) panel->show();
+    if (on || !m_inFront[i]) panel->raise();
 }
 
 bool PanelArea::open() const {

@@ -11,7 +11,8 @@ class QMainWindow;
 
 namespace lucent::ui {
 
-/// Tabs the panels together. When a panel opens, closes, floats or docks and the views' width changes
+/// Tabs the panels together; a panel opened from its menu comes to the front, and its menu entry on a
+/// panel open behind another tab brings it forward rather than closing it. When a panel opens, closes, floats or docks and the views' width changes
 /// with it (the window's does not), a window that is neither maximised nor full screen takes that
 /// room (as far as its screen allows) or gives back what it took, so the views keep their size. A
 /// maximised window has no room to add: its views make room. A window resized by the user, or the
@@ -31,6 +32,8 @@ protected:
 
 private:
     void panelsChanged();
+    /// The panel's menu entry chosen (`on`: it opened): in front either way, unless it was in front.
+    void chosenFromMenu(QDockWidget* panel, bool on);
     /// The window takes `lost` pixels of width the views lost to the panels (or gives back what it took
     /// when `lost` is negative).
     void makeRoom(int lost);
@@ -42,6 +45,7 @@ private:
     int m_unclaimed = 0;       ///< the views' last change of width, the window's unchanged, no panel change yet
     bool m_panelEvent = false; ///< a panel changed, the views' resize it causes not yet seen
     int m_widenedBy = 0;
+    std::vector<bool> m_inFront;  ///< each panel's tab in front, as last seen while it was open
 };
 
 }  // namespace lucent::ui
