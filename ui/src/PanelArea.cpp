@@ -22,15 +22,15 @@ PanelArea::PanelArea(QMainWindow* window, QWidget* views, std::vector<QDockWidge
         connect(panel, &QDockWidget::visibilityChanged, this, [this, panel, i](bool visible) {
             if (!panel->isHidden()) m_inFront[i] = visible;
         });
-        connect(panel->toggleViewAction(), &QAction::triggered, this, [this, panel](bool on) { chosenFromMenu(panel, on); });
+        connect(panel->toggleViewAction(), &QAction::triggered, this, [this, i](bool on) { chosenFromMenu(i, on); });
     }
     m_views->installEventFilter(this);
     m_window->installEventFilter(this);
     m_windowWidth = m_window->width();
 }
 
-void PanelArea::chosenFromMenu(QDockWidget* panel, bool on) {
-    const auto i = std::size_t(std::find(m_panels.begin(), m_panels.end(), panel) - m_panels.begin());
+void PanelArea::chosenFromMenu(std::size_t i, bool on) {
+    QDockWidget* panel = m_panels[i];
     // Qt's toggle has closed a panel that was open behind another tab: the reader asked to see it.
     if (!on && !m_inFront[i]) panel->show();
     if (on || !m_inFront[i]) panel->raise();

@@ -4,6 +4,7 @@
 
 #include <QObject>
 
+#include <cstddef>
 #include <vector>
 
 class QDockWidget;
@@ -22,18 +23,15 @@ class PanelArea : public QObject {
 public:
     PanelArea(QMainWindow* window, QWidget* views, std::vector<QDockWidget*> panels);
 
-    /// Whether any panel is open beside the views (shown and docked).
-    bool open() const;
-    /// How many pixels the window was widened by for the open panels (0 when it was not).
-    int widenedBy() const { return m_widenedBy; }
-
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// Whether any panel is open beside the views (shown and docked).
+    bool open() const;
     void panelsChanged();
-    /// The panel's menu entry chosen (`on`: it opened): in front either way, unless it was in front.
-    void chosenFromMenu(QDockWidget* panel, bool on);
+    /// Panel `i`'s menu entry chosen (`on`: it opened): in front either way, unless it was in front.
+    void chosenFromMenu(std::size_t i, bool on);
     /// The window takes `lost` pixels of width the views lost to the panels (or gives back what it took
     /// when `lost` is negative).
     void makeRoom(int lost);
